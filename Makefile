@@ -1,0 +1,47 @@
+# zertzboard: build, test and run. Needs only Go (see README.md).
+GO        ?= go
+BIN       := bin
+PKG       := ./cmd/zertzboard
+STATICCHECK_VERSION := v0.7.0
+SAMPLES   ?= ../shared/games/boardspace-sample
+GAME      ?= $(SAMPLES)/001_Z-shoto-Dumbot-2005-01-17-2004.sgf
+LDFLAGS   := -s -w
+
+.PHONY: all build test test-short lint run pi bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/zertzboard $(PKG)
+
+# The whole suite, with the race detector.
+test:
+	$(GO) test -race -count=1 ./...
+
+# Skips the slow conformance and property tests.
+test-short:
+	$(GO) test -short ./...
+
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+# The main job. Until the simulator lands it replays a sample game and
+# draws the board after every turn.
+run:
+	$(GO) run $(PKG) replay --show $(GAME)
+
+# Static cross-builds for the Raspberry Pi: arm64 (Pi 3/4/5, Zero 2 W) and
+# armv6 (Pi Zero, Pi 1).
+pi:
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/zertzboard-linux-arm64 $(PKG)
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=6 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/zertzboard-linux-armv6 $(PKG)
+	@ls -l $(BIN)/zertzboard-linux-*
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf $(BIN)

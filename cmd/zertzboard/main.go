@@ -1,0 +1,105 @@
+// Command zertzboard referees a physical ZÈRTZ board and broadcasts it.
+//
+// Run "zertzboard help" for the commands, and "zertzboard COMMAND --help"
+// for one command's flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand. run returns the process exit code.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands is filled by each command's file in init.
+var commands = map[string]command{}
+
+func register(c command) { commands[c.name] = c }
+
+// Exit codes shared by every command.
+const (
+	exitOK      = 0
+	exitIllegal = 1 // a record or observation broke the rules
+	exitUsage   = 2 // bad flags or unreadable input
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run([]string{"--help"}, stdout, stderr)
+			}
+		}
+		usage(stdout)
+		return exitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "zertzboard: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, `zertzboard referees a physical ZÈRTZ board and broadcasts the live game.
+
+Usage:
+  zertzboard COMMAND [flags] [arguments]
+
+Commands:`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, `
+Run "zertzboard COMMAND --help" for a command's flags and examples.`)
+}
+
+// newFlagSet makes a flag set that prints a teaching usage text: the
+// synopsis, what the command does, its flags and examples.
+func newFlagSet(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: zertzboard %s %s\n\n%s\n", name, synopsis, strings.TrimSpace(about))
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(stderr, "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args and maps --help to exit 0 and bad flags to exit 2.
+// It returns ok=false with the exit code when the command should stop.
+func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return 0, true
+}

@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// Play checks t and returns the position after it. p is unchanged. The
+// error is an *IllegalTurnError that says which rule t breaks.
+func (p Position) Play(t Turn) (Position, error) {
+	if err := p.Check(t); err != nil {
+		return p, err
+	}
+	return p.apply(&t), nil
+}
+
+// MustPlay is Play for turns known to be legal; it panics otherwise.
+func (p Position) MustPlay(t Turn) Position {
+	q, err := p.Play(t)
+	if err != nil {
+		panic(err)
+	}
+	return q
+}
+
+// apply plays a legal turn: placement and removal, then isolation claims;
+// or a capture chain; or a pass. Then it decides the result.
+func (p Position) apply(t *Turn) Position {
+	q := p
+	q.claimed = 0
+	m := p.toMove
+	b := p.b
+	switch t.Kind {
+	case Place:
+		if t.From == FromCaptures {
+			q.caps[m][t.Color]--
+		} else {
+			q.pool[t.Color]--
+		}
+		q.marbles[t.Color] |= bit(t.At)
+		q.rings &^= bit(t.Remove)
+		// Every group of rings with no vacant ring goes to the mover.
+		claimed := q.rings &^ b.closure(q.vacant(), q.rings)
+		if claimed != 0 {
+			for c := range q.marbles {
+				q.caps[m][c] += int8(bits.OnesCount64(q.marbles[c] & claimed))
+				q.marbles[c] &^= claimed
+			}
+			q.rings &^= claimed
+			q.claimed = claimed
+		}
+	case Capture:
+		for i := 0; i+1 < int(t.n); i++ {
+			from, to := t.path[i], t.path[i+1]
+			mid := b.between(from, to)
+			for c := range q.marbles {
+				if q.marbles[c]&bit(mid) != 0 {
+					q.marbles[c] &^= bit(mid)
+					q.caps[m][c]++
+				}
+				if q.marbles[c]&bit(from) != 0 {
+					q.marbles[c] = q.marbles[c]&^bit(from) | bit(to)
+				}
+			}
+		}
+	}
+	q.toMove = 1 - m
+	if q.poolEmpty() && q.rings == p.rings && q.pool == p.pool {
+		q.hist = &histNode{key: p.key(), prev: p.hist}
+	} else {
+		q.hist = nil
+	}
+	q.result = q.evaluate()
+	return q
+}
+
+// between returns the cell jumped over from a to b, or NoCell when a to b
+// is not a jump.
+func (b *Board) between(from, to Cell) Cell {
+	for d := 0; d < 6; d++ {
+		if b.jumpTo[from][d] == to {
+			return b.jumpMid[from][d]
+		}
+	}
+	return NoCell
+}
+
+// Check reports whether t is legal in p, and if not, which rule it breaks
+// and why, as an *IllegalTurnError.
+func (p Position) Check(t Turn) error {
+	bad := func(rule Rule, format string, args ...any) error {
+		return &IllegalTurnError{Turn: FormatTurn(p.b, t), Rule: rule, Reason: fmt.Sprintf(format, args...)}
+	}
+	b := p.b
+	if p.result.Over {
+		return bad(RuleGameOver, "the game is over (%s)", p.result.describe())
+	}
+	valid := func(c Cell) bool { return c >= 0 && int(c) < b.n }
+	switch t.Kind {
+	case Pass:
+		if p.canMove(p.toMove) {
+			return bad(RuleCannotPass, "a player who can move may not pass")
+		}
+		return nil
+	case Place:
+		if t.Color > Black || t.From > FromCaptures || !valid(t.At) || (t.Remove != NoCell && !valid(t.Remove)) {
+			return bad(RuleMalformed, "not a placement on this board")
+		}
+		if from, over, ok := p.firstJump(); ok {
+			return bad(RuleCaptureCompulsory, "capture is compulsory: %s can jump %s", b.Label(from), b.Label(over))
+		}
+		if p.At(t.At) != Vacant {
+			if p.rings&bit(t.At) == 0 {
+				return bad(RuleNoRingToPlaceOn, "there is no ring at %s", b.Label(t.At))
+			}
+			return bad(RuleNotVacant, "ring %s already holds a marble", b.Label(t.At))
+		}
+		switch {
+		case t.From == FromCaptures && !p.poolEmpty():
+			return bad(RulePoolFirst, "marbles come from the pool until it is empty; it still holds %s", poolWords(p.pool))
+		case t.From == FromPool && p.poolEmpty():
+			return bad(RuleNoMarble, "the pool is empty: place a marble from your captures")
+		case t.From == FromPool && p.pool[t.Color] == 0:
+			return bad(RuleNoMarble, "the pool has no %s marble left", t.Color)
+		case t.From == FromCaptures && p.caps[p.toMove][t.Color] == 0:
+			return bad(RuleNoMarble, "you have captured no %s marble to place", t.Color)
+		}
+		free := p.free() &^ bit(t.At)
+		switch {
+		case free == 0 && t.Remove != NoCell:
+			return bad(RuleRingNotFree, "ring %s is not free: no ring can be removed after this placement", b.Label(t.Remove))
+		case free == 0:
+			return nil
+		case t.Remove == NoCell:
+			return bad(RuleRemovalRequired, "a free ring must be removed: %s", strings.Join(b.labelsOf(free), ", "))
+		case t.Remove == t.At:
+			return bad(RuleRemoveOwnRing, "ring %s holds the marble just placed", b.Label(t.At))
+		case p.rings&bit(t.Remove) == 0:
+			return bad(RuleRingNotFree, "there is no ring at %s to remove", b.Label(t.Remove))
+		case p.occ()&bit(t.Remove) != 0:
+			return bad(RuleRingNotFree, "ring %s is not free: it holds a marble", b.Label(t.Remove))
+		case free&bit(t.Remove) == 0:
+			return bad(RuleRingNotFree, "ring %s is not free: no two adjacent sides are open", b.Label(t.Remove))
+		}
+		return nil
+	case Capture:
+		if t.n < 2 {
+			return bad(RuleMalformed, "a capture needs at least one jump")
+		}
+		for i := 0; i < int(t.n); i++ {
+			if !valid(t.path[i]) {
+				return bad(RuleMalformed, "not a capture on this board")
+			}
+		}
+		occ := p.occ()
+		start := t.path[0]
+		if occ&bit(start) == 0 {
+			return bad(RuleJumperMissing, "there is no marble at %s to jump with", b.Label(start))
+		}
+		for i := 0; i+1 < int(t.n); i++ {
+			from, to := t.path[i], t.path[i+1]
+			mid := b.between(from, to)
+			switch {
+			case mid == NoCell:
+				return bad(RuleNotAJump, "%s to %s is not a jump: a jump goes over one adjacent ring in a straight line", b.Label(from), b.Label(to))
+			case occ&bit(mid) == 0:
+				return bad(RuleNotAJump, "%s to %s jumps over %s, which holds no marble", b.Label(from), b.Label(to), b.Label(mid))
+			case p.rings&bit(to) == 0:
+				return bad(RuleNotAJump, "%s to %s lands where there is no ring", b.Label(from), b.Label(to))
+			case occ&bit(to) != 0:
+				return bad(RuleNotAJump, "%s to %s lands on a ring that holds a marble", b.Label(from), b.Label(to))
+			}
+			occ = occ&^(bit(from)|bit(mid)) | bit(to)
+		}
+		end := t.path[t.n-1]
+		if d := p.jumpDir(occ, end); d >= 0 {
+			return bad(RuleChainIncomplete, "the chain must continue: %s can jump %s", b.Label(end), b.Label(b.jumpMid[end][d]))
+		}
+		return nil
+	}
+	return bad(RuleMalformed, "not a turn")
+}
+
+func poolWords(pool [3]int8) string {
+	var parts []string
+	for c, n := range pool {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, Color(c)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (r Result) describe() string {
+	switch {
+	case !r.Over:
+		return "in progress"
+	case r.Winner >= 0:
+		return fmt.Sprintf("player %d won by %s", r.Winner, r.Reason)
+	}
+	return fmt.Sprintf("drawn by %s", r.Reason)
+}
+
+// String describes the result, e.g. "player 1 won by captures".
+func (r Result) String() string { return r.describe() }

@@ -1,0 +1,3 @@
+module github.com/zertzboard/zertzboard
+
+go 1.24.0
