@@ -1,0 +1,143 @@
+package record
+
+import (
+	"fmt"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// Record is one game as recorded: the variant, who played, the turns in
+// order and how the game stopped if it stopped off the board. A Record is
+// what was written down, not a verdict: Replay checks it against the rules.
+type Record struct {
+	// Variant is the contract's variant name, e.g. "37", "48" or "37b".
+	Variant string
+	// First is the player who moved first, 0 or 1.
+	First int
+	// Players are the players' names, P0 first; "" when unknown.
+	Players [2]string
+	// Date, Name and ResultText are free text kept from the source: the
+	// SGF's DT, GN and RE.
+	Date, Name, ResultText string
+	// Turns are the whole turns in playing order.
+	Turns []engine.Turn
+	// Stop says how the game stopped off the board (resignation, time), or
+	// is the zero Stop when it did not.
+	Stop Stop
+	// Undos counts the UI take-backs the SGF reader resolved while
+	// assembling the turns (see ReadSGF). It is information about the
+	// source only; writers do not reproduce it.
+	Undos int
+}
+
+// StopKind is how a game stopped off the board.
+type StopKind string
+
+// The ways a game stops off the board.
+const (
+	// NotStopped means the record says nothing: the board decides, or
+	// the game is unfinished.
+	NotStopped StopKind = ""
+	// Resign: Stop.Player resigned.
+	Resign StopKind = "resign"
+	// WinOnTime: Stop.Player won because the opponent ran out of time.
+	WinOnTime StopKind = "win-on-time"
+)
+
+// Stop is how a recorded game stopped off the board. The zero Stop means it
+// did not.
+type Stop struct {
+	Kind   StopKind
+	Player int // Resign: who resigned; WinOnTime: who won
+}
+
+// Board returns the record's board and rules.
+func (r *Record) Board() (*engine.Board, *engine.Rules, error) {
+	b, rules, err := engine.ParseVariant(r.Variant)
+	if err != nil {
+		return nil, nil, fmt.Errorf("record: %w", err)
+	}
+	return b, rules, nil
+}
+
+// Start returns the position before the first turn.
+func (r *Record) Start() (engine.Position, error) {
+	b, rules, err := r.Board()
+	if err != nil {
+		return engine.Position{}, err
+	}
+	if r.First != 0 && r.First != 1 {
+		return engine.Position{}, fmt.Errorf("record: first player is %d; want 0 or 1", r.First)
+	}
+	return engine.NewPosition(b, rules, r.First), nil
+}
+
+// Outcome is the contract's word for how a game ended.
+type Outcome string
+
+// The outcomes of the replay contract.
+const (
+	Win        Outcome = "win"        // a winning set, or the full board
+	Draw       Outcome = "draw"       // repetition, or no one can move
+	Resigned   Outcome = "resigned"   // the loser resigned
+	Timeout    Outcome = "timeout"    // the winner won on time
+	Unfinished Outcome = "unfinished" // the record stops before the end
+)
+
+// Result is how a replayed game ended.
+type Result struct {
+	Outcome Outcome
+	// Winner is 0 or 1, or -1 for a draw or an unfinished game.
+	Winner int
+	// Reason is the engine's reason for a win or draw on the board, e.g.
+	// "captures" or "full-board"; "" otherwise.
+	Reason engine.Reason
+}
+
+// Replay is a record played through the engine.
+type Replay struct {
+	// Game holds every position, turn and isolation claim. After an
+	// illegal turn it holds the turns before it.
+	Game *engine.Game
+	// Result is how the game ended: on the board if it did, else as the
+	// record's Stop says.
+	Result Result
+}
+
+// Replay plays every turn of r through the engine. When a turn is illegal
+// it returns the game up to that turn and a *TurnError; the Replay's Result
+// is then that of the game so far.
+func (r *Record) Replay() (*Replay, error) {
+	start, err := r.Start()
+	if err != nil {
+		return nil, err
+	}
+	g := engine.NewGame(start)
+	rep := &Replay{Game: g}
+	for i, t := range r.Turns {
+		p := g.Position()
+		if err := g.Play(t); err != nil {
+			rep.Result = r.result(g.Position())
+			return rep, newTurnError(i+1, p, t, err)
+		}
+	}
+	rep.Result = r.result(g.Position())
+	return rep, nil
+}
+
+// result decides how the game ended. The board comes first: a turn that
+// wins on the board ends the game, so a later resignation cannot change it.
+func (r *Record) result(p engine.Position) Result {
+	res := p.Result()
+	switch {
+	case res.Over && res.Winner >= 0:
+		return Result{Outcome: Win, Winner: res.Winner, Reason: res.Reason}
+	case res.Over:
+		return Result{Outcome: Draw, Winner: -1, Reason: res.Reason}
+	case r.Stop.Kind == Resign:
+		return Result{Outcome: Resigned, Winner: 1 - r.Stop.Player}
+	case r.Stop.Kind == WinOnTime:
+		return Result{Outcome: Timeout, Winner: r.Stop.Player}
+	}
+	return Result{Outcome: Unfinished, Winner: -1}
+}
