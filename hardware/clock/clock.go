@@ -1,0 +1,127 @@
+// Package clock is the time source of the hardware layer: real on the Pi,
+// a manual fake in tests and the simulator.
+//
+// Drivers take a Clock instead of calling time.Sleep or time.NewTicker, so
+// that tests run instantly and deterministically (the idea of tailscale's
+// tstime).
+package clock
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock tells the time, waits and ticks.
+type Clock interface {
+	Now() time.Time
+	// Sleep blocks for d. Drivers use it for settle times of microseconds.
+	Sleep(d time.Duration)
+	// NewTicker is time.NewTicker.
+	NewTicker(d time.Duration) Ticker
+}
+
+// Ticker is the part of time.Ticker that we use.
+type Ticker interface {
+	C() <-chan time.Time
+	Stop()
+}
+
+// Real is the wall clock.
+type Real struct{}
+
+// Now is time.Now.
+func (Real) Now() time.Time { return time.Now() }
+
+// Sleep is time.Sleep.
+func (Real) Sleep(d time.Duration) { time.Sleep(d) }
+
+// NewTicker is time.NewTicker.
+func (Real) NewTicker(d time.Duration) Ticker { return realTicker{time.NewTicker(d)} }
+
+type realTicker struct{ t *time.Ticker }
+
+func (r realTicker) C() <-chan time.Time { return r.t.C }
+func (r realTicker) Stop()               { r.t.Stop() }
+
+// Fake is a manual clock. Time only moves with Advance or Sleep, so a test
+// decides exactly when a ticker fires. It is safe for concurrent use.
+type Fake struct {
+	mu      sync.Mutex
+	now     time.Time
+	tickers []*fakeTicker
+	slept   time.Duration
+}
+
+// NewFake returns a fake clock set to start.
+func NewFake(start time.Time) *Fake { return &Fake{now: start} }
+
+// Now returns the fake time.
+func (f *Fake) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+// Sleep advances the fake time by d without blocking, firing tickers on the
+// way, and adds d to Slept.
+func (f *Fake) Sleep(d time.Duration) {
+	f.mu.Lock()
+	f.slept += d
+	f.mu.Unlock()
+	f.Advance(d)
+}
+
+// Slept is the total time passed to Sleep.
+func (f *Fake) Slept() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.slept
+}
+
+// Advance moves the time forward by d and fires every ticker whose period
+// has elapsed. Like time.Ticker, a ticker whose reader is behind drops ticks.
+func (f *Fake) Advance(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = f.now.Add(d)
+	for _, t := range f.tickers {
+		if t.stopped {
+			continue
+		}
+		for !t.next.After(f.now) {
+			select {
+			case t.c <- t.next:
+			default:
+			}
+			t.next = t.next.Add(t.period)
+		}
+	}
+}
+
+// NewTicker returns a ticker that fires when Advance passes its period.
+func (f *Fake) NewTicker(d time.Duration) Ticker {
+	if d <= 0 {
+		panic("clock: non-positive ticker period")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := &fakeTicker{f: f, c: make(chan time.Time, 1), period: d, next: f.now.Add(d)}
+	f.tickers = append(f.tickers, t)
+	return t
+}
+
+type fakeTicker struct {
+	f       *Fake
+	c       chan time.Time
+	period  time.Duration
+	next    time.Time
+	stopped bool
+}
+
+func (t *fakeTicker) C() <-chan time.Time { return t.c }
+
+func (t *fakeTicker) Stop() {
+	t.f.mu.Lock()
+	defer t.f.mu.Unlock()
+	t.stopped = true
+}

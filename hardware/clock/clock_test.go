@@ -1,0 +1,53 @@
+package clock
+
+import (
+	"testing"
+	"time"
+)
+
+func TestFakeTicker(t *testing.T) {
+	f := NewFake(time.Unix(0, 0))
+	tk := f.NewTicker(5 * time.Millisecond)
+	f.Advance(4 * time.Millisecond)
+	select {
+	case <-tk.C():
+		t.Fatal("ticked before its period")
+	default:
+	}
+	f.Advance(time.Millisecond)
+	select {
+	case got := <-tk.C():
+		if want := time.Unix(0, 0).Add(5 * time.Millisecond); !got.Equal(want) {
+			t.Errorf("tick at %v; want %v", got, want)
+		}
+	default:
+		t.Fatal("no tick after one period")
+	}
+	// A slow reader loses ticks, as with time.Ticker.
+	f.Advance(20 * time.Millisecond)
+	<-tk.C()
+	select {
+	case <-tk.C():
+		t.Error("more than one tick buffered")
+	default:
+	}
+	tk.Stop()
+	f.Advance(time.Second)
+	select {
+	case <-tk.C():
+		t.Error("tick after Stop")
+	default:
+	}
+}
+
+func TestFakeSleep(t *testing.T) {
+	f := NewFake(time.Unix(10, 0))
+	f.Sleep(3 * time.Microsecond)
+	f.Sleep(2 * time.Microsecond)
+	if got := f.Slept(); got != 5*time.Microsecond {
+		t.Errorf("Slept() = %v; want 5µs", got)
+	}
+	if got := f.Now().Sub(time.Unix(10, 0)); got != 5*time.Microsecond {
+		t.Errorf("Now moved %v; want 5µs", got)
+	}
+}
