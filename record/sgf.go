@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zertzboard/zertzboard/engine"
 )
@@ -77,15 +78,15 @@ func readRoot(rec *Record, n sgfNode) error {
 			}
 			rec.Variant, haveSU = name, true
 		case "DT":
-			rec.Date = v
+			rec.Date = sgfText(v)
 		case "GN":
-			rec.Name = v
+			rec.Name = sgfText(v)
 		case "RE":
-			rec.ResultText = v
+			rec.ResultText = sgfText(v)
 		case "P0", "P1":
 			for _, v := range p.Values {
 				if name, ok := playerID(v); ok {
-					rec.Players[p.ID[1]-'0'] = name
+					rec.Players[p.ID[1]-'0'] = sgfText(name)
 				}
 			}
 		}
@@ -94,6 +95,25 @@ func readRoot(rec *Record, n sgfNode) error {
 		return &SyntaxError{Format: "SGF", Line: n.Line, Node: n.Index, Msg: "the root node has no SU[] to name the variant"}
 	}
 	return nil
+}
+
+// sgfText makes a text value valid UTF-8. Boardspace records carry no
+// charset (CA[]) and some hold stray non-UTF-8 bytes; each such byte is read
+// as Latin-1 so that the text survives every format, JSON included.
+func sgfText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			r = rune(s[i])
+		}
+		sb.WriteRune(r)
+		i += n
+	}
+	return sb.String()
 }
 
 // playerID reads a root P0/P1 value of the form: id "name".

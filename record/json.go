@@ -1,0 +1,129 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// JSONFormat and JSONVersion identify the project's own record format.
+const (
+	JSONFormat  = "zertzboard-record"
+	JSONVersion = 1
+)
+
+// jsonRecord is the on-disk shape; see the package doc.
+type jsonRecord struct {
+	Format     string    `json:"format"`
+	Version    int       `json:"version"`
+	Variant    string    `json:"variant"`
+	First      int       `json:"first"`
+	Players    [2]string `json:"players"`
+	Date       string    `json:"date,omitempty"`
+	Name       string    `json:"name,omitempty"`
+	ResultText string    `json:"result_text,omitempty"`
+	Turns      []string  `json:"turns"`
+	End        *jsonEnd  `json:"end,omitempty"`
+}
+
+type jsonEnd struct {
+	Kind   StopKind `json:"kind"`
+	Player int      `json:"player"`
+}
+
+// WriteJSON writes rec in the project's JSON record format, one object
+// followed by a newline.
+func WriteJSON(w io.Writer, rec *Record) error {
+	b, _, err := rec.Board()
+	if err != nil {
+		return err
+	}
+	jr := jsonRecord{
+		Format: JSONFormat, Version: JSONVersion, Variant: rec.Variant, First: rec.First,
+		Players: rec.Players, Date: rec.Date, Name: rec.Name, ResultText: rec.ResultText,
+		Turns: make([]string, len(rec.Turns)),
+	}
+	for i, t := range rec.Turns {
+		jr.Turns[i] = engine.FormatTurn(b, t)
+	}
+	if rec.Stop.Kind != NotStopped {
+		jr.End = &jsonEnd{Kind: rec.Stop.Kind, Player: rec.Stop.Player}
+	}
+	data, err := json.MarshalIndent(jr, "", "  ")
+	if err != nil {
+		return fmt.Errorf("record: writing JSON: %w", err)
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// ReadJSON reads a record in the project's JSON format. It checks the form
+// and the notation of every turn, not the rules: Replay does that.
+func ReadJSON(r io.Reader) (*Record, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("record: reading JSON: %w", err)
+	}
+	var jr jsonRecord
+	if err := json.Unmarshal(data, &jr); err != nil {
+		return nil, jsonError(data, err)
+	}
+	fail := func(input, format string, args ...any) (*Record, error) {
+		return nil, &SyntaxError{Format: "JSON", Node: -1, Input: input, Msg: fmt.Sprintf(format, args...)}
+	}
+	if jr.Format != JSONFormat {
+		return fail(jr.Format, "format is not %q", JSONFormat)
+	}
+	if jr.Version != JSONVersion {
+		return fail(fmt.Sprint(jr.Version), "version %d is not supported (want %d)", jr.Version, JSONVersion)
+	}
+	rec := &Record{Variant: jr.Variant, First: jr.First, Players: jr.Players, Date: jr.Date, Name: jr.Name, ResultText: jr.ResultText}
+	b, _, err := rec.Board()
+	if err != nil {
+		return nil, &SyntaxError{Format: "JSON", Node: -1, Input: jr.Variant, Msg: "bad variant", Err: err}
+	}
+	if jr.First != 0 && jr.First != 1 {
+		return fail(fmt.Sprint(jr.First), "first must be 0 or 1")
+	}
+	for i, s := range jr.Turns {
+		t, err := engine.ParseTurn(b, s)
+		if err != nil {
+			return nil, &SyntaxError{Format: "JSON", Node: -1, Input: s, Msg: fmt.Sprintf("turn %d", i+1), Err: err}
+		}
+		rec.Turns = append(rec.Turns, t)
+	}
+	if e := jr.End; e != nil {
+		if e.Kind != Resign && e.Kind != WinOnTime {
+			return fail(string(e.Kind), "end kind must be %q or %q", Resign, WinOnTime)
+		}
+		if e.Player != 0 && e.Player != 1 {
+			return fail(fmt.Sprint(e.Player), "end player must be 0 or 1")
+		}
+		rec.Stop = Stop{Kind: e.Kind, Player: e.Player}
+	}
+	return rec, nil
+}
+
+// jsonError turns a decoding error into a SyntaxError with a line number.
+func jsonError(data []byte, err error) error {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	e := &SyntaxError{Format: "JSON", Node: -1, Msg: "not a record", Err: err}
+	if off >= 0 && off <= int64(len(data)) {
+		e.Line = bytes.Count(data[:off], []byte("\n")) + 1
+		start := bytes.LastIndexByte(data[:off], '\n') + 1
+		e.Input = snippet(string(data[start:]))
+	}
+	return e
+}

@@ -1,0 +1,112 @@
+package record
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// sgfSetups is the inverse of sgfVariants: the SU[] Boardspace uses.
+var sgfSetups = map[string]string{
+	"37": "Zertz",
+	"48": "Zertz+11",
+	"61": "Zertz+24",
+}
+
+// WriteSGF writes rec as a Boardspace SGF record in the VV[2] style: one
+// node per UI action, with sequence numbers and a Done after every turn,
+// so that Boardspace's viewer and ReadSGF can both read it. Boardspace has
+// only the standard 37-, 48- and 61-ring games and no pass, so other
+// variants and records with passes are refused.
+func WriteSGF(w io.Writer, rec *Record) error {
+	su, ok := sgfSetups[rec.Variant]
+	if !ok {
+		return fmt.Errorf("record: Boardspace SGF has no variant %q (only 37, 48 and 61 rings, standard marbles)", rec.Variant)
+	}
+	b, _, err := rec.Board()
+	if err != nil {
+		return err
+	}
+	if rec.First != 0 && rec.First != 1 {
+		return fmt.Errorf("record: first player is %d; want 0 or 1", rec.First)
+	}
+	sw := &sgfWriter{w: bufio.NewWriter(w), b: b}
+	sw.root(rec, su)
+	for i, t := range rec.Turns {
+		if err := sw.turn(rec.First^(i&1), t); err != nil {
+			return fmt.Errorf("record: turn %d: %w", i+1, err)
+		}
+	}
+	switch rec.Stop.Kind {
+	case Resign:
+		sw.action(rec.Stop.Player, "Resign")
+		sw.action(rec.Stop.Player, "Done")
+	case WinOnTime:
+		sw.action(rec.Stop.Player, "WinOnTime")
+	}
+	fmt.Fprint(sw.w, ";\nP0[time 0:00:00 ]\nP1[time 0:00:00 ]\n)\n")
+	return sw.w.Flush()
+}
+
+type sgfWriter struct {
+	w   *bufio.Writer
+	b   *engine.Board
+	seq int
+}
+
+func (sw *sgfWriter) root(rec *Record, su string) {
+	fmt.Fprintf(sw.w, "(;\nGM[22] VV[2]\nSU[%s]\n", su)
+	for _, p := range []struct{ id, v string }{{"DT", rec.Date}, {"GN", rec.Name}, {"RE", rec.ResultText}} {
+		if p.v != "" {
+			fmt.Fprintf(sw.w, "%s[%s]\n", p.id, sgfEscape(p.v))
+		}
+	}
+	for i, name := range rec.Players {
+		fmt.Fprintf(sw.w, "P%d[id \"%s\"]\n", i, sgfEscape(name))
+	}
+	sw.action(rec.First, fmt.Sprintf("Start P%d", rec.First))
+}
+
+// action writes one move node with the next sequence number.
+func (sw *sgfWriter) action(player int, cmd string) {
+	fmt.Fprintf(sw.w, "; P%d[%d %s]\n", player, sw.seq, cmd)
+	sw.seq++
+}
+
+// turn writes the UI actions that make up t, then Done.
+func (sw *sgfWriter) turn(player int, t engine.Turn) error {
+	switch t.Kind {
+	case engine.Place:
+		rack := 2
+		if t.From == engine.FromCaptures {
+			rack = player
+		}
+		sw.action(player, fmt.Sprintf("RtoB %d %d %s", rack, t.Color, sw.cell(t.At)))
+		if t.Remove != engine.NoCell {
+			sw.action(player, "R- "+sw.cell(t.Remove))
+		}
+	case engine.Capture:
+		path := t.Path()
+		for i := 0; i+1 < len(path); i++ {
+			sw.action(player, fmt.Sprintf("BtoB %s %s", sw.cell(path[i]), sw.cell(path[i+1])))
+		}
+	default:
+		return fmt.Errorf("Boardspace SGF cannot record a %s", t.Kind)
+	}
+	sw.action(player, "Done")
+	return nil
+}
+
+// cell writes a cell as Boardspace does: column and row apart, "D 4".
+func (sw *sgfWriter) cell(c engine.Cell) string {
+	l := sw.b.Label(c)
+	return l[:1] + " " + l[1:]
+}
+
+// sgfEscape escapes the two characters that are special inside a value.
+func sgfEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `]`, `\]`).Replace(s)
+}
