@@ -1,0 +1,538 @@
+package wiring
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"periph.io/x/conn/v3/physic"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
+)
+
+// NoMux is the mux address of a sensor wired straight to an ADC channel.
+const NoMux = -1
+
+// Wiring is a checked wiring file.
+type Wiring struct {
+	// File is the name the wiring was read from, for messages.
+	File string
+	// Base is the board of sockets, normally the 61-ring hexagon.
+	Base *engine.Board
+	// ADCs are the converters, in file order.
+	ADCs []ADC
+	// Mux is the shared multiplexer select bus; nil when every sensor is
+	// wired straight to an ADC channel.
+	Mux *Mux
+	// Sockets has one entry per base cell, in board order.
+	Sockets []Socket
+	// LEDs is the LED chain; nil when there is none.
+	LEDs *LEDs
+	// Screen is the status screen; nil when there is none.
+	Screen *Screen
+	// Buttons maps a button's name to its GPIO line.
+	Buttons Buttons
+	// Mounts overrides where a game board sits on the base, by board name.
+	Mounts map[string]engine.Coord
+}
+
+// ADC is one MCP3x08 on its own SPI chip select.
+type ADC struct {
+	Name  string // the id used by [sockets], e.g. "adc0"
+	Bus   string // periph SPI port name, e.g. "SPI0.0"
+	Chip  mcp3x08.Variant
+	Speed physic.Frequency // 0: the chip's default
+	VRef  physic.ElectricPotential
+}
+
+// Mux is the select bus shared by every 74HC4067.
+type Mux struct {
+	Select [4]string // GPIO names of S0..S3
+	Enable string    // GPIO name of EN, or "" when tied low
+	Settle time.Duration
+}
+
+// Socket is where one socket's sensor is read.
+type Socket struct {
+	ADC     int // index into Wiring.ADCs
+	Channel int // 0–7
+	MuxAddr int // 0–15, or NoMux
+}
+
+// LED chain kinds.
+const (
+	WS2812     = "ws2812"
+	SK6812     = "sk6812"
+	SK6812RGBW = "sk6812rgbw"
+	APA102     = "apa102"
+)
+
+// LEDs is the per-socket LED chain.
+type LEDs struct {
+	Kind       string // WS2812, SK6812, SK6812RGBW or APA102
+	Bus        string
+	Speed      physic.Frequency // APA102 only; NRZ chips need 2.5 MHz
+	Brightness uint8            // 0–255, scales every colour
+	Gamma      float64          // 1 for none; 2.2 is typical
+	// Order lists the base cell of each LED, first LED first.
+	Order []engine.Cell
+}
+
+// Screen is the SSD1306 status screen.
+type Screen struct {
+	Bus     string // periph I²C bus name, e.g. "I2C1"
+	Address uint16 // 0x3C or 0x3D
+}
+
+// Buttons are GPIO names; "" when a button is absent.
+type Buttons struct {
+	NewGame, Confirm, Takeback string
+	Debounce                   time.Duration
+}
+
+// Load reads and checks the wiring file at path.
+func Load(path string) (*Wiring, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("wiring: %w", err)
+	}
+	defer f.Close()
+	return Parse(filepath.Base(path), f)
+}
+
+// Parse reads and checks a wiring file. name is used in error messages.
+func Parse(name string, r io.Reader) (*Wiring, error) {
+	secs, err := parseINI(name, r)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{file: name, w: &Wiring{File: name, Mounts: map[string]engine.Coord{}}}
+	return p.build(secs)
+}
+
+type parser struct {
+	file string
+	w    *Wiring
+}
+
+func (p *parser) errf(s *section, e *entry, format string, a ...any) error {
+	err := &Error{File: p.file, Msg: fmt.Sprintf(format, a...)}
+	if s != nil {
+		err.Line = s.line
+		err.Field = s.name
+		if s.arg != "" {
+			err.Field += "." + s.arg
+		}
+	}
+	if e != nil {
+		err.Line = e.line
+		err.Field = s.field(e.key)
+	}
+	return err
+}
+
+// known lists each section's keys; anything else is a typo to report.
+var known = map[string][]string{
+	"base":    {"board"},
+	"adc":     {"bus", "chip", "speed", "vref"},
+	"mux":     {"select", "enable", "settle"},
+	"leds":    {"kind", "bus", "speed", "brightness", "gamma", "order"},
+	"screen":  {"bus", "address"},
+	"buttons": {"new-game", "confirm", "takeback", "debounce"},
+}
+
+func (p *parser) build(secs []*section) (*Wiring, error) {
+	w := p.w
+	w.Base = engine.MustStandardBoard("61")
+	bySection := map[string]*section{}
+	for _, s := range secs {
+		switch s.name {
+		case "adc":
+			if s.arg == "" {
+				return nil, p.errf(s, nil, "an [adc] section needs an id, e.g. [adc adc0]")
+			}
+		case "base", "mux", "sockets", "leds", "screen", "buttons", "mount":
+			if s.arg != "" {
+				return nil, p.errf(s, nil, "[%s] takes no id", s.name)
+			}
+			bySection[s.name] = s
+		default:
+			return nil, p.errf(s, nil, "unknown section [%s] (want base, adc, mux, sockets, leds, screen, buttons or mount)", s.name)
+		}
+		if keys, ok := known[s.name]; ok {
+			for i := range s.entries {
+				e := &s.entries[i]
+				if !contains(keys, e.key) {
+					return nil, p.errf(s, e, "unknown key (want one of %s)", strings.Join(keys, ", "))
+				}
+			}
+		}
+	}
+	if s := bySection["base"]; s != nil {
+		if e := s.get("board"); e != nil {
+			b, err := engine.StandardBoard(e.value)
+			if err != nil {
+				return nil, p.errf(s, e, "%v", err)
+			}
+			w.Base = b
+		}
+	}
+	for _, s := range secs {
+		if s.name == "adc" {
+			if err := p.adc(s); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(w.ADCs) == 0 {
+		return nil, &Error{File: p.file, Field: "adc", Msg: "no [adc ID] section: at least one ADC is needed"}
+	}
+	if s := bySection["mux"]; s != nil {
+		if err := p.mux(s); err != nil {
+			return nil, err
+		}
+	}
+	s := bySection["sockets"]
+	if s == nil {
+		return nil, &Error{File: p.file, Field: "sockets", Msg: "no [sockets] section"}
+	}
+	if err := p.sockets(s); err != nil {
+		return nil, err
+	}
+	if s := bySection["leds"]; s != nil {
+		if err := p.leds(s); err != nil {
+			return nil, err
+		}
+	}
+	if s := bySection["screen"]; s != nil {
+		if err := p.screen(s); err != nil {
+			return nil, err
+		}
+	}
+	if s := bySection["buttons"]; s != nil {
+		if err := p.buttons(s); err != nil {
+			return nil, err
+		}
+	}
+	if s := bySection["mount"]; s != nil {
+		if err := p.mounts(s); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) need(s *section, key string) (*entry, error) {
+	e := s.get(key)
+	if e == nil || e.value == "" {
+		return nil, &Error{File: p.file, Line: s.line, Field: s.field(key), Msg: "missing"}
+	}
+	return e, nil
+}
+
+func (p *parser) adc(s *section) error {
+	for _, a := range p.w.ADCs {
+		if a.Name == s.arg {
+			return p.errf(s, nil, "ADC %q is defined twice", s.arg)
+		}
+	}
+	a := ADC{Name: s.arg, VRef: 3300 * physic.MilliVolt}
+	e, err := p.need(s, "bus")
+	if err != nil {
+		return err
+	}
+	a.Bus = e.value
+	for _, b := range p.w.ADCs {
+		if b.Bus == a.Bus {
+			return p.errf(s, e, "bus %s is already used by ADC %q", a.Bus, b.Name)
+		}
+	}
+	if e, err = p.need(s, "chip"); err != nil {
+		return err
+	}
+	if a.Chip, err = mcp3x08.ParseVariant(e.value); err != nil {
+		return p.errf(s, e, "unknown chip %q (want mcp3008 or mcp3208)", e.value)
+	}
+	if e := s.get("speed"); e != nil {
+		if err := a.Speed.Set(e.value); err != nil || a.Speed <= 0 {
+			return p.errf(s, e, "bad frequency %q (e.g. 1MHz)", e.value)
+		}
+	}
+	if e := s.get("vref"); e != nil {
+		if err := a.VRef.Set(e.value); err != nil || a.VRef <= 0 {
+			return p.errf(s, e, "bad voltage %q (e.g. 3.3V)", e.value)
+		}
+	}
+	p.w.ADCs = append(p.w.ADCs, a)
+	return nil
+}
+
+func (p *parser) mux(s *section) error {
+	m := &Mux{Settle: 10 * time.Microsecond}
+	e, err := p.need(s, "select")
+	if err != nil {
+		return err
+	}
+	f := strings.Fields(e.value)
+	if len(f) != 4 {
+		return p.errf(s, e, "want 4 GPIO names S0 S1 S2 S3; got %d", len(f))
+	}
+	seen := map[string]bool{}
+	for i, n := range f {
+		if seen[n] {
+			return p.errf(s, e, "GPIO %s is listed twice", n)
+		}
+		seen[n] = true
+		m.Select[i] = n
+	}
+	if e := s.get("enable"); e != nil && e.value != "-" {
+		if seen[e.value] {
+			return p.errf(s, e, "GPIO %s is also a select line", e.value)
+		}
+		m.Enable = e.value
+	}
+	if e := s.get("settle"); e != nil {
+		d, err := time.ParseDuration(e.value)
+		if err != nil || d < 0 || d > 10*time.Millisecond {
+			return p.errf(s, e, "bad settle time %q (e.g. 10us, at most 10ms)", e.value)
+		}
+		m.Settle = d
+	}
+	p.w.Mux = m
+	return nil
+}
+
+func (p *parser) sockets(s *section) error {
+	w := p.w
+	w.Sockets = make([]Socket, w.Base.Len())
+	seen := make([]int, w.Base.Len()) // line that gave the socket, 0 if none
+	type slot struct{ adc, ch, addr int }
+	used := map[slot]string{}
+	for i := range s.entries {
+		e := &s.entries[i]
+		c, err := w.Base.ParseCell(e.key)
+		if err != nil {
+			return p.errf(s, e, "no socket %q on the %s base", e.key, w.Base.Name())
+		}
+		if seen[c] != 0 {
+			return p.errf(s, e, "socket already wired on line %d", seen[c])
+		}
+		seen[c] = e.line
+		f := strings.Fields(e.value)
+		if len(f) != 3 {
+			return p.errf(s, e, "%q: want ADC channel mux-address, e.g. adc0 3 12 (or - for no mux)", e.value)
+		}
+		so := Socket{ADC: -1}
+		for j, a := range w.ADCs {
+			if a.Name == f[0] {
+				so.ADC = j
+			}
+		}
+		if so.ADC < 0 {
+			return p.errf(s, e, "unknown ADC %q", f[0])
+		}
+		if so.Channel, err = strconv.Atoi(f[1]); err != nil || so.Channel < 0 || so.Channel >= mcp3x08.Channels {
+			return p.errf(s, e, "channel %q out of range 0-7", f[1])
+		}
+		if f[2] == "-" {
+			so.MuxAddr = NoMux
+		} else {
+			if w.Mux == nil {
+				return p.errf(s, e, "mux address %s but there is no [mux] section", f[2])
+			}
+			if so.MuxAddr, err = strconv.Atoi(f[2]); err != nil || so.MuxAddr < 0 || so.MuxAddr > 15 {
+				return p.errf(s, e, "mux address %q out of range 0-15 (or - for no mux)", f[2])
+			}
+		}
+		k := slot{so.ADC, so.Channel, so.MuxAddr}
+		if other, dup := used[k]; dup {
+			return p.errf(s, e, "same ADC, channel and mux address as socket %s", other)
+		}
+		// A channel is either behind a mux or direct, never both.
+		k2 := slot{so.ADC, so.Channel, NoMux}
+		if so.MuxAddr == NoMux {
+			for u, lab := range used {
+				if u.adc == so.ADC && u.ch == so.Channel {
+					return p.errf(s, e, "channel %d of %s is direct here but behind a mux for socket %s", so.Channel, f[0], lab)
+				}
+			}
+		} else if lab, direct := used[k2]; direct {
+			return p.errf(s, e, "channel %d of %s is behind a mux here but direct for socket %s", so.Channel, f[0], lab)
+		}
+		used[k] = e.key
+		w.Sockets[c] = so
+	}
+	for c := range seen {
+		if seen[c] == 0 {
+			return &Error{File: p.file, Line: s.line, Field: "sockets." + w.Base.Label(engine.Cell(c)), Msg: "socket is not wired"}
+		}
+	}
+	return nil
+}
+
+func (p *parser) leds(s *section) error {
+	l := &LEDs{Brightness: 255, Gamma: 1}
+	e, err := p.need(s, "kind")
+	if err != nil {
+		return err
+	}
+	switch e.value {
+	case WS2812, SK6812, SK6812RGBW, APA102:
+		l.Kind = e.value
+	default:
+		return p.errf(s, e, "unknown LED kind %q (want ws2812, sk6812, sk6812rgbw or apa102)", e.value)
+	}
+	if e, err = p.need(s, "bus"); err != nil {
+		return err
+	}
+	l.Bus = e.value
+	for _, a := range p.w.ADCs {
+		if strings.SplitN(a.Bus, ".", 2)[0] == strings.SplitN(l.Bus, ".", 2)[0] && l.Kind != APA102 {
+			// NRZ LEDs have no chip select: they would read the ADC traffic
+			// on the shared MOSI line as colours.
+			return p.errf(s, e, "%s LEDs cannot share an SPI bus with ADC %q (%s); use SPI1", l.Kind, a.Name, a.Bus)
+		}
+	}
+	if e := s.get("speed"); e != nil {
+		if err := l.Speed.Set(e.value); err != nil || l.Speed <= 0 {
+			return p.errf(s, e, "bad frequency %q", e.value)
+		}
+		if l.Kind != APA102 && l.Speed != 2500*physic.KiloHertz {
+			return p.errf(s, e, "%s LEDs need exactly 2.5MHz (periph nrzled timing); got %s", l.Kind, l.Speed)
+		}
+	}
+	if e := s.get("brightness"); e != nil {
+		b, err := strconv.Atoi(e.value)
+		if err != nil || b < 0 || b > 255 {
+			return p.errf(s, e, "brightness %q out of range 0-255", e.value)
+		}
+		l.Brightness = uint8(b)
+	}
+	if e := s.get("gamma"); e != nil {
+		g, err := strconv.ParseFloat(e.value, 64)
+		if err != nil || g < 0.5 || g > 4 {
+			return p.errf(s, e, "gamma %q out of range 0.5-4", e.value)
+		}
+		l.Gamma = g
+	}
+	if e, err = p.need(s, "order"); err != nil {
+		return err
+	}
+	seen := map[engine.Cell]int{}
+	for i, lab := range strings.Fields(e.value) {
+		c, err := p.w.Base.ParseCell(lab)
+		if err != nil {
+			return p.errf(s, e, "LED %d: no socket %q", i, lab)
+		}
+		if j, dup := seen[c]; dup {
+			return p.errf(s, e, "LED %d: socket %s already has LED %d", i, lab, j)
+		}
+		seen[c] = i
+		l.Order = append(l.Order, c)
+	}
+	if len(l.Order) != p.w.Base.Len() {
+		return p.errf(s, e, "lists %d sockets; the %s base has %d", len(l.Order), p.w.Base.Name(), p.w.Base.Len())
+	}
+	p.w.LEDs = l
+	return nil
+}
+
+func (p *parser) screen(s *section) error {
+	sc := &Screen{Address: 0x3C}
+	e, err := p.need(s, "bus")
+	if err != nil {
+		return err
+	}
+	sc.Bus = e.value
+	if e := s.get("address"); e != nil {
+		a, err := strconv.ParseUint(e.value, 0, 16)
+		if err != nil || (a != 0x3C && a != 0x3D) {
+			return p.errf(s, e, "address %q: an SSD1306 answers at 0x3C or 0x3D", e.value)
+		}
+		sc.Address = uint16(a)
+	}
+	p.w.Screen = sc
+	return nil
+}
+
+func (p *parser) buttons(s *section) error {
+	b := Buttons{Debounce: 30 * time.Millisecond}
+	seen := map[string]string{}
+	for i := range s.entries {
+		e := &s.entries[i]
+		if e.key == "debounce" {
+			d, err := time.ParseDuration(e.value)
+			if err != nil || d <= 0 || d > time.Second {
+				return p.errf(s, e, "bad debounce time %q (e.g. 30ms)", e.value)
+			}
+			b.Debounce = d
+			continue
+		}
+		if other, dup := seen[e.value]; dup {
+			return p.errf(s, e, "GPIO %s is also button %s", e.value, other)
+		}
+		seen[e.value] = e.key
+		switch e.key {
+		case "new-game":
+			b.NewGame = e.value
+		case "confirm":
+			b.Confirm = e.value
+		case "takeback":
+			b.Takeback = e.value
+		}
+	}
+	p.w.Buttons = b
+	return nil
+}
+
+func (p *parser) mounts(s *section) error {
+	for i := range s.entries {
+		e := &s.entries[i]
+		b, err := engine.StandardBoard(e.key)
+		if err != nil {
+			return p.errf(s, e, "%v", err)
+		}
+		f := strings.Fields(e.value)
+		if len(f) != 2 {
+			return p.errf(s, e, "%q: want dx dy in doubled coordinates, e.g. 1 1", e.value)
+		}
+		dx, err1 := strconv.Atoi(f[0])
+		dy, err2 := strconv.Atoi(f[1])
+		if err1 != nil || err2 != nil {
+			return p.errf(s, e, "%q: want two integers dx dy", e.value)
+		}
+		off := engine.Coord{X: dx, Y: dy}
+		if _, err := NewMount(p.w.Base, b, off); err != nil {
+			return p.errf(s, e, "%v", err)
+		}
+		p.w.Mounts[e.key] = off
+	}
+	return nil
+}
+
+// Mount returns where game board b sits on the base: the [mount] entry if
+// the file has one, otherwise DefaultOffset.
+func (w *Wiring) Mount(b *engine.Board) (*Mount, error) {
+	if off, ok := w.Mounts[b.Name()]; ok {
+		return NewMount(w.Base, b, off)
+	}
+	off, err := DefaultOffset(w.Base, b)
+	if err != nil {
+		return nil, err
+	}
+	return NewMount(w.Base, b, off)
+}
