@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+const (
+	testdata   = "../../record/testdata"
+	illegalSGF = testdata + "/illegal-ring-not-free.sgf"
+	openingRec = testdata + "/opening.json"
+	samples    = "../../../shared/games/boardspace-sample"
+)
+
+// replayLine is the contract's --json object, decoded loosely enough to see
+// nulls.
+type replayLine struct {
+	File     string           `json:"file"`
+	Variant  *string          `json:"variant"`
+	Turns    int              `json:"turns"`
+	Winner   *int             `json:"winner"`
+	Result   string           `json:"result"`
+	Captures []map[string]int `json:"captures"`
+	Error    *string          `json:"error"`
+}
+
+// runReplayJSON runs "zertzboard replay --json files…" and decodes its lines.
+func runReplayJSON(t *testing.T, files ...string) (lines []replayLine, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(append([]string{"replay", "--json"}, files...), &out, &errOut)
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		var rl replayLine
+		if err := json.Unmarshal([]byte(l), &rl); err != nil {
+			t.Fatalf("stdout line %q is not JSON: %v", l, err)
+		}
+		lines = append(lines, rl)
+	}
+	if len(lines) != len(files) {
+		t.Fatalf("replay --json printed %d lines for %d files:\n%s", len(lines), len(files), out.String())
+	}
+	return lines, errOut.String(), code
+}
+
+func TestReplayIllegalRecord(t *testing.T) {
+	lines, stderr, code := runReplayJSON(t, illegalSGF)
+	if code != exitIllegal {
+		t.Errorf("exit code = %d; want %d", code, exitIllegal)
+	}
+	// Turn 2 removes D3, an inner ring of the opening board: it has all six
+	// neighbours, so it is not free.
+	const msg = "turn 2 (player 1) BE2-D3: illegal: ring D3 is not free: no two adjacent sides are open [ring-not-free]"
+	if want := illegalSGF + ": " + msg + "\n"; stderr != want {
+		t.Errorf("stderr = %q; want %q", stderr, want)
+	}
+	l := lines[0]
+	if l.Error == nil || *l.Error != msg {
+		t.Errorf("error = %v; want %q", l.Error, msg)
+	}
+	if l.Turns != 1 || l.Winner != nil || l.Result != "unfinished" {
+		t.Errorf("turns, winner, result = %d, %v, %q; want 1, null, unfinished", l.Turns, l.Winner, l.Result)
+	}
+}
+
+func TestReplayJSONRecord(t *testing.T) {
+	lines, stderr, code := runReplayJSON(t, openingRec)
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit code %d, stderr %q; want 0 and nothing", code, stderr)
+	}
+	l := lines[0]
+	// Turn 6 is Dumbot's E2xG2, which jumps the black marble shoto put on F2.
+	want := replayLine{
+		File: openingRec, Variant: ptr("37"), Turns: 6, Result: "unfinished",
+		Captures: []map[string]int{{"white": 0, "grey": 0, "black": 0}, {"white": 0, "grey": 0, "black": 1}},
+	}
+	if !reflect.DeepEqual(l, want) {
+		t.Errorf("replay --json = %+v; want %+v", l, want)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestReplayJSONKeyOrder checks the contract's field order, which tools
+// reading the lines as text may rely on.
+func TestReplayJSONKeyOrder(t *testing.T) {
+	var out bytes.Buffer
+	run([]string{"replay", "--json", openingRec}, &out, &bytes.Buffer{})
+	dec := json.NewDecoder(&out)
+	var keys []string
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+			continue
+		}
+		if s, ok := tok.(string); ok && depth == 1 {
+			keys = append(keys, s)
+			// Keys and values alternate: skip the value whole.
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := []string{"file", "variant", "turns", "winner", "result", "captures", "error"}
+	if !reflect.DeepEqual(keys, want) {
+		t.Errorf("keys = %q; want %q", keys, want)
+	}
+}
+
+// TestReplaySamples checks real games against MANIFEST.tsv's columns.
+func TestReplaySamples(t *testing.T) {
+	if _, err := os.Stat(samples); errors.Is(err, fs.ErrNotExist) {
+		if testing.Short() {
+			t.Skip("no Boardspace samples; skipping in -short mode")
+		}
+		t.Fatalf("no Boardspace samples at %s", samples)
+	}
+	cases := []struct {
+		file    string
+		turns   int
+		winner  int
+		result  string
+		variant string
+	}{
+		// rule_winner "P0 shoto", ended_by win, 39 turns.
+		{"001_Z-shoto-Dumbot-2005-01-17-2004.sgf", 39, 0, "win", "37"},
+		// RE "Game won by SmartBot" (P1); Carl2134 resigned; 18 turns.
+		{"199_Z-Carl2134-SmartBot-2017-07-27-0654.sgf", 18, 1, "resigned", "37"},
+		// RE "Game won by t1M0t8yk" (P1) on time; 19 turns on 48 rings.
+		{"056_T_Z11-yavaleks-t1M0t8yk-2022-11-09-2039.sgf", 19, 1, "timeout", "48"},
+		// Zertz+24, rule_winner "P1 preve", 16 turns.
+		{"034_T_Z24-Raccoons-preve-2022-12-23-1715.sgf", 16, 1, "win", "61"},
+	}
+	var files []string
+	for _, c := range cases {
+		files = append(files, filepath.Join(samples, c.file))
+	}
+	lines, stderr, code := runReplayJSON(t, files...)
+	if code != exitOK {
+		t.Errorf("exit code = %d; want 0 (stderr %q)", code, stderr)
+	}
+	for i, c := range cases {
+		l := lines[i]
+		if l.Turns != c.turns || l.Winner == nil || *l.Winner != c.winner || l.Result != c.result || l.Variant == nil || *l.Variant != c.variant || l.Error != nil {
+			t.Errorf("%s: got turns %d, winner %v, result %q, variant %v, error %v; want %d, %d, %q, %q, null",
+				c.file, l.Turns, deref(l.Winner), l.Result, deref(l.Variant), deref(l.Error), c.turns, c.winner, c.result, c.variant)
+		}
+	}
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func TestReplayUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.sgf")
+	if err := os.WriteFile(garbage, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badCmd := filepath.Join(dir, "bad.sgf")
+	if err := os.WriteFile(badCmd, []byte("(;GM[22]VV[2]SU[Zertz]\n;P0[1 RtoB 2 7 D 4])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	variant := filepath.Join(dir, "xx.sgf")
+	if err := os.WriteFile(variant, []byte("(;GM[22]VV[2]SU[Zertz+xx])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.sgf")
+	lines, stderr, code := runReplayJSON(t, garbage, badCmd, variant, missing, openingRec)
+	if code != exitIllegal {
+		t.Errorf("exit code = %d; want %d", code, exitIllegal)
+	}
+	for i, want := range []string{`"hello" does not start`, `"1 RtoB 2 7 D 4": colour 7`, `"SU[Zertz+xx]": unsupported variant`, "no such file"} {
+		l := lines[i]
+		if l.Error == nil || !strings.Contains(*l.Error, want) {
+			t.Errorf("%s: error = %v; want it to contain %q", l.File, deref(l.Error), want)
+		}
+		if l.Variant != nil || l.Winner != nil || l.Result != "unfinished" {
+			t.Errorf("%s: variant %v, winner %v, result %q; want null, null, unfinished", l.File, deref(l.Variant), deref(l.Winner), l.Result)
+		}
+		if !strings.Contains(stderr, l.File+": ") {
+			t.Errorf("stderr does not name %s:\n%s", l.File, stderr)
+		}
+	}
+	if lines[4].Error != nil {
+		t.Errorf("a readable record after unreadable ones: error %q", *lines[4].Error)
+	}
+}
+
+func TestReplayUsage(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"replay"}, &out, &errOut); code != exitUsage {
+		t.Errorf("replay with no files: exit %d; want %d", code, exitUsage)
+	}
+	errOut.Reset()
+	if code := run([]string{"replay", "--help"}, &out, &errOut); code != exitOK {
+		t.Errorf("replay --help: exit %d; want 0", code)
+	}
+	for _, want := range []string{"Usage: zertzboard replay [--json] [--show] FILE…", "Exit status", "-json", "-show", "Examples:"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("replay --help does not mention %q:\n%s", want, errOut.String())
+		}
+	}
+	if code := run([]string{"replay", "--bogus", openingRec}, &out, &errOut); code != exitUsage {
+		t.Errorf("replay --bogus: exit %d; want %d", code, exitUsage)
+	}
+}
+
+func TestReplayHumanAndShow(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"replay", "--show", openingRec}, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"start (37 rings, P0 shoto moves first)",
+		"turn 1 (P0 shoto): WD4-D1",
+		"turn 6 (P1 Dumbot): E2xG2",
+		"pool 5w 7g 7b | P0 shoto 0w 0g 0b | P1 Dumbot 0w 0g 1b",
+		openingRec + ": 37 rings, 6 turns, unfinished; captures P0 shoto 0w 0g 0b, P1 Dumbot 0w 0g 1b",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("replay --show output lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// TestRenderBoard checks the drawing against the board's shape: 37 rings
+// in columns of 4 5 6 7 6 5 4, D4 in the very middle.
+func TestRenderBoard(t *testing.T) {
+	b := engine.MustStandardBoard("37")
+	start := engine.NewPosition(b, engine.Standard, 0)
+	d4, _ := b.ParseCell("D4")
+	a1, _ := b.ParseCell("A1")
+	p := start.MustPlay(engine.PlaceTurn(engine.Black, engine.FromPool, d4, a1))
+	lines := strings.Split(strings.TrimSuffix(renderBoard(p), "\n"), "\n")
+	if len(lines) != 14 { // y runs 0..12, then the letters
+		t.Fatalf("%d lines; want 14:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	if got := strings.Join(strings.Fields(lines[13]), ""); got != "ABCDEFG" {
+		t.Errorf("letters line = %q", lines[13])
+	}
+	all := strings.Join(lines[:13], "\n")
+	if n := strings.Count(all, "o"); n != 35 {
+		t.Errorf("%d vacant rings drawn; want 35", n)
+	}
+	mid := lines[6]
+	if !strings.Contains(mid, "b") {
+		t.Errorf("middle line %q does not hold the black marble on D4", mid)
+	}
+	if col := strings.IndexByte(mid, 'b'); col != strings.IndexByte(lines[13], 'D') {
+		t.Errorf("black marble at text column %d; want under D (%d)", col, strings.IndexByte(lines[13], 'D'))
+	}
+	// A1 is the lowest ring of column A: four lines above the bottom.
+	if got := lines[12-3]; strings.TrimSpace(got)[0] != '.' {
+		t.Errorf("A1's line %q should start with the removed ring '.'", got)
+	}
+}
