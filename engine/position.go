@@ -172,9 +172,10 @@ func (p Position) Claimed() []Cell { return cellsOf(p.claimed) }
 func (p Position) FreeRings() []Cell { return cellsOf(p.free()) }
 
 // Equal reports whether p and q are the same position, repetition history
-// included.
+// included. What the last turn claimed (Claimed) describes the turn, not the
+// position, and is not compared.
 func (p Position) Equal(q Position) bool {
-	if p.b != q.b || p.r != q.r || p.key() != q.key() || p.result != q.result || p.claimed != q.claimed {
+	if p.b != q.b || p.r != q.r || p.key() != q.key() || p.result != q.result {
 		return false
 	}
 	a, b := p.hist, q.hist
