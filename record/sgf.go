@@ -133,6 +133,7 @@ func playerID(v string) (string, bool) {
 type action struct {
 	player int
 	cmd    string   // lower case, e.g. "rtob"
+	name   string   // as written, e.g. "RtoB"
 	args   []string // the fields after the command
 	text   string   // the whole value, for errors
 	line   int
@@ -177,7 +178,7 @@ func (a *assembler) node(n sgfNode) error {
 			if len(f) == 0 || strings.EqualFold(f[0], "time") {
 				continue // the final clock node
 			}
-			ac := action{player: int(p.ID[1] - '0'), cmd: strings.ToLower(f[0]), args: f[1:], text: strings.TrimSpace(v), line: p.Line, node: n.Index}
+			ac := action{player: int(p.ID[1] - '0'), cmd: strings.ToLower(f[0]), name: f[0], args: f[1:], text: strings.TrimSpace(v), line: p.Line, node: n.Index}
 			if err := a.act(ac); err != nil {
 				return err
 			}
@@ -241,12 +242,10 @@ func (a *assembler) act(ac action) error {
 	case "btob":
 		return a.move(ac)
 	case "edit", "reset", "setboard", "swap":
-		return a.fail(ac, "%s rewrites the board outside the rules; such records are not supported", f0(ac))
+		return a.fail(ac, "%s rewrites the board outside the rules; such records are not supported", ac.name)
 	}
-	return a.fail(ac, "unknown command %q", f0(ac))
+	return a.fail(ac, "unknown command %q", ac.name)
 }
-
-func f0(ac action) string { return strings.Fields(ac.text + " x")[0] }
 
 // touch makes ac's player the owner of the pending turn.
 func (a *assembler) touch(ac action) {
@@ -275,7 +274,7 @@ func (a *assembler) start(ac action) error {
 
 func (a *assembler) wantArgs(ac action, n int) error {
 	if len(ac.args) != n {
-		return a.fail(ac, "%s takes %d arguments, not %d", f0(ac), n, len(ac.args))
+		return a.fail(ac, "%s takes %d arguments, not %d", ac.name, n, len(ac.args))
 	}
 	return nil
 }
@@ -296,8 +295,11 @@ func (a *assembler) place(ac action) error {
 		return err
 	}
 	t := &a.pending
-	if t.placed || len(t.path) > 0 {
+	switch {
+	case t.placed:
 		return a.fail(ac, "a second marble in one turn")
+	case len(t.path) > 0:
+		return a.fail(ac, "a placement in a capture turn")
 	}
 	from := engine.FromPool
 	switch ac.args[0] {
@@ -332,8 +334,11 @@ func (a *assembler) removeRing(ac action) error {
 	if err != nil {
 		return err
 	}
-	if a.pending.remove != engine.NoCell {
+	switch {
+	case a.pending.remove != engine.NoCell:
 		return a.fail(ac, "a second ring removed in one turn")
+	case len(a.pending.path) > 0:
+		return a.fail(ac, "a ring removed in a capture turn")
 	}
 	a.pending.remove = c
 	return nil

@@ -1,0 +1,151 @@
+package record
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// TestReplayIllegal replays the deliberately illegal record: turn 2
+// removes D3, an inner ring with all six neighbours, so it is not free.
+func TestReplayIllegal(t *testing.T) {
+	rec, err := ReadFile("testdata/illegal-ring-not-free.sgf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := rec.Replay()
+	var te *TurnError
+	if !errors.As(err, &te) {
+		t.Fatalf("Replay error = %v; want a *TurnError", err)
+	}
+	if te.Turn != 2 || te.Player != 1 || te.Move != "BE2-D3" || te.Rule != engine.RuleRingNotFree {
+		t.Errorf("TurnError = turn %d, player %d, %s, %s; want turn 2, player 1, BE2-D3, %s", te.Turn, te.Player, te.Move, te.Rule, engine.RuleRingNotFree)
+	}
+	if !errors.Is(err, engine.ErrIllegal) {
+		t.Errorf("errors.Is(%v, engine.ErrIllegal) = false", err)
+	}
+	const want = "record: turn 2 (player 1) BE2-D3: illegal: ring D3 is not free: no two adjacent sides are open [ring-not-free]"
+	if err.Error() != want {
+		t.Errorf("Error() = %q; want %q", err, want)
+	}
+	if rep == nil || rep.Game.Len() != 1 || rep.Result.Outcome != Unfinished {
+		t.Errorf("Replay kept %v; want the one legal turn, unfinished", rep)
+	}
+}
+
+// TestReplayResult checks how the outcome is decided.
+func TestReplayResult(t *testing.T) {
+	opening, err := ReadFile("testdata/opening.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		stop Stop
+		want Result
+	}{
+		{Stop{}, Result{Outcome: Unfinished, Winner: -1}},
+		{Stop{Resign, 0}, Result{Outcome: Resigned, Winner: 1}},
+		{Stop{Resign, 1}, Result{Outcome: Resigned, Winner: 0}},
+		{Stop{WinOnTime, 1}, Result{Outcome: Timeout, Winner: 1}},
+	}
+	for _, tt := range tests {
+		rec := *opening
+		rec.Stop = tt.stop
+		rep, err := rec.Replay()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Result != tt.want {
+			t.Errorf("Stop %+v: Result = %+v; want %+v", tt.stop, rep.Result, tt.want)
+		}
+	}
+}
+
+// TestReplayBoardWinsOverStop: a game won on the board stays won, even if
+// the record then says the winner resigned.
+func TestReplayBoardWinsOverStop(t *testing.T) {
+	files := sampleFiles(t)
+	rec := readSample(t, files[0]) // 001: shoto (P0) wins by filling the board
+	rec.Stop = Stop{Resign, 0}
+	rep, err := rec.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Result{Outcome: Win, Winner: 0, Reason: engine.ReasonFullBoard}); rep.Result != want {
+		t.Errorf("Result = %+v; want %+v", rep.Result, want)
+	}
+	// One more turn after the end is illegal, by the game-over rule.
+	rec.Turns = append(rec.Turns, rec.Turns[len(rec.Turns)-1])
+	_, err = rec.Replay()
+	var te *TurnError
+	if !errors.As(err, &te) || te.Rule != engine.RuleGameOver || te.Turn != len(rec.Turns) {
+		t.Errorf("turn after the end: %v; want a game-over TurnError at turn %d", err, len(rec.Turns))
+	}
+}
+
+func TestReadJSONErrors(t *testing.T) {
+	tests := []struct{ name, json, want string }{
+		{"syntax", "{\n\"format\": \"zertzboard-record\",\n\"version\": 1,,\n}", "record: JSON line 3"},
+		{"type", `{"format": "zertzboard-record", "version": "one"}`, "not a record"},
+		{"format", `{"format": "pgn", "version": 1}`, `"pgn": format is not "zertzboard-record"`},
+		{"version", `{"format": "zertzboard-record", "version": 2, "variant": "37"}`, `"2": version 2 is not supported`},
+		{"variant", `{"format": "zertzboard-record", "version": 1, "variant": "36"}`, `"36": bad variant`},
+		{"first", `{"format": "zertzboard-record", "version": 1, "variant": "37", "first": 2}`, "first must be 0 or 1"},
+		{"turn", `{"format": "zertzboard-record", "version": 1, "variant": "37", "turns": ["WD4-A1", "WZ9"]}`, `"WZ9": turn 2`},
+		{"end", `{"format": "zertzboard-record", "version": 1, "variant": "37", "end": {"kind": "quit", "player": 0}}`, `"quit": end kind`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadJSON(strings.NewReader(tt.json))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadJSON(%q) = %v; want an error containing %q", tt.json, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestReadDetects checks format detection by content, not name.
+func TestReadDetects(t *testing.T) {
+	sgf := "\xef\xbb\xbf\n  (;GM[22]SU[Zertz];P0[0 Start P1])"
+	rec, err := Read(strings.NewReader(sgf))
+	if err != nil || rec.First != 1 || rec.Variant != "37" {
+		t.Errorf("Read(SGF with BOM) = %+v, %v", rec, err)
+	}
+	json := "\n {\"format\": \"zertzboard-record\", \"version\": 1, \"variant\": \"37b\", \"first\": 1, \"turns\": [\"pass\"]}"
+	rec, err = Read(strings.NewReader(json))
+	if err != nil || rec.First != 1 || rec.Variant != "37b" || len(rec.Turns) != 1 || rec.Turns[0].Kind != engine.Pass {
+		t.Errorf("Read(JSON) = %+v, %v", rec, err)
+	}
+	for _, bad := range []string{"", "   ", "GM[22]"} {
+		if _, err := Read(strings.NewReader(bad)); err == nil || !strings.HasPrefix(err.Error(), "record: ") {
+			t.Errorf("Read(%q) = %v; want a record: error", bad, err)
+		}
+	}
+	if _, err := ReadFile(filepath.Join(t.TempDir(), "none.sgf")); err == nil || !strings.Contains(err.Error(), "none.sgf") {
+		t.Errorf("ReadFile(missing) = %v; want an error naming the file", err)
+	}
+}
+
+// TestWriteJSONShape pins the format's field names, which the package doc
+// documents.
+func TestWriteJSONShape(t *testing.T) {
+	rec, err := ReadFile("testdata/opening.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Stop = Stop{Resign, 1}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"format": "zertzboard-record"`, `"version": 1`, `"variant": "37"`, `"first": 0`,
+		`"players": [`, `"turns": [`, `"WD4-D1"`, `"E2xG2"`, `"end": {`, `"kind": "resign"`, `"player": 1`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("WriteJSON output lacks %s:\n%s", want, buf.String())
+		}
+	}
+}
