@@ -94,7 +94,7 @@ func (sw *sgfWriter) turn(player int, t engine.Turn) error {
 			sw.action(player, fmt.Sprintf("BtoB %s %s", sw.cell(path[i]), sw.cell(path[i+1])))
 		}
 	default:
-		return fmt.Errorf("Boardspace SGF cannot record a %s", t.Kind)
+		return fmt.Errorf("a %s cannot be written as Boardspace SGF", t.Kind)
 	}
 	sw.action(player, "Done")
 	return nil
