@@ -177,6 +177,14 @@ func checkGame(t *testing.T, m manifestRow) {
 			t.Errorf("player %d's name = %q; want %q", want, got, name)
 		}
 	}
+	// RE[] is Boardspace's own verdict, e.g. "Game won by SmartBot", in the
+	// players' language; it names the winner (sometimes with a suffix such
+	// as guest1397). It also covers resignations and wins on time.
+	if m["RE"] != "" {
+		if w := rep.Result.Winner; w < 0 || !strings.Contains(rec.ResultText, rec.Players[w]) {
+			t.Errorf("winner %d (%v) does not agree with RE[%s]", w, rec.Players, rec.ResultText)
+		}
+	}
 	if want, ok := manifestEndings[m["ended_by"]]; !ok {
 		t.Errorf("MANIFEST.tsv ended_by = %q is new to this test", m["ended_by"])
 	} else if rep.Result.Outcome != want {
