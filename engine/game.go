@@ -37,10 +37,25 @@ func (g *Game) Play(t Turn) error {
 	if err != nil {
 		return err
 	}
+	g.push(q, t)
+	return nil
+}
+
+// PlayOverCapture plays a placement made although a capture was compulsory
+// (see Position.PlayOverCapture).
+func (g *Game) PlayOverCapture(t Turn) error {
+	q, err := g.Position().PlayOverCapture(t)
+	if err != nil {
+		return err
+	}
+	g.push(q, t)
+	return nil
+}
+
+func (g *Game) push(q Position, t Turn) {
 	g.positions = append(g.positions, q)
 	g.turns = append(g.turns, t)
 	g.claims = append(g.claims, q.Claimed())
-	return nil
 }
 
 // Undo takes back the last n turns.

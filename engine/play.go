@@ -15,6 +15,17 @@ func (p Position) Play(t Turn) (Position, error) {
 	return p.apply(&t), nil
 }
 
+// PlayOverCapture plays a placement made although a capture was
+// compulsory. Tournament rules (rulebook I.3) let such a placement stand
+// until the opponent demands it be taken back, so the referee records it
+// rather than refusing it. Every other rule is checked as in Play.
+func (p Position) PlayOverCapture(t Turn) (Position, error) {
+	if err := p.check(t, true); err != nil {
+		return p, err
+	}
+	return p.apply(&t), nil
+}
+
 // MustPlay is Play for turns known to be legal; it panics otherwise.
 func (p Position) MustPlay(t Turn) Position {
 	q, err := p.Play(t)
@@ -88,7 +99,10 @@ func (b *Board) between(from, to Cell) Cell {
 
 // Check reports whether t is legal in p, and if not, which rule it breaks
 // and why, as an *IllegalTurnError.
-func (p Position) Check(t Turn) error {
+func (p Position) Check(t Turn) error { return p.check(t, false) }
+
+// check is Check; overCapture lets a placement ignore a compulsory capture.
+func (p Position) check(t Turn, overCapture bool) error {
 	bad := func(rule Rule, format string, args ...any) error {
 		return &IllegalTurnError{Turn: FormatTurn(p.b, t), Rule: rule, Reason: fmt.Sprintf(format, args...)}
 	}
@@ -107,7 +121,7 @@ func (p Position) Check(t Turn) error {
 		if t.Color > Black || t.From > FromCaptures || !valid(t.At) || (t.Remove != NoCell && !valid(t.Remove)) {
 			return bad(RuleMalformed, "not a placement on this board")
 		}
-		if from, over, ok := p.firstJump(); ok {
+		if from, over, ok := p.firstJump(); ok && !overCapture {
 			return bad(RuleCaptureCompulsory, "capture is compulsory: %s can jump %s", b.Label(from), b.Label(over))
 		}
 		if p.At(t.At) != Vacant {

@@ -366,3 +366,23 @@ func TestRepetitionByPlay(t *testing.T) {
 		t.Errorf("text form lost the history:\n%s\n%s", p, q)
 	}
 }
+
+func TestPlayOverCapture(t *testing.T) {
+	p := mustParse(t, "37 oooo/ooooo/oooooo/wgobooo/oowooo/ooogo/oooo 4,6,9 0,0,0 0,0,0 0")
+	turn, _ := ParseTurn(p.Board(), "WA1-A2")
+	if _, err := p.Play(turn); err == nil {
+		t.Fatal("Play should refuse a placement while a capture is compulsory")
+	}
+	q, err := p.PlayOverCapture(turn)
+	if err != nil {
+		t.Fatalf("PlayOverCapture(WA1-A2): %v", err)
+	}
+	if q.At(cell(t, q, "A1")) != WhiteMarble || q.At(cell(t, q, "A2")) != NoRing || q.ToMove() != 1 {
+		t.Errorf("after WA1-A2 over a capture: %s", q)
+	}
+	// Every other rule still holds.
+	bad, _ := ParseTurn(p.Board(), "WC3-D5")
+	if _, err := p.PlayOverCapture(bad); err == nil || !strings.Contains(err.Error(), "ring D5 is not free") {
+		t.Errorf("PlayOverCapture(WC3-D5) = %v; want ring D5 is not free", err)
+	}
+}

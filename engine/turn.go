@@ -108,23 +108,20 @@ type Rule string
 
 // The rules a turn can break.
 const (
-	RuleGameOver           Rule = "game-over"
-	RuleCaptureCompulsory  Rule = "capture-compulsory"
-	RuleNoSuchCell         Rule = "no-such-cell"
-	RuleNotVacant          Rule = "ring-not-vacant"
-	RuleNoMarble           Rule = "marble-not-available"
-	RulePoolFirst          Rule = "pool-not-empty"
-	RuleRingNotFree        Rule = "ring-not-free"
-	RuleRemovalRequired    Rule = "removal-required"
-	RuleRemoveOwnRing      Rule = "remove-placed-ring"
-	RuleNotAJump           Rule = "not-a-jump"
-	RuleChainIncomplete    Rule = "chain-must-continue"
-	RuleCannotPass         Rule = "cannot-pass"
-	RuleMalformed          Rule = "malformed-turn"
-	RuleNothingToCapture   Rule = "nothing-to-capture"
-	RuleNoRingToPlaceOn    Rule = "no-ring"
-	RuleJumperMissing      Rule = "no-jumping-marble"
-	RuleCaptureOnPlacement Rule = "capture-not-placement"
+	RuleGameOver          Rule = "game-over"
+	RuleCaptureCompulsory Rule = "capture-compulsory"
+	RuleNotVacant         Rule = "ring-not-vacant"
+	RuleNoMarble          Rule = "marble-not-available"
+	RulePoolFirst         Rule = "pool-not-empty"
+	RuleRingNotFree       Rule = "ring-not-free"
+	RuleRemovalRequired   Rule = "removal-required"
+	RuleRemoveOwnRing     Rule = "remove-placed-ring"
+	RuleNotAJump          Rule = "not-a-jump"
+	RuleChainIncomplete   Rule = "chain-must-continue"
+	RuleCannotPass        Rule = "cannot-pass"
+	RuleMalformed         Rule = "malformed-turn"
+	RuleNoRingToPlaceOn   Rule = "no-ring"
+	RuleJumperMissing     Rule = "no-jumping-marble"
 )
 
 // ErrIllegal matches every *IllegalTurnError with errors.Is.
