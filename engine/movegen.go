@@ -34,7 +34,11 @@ func (p Position) HasCapture() bool {
 	return ok
 }
 
-// Captures lists every legal capture chain.
+// MustPass reports whether the player to move has no turn but a pass: no
+// capture, and no marble to place. It is cheaper than LegalTurns.
+func (p Position) MustPass() bool { return !p.result.Over && !p.canMove(p.toMove) }
+
+// CaptureTurns lists every legal capture chain.
 func (p Position) CaptureTurns() []Turn {
 	if p.result.Over {
 		return nil

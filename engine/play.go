@@ -64,7 +64,7 @@ func (p Position) apply(t *Turn) Position {
 	case Capture:
 		for i := 0; i+1 < int(t.n); i++ {
 			from, to := t.path[i], t.path[i+1]
-			mid := b.between(from, to)
+			mid := b.Between(from, to)
 			for c := range q.marbles {
 				if q.marbles[c]&bit(mid) != 0 {
 					q.marbles[c] &^= bit(mid)
@@ -86,9 +86,9 @@ func (p Position) apply(t *Turn) Position {
 	return q
 }
 
-// between returns the cell jumped over from a to b, or NoCell when a to b
-// is not a jump.
-func (b *Board) between(from, to Cell) Cell {
+// Between returns the cell jumped over from one cell to another, or NoCell
+// when that is not a jump (two steps in a straight line).
+func (b *Board) Between(from, to Cell) Cell {
 	for d := 0; d < 6; d++ {
 		if b.jumpTo[from][d] == to {
 			return b.jumpMid[from][d]
@@ -174,7 +174,7 @@ func (p Position) check(t Turn, overCapture bool) error {
 		}
 		for i := 0; i+1 < int(t.n); i++ {
 			from, to := t.path[i], t.path[i+1]
-			mid := b.between(from, to)
+			mid := b.Between(from, to)
 			switch {
 			case mid == NoCell:
 				return bad(RuleNotAJump, "%s to %s is not a jump: a jump goes over one adjacent ring in a straight line", b.Label(from), b.Label(to))

@@ -1,0 +1,103 @@
+// Package framelog reads and writes frame logs: what the sensors saw, one
+// JSON object per line, {"t": <milliseconds>, "cells": "<string>"}, with
+// one character per cell in board order ('.' no ring, 'o' vacant ring, 'w',
+// 'g', 'b' a marble, '?' unreadable). Times never decrease. The format is a
+// contract (../shared/design/ARCHITECTURE.md).
+package framelog
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Frame is one scan of the board, classified.
+type Frame struct {
+	T     int64  `json:"t"`     // milliseconds, non-decreasing
+	Cells string `json:"cells"` // one frame-log character per cell, board order
+}
+
+// Valid reports whether every character of cells is in the frame-log
+// alphabet.
+func Valid(cells string) bool {
+	for i := 0; i < len(cells); i++ {
+		switch cells[i] {
+		case '.', 'o', 'w', 'g', 'b', '?':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Reader reads a frame log line by line.
+type Reader struct {
+	sc   *bufio.Scanner
+	name string
+	line int
+	last int64
+}
+
+// NewReader reads frames from r; name is used in error messages.
+func NewReader(r io.Reader, name string) *Reader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	return &Reader{sc: sc, name: name, last: -1 << 62}
+}
+
+// Next returns the next frame, or io.EOF at the end. Errors name the file
+// and line and say what is wrong.
+func (r *Reader) Next() (Frame, error) {
+	for r.sc.Scan() {
+		r.line++
+		b := r.sc.Bytes()
+		if len(b) == 0 {
+			continue
+		}
+		var f Frame
+		if err := json.Unmarshal(b, &f); err != nil {
+			return Frame{}, fmt.Errorf("framelog: %s:%d: %v", r.name, r.line, err)
+		}
+		if !Valid(f.Cells) {
+			return Frame{}, fmt.Errorf("framelog: %s:%d: cells %q: want only . o w g b ?", r.name, r.line, f.Cells)
+		}
+		if f.T < r.last {
+			return Frame{}, fmt.Errorf("framelog: %s:%d: time %d goes back (previous %d)", r.name, r.line, f.T, r.last)
+		}
+		r.last = f.T
+		return f, nil
+	}
+	if err := r.sc.Err(); err != nil {
+		return Frame{}, fmt.Errorf("framelog: %s:%d: %w", r.name, r.line+1, err)
+	}
+	return Frame{}, io.EOF
+}
+
+// Line returns the line number of the last frame read.
+func (r *Reader) Line() int { return r.line }
+
+// Writer writes frames, one JSON line each.
+type Writer struct {
+	w   *bufio.Writer
+	buf []byte
+}
+
+// NewWriter writes frames to w. Call Flush at the end.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriter(w)} }
+
+// Write writes one frame. cells must be in the frame-log alphabet, so
+// it needs no JSON escaping.
+func (w *Writer) Write(t int64, cells string) error {
+	w.buf = append(w.buf[:0], `{"t":`...)
+	w.buf = strconv.AppendInt(w.buf, t, 10)
+	w.buf = append(w.buf, `,"cells":"`...)
+	w.buf = append(w.buf, cells...)
+	w.buf = append(w.buf, "\"}\n"...)
+	_, err := w.w.Write(w.buf)
+	return err
+}
+
+// Flush writes any buffered frames.
+func (w *Writer) Flush() error { return w.w.Flush() }

@@ -1,0 +1,54 @@
+package framelog
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	frames := []Frame{{0, "oo.w"}, {5, "oo?w"}, {5, "o..b"}}
+	for _, f := range frames {
+		if err := w.Write(f.T, f.Cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "{\"t\":0,\"cells\":\"oo.w\"}\n{\"t\":5,\"cells\":\"oo?w\"}\n{\"t\":5,\"cells\":\"o..b\"}\n"; got != want {
+		t.Fatalf("wrote %q; want %q", got, want)
+	}
+	r := NewReader(&buf, "x")
+	for _, want := range frames {
+		got, err := r.Next()
+		if err != nil || got != want {
+			t.Fatalf("Next() = %v, %v; want %v", got, err, want)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("at the end: %v; want EOF", err)
+	}
+}
+
+func TestReaderErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"t":1,"cells":"ox"}`, `x.jsonl:1: cells "ox"`},
+		{"{\"t\":5,\"cells\":\"o\"}\n\n{\"t\":4,\"cells\":\"o\"}", "x.jsonl:3: time 4 goes back"},
+		{`{"t":"1","cells":"o"}`, "x.jsonl:1:"},
+		{`not json`, "x.jsonl:1:"},
+	}
+	for _, tt := range tests {
+		r := NewReader(strings.NewReader(tt.in), "x.jsonl")
+		var err error
+		for err == nil {
+			_, err = r.Next()
+		}
+		if err == io.EOF || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("reading %q: %v; want an error containing %q", tt.in, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package referee
+
+import "github.com/zertzboard/zertzboard/engine"
+
+// Role is what a cell's LED should say.
+type Role uint8
+
+// The roles, lowest priority first: when a cell has several, the highest
+// wins.
+const (
+	RoleNone           Role = iota
+	RoleLastMove            // part of the last turn
+	RoleFreeRing            // a ring that may be removed
+	RoleJumpTarget          // a ring a capture can land on
+	RoleMustCapture         // a marble that can (and so must) start a capture
+	RoleChainContinues      // the jumping marble, which must jump again
+	RoleTakeOff             // take this off the board: a claimed ring or a captured marble
+	RoleWrong               // the cell should hold Hint.Should
+)
+
+var roleNames = [...]string{"", "last-move", "free-ring", "jump-target", "must-capture", "chain-continues", "take-off", "wrong"}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return "role?"
+}
+
+// MarshalText writes the role's name.
+func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// Hint is one cell's guidance.
+type Hint struct {
+	Role   Role           `json:"role"`
+	Should engine.Content `json:"-"` // with RoleWrong: what the cell should hold
+}
+
+// Guidance is what the LEDs and the status screen should show: one Hint
+// per cell in board order, and one status line. It is pure data; the
+// display layer decides colours.
+type Guidance struct {
+	Hints  []Hint
+	Status string
+}
+
+// hints builds guidance hints; set keeps the highest role per cell.
+type hints []Hint
+
+func (h hints) set(c engine.Cell, r Role) {
+	if c >= 0 && int(c) < len(h) && r > h[c].Role {
+		h[c].Role = r
+	}
+}
+
+func (h hints) wrong(c engine.Cell, should engine.Content) {
+	h[c] = Hint{Role: RoleWrong, Should: should}
+}

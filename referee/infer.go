@@ -1,0 +1,398 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// infer checks a settled observation against the official position: a
+// complete legal turn is committed, a legal turn in progress is reported
+// as pending, an earlier position of the game is a take-back, and anything
+// else is illegal.
+func (r *Referee) infer(t int64, obs string) []Event {
+	p := r.game.Position()
+	exp := r.Expected()
+	for _, c := range cellsOf(r.toClear) {
+		if obs[c] == '.' {
+			r.toClear &^= bit(c) // that claimed ring is off the board
+		}
+	}
+	d := r.diff(obs, exp)
+	if p.Result().Over {
+		if k, ok := r.matchTakeback(obs); ok {
+			return r.takeback(t, k)
+		}
+		return nil // the board is being cleared after the game
+	}
+	if d == 0 {
+		var ev []Event
+		if r.illegal {
+			r.illegal = false
+			ev = append(ev, Event{t, Restored{Player: p.ToMove()}})
+		}
+		if !r.demand {
+			r.guide = r.idleGuidance()
+		}
+		return ev
+	}
+	capture := p.HasCapture()
+	if capture {
+		if turn, ok := r.matchChain(obs, exp, p); ok {
+			return r.commit(t, obs, turn, false)
+		}
+	}
+	pl := r.matchPlacement(obs, exp, d, p, capture)
+	if pl.commit {
+		return append(pl.events, r.commit(t, obs, pl.turn, pl.over)...)
+	}
+	if k, ok := r.matchTakeback(obs); ok {
+		return r.takeback(t, k)
+	}
+	if capture {
+		if ev, ok := r.chainInProgress(t, obs, exp, p); ok {
+			return ev
+		}
+	}
+	if pl.pending {
+		return append(pl.events, r.pendingEvent(t, pl.need, pl.cells, pl.hints)...)
+	}
+	if pl.reason != "" {
+		return r.flagIllegal(t, obs, exp, d, pl.reason, pl.rule)
+	}
+	return r.flagIllegal(t, obs, exp, d, "the board differs from every legal continuation", "")
+}
+
+// diff returns the cells where the observation differs from the official
+// board, tolerating claimed rings that are still being taken off.
+func (r *Referee) diff(obs, exp string) uint64 {
+	var d uint64
+	for c := 0; c < len(exp); c++ {
+		if o := obs[c]; o != exp[c] && !r.clearing(engine.Cell(c), o) {
+			d |= 1 << uint(c)
+		}
+	}
+	return d
+}
+
+// clearing reports whether cell c is a claimed ring still being taken off
+// that shows o: what it held, or its ring with the marble gone.
+func (r *Referee) clearing(c engine.Cell, o byte) bool {
+	return r.toClear&bit(c) != 0 && (o == r.orig[c] || o == 'o')
+}
+
+// matchChain looks for a capture chain whose end is exactly the observed
+// board.
+func (r *Referee) matchChain(obs, exp string, p engine.Position) (engine.Turn, bool) {
+	for _, turn := range p.CaptureTurns() {
+		f := r.chainEnd(exp, turn)
+		ok := true
+		for c := 0; c < len(exp) && ok; c++ {
+			ok = obs[c] == f[c] || r.clearing(engine.Cell(c), obs[c])
+		}
+		if ok {
+			return turn, true
+		}
+	}
+	return engine.Turn{}, false
+}
+
+// chainEnd is the board after a capture chain.
+func (r *Referee) chainEnd(exp string, turn engine.Turn) []byte {
+	f := []byte(exp)
+	path := turn.Path()
+	j := f[path[0]]
+	for i := 0; i+1 < len(path); i++ {
+		f[path[i]] = 'o'
+		f[r.b.Between(path[i], path[i+1])] = 'o'
+		f[path[i+1]] = j
+	}
+	return f
+}
+
+// chainInProgress reports a capture under way: the observation is on the
+// way to some legal chain's end. The jumper may be anywhere along its path
+// or lifted, and the jumped marbles taken off before, during or after the
+// hops; nothing else may change and no marble may appear.
+func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) ([]Event, bool) {
+	var (
+		fits  []engine.Turn
+		at    = engine.NoCell // where the jumper is, if seen off its start
+		atEnd bool            // the jumper is on its last ring
+	)
+	for _, turn := range p.CaptureTurns() {
+		path := turn.Path()
+		var onPath, jumped uint64
+		for i, c := range path {
+			onPath |= bit(c)
+			if i > 0 {
+				jumped |= bit(r.b.Between(path[i-1], c))
+			}
+		}
+		j := exp[path[0]]
+		fit, seen := true, engine.NoCell
+		var before, after [256]int8
+		for c := 0; c < len(exp) && fit; c++ {
+			o, e, cb := obs[c], exp[c], bit(engine.Cell(c))
+			switch {
+			case cb&(onPath|jumped) == 0:
+				fit = o == e || r.clearing(engine.Cell(c), o)
+				continue
+			case o == e:
+			case o == 'o':
+			case o == j && cb&onPath != 0:
+				seen = engine.Cell(c)
+			default:
+				fit = false
+			}
+			before[e]++
+			after[o]++
+		}
+		if !fit || after['w'] > before['w'] || after['g'] > before['g'] || after['b'] > before['b'] {
+			continue
+		}
+		fits = append(fits, turn)
+		if seen != engine.NoCell && seen != path[0] {
+			at = seen
+			if seen == path[len(path)-1] {
+				atEnd = true
+			}
+		}
+	}
+	if len(fits) == 0 {
+		return nil, false
+	}
+	h := make(hints, r.b.Len())
+	var need string
+	var lit []engine.Cell
+	switch {
+	case atEnd:
+		for _, turn := range fits {
+			path := turn.Path()
+			if path[len(path)-1] != at {
+				continue
+			}
+			for i := 1; i < len(path); i++ {
+				if m := r.b.Between(path[i-1], path[i]); obs[m] != 'o' {
+					lit = append(lit, m)
+					h.set(m, RoleTakeOff)
+				}
+			}
+			break
+		}
+		need = "take off the captured marbles " + strings.Join(r.labels(lit), ", ")
+	case at != engine.NoCell:
+		h.set(at, RoleChainContinues)
+		for _, turn := range fits {
+			path := turn.Path()
+			for i := 1; i < len(path); i++ {
+				if path[i-1] == at {
+					lit = append(lit, path[i])
+					h.set(path[i], RoleJumpTarget)
+				}
+				if m := r.b.Between(path[i-1], path[i]); obs[m] == exp[m] && i <= indexOf(path, at) {
+					h.set(m, RoleTakeOff)
+				}
+			}
+		}
+		need = "continue capturing from " + r.b.Label(at)
+	default:
+		for _, turn := range fits {
+			path := turn.Path()
+			h.set(path[0], RoleMustCapture)
+			lit = append(lit, path[1])
+			h.set(path[1], RoleJumpTarget)
+		}
+		need = "finish the capture"
+	}
+	return r.pendingEvent(t, need, dedupe(lit), h), true
+}
+
+func indexOf(path []engine.Cell, c engine.Cell) int {
+	for i, x := range path {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func dedupe(cs []engine.Cell) []engine.Cell {
+	var seen uint64
+	out := cs[:0]
+	for _, c := range cs {
+		if seen&bit(c) == 0 {
+			seen |= bit(c)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// placementMatch is what matchPlacement found.
+type placementMatch struct {
+	commit bool
+	turn   engine.Turn
+	over   bool // a placement over a compulsory capture (tournament)
+
+	pending bool
+	need    string
+	cells   []engine.Cell
+	hints   hints
+
+	reason, rule string   // illegal, when not ""
+	events       []Event // touch-move
+}
+
+// matchPlacement reads the observation as a placement: one vacant ring now
+// holding a marble, and at most one vacant ring gone, in either order; any
+// other change must be the turn's own isolation claim being taken off.
+func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, capture bool) placementMatch {
+	var placed, removed []engine.Cell
+	var other uint64
+	for _, c := range cellsOf(d) {
+		switch o, e := obs[c], exp[c]; {
+		case e == 'o' && isMarble(o):
+			placed = append(placed, c)
+		case e == 'o' && o == '.':
+			removed = append(removed, c)
+		default:
+			other |= bit(c)
+		}
+	}
+	var m placementMatch
+	if len(placed) > 1 || len(removed) > 1 || len(placed)+len(removed) == 0 {
+		return m // not a placement
+	}
+	if capture && r.cfg.Mode == Casual {
+		from, over := firstJump(p)
+		m.reason, m.rule = fmt.Sprintf("capture is compulsory: %s can jump %s", r.b.Label(from), r.b.Label(over)), string(engine.RuleCaptureCompulsory)
+		return m
+	}
+	free := bitsOf(p.FreeRings())
+	if len(placed) == 0 { // a ring lifted before the marble is placed
+		rr := removed[0]
+		switch {
+		case other != 0:
+			return m
+		case free&bit(rr) == 0:
+			m.reason, m.rule = fmt.Sprintf("ring %s is not free: no two adjacent sides are open", r.b.Label(rr)), string(engine.RuleRingNotFree)
+		default:
+			m.pending, m.need, m.hints = true, "place a marble on a vacant ring", make(hints, r.b.Len())
+		}
+		return m
+	}
+	at := placed[0]
+	col, _ := engine.Content(obs[at]).Marble()
+	src := engine.FromPool
+	if pool := p.Pool(); pool[0]+pool[1]+pool[2] == 0 {
+		src = engine.FromCaptures
+	}
+	if r.cfg.Mode == Tournament {
+		if r.restAt != engine.NoCell && r.restAt != at {
+			m.events = append(m.events, Event{r.lastT, TouchMove{Player: p.ToMove(), From: r.b.Label(r.restAt), To: r.b.Label(at)}})
+		}
+		r.restAt = at
+	}
+	rem := engine.NoCell
+	if len(removed) == 1 {
+		rem = removed[0]
+	} else if others := free &^ bit(at); others != 0 {
+		if other != 0 {
+			return m
+		}
+		turn := engine.PlaceTurn(col, src, at, engine.NoCell)
+		if err := r.checkMarble(p, turn, capture); err != nil {
+			m.reason, m.rule = illegalWords(err)
+			return m
+		}
+		m.pending, m.need, m.cells = true, "remove a free ring", cellsOf(others)
+		m.hints = make(hints, r.b.Len())
+		for _, c := range m.cells {
+			m.hints.set(c, RoleFreeRing)
+		}
+		return m
+	}
+	turn := engine.PlaceTurn(col, src, at, rem)
+	var q engine.Position
+	var err error
+	if capture {
+		q, err = p.PlayOverCapture(turn)
+	} else {
+		q, err = p.Play(turn)
+	}
+	if err != nil {
+		m.reason, m.rule = illegalWords(err)
+		return m
+	}
+	claimed := bitsOf(q.Claimed())
+	if other&^claimed != 0 {
+		return m
+	}
+	for _, c := range cellsOf(other) {
+		held := exp[c]
+		if c == at {
+			held = obs[at]
+		}
+		if o := obs[c]; o != held && o != 'o' && o != '.' {
+			return m
+		}
+	}
+	m.commit, m.turn, m.over = true, turn, capture
+	return m
+}
+
+// checkMarble checks the marble part of a placement before its ring is
+// removed: the ring and the colour, with the removal left out.
+func (r *Referee) checkMarble(p engine.Position, turn engine.Turn, capture bool) error {
+	free := p.FreeRings()
+	for _, f := range free {
+		if f != turn.At {
+			turn.Remove = f
+			break
+		}
+	}
+	var err error
+	if capture {
+		_, err = p.PlayOverCapture(turn)
+	} else {
+		err = p.Check(turn)
+	}
+	return err
+}
+
+func illegalWords(err error) (reason, rule string) {
+	if ite, ok := err.(*engine.IllegalTurnError); ok {
+		return ite.Reason, string(ite.Rule)
+	}
+	return err.Error(), ""
+}
+
+func bitsOf(cs []engine.Cell) uint64 {
+	var s uint64
+	for _, c := range cs {
+		s |= bit(c)
+	}
+	return s
+}
+
+func firstJump(p engine.Position) (from, over engine.Cell) {
+	for _, turn := range p.CaptureTurns() {
+		path := turn.Path()
+		return path[0], p.Board().Between(path[0], path[1])
+	}
+	return engine.NoCell, engine.NoCell
+}
+
+// matchTakeback finds the latest earlier position whose board is exactly
+// the observation, and returns how many turns back it is.
+func (r *Referee) matchTakeback(obs string) (int, bool) {
+	n := len(r.cells) - 1
+	for i := n - 1; i >= 0; i-- {
+		if r.cells[i] == obs {
+			return n - i, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,278 @@
+package referee
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// Mode is how strictly the referee applies the capture rules.
+type Mode uint8
+
+// The modes.
+const (
+	// Casual refuses a placement while a capture is compulsory, at once.
+	Casual Mode = iota
+	// Tournament lets such a placement stand as a missed capture (the
+	// opponent may demand it be taken back) and flags touch-move breaches.
+	Tournament
+)
+
+func (m Mode) String() string {
+	if m == Tournament {
+		return "tournament"
+	}
+	return "casual"
+}
+
+// ParseMode reads "casual" or "tournament".
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "casual":
+		return Casual, nil
+	case "tournament":
+		return Tournament, nil
+	}
+	return 0, fmt.Errorf("referee: mode %q: want casual or tournament", s)
+}
+
+// DefaultSettleMS is how long, in milliseconds, an observation must hold
+// before it counts. At a 100–200 Hz scan that is 10–20 scans: five to ten
+// times the one- or two-scan glitches that must never count, and long
+// enough for a marble set down to stop rocking. It is also well under the
+// quarter second in which players expect a verdict (DGT boards report in
+// about 200 ms).
+const DefaultSettleMS = 100
+
+// Config sets up a referee.
+type Config struct {
+	Board *engine.Board
+	Rules *engine.Rules
+	First int  // the player who moves first, 0 or 1
+	Mode  Mode // casual or tournament
+	// SettleMS is how long an observation must hold, in milliseconds;
+	// 0 means DefaultSettleMS.
+	SettleMS int64
+	// Game, if not nil, resumes a game in progress (e.g. from a journal)
+	// instead of starting a new one; First is then ignored.
+	Game *engine.Game
+}
+
+// Referee turns a stream of sensor frames into the turns played. It is
+// pure: time arrives with each frame, and it does no I/O. It is not safe
+// for concurrent use.
+type Referee struct {
+	cfg    Config
+	b      *engine.Board
+	settle int64
+	game   *engine.Game
+	cells  []string // the official board after each turn, in frame-log form
+
+	// Settling.
+	cand      string // the latest observation
+	candSince int64  // when it began
+	candUsable bool  // right length, and no unreadable cell
+	candDone  bool   // already inferred
+	lastT     int64
+	fault     string // the fault reported last, to report each once
+
+	// Claimed rings still on the physical board, and what they held.
+	toClear uint64
+	orig    [engine.MaxCells]byte
+
+	restAt  engine.Cell // tournament: where a placed marble rested this turn
+	illegal bool        // the last settled observation was illegal
+	missed  []int       // turns (1-based) that were placements over a capture
+	guide   Guidance
+	demand  bool // a take-back demand is being guided
+}
+
+// New starts a referee.
+func New(cfg Config) (*Referee, error) {
+	if cfg.Board == nil || cfg.Rules == nil {
+		return nil, fmt.Errorf("referee: a board and rules are required")
+	}
+	if cfg.First != 0 && cfg.First != 1 {
+		return nil, fmt.Errorf("referee: first player %d: want 0 or 1", cfg.First)
+	}
+	if cfg.SettleMS < 0 {
+		return nil, fmt.Errorf("referee: settle time %d ms is negative", cfg.SettleMS)
+	}
+	r := &Referee{cfg: cfg, b: cfg.Board, settle: cfg.SettleMS, restAt: engine.NoCell, lastT: -1 << 62}
+	if r.settle == 0 {
+		r.settle = DefaultSettleMS
+	}
+	if cfg.Game != nil {
+		if cfg.Game.Position().Board() != cfg.Board {
+			return nil, fmt.Errorf("referee: the game to resume is on the %s board, not %s", cfg.Game.Position().Board(), cfg.Board)
+		}
+		r.game = cfg.Game
+		for i := 0; i <= r.game.Len(); i++ {
+			r.cells = append(r.cells, r.game.PositionAfter(i).Cells())
+		}
+	} else {
+		r.game = engine.NewGame(engine.NewPosition(cfg.Board, cfg.Rules, cfg.First))
+		r.cells = []string{r.game.Position().Cells()}
+	}
+	r.guide = r.idleGuidance()
+	return r, nil
+}
+
+// Game returns the official game. Callers must not play turns on it.
+func (r *Referee) Game() *engine.Game { return r.game }
+
+// Position returns the official position.
+func (r *Referee) Position() engine.Position { return r.game.Position() }
+
+// Mode returns the referee's mode.
+func (r *Referee) Mode() Mode { return r.cfg.Mode }
+
+// MissedCaptures lists the turns (1-based) that were placements made while
+// a capture was compulsory (tournament mode only).
+func (r *Referee) MissedCaptures() []int { return append([]int(nil), r.missed...) }
+
+// Guidance returns what the LEDs and the screen should show now. The
+// returned value must not be modified.
+func (r *Referee) Guidance() Guidance { return r.guide }
+
+// Expected returns the official board in frame-log form.
+func (r *Referee) Expected() string { return r.cells[len(r.cells)-1] }
+
+// Observe takes one frame: t in milliseconds (never decreasing) and one
+// frame-log character per cell in board order. It returns the events the
+// frame causes, usually none. A frame that repeats the last one costs a
+// string comparison and allocates nothing.
+func (r *Referee) Observe(t int64, cells string) []Event {
+	if t < r.lastT {
+		return r.reportFault(t, fmt.Sprintf("frame time %d ms goes back from %d ms; frame ignored", t, r.lastT))
+	}
+	r.lastT = t
+	if cells != r.cand {
+		r.cand, r.candSince, r.candDone = cells, t, false
+		r.candUsable = len(cells) == r.b.Len() && strings.IndexByte(cells, '?') < 0
+		if len(cells) != r.b.Len() {
+			return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len()))
+		}
+		return nil
+	}
+	if r.candDone || !r.candUsable || t-r.candSince < r.settle {
+		return nil
+	}
+	r.candDone = true
+	for i := 0; i < len(cells); i++ {
+		if c := cells[i]; c != '.' && c != 'o' && c != 'w' && c != 'g' && c != 'b' {
+			return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
+		}
+	}
+	r.fault = ""
+	return r.infer(t, cells)
+}
+
+// ObserveBytes is Observe for a frame in a reused buffer. It copies the
+// frame only when it changes.
+func (r *Referee) ObserveBytes(t int64, cells []byte) []Event {
+	if string(cells) == r.cand {
+		return r.Observe(t, r.cand)
+	}
+	return r.Observe(t, string(cells))
+}
+
+func (r *Referee) reportFault(t int64, reason string) []Event {
+	if reason == r.fault {
+		return nil
+	}
+	r.fault = reason
+	return []Event{{t, Fault{Reason: reason}}}
+}
+
+// NewGame abandons the game and starts a new one with the given first
+// player.
+func (r *Referee) NewGame(t int64, first int) []Event {
+	r.game = engine.NewGame(engine.NewPosition(r.cfg.Board, r.cfg.Rules, first&1))
+	r.cells = []string{r.game.Position().Cells()}
+	r.toClear, r.restAt, r.illegal, r.missed, r.demand = 0, engine.NoCell, false, nil, false
+	r.candDone = false // look at the board afresh
+	r.guide = r.idleGuidance()
+	return nil
+}
+
+// DemandTakeback records the opponent's demand that the last turn be taken
+// back (tournament rules, a missed capture) and guides the players to
+// restore the position before it. The board returning there reverts the
+// game, as any take-back does.
+func (r *Referee) DemandTakeback(t int64) []Event {
+	n := r.game.Len()
+	if n == 0 {
+		return []Event{{t, Fault{Reason: "there is no turn to take back"}}}
+	}
+	r.demand = true
+	prev := r.cells[n-1]
+	fixes, h := r.restore(prev, r.Expected())
+	r.guide = Guidance{Hints: h, Status: fmt.Sprintf("Take back turn %d: restore %s", n, fixList(fixes))}
+	return []Event{{t, TakebackDemand{Turn: n, By: r.game.Position().ToMove(), Cells: fixes}}}
+}
+
+// restore lists what differs between the board now (have) and want, with
+// hints marking those cells.
+func (r *Referee) restore(want, have string) ([]CellFix, hints) {
+	h := make(hints, r.b.Len())
+	var fixes []CellFix
+	for c := 0; c < r.b.Len(); c++ {
+		if want[c] != have[c] {
+			fixes = append(fixes, CellFix{Cell: r.b.Label(engine.Cell(c)), Is: string(have[c]), Should: string(want[c])})
+			h.wrong(engine.Cell(c), engine.Content(want[c]))
+		}
+	}
+	return fixes, h
+}
+
+func fixList(fixes []CellFix) string {
+	var parts []string
+	for _, f := range fixes {
+		parts = append(parts, f.Cell+" "+contentWords(f.Should))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func contentWords(s string) string {
+	switch s {
+	case ".":
+		return "(no ring)"
+	case "o":
+		return "(empty ring)"
+	case "w":
+		return "(white)"
+	case "g":
+		return "(grey)"
+	case "b":
+		return "(black)"
+	}
+	return "(?)"
+}
+
+func cellsOf(set uint64) []engine.Cell {
+	var out []engine.Cell
+	for ; set != 0; set &= set - 1 {
+		out = append(out, engine.Cell(bits.TrailingZeros64(set)))
+	}
+	return out
+}
+
+func bit(c engine.Cell) uint64 {
+	if c < 0 {
+		return 0
+	}
+	return 1 << uint(c)
+}
+
+func isMarble(c byte) bool { return c == 'w' || c == 'g' || c == 'b' }
+
+func (r *Referee) labels(cs []engine.Cell) []string {
+	out := make([]string, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, r.b.Label(c))
+	}
+	return out
+}

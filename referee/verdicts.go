@@ -1,0 +1,204 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// commit plays a turn seen complete on the board.
+func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Event {
+	p := r.game.Position()
+	exp := r.Expected()
+	player := p.ToMove()
+	var err error
+	if over {
+		err = r.game.PlayOverCapture(turn)
+	} else {
+		err = r.game.Play(turn)
+	}
+	if err != nil { // matchers only commit legal turns
+		return r.flagIllegal(t, obs, exp, r.diff(obs, exp), err.Error(), "")
+	}
+	q := r.game.Position()
+	r.cells = append(r.cells, q.Cells())
+	n := r.game.Len()
+	claimed := q.Claimed()
+	for _, c := range claimed {
+		if obs[c] != '.' {
+			r.toClear |= bit(c)
+			r.orig[c] = exp[c]
+			if c == turn.At {
+				r.orig[c] = obs[c]
+			}
+		}
+	}
+	ev := []Event{{t, Move{Turn: n, Player: player, Move: engine.NewMoveObject(r.b, turn, claimed), Notation: engine.FormatTurn(r.b, turn)}}}
+	if over {
+		r.missed = append(r.missed, n)
+		ev = append(ev, Event{t, MissedCapture{Turn: n, Player: player, Jumps: r.firstHops(p)}})
+	}
+	r.illegal, r.demand, r.restAt = false, false, engine.NoCell
+	return append(ev, r.afterTurn(t)...)
+}
+
+// afterTurn announces what follows a turn: the end, forced passes, and
+// compulsory captures.
+func (r *Referee) afterTurn(t int64) []Event {
+	var ev []Event
+	for {
+		q := r.game.Position()
+		if res := q.Result(); res.Over {
+			var w *int
+			if res.Winner >= 0 {
+				w = &res.Winner
+			}
+			ev = append(ev, Event{t, GameOver{Winner: w, Reason: string(res.Reason)}})
+			break
+		}
+		if q.MustPass() {
+			player := q.ToMove()
+			if err := r.game.Play(engine.PassTurn()); err != nil {
+				break
+			}
+			r.cells = append(r.cells, r.game.Position().Cells())
+			ev = append(ev, Event{t, Move{Turn: r.game.Len(), Player: player, Move: engine.NewMoveObject(r.b, engine.PassTurn(), nil), Notation: "pass"}})
+			continue
+		}
+		if q.HasCapture() {
+			ev = append(ev, Event{t, r.forcedCapture(q)})
+		}
+		break
+	}
+	r.guide = r.idleGuidance()
+	return ev
+}
+
+func (r *Referee) forcedCapture(q engine.Position) ForcedCapture {
+	fc := ForcedCapture{Player: q.ToMove(), Jumps: r.firstHops(q)}
+	var starts uint64
+	for _, turn := range q.CaptureTurns() {
+		path := turn.Path()
+		if starts&bit(path[0]) == 0 {
+			starts |= bit(path[0])
+			fc.From = append(fc.From, r.b.Label(path[0]))
+		}
+		fc.Chains = append(fc.Chains, engine.FormatTurn(r.b, turn))
+	}
+	return fc
+}
+
+// firstHops lists the distinct first jumps of every capture chain.
+func (r *Referee) firstHops(q engine.Position) []Jump {
+	var out []Jump
+	seen := map[[2]engine.Cell]bool{}
+	for _, turn := range q.CaptureTurns() {
+		path := turn.Path()
+		k := [2]engine.Cell{path[0], path[1]}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, Jump{From: r.b.Label(path[0]), Over: r.b.Label(r.b.Between(path[0], path[1])), To: r.b.Label(path[1])})
+		}
+	}
+	return out
+}
+
+// takeback reverts the game k turns, to the position now on the board.
+func (r *Referee) takeback(t int64, k int) []Event {
+	n := r.game.Len()
+	var undone []string
+	for i := n - 1; i >= n-k; i-- {
+		turn, _ := r.game.Turn(i)
+		undone = append(undone, engine.FormatTurn(r.b, turn))
+	}
+	if err := r.game.Undo(k); err != nil {
+		return []Event{{t, Fault{Reason: err.Error()}}}
+	}
+	r.cells = r.cells[:len(r.cells)-k]
+	r.toClear, r.illegal, r.demand, r.restAt = 0, false, false, engine.NoCell
+	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
+		r.missed = r.missed[:len(r.missed)-1]
+	}
+	ev := []Event{{t, Takeback{Turn: r.game.Len(), Undone: undone}}}
+	if q := r.game.Position(); q.HasCapture() {
+		ev = append(ev, Event{t, r.forcedCapture(q)})
+	}
+	r.guide = r.idleGuidance()
+	return ev
+}
+
+func (r *Referee) pendingEvent(t int64, need string, cells []engine.Cell, h hints) []Event {
+	r.illegal = false
+	for _, c := range cellsOf(r.toClear) {
+		h.set(c, RoleTakeOff)
+	}
+	p := r.game.Position()
+	r.guide = Guidance{Hints: h, Status: fmt.Sprintf("P%d: %s", p.ToMove(), need)}
+	return []Event{{t, Pending{Player: p.ToMove(), Need: need, Cells: r.labels(cells)}}}
+}
+
+// flagIllegal reports an illegal board and says, per cell, what to restore.
+func (r *Referee) flagIllegal(t int64, obs, exp string, d uint64, reason, rule string) []Event {
+	r.illegal = true
+	h := make(hints, r.b.Len())
+	fixes := []CellFix{}
+	for _, c := range cellsOf(d) {
+		fixes = append(fixes, CellFix{Cell: r.b.Label(c), Is: string(obs[c]), Should: string(exp[c])})
+		h.wrong(c, engine.Content(exp[c]))
+	}
+	r.guide = Guidance{Hints: h, Status: fmt.Sprintf("Illegal: %s. Restore %s", reason, fixList(fixes))}
+	return []Event{{t, Illegal{Player: r.game.Position().ToMove(), Reason: reason, Rule: rule, Cells: fixes}}}
+}
+
+// idleGuidance is the guidance between turns: the last turn, claimed rings
+// to take off, and what the player to move may do.
+func (r *Referee) idleGuidance() Guidance {
+	p := r.game.Position()
+	h := make(hints, r.b.Len())
+	if n := r.game.Len(); n > 0 {
+		turn, _ := r.game.Turn(n - 1)
+		switch turn.Kind {
+		case engine.Place:
+			h.set(turn.At, RoleLastMove)
+			h.set(turn.Remove, RoleLastMove)
+		case engine.Capture:
+			for _, c := range turn.Path() {
+				h.set(c, RoleLastMove)
+			}
+		}
+	}
+	var status []string
+	if r.toClear != 0 {
+		cs := cellsOf(r.toClear)
+		for _, c := range cs {
+			h.set(c, RoleTakeOff)
+		}
+		status = append(status, "take off the claimed rings "+strings.Join(r.labels(cs), ", "))
+	}
+	switch res := p.Result(); {
+	case res.Over && res.Winner >= 0:
+		status = append([]string{fmt.Sprintf("Game over: P%d wins (%s)", res.Winner, res.Reason)}, status...)
+	case res.Over:
+		status = append([]string{fmt.Sprintf("Game over: drawn (%s)", res.Reason)}, status...)
+	case p.HasCapture():
+		from, over := firstJump(p)
+		for _, turn := range p.CaptureTurns() {
+			path := turn.Path()
+			h.set(path[0], RoleMustCapture)
+			h.set(path[1], RoleJumpTarget)
+		}
+		status = append([]string{fmt.Sprintf("P%d must capture: %s can jump %s", p.ToMove(), r.b.Label(from), r.b.Label(over))}, status...)
+	default:
+		free := p.FreeRings()
+		for _, c := range free {
+			h.set(c, RoleFreeRing)
+		}
+		what := "place a marble, then remove a free ring"
+		if len(free) == 0 {
+			what = "place a marble (no ring is free to remove)"
+		}
+		status = append([]string{fmt.Sprintf("P%d to move: %s", p.ToMove(), what)}, status...)
+	}
+	return Guidance{Hints: h, Status: strings.Join(status, "; ")}
+}
