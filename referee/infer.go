@@ -241,7 +241,7 @@ type placementMatch struct {
 	cells   []engine.Cell
 	hints   hints
 
-	reason, rule string   // illegal, when not ""
+	reason, rule string  // illegal, when not ""
 	events       []Event // touch-move
 }
 

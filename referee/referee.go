@@ -71,12 +71,12 @@ type Referee struct {
 	cells  []string // the official board after each turn, in frame-log form
 
 	// Settling.
-	cand      string // the latest observation
-	candSince int64  // when it began
-	candUsable bool  // right length, and no unreadable cell
-	candDone  bool   // already inferred
-	lastT     int64
-	fault     string // the fault reported last, to report each once
+	cand       string // the latest observation
+	candSince  int64  // when it began
+	candUsable bool   // right length, and no unreadable cell
+	candDone   bool   // already inferred
+	lastT      int64
+	fault      string // the fault reported last, to report each once
 
 	// Claimed rings still on the physical board, and what they held.
 	toClear uint64
