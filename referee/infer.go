@@ -21,6 +21,9 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	}
 	d := r.diff(obs, exp)
 	if p.Result().Over {
+		if d == 0 {
+			return nil // the claimed rings are coming off
+		}
 		if k, ok := r.matchTakeback(obs); ok {
 			return r.takeback(t, k)
 		}
@@ -44,16 +47,21 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		}
 	}
 	pl := r.matchPlacement(obs, exp, d, p, capture)
-	if pl.commit {
-		return append(pl.events, r.commit(t, obs, pl.turn, pl.over)...)
+	if pl.commit && !pl.over {
+		return append(pl.events, r.commit(t, obs, pl.turn, false)...)
 	}
 	if k, ok := r.matchTakeback(obs); ok {
 		return r.takeback(t, k)
 	}
+	// A capture under way can look like a placement over the capture whose
+	// claimed group is half cleared; the capture is the natural reading.
 	if capture {
 		if ev, ok := r.chainInProgress(t, obs, exp, p); ok {
 			return ev
 		}
+	}
+	if pl.commit {
+		return append(pl.events, r.commit(t, obs, pl.turn, true)...)
 	}
 	if pl.pending {
 		return append(pl.events, r.pendingEvent(t, pl.need, pl.cells, pl.hints)...)
@@ -83,8 +91,10 @@ func (r *Referee) clearing(c engine.Cell, o byte) bool {
 }
 
 // matchChain looks for a capture chain whose end is exactly the observed
-// board.
+// board. Two chains can end alike: a loop of marbles jumped either way
+// round. Then the one through the cells where the jumper was seen wins.
 func (r *Referee) matchChain(obs, exp string, p engine.Position) (engine.Turn, bool) {
+	var found []engine.Turn
 	for _, turn := range p.CaptureTurns() {
 		f := r.chainEnd(exp, turn)
 		ok := true
@@ -92,10 +102,29 @@ func (r *Referee) matchChain(obs, exp string, p engine.Position) (engine.Turn, b
 			ok = obs[c] == f[c] || r.clearing(engine.Cell(c), obs[c])
 		}
 		if ok {
+			found = append(found, turn)
+		}
+	}
+	if len(found) == 0 {
+		return engine.Turn{}, false
+	}
+	for _, turn := range found {
+		if passesThrough(turn.Path(), r.jumperSeen) {
 			return turn, true
 		}
 	}
-	return engine.Turn{}, false
+	return found[0], true
+}
+
+// passesThrough reports whether seen is a subsequence of path.
+func passesThrough(path, seen []engine.Cell) bool {
+	i := 0
+	for _, c := range path {
+		if i < len(seen) && seen[i] == c {
+			i++
+		}
+	}
+	return i == len(seen)
 }
 
 // chainEnd is the board after a capture chain.
@@ -162,6 +191,9 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 	}
 	if len(fits) == 0 {
 		return nil, false
+	}
+	if at != engine.NoCell && (len(r.jumperSeen) == 0 || r.jumperSeen[len(r.jumperSeen)-1] != at) {
+		r.jumperSeen = append(r.jumperSeen, at)
 	}
 	h := make(hints, r.b.Len())
 	var need string

@@ -46,6 +46,11 @@ func ParseMode(s string) (Mode, error) {
 // about 200 ms).
 const DefaultSettleMS = 100
 
+// DefaultGlitchMS is how long, in milliseconds, the frames may differ
+// from a settling observation and come back without restarting its clock.
+// One- and two-scan glitches last 5 to 20 ms at 100–200 Hz.
+const DefaultGlitchMS = 25
+
 // Config sets up a referee.
 type Config struct {
 	Board *engine.Board
@@ -55,6 +60,9 @@ type Config struct {
 	// SettleMS is how long an observation must hold, in milliseconds;
 	// 0 means DefaultSettleMS.
 	SettleMS int64
+	// GlitchMS is the longest excursion that does not interrupt settling;
+	// 0 means DefaultGlitchMS. It must be shorter than SettleMS.
+	GlitchMS int64
 	// Game, if not nil, resumes a game in progress (e.g. from a journal)
 	// instead of starting a new one; First is then ignored.
 	Game *engine.Game
@@ -71,10 +79,15 @@ type Referee struct {
 	cells  []string // the official board after each turn, in frame-log form
 
 	// Settling.
-	cand       string // the latest observation
+	glitch     int64
+	cand       string // the observation settling
 	candSince  int64  // when it began
+	away       int64  // when the frames began to differ from cand; -1 if they do not
+	dev        string // the latest frame that differs from cand
+	devSince   int64  // when dev began
 	candUsable bool   // right length, and no unreadable cell
 	candDone   bool   // already inferred
+	settled    string // the observation inferred last
 	lastT      int64
 	fault      string // the fault reported last, to report each once
 
@@ -82,11 +95,12 @@ type Referee struct {
 	toClear uint64
 	orig    [engine.MaxCells]byte
 
-	restAt  engine.Cell // tournament: where a placed marble rested this turn
-	illegal bool        // the last settled observation was illegal
-	missed  []int       // turns (1-based) that were placements over a capture
-	guide   Guidance
-	demand  bool // a take-back demand is being guided
+	restAt     engine.Cell   // tournament: where a placed marble rested this turn
+	jumperSeen []engine.Cell // where the jumping marble was seen this turn
+	illegal    bool          // the last settled observation was illegal
+	missed     []int         // turns (1-based) that were placements over a capture
+	guide      Guidance
+	demand     bool // a take-back demand is being guided
 }
 
 // New starts a referee.
@@ -100,9 +114,15 @@ func New(cfg Config) (*Referee, error) {
 	if cfg.SettleMS < 0 {
 		return nil, fmt.Errorf("referee: settle time %d ms is negative", cfg.SettleMS)
 	}
-	r := &Referee{cfg: cfg, b: cfg.Board, settle: cfg.SettleMS, restAt: engine.NoCell, lastT: -1 << 62}
+	r := &Referee{cfg: cfg, b: cfg.Board, settle: cfg.SettleMS, glitch: cfg.GlitchMS, restAt: engine.NoCell, lastT: -1 << 62, away: -1}
 	if r.settle == 0 {
 		r.settle = DefaultSettleMS
+	}
+	if r.glitch == 0 {
+		r.glitch = DefaultGlitchMS
+	}
+	if r.glitch < 0 || r.glitch >= r.settle {
+		return nil, fmt.Errorf("referee: glitch window %d ms must be positive and shorter than the settle time %d ms", r.glitch, r.settle)
 	}
 	if cfg.Game != nil {
 		if cfg.Game.Position().Board() != cfg.Board {
@@ -144,23 +164,42 @@ func (r *Referee) Expected() string { return r.cells[len(r.cells)-1] }
 // frame-log character per cell in board order. It returns the events the
 // frame causes, usually none. A frame that repeats the last one costs a
 // string comparison and allocates nothing.
+//
+// An observation counts once it has held for the settle time and has no
+// unreadable cell. Frames that stray from it for no longer than the glitch
+// window and come back do not restart its clock; a change that lasts
+// longer becomes the new observation, timed from when it first appeared.
 func (r *Referee) Observe(t int64, cells string) []Event {
 	if t < r.lastT {
 		return r.reportFault(t, fmt.Sprintf("frame time %d ms goes back from %d ms; frame ignored", t, r.lastT))
 	}
 	r.lastT = t
 	if cells != r.cand {
-		r.cand, r.candSince, r.candDone = cells, t, false
-		r.candUsable = len(cells) == r.b.Len() && strings.IndexByte(cells, '?') < 0
 		if len(cells) != r.b.Len() {
 			return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len()))
 		}
-		return nil
+		if r.away < 0 {
+			r.away = t
+		}
+		if cells != r.dev {
+			r.dev, r.devSince = cells, t
+		}
+		if t-r.away < r.glitch {
+			return nil // perhaps a glitch
+		}
+		r.cand, r.candSince, r.candDone, r.away = r.dev, r.devSince, false, -1
+		r.candUsable = strings.IndexByte(r.cand, '?') < 0
+	} else {
+		r.away = -1
 	}
 	if r.candDone || !r.candUsable || t-r.candSince < r.settle {
 		return nil
 	}
 	r.candDone = true
+	if cells == r.settled {
+		return nil // back after a glitch: nothing new to say
+	}
+	r.settled = cells
 	for i := 0; i < len(cells); i++ {
 		if c := cells[i]; c != '.' && c != 'o' && c != 'w' && c != 'g' && c != 'b' {
 			return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
@@ -173,8 +212,11 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 // ObserveBytes is Observe for a frame in a reused buffer. It copies the
 // frame only when it changes.
 func (r *Referee) ObserveBytes(t int64, cells []byte) []Event {
-	if string(cells) == r.cand {
+	switch string(cells) {
+	case r.cand:
 		return r.Observe(t, r.cand)
+	case r.dev:
+		return r.Observe(t, r.dev)
 	}
 	return r.Observe(t, string(cells))
 }
@@ -192,8 +234,8 @@ func (r *Referee) reportFault(t int64, reason string) []Event {
 func (r *Referee) NewGame(t int64, first int) []Event {
 	r.game = engine.NewGame(engine.NewPosition(r.cfg.Board, r.cfg.Rules, first&1))
 	r.cells = []string{r.game.Position().Cells()}
-	r.toClear, r.restAt, r.illegal, r.missed, r.demand = 0, engine.NoCell, false, nil, false
-	r.candDone = false // look at the board afresh
+	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
+	r.candDone, r.settled = false, "" // look at the board afresh
 	r.guide = r.idleGuidance()
 	return nil
 }

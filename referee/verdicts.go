@@ -39,7 +39,7 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 		r.missed = append(r.missed, n)
 		ev = append(ev, Event{t, MissedCapture{Turn: n, Player: player, Jumps: r.firstHops(p)}})
 	}
-	r.illegal, r.demand, r.restAt = false, false, engine.NoCell
+	r.illegal, r.demand, r.restAt, r.jumperSeen = false, false, engine.NoCell, nil
 	return append(ev, r.afterTurn(t)...)
 }
 
@@ -116,7 +116,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 		return []Event{{t, Fault{Reason: err.Error()}}}
 	}
 	r.cells = r.cells[:len(r.cells)-k]
-	r.toClear, r.illegal, r.demand, r.restAt = 0, false, false, engine.NoCell
+	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen = 0, false, false, engine.NoCell, nil
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]
 	}

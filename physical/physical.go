@@ -1,0 +1,437 @@
+// Package physical plays a game onto a simulated board the way people do:
+// with hands that hover over rings, marbles set down before or after the
+// ring is lifted, capture chains jumped hop by hop or in one sweep, claimed
+// groups cleared piece by piece, illegal tries that are put back, and the
+// odd bad reading. It writes what the sensors would see, one frame per
+// scan, in the frame-log alphabet.
+//
+// It exists to test the referee against the real games in the sample set,
+// and to drive the simulator. It is deterministic for a given seed.
+package physical
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// Options says how the players behave.
+type Options struct {
+	Seed uint64
+	// ScanMS is the time between frames, in milliseconds (5 = 200 Hz).
+	ScanMS int64
+	// SettleMS is the referee's settle time: every state meant to be seen
+	// is held at least twice this long.
+	SettleMS int64
+	// Speed scales every human duration: 2 plays twice as fast.
+	Speed float64
+	// Glitches is the chance, per held state, of a one- or two-scan bad
+	// reading on a random cell.
+	Glitches float64
+	// IllegalTries is the chance, per turn, that the player first does
+	// something illegal, holds it, and puts it back.
+	IllegalTries float64
+	// Takebacks is the chance, per placement turn, that the player first
+	// makes another legal placement, then takes it back.
+	Takebacks float64
+	// Lag is the chance that a claimed group is left on the board until
+	// after the next turn.
+	Lag float64
+}
+
+// DefaultOptions plays at human speed with a little of everything.
+var DefaultOptions = Options{ScanMS: 5, SettleMS: 100, Speed: 1, Glitches: 0.05, IllegalTries: 0.05, Takebacks: 0.03, Lag: 0.3}
+
+// Stats counts what the players did beyond the record's turns.
+type Stats struct {
+	Frames       int
+	IllegalTries int // illegal boards held long enough to be seen
+	Takebacks    int // extra turns made and taken back
+	Glitches     int
+	DurationMS   int64
+}
+
+// Emit receives one frame. cells is only valid during the call.
+type Emit func(t int64, cells []byte) error
+
+// player is the simulated pair of players and the board under their hands.
+type player struct {
+	opt   Options
+	rng   *rand.Rand
+	b     *engine.Board
+	cells []byte // what the sensors see
+	now   int64
+	emit  Emit
+	stats Stats
+	lag   []engine.Cell // claimed rings left on the board for later
+}
+
+// Play plays turns from start onto the board, calling emit for every scan.
+func Play(start engine.Position, turns []engine.Turn, opt Options, emit Emit) (Stats, error) {
+	if opt.ScanMS <= 0 {
+		opt.ScanMS = DefaultOptions.ScanMS
+	}
+	if opt.SettleMS <= 0 {
+		opt.SettleMS = DefaultOptions.SettleMS
+	}
+	if opt.Speed <= 0 {
+		opt.Speed = 1
+	}
+	pl := &player{opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x5eed)), b: start.Board(), cells: []byte(start.Cells()), emit: emit}
+	if err := pl.hold(1000); err != nil {
+		return pl.stats, err
+	}
+	p := start
+	for i, turn := range turns {
+		q, err := p.Play(turn)
+		if err != nil {
+			return pl.stats, fmt.Errorf("physical: turn %d %s: %w", i+1, engine.FormatTurn(p.Board(), turn), err)
+		}
+		if err := pl.turn(p, turn, q); err != nil {
+			return pl.stats, err
+		}
+		p = q
+	}
+	if err := pl.clearLag(); err != nil {
+		return pl.stats, err
+	}
+	err := pl.hold(1000)
+	pl.stats.DurationMS = pl.now
+	return pl.stats, err
+}
+
+// ms scales a human duration and picks it between lo and hi.
+func (pl *player) ms(lo, hi int) int64 {
+	d := lo + pl.rng.IntN(hi-lo+1)
+	return int64(float64(d) / pl.opt.Speed)
+}
+
+// scan emits the current cells once and advances the clock.
+func (pl *player) scan() error {
+	pl.stats.Frames++
+	err := pl.emit(pl.now, pl.cells)
+	pl.now += pl.opt.ScanMS
+	return err
+}
+
+// hold keeps the board still for at least twice the settle time plus a
+// human pause of up to extra ms, with the odd glitch.
+func (pl *player) hold(extra int) error {
+	d := 2*pl.opt.SettleMS + pl.ms(0, extra)
+	glitchAt := int64(-1)
+	if pl.rng.Float64() < pl.opt.Glitches {
+		glitchAt = pl.now + pl.opt.SettleMS/2 + pl.rng.Int64N(d/2+1)
+		pl.stats.Glitches++
+	}
+	for end := pl.now + d; pl.now < end; {
+		if glitchAt >= 0 && pl.now >= glitchAt {
+			glitchAt = -1
+			c := pl.rng.IntN(len(pl.cells))
+			was := pl.cells[c]
+			pl.cells[c] = "?.owgb"[pl.rng.IntN(6)]
+			for n := 1 + pl.rng.IntN(2); n > 0; n-- {
+				if err := pl.scan(); err != nil {
+					return err
+				}
+			}
+			pl.cells[c] = was
+			continue
+		}
+		if err := pl.scan(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// touch changes one cell the way a hand does: unreadable for a few scans,
+// then the new content. The result is not held.
+func (pl *player) touch(c engine.Cell, to byte) error {
+	pl.cells[c] = '?'
+	for n := 1 + pl.rng.IntN(6); n > 0; n-- {
+		if err := pl.scan(); err != nil {
+			return err
+		}
+	}
+	pl.cells[c] = to
+	return pl.scan()
+}
+
+// brief shows the board for a moment shorter than the settle time.
+func (pl *player) brief() error {
+	for n := pl.rng.Int64N(pl.opt.SettleMS/pl.opt.ScanMS/2 + 1); n >= 0; n-- {
+		if err := pl.scan(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pause holds the board either long enough to be seen or only briefly.
+func (pl *player) pause() error {
+	if pl.rng.IntN(2) == 0 {
+		return pl.hold(600)
+	}
+	return pl.brief()
+}
+
+func (pl *player) turn(p engine.Position, turn engine.Turn, q engine.Position) error {
+	if turn.Kind == engine.Pass {
+		return nil // the referee passes for a player who cannot move
+	}
+	if pl.rng.Float64() < pl.opt.IllegalTries {
+		if err := pl.illegalTry(p); err != nil {
+			return err
+		}
+	}
+	// A take-back must restore the board exactly, so none while claimed
+	// rings of the last turn are still on it.
+	if turn.Kind == engine.Place && len(pl.lag) == 0 && pl.rng.Float64() < pl.opt.Takebacks {
+		if err := pl.takeback(p, turn); err != nil {
+			return err
+		}
+	}
+	lagging := pl.lag
+	pl.lag = nil
+	var err error
+	switch turn.Kind {
+	case engine.Place:
+		err = pl.place(turn)
+	case engine.Capture:
+		err = pl.capture(turn)
+	}
+	if err != nil {
+		return err
+	}
+	if err := pl.hold(800); err != nil { // the turn is complete: the referee commits it
+		return err
+	}
+	for _, c := range lagging { // left over from the turn before
+		if err := pl.clear(c); err != nil {
+			return err
+		}
+	}
+	claimed := q.Claimed()
+	if len(claimed) > 0 && pl.rng.Float64() < pl.opt.Lag {
+		pl.lag = claimed
+		return nil
+	}
+	pl.rng.Shuffle(len(claimed), func(i, j int) { claimed[i], claimed[j] = claimed[j], claimed[i] })
+	for _, c := range claimed {
+		if err := pl.clear(c); err != nil {
+			return err
+		}
+	}
+	if len(claimed) > 0 {
+		return pl.hold(400)
+	}
+	return nil
+}
+
+func (pl *player) clearLag() error {
+	for _, c := range pl.lag {
+		if err := pl.clear(c); err != nil {
+			return err
+		}
+	}
+	pl.lag = nil
+	return nil
+}
+
+// clear takes a claimed ring off: the marble first, or both at once.
+func (pl *player) clear(c engine.Cell) error {
+	if pl.cells[c] != 'o' && pl.cells[c] != '.' && pl.rng.IntN(2) == 0 {
+		if err := pl.touch(c, 'o'); err != nil {
+			return err
+		}
+		if err := pl.pause(); err != nil {
+			return err
+		}
+	}
+	if err := pl.touch(c, '.'); err != nil {
+		return err
+	}
+	return pl.pause()
+}
+
+func (pl *player) place(turn engine.Turn) error {
+	marble := turn.Color.Letter()[0]
+	steps := []func() error{
+		func() error { return pl.touch(turn.At, marble) },
+	}
+	if turn.Remove != engine.NoCell {
+		remove := func() error { return pl.touch(turn.Remove, '.') }
+		if pl.rng.IntN(3) == 0 {
+			steps = append([]func() error{remove}, steps...)
+		} else {
+			steps = append(steps, remove)
+		}
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+		if i < len(steps)-1 {
+			if err := pl.pause(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (pl *player) capture(turn engine.Turn) error {
+	path := turn.Path()
+	jumper := pl.cells[path[0]]
+	jumped := make([]engine.Cell, len(path)-1)
+	for i := 1; i < len(path); i++ {
+		jumped[i-1] = pl.b.Between(path[i-1], path[i])
+	}
+	// When each jumped marble comes off: 0 before its hop, 1 after it, 2 at
+	// the end.
+	when := make([]int, len(jumped))
+	for i := range when {
+		when[i] = pl.rng.IntN(3)
+	}
+	takeOff := func(c engine.Cell) error {
+		if pl.cells[c] == 'o' {
+			return nil
+		}
+		if err := pl.touch(c, 'o'); err != nil {
+			return err
+		}
+		return pl.brief()
+	}
+	// land puts the jumper down, taking off first a jumped marble that
+	// still sits where it lands.
+	land := func(c engine.Cell) error {
+		for _, m := range jumped {
+			if m == c {
+				if err := takeOff(m); err != nil {
+					return err
+				}
+			}
+		}
+		return pl.touch(c, jumper)
+	}
+	if pl.rng.IntN(2) == 0 { // hop by hop
+		for i := 1; i < len(path); i++ {
+			if when[i-1] == 0 {
+				if err := takeOff(jumped[i-1]); err != nil {
+					return err
+				}
+			}
+			if err := pl.touch(path[i-1], 'o'); err != nil {
+				return err
+			}
+			if err := land(path[i]); err != nil {
+				return err
+			}
+			if when[i-1] == 1 {
+				if err := takeOff(jumped[i-1]); err != nil {
+					return err
+				}
+			}
+			if i < len(path)-1 {
+				if err := pl.pause(); err != nil {
+					return err
+				}
+			}
+		}
+	} else { // in one sweep to the last ring
+		if err := pl.touch(path[0], 'o'); err != nil {
+			return err
+		}
+		if err := land(path[len(path)-1]); err != nil {
+			return err
+		}
+		if err := pl.pause(); err != nil {
+			return err
+		}
+	}
+	order := pl.rng.Perm(len(jumped))
+	for _, i := range order {
+		if err := takeOff(jumped[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// illegalTry does something illegal, holds it so the referee sees it, and
+// puts the board back.
+func (pl *player) illegalTry(p engine.Position) error {
+	saved := append([]byte(nil), pl.cells...)
+	free := map[engine.Cell]bool{}
+	for _, c := range p.FreeRings() {
+		free[c] = true
+	}
+	var vacant, stuck []engine.Cell
+	for c := 0; c < pl.b.Len(); c++ {
+		if pl.cells[c] == 'o' {
+			vacant = append(vacant, engine.Cell(c))
+			if !free[engine.Cell(c)] {
+				stuck = append(stuck, engine.Cell(c))
+			}
+		}
+	}
+	switch {
+	case len(stuck) > 0 && pl.rng.IntN(2) == 0: // lift a ring that is not free
+		if err := pl.touch(stuck[pl.rng.IntN(len(stuck))], '.'); err != nil {
+			return err
+		}
+	case len(vacant) >= 2: // two marbles at once
+		pl.rng.Shuffle(len(vacant), func(i, j int) { vacant[i], vacant[j] = vacant[j], vacant[i] })
+		for _, c := range vacant[:2] {
+			if err := pl.touch(c, "wgb"[pl.rng.IntN(3)]); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil
+	}
+	if err := pl.hold(500); err != nil {
+		return err
+	}
+	pl.stats.IllegalTries++
+	for c := range saved {
+		if pl.cells[c] != saved[c] {
+			if err := pl.touch(engine.Cell(c), saved[c]); err != nil {
+				return err
+			}
+		}
+	}
+	return pl.hold(300)
+}
+
+// takeback makes another legal placement, lets the referee commit it, and
+// takes it back, before the recorded turn is played.
+func (pl *player) takeback(p engine.Position, real engine.Turn) error {
+	if p.HasCapture() {
+		return nil
+	}
+	turns := p.LegalTurns(nil)
+	alt := turns[pl.rng.IntN(len(turns))]
+	q, err := p.Play(alt)
+	if err != nil || alt == real || len(q.Claimed()) > 0 || q.Result().Over {
+		return nil // keep it simple: no claims or endings to unwind
+	}
+	saved := append([]byte(nil), pl.cells...)
+	if err := pl.place(alt); err != nil {
+		return err
+	}
+	if err := pl.hold(500); err != nil {
+		return err
+	}
+	pl.stats.Takebacks++
+	if err := pl.touch(alt.At, 'o'); err != nil {
+		return err
+	}
+	if alt.Remove != engine.NoCell {
+		if err := pl.touch(alt.Remove, saved[alt.Remove]); err != nil {
+			return err
+		}
+	}
+	return pl.hold(300)
+}
