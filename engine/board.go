@@ -188,11 +188,10 @@ func NewBoard(l Layout) (*Board, error) {
 	b.labels = make([]string, len(cs))
 	colLen := map[int]int{}
 	for i, c := range cs {
-		off, ok := lowest[c.X], true
+		off := lowest[c.X]
 		if c.X < len(l.LabelOffsets) {
 			off = l.LabelOffsets[c.X]
 		}
-		_ = ok
 		if (c.Y-off)&1 != 0 || c.Y < off {
 			return nil, fmt.Errorf("engine: layout %s: cell (%d,%d) lies below or between the rows of column %c (row 1 at y=%d)", l.Name, c.X, c.Y, 'A'+c.X, off)
 		}
@@ -336,7 +335,7 @@ func cellsOf(set uint64) []Cell {
 	return out
 }
 
-// Labels formats a set of cells as labels in board order.
+// labelsOf formats a set of cells as labels in board order.
 func (b *Board) labelsOf(set uint64) []string {
 	out := make([]string, 0, bits.OnesCount64(set))
 	for _, c := range cellsOf(set) {

@@ -29,8 +29,8 @@ func register(c command) { commands[c.name] = c }
 // Exit codes shared by every command.
 const (
 	exitOK      = 0
-	exitIllegal = 1 // a record or observation broke the rules
-	exitUsage   = 2 // bad flags or unreadable input
+	exitIllegal = 1 // a record broke the rules or could not be read
+	exitUsage   = 2 // bad flags or arguments
 )
 
 func main() {
