@@ -49,6 +49,7 @@
 //	  "name": "club final",
 //	  "result_text": "alice won",
 //	  "turns": ["WD4-A1", "BC2-G1", "C3xE4xE6", "*GB1", "pass"],
+//	  "missed_captures": [4],
 //	  "end": {"kind": "resign", "player": 1}
 //	}
 //
@@ -64,6 +65,10 @@
 //     WD4-A1 places white on D4 and removes A1; GC2 removes nothing (no ring
 //     was free); a leading * takes the marble from the mover's captures;
 //     C3xE4xE6 is a capture chain; pass is a player who cannot move.
+//   - missed_captures, optional, lists the turns (1-based) that were
+//     placements made while a capture was compulsory, which tournament
+//     rules let stand until the opponent demands a take-back. Replay plays
+//     those turns without the compulsory-capture rule, and only those.
 //   - end is present only when the game stopped off the board: kind
 //     "resign" (player resigned) or "win-on-time" (player won on time). A
 //     win or draw on the board follows from the turns, so it is not stored.

@@ -27,6 +27,7 @@ type jsonRecord struct {
 	Name       string    `json:"name,omitempty"`
 	ResultText string    `json:"result_text,omitempty"`
 	Turns      []string  `json:"turns"`
+	Missed     []int     `json:"missed_captures,omitempty"`
 	End        *jsonEnd  `json:"end,omitempty"`
 }
 
@@ -45,7 +46,7 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	jr := jsonRecord{
 		Format: JSONFormat, Version: JSONVersion, Variant: rec.Variant, First: rec.First,
 		Players: rec.Players, Date: rec.Date, Name: rec.Name, ResultText: rec.ResultText,
-		Turns: make([]string, len(rec.Turns)),
+		Turns: make([]string, len(rec.Turns)), Missed: rec.MissedCaptures,
 	}
 	for i, t := range rec.Turns {
 		jr.Turns[i] = engine.FormatTurn(b, t)
@@ -96,6 +97,12 @@ func ReadJSON(r io.Reader) (*Record, error) {
 		}
 		rec.Turns = append(rec.Turns, t)
 	}
+	for _, n := range jr.Missed {
+		if n < 1 || n > len(rec.Turns) {
+			return fail(fmt.Sprint(n), "missed_captures names turn %d; the record has %d turns", n, len(rec.Turns))
+		}
+	}
+	rec.MissedCaptures = jr.Missed
 	if e := jr.End; e != nil {
 		if e.Kind != Resign && e.Kind != WinOnTime {
 			return fail(string(e.Kind), "end kind must be %q or %q", Resign, WinOnTime)

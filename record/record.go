@@ -28,6 +28,12 @@ type Record struct {
 	// assembling the turns (see ReadSGF). It is information about the
 	// source only; writers do not reproduce it.
 	Undos int
+	// MissedCaptures lists the turns (1-based) that were placements made
+	// while a capture was compulsory, which tournament rules let stand
+	// until the opponent demands a take-back (rulebook I.3). Replay plays
+	// them with engine.Position.PlayOverCapture; every other turn must obey
+	// the compulsory capture.
+	MissedCaptures []int
 }
 
 // StopKind is how a game stopped off the board.
@@ -114,9 +120,17 @@ func (r *Record) Replay() (*Replay, error) {
 	}
 	g := engine.NewGame(start)
 	rep := &Replay{Game: g}
+	missed := map[int]bool{}
+	for _, n := range r.MissedCaptures {
+		missed[n] = true
+	}
 	for i, t := range r.Turns {
 		p := g.Position()
-		if err := g.Play(t); err != nil {
+		play := g.Play
+		if missed[i+1] {
+			play = g.PlayOverCapture
+		}
+		if err := play(t); err != nil {
 			rep.Result = r.result(g.Position())
 			return rep, newTurnError(i+1, p, t, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -147,5 +148,43 @@ func TestWriteJSONShape(t *testing.T) {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("WriteJSON output lacks %s:\n%s", want, buf.String())
 		}
+	}
+}
+
+// A tournament record keeps placements made over a compulsory capture;
+// replay accepts exactly those turns and no others.
+func TestMissedCapturesReplay(t *testing.T) {
+	// Turn 2 (GE3-A2... placed next to D4) gives player 0 a capture; turn 3
+	// ignores it.
+	const doc = `{"format":"zertzboard-record","version":1,"variant":"37","first":0,"players":["a","b"],
+		"turns":["WD4-A1","GE4-G4","BA4-A3"],"missed_captures":[3]}`
+	rec, err := ReadJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec.Replay(); err != nil {
+		t.Fatalf("Replay with turn 3 marked missed: %v", err)
+	}
+	rec.MissedCaptures = nil
+	_, err = rec.Replay()
+	var te *TurnError
+	if !errors.As(err, &te) || te.Turn != 3 || te.Rule != engine.RuleCaptureCompulsory {
+		t.Fatalf("Replay without the mark = %v; want turn 3 breaking the compulsory capture", err)
+	}
+	rec.MissedCaptures = []int{3}
+	var out bytes.Buffer
+	if err := WriteJSON(&out, rec); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(&out)
+	if err != nil || !reflect.DeepEqual(back.MissedCaptures, []int{3}) {
+		t.Fatalf("round trip: %v, %v", back, err)
+	}
+	if err := WriteSGF(&out, rec); err == nil || !strings.Contains(err.Error(), "compulsory capture") {
+		t.Errorf("WriteSGF = %v; want a refusal", err)
+	}
+	bad := strings.Replace(doc, "[3]", "[9]", 1)
+	if _, err := ReadJSON(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "turn 9") {
+		t.Errorf("missed_captures naming turn 9 of 3: %v", err)
 	}
 }

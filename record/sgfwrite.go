@@ -19,8 +19,8 @@ var sgfSetups = map[string]string{
 // WriteSGF writes rec as a Boardspace SGF record in the VV[2] style: one
 // node per UI action, with sequence numbers and a Done after every turn,
 // so that Boardspace's viewer and ReadSGF can both read it. Boardspace has
-// only the standard 37-, 48- and 61-ring games and no pass, so other
-// variants and records with passes are refused.
+// only the standard 37-, 48- and 61-ring games, no pass and no missed
+// capture, so other variants and such records are refused.
 func WriteSGF(w io.Writer, rec *Record) error {
 	su, ok := sgfSetups[rec.Variant]
 	if !ok {
@@ -32,6 +32,9 @@ func WriteSGF(w io.Writer, rec *Record) error {
 	}
 	if rec.First != 0 && rec.First != 1 {
 		return fmt.Errorf("record: first player is %d; want 0 or 1", rec.First)
+	}
+	if len(rec.MissedCaptures) > 0 {
+		return fmt.Errorf("record: turn %d is a placement over a compulsory capture, which Boardspace SGF cannot record; write JSON", rec.MissedCaptures[0])
 	}
 	sw := &sgfWriter{w: bufio.NewWriter(w), b: b}
 	sw.root(rec, su)
