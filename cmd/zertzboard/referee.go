@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/framelog"
+	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+func init() {
+	register(command{name: "referee", summary: "referee a recorded frame log and print its events", run: runReferee})
+}
+
+const refereeAbout = `
+Runs the referee over a frame log (what the sensors saw, one JSON object per
+line: {"t": <ms>, "cells": "<one character per cell>"}) and prints its
+events, one JSON object per line: move, pending, forced-capture, illegal,
+restored, takeback, touch-move, missed-capture, game-over and fault.
+
+An observation counts once it has held for --settle milliseconds without an
+unreadable cell ('?'). Casual mode refuses a placement while a capture is
+compulsory; tournament mode lets it stand as a missed capture and flags
+touch-move breaches.
+
+--record writes the game the referee saw: Boardspace SGF if OUT ends in
+.sgf, else the zertzboard JSON record. "zertzboard replay" accepts either.
+
+Examples:
+  zertzboard referee --board 37 --frames game.frames.jsonl
+  zertzboard referee --board 48 --mode tournament --frames - --record game.json < frames.jsonl`
+
+func runReferee(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("referee", "--board B [--blitz] [--first 0|1] [--mode casual|tournament] --frames FILE [--record OUT]", refereeAbout, stderr)
+	board := fs.String("board", "", "the board: 37, 40, 43, 44, 48 or 61 rings (required)")
+	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
+	first := fs.Int("first", 0, "the player who moves first, 0 or 1")
+	modeName := fs.String("mode", "casual", "casual or tournament")
+	frames := fs.String("frames", "", `the frame log to referee ("-" for standard input) (required)`)
+	out := fs.String("record", "", "write the game seen to this file (.sgf for SGF, else JSON)")
+	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds an observation must hold before it counts")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "zertzboard referee: "+format+"\n", a...)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q", fs.Arg(0))
+	}
+	if *board == "" || *frames == "" {
+		return fail("--board and --frames are required (see --help)")
+	}
+	b, err := engine.StandardBoard(*board)
+	if err != nil {
+		return fail("%v", err)
+	}
+	rules := engine.Standard
+	if *blitz {
+		rules = engine.Blitz
+	}
+	mode, err := referee.ParseMode(*modeName)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if *first != 0 && *first != 1 {
+		return fail("--first %d: want 0 or 1", *first)
+	}
+	ref, err := referee.New(referee.Config{Board: b, Rules: rules, First: *first, Mode: mode, SettleMS: *settle})
+	if err != nil {
+		return fail("%v", err)
+	}
+	in, name := io.Reader(os.Stdin), "standard input"
+	if *frames != "-" {
+		f, err := os.Open(*frames)
+		if err != nil {
+			return fail("%v", err)
+		}
+		defer f.Close()
+		in, name = f, *frames
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	r := framelog.NewReader(in, name)
+	for {
+		f, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			w.Flush()
+			return fail("%v", err)
+		}
+		if len(f.Cells) != b.Len() {
+			w.Flush()
+			return fail("%s:%d: frame has %d cells; the %s board has %d (is --board right?)", name, r.Line(), len(f.Cells), b, b.Len())
+		}
+		for _, e := range ref.Observe(f.T, f.Cells) {
+			if err := enc.Encode(e); err != nil {
+				return fail("writing events: %v", err)
+			}
+		}
+	}
+	if *out != "" {
+		if err := writeSeen(*out, ref); err != nil {
+			w.Flush()
+			return fail("%v", err)
+		}
+	}
+	return exitOK
+}
+
+// writeSeen writes the game the referee saw as a record. It writes a
+// temporary file and renames it, so a crash never leaves half a record.
+func writeSeen(path string, ref *referee.Referee) error {
+	g := ref.Game()
+	start := g.Start()
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), MissedCaptures: ref.MissedCaptures()}
+	for i := 0; i < g.Len(); i++ {
+		t, _ := g.Turn(i)
+		rec.Turns = append(rec.Turns, t)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".record-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if strings.HasSuffix(strings.ToLower(path), ".sgf") {
+		err = record.WriteSGF(tmp, rec)
+	} else {
+		err = record.WriteJSON(tmp, rec)
+	}
+	if err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

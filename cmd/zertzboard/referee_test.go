@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/framelog"
+	"github.com/zertzboard/zertzboard/physical"
+	"github.com/zertzboard/zertzboard/record"
+)
+
+// writeFrames plays a sample game physically into a frame log.
+func writeFrames(t *testing.T, game string, seed uint64) (path string, rec *record.Record) {
+	t.Helper()
+	rec, err := record.ReadFile(filepath.Join(samples, game))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := rec.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "game.frames.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := framelog.NewWriter(f)
+	opt := physical.DefaultOptions
+	opt.Seed = seed
+	if _, err := physical.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
+		return w.Write(ms, string(cells))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return path, rec
+}
+
+func TestRefereeCommandRecordsWhatItSaw(t *testing.T) {
+	const game = "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf" // 48 rings
+	frames, rec := writeFrames(t, game, 7)
+	out := filepath.Join(t.TempDir(), "seen.json")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"referee", "--board", "48", "--first", "0", "--frames", frames, "--record", out}, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	moves, over := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var e struct {
+			T     *int64 `json:"t"`
+			Event string `json:"event"`
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil || e.T == nil || e.Event == "" {
+			t.Fatalf("event line %q: %v", line, err)
+		}
+		switch e.Event {
+		case "move":
+			moves++
+		case "game-over":
+			over++
+		}
+	}
+	if moves != len(rec.Turns) || over != 1 {
+		t.Errorf("%d move events and %d game-over; want %d and 1", moves, over, len(rec.Turns))
+	}
+	// The record it wrote replays to the same game as the original.
+	lines, _, code := runReplayJSON(t, out, filepath.Join(samples, game))
+	if code != exitOK {
+		t.Fatalf("replay exit %d", code)
+	}
+	a, b := lines[0], lines[1]
+	if a.Turns != b.Turns || *a.Winner != *b.Winner || a.Result != b.Result {
+		t.Errorf("seen %+v; recorded %+v", a, b)
+	}
+}
+
+func TestRefereeCommandErrors(t *testing.T) {
+	frames, _ := writeFrames(t, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf", 1)
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte("{\"t\":0,\"cells\":\"ooo\"}\n{\"t\":1,\"cells\":\"oxo\"}\n"), 0o644)
+	tests := []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--board", "37", "--frames", frames}, "frame has 48 cells; the 37 board has 37"},
+		{[]string{"--board", "37", "--frames", bad}, "bad.jsonl:1: frame has 3 cells"},
+		{[]string{"--board", "37", "--frames", filepath.Join(t.TempDir(), "none")}, "no such file"},
+		{[]string{"--frames", frames}, "--board and --frames are required"},
+		{[]string{"--board", "48", "--mode", "strict", "--frames", frames}, `mode "strict"`},
+		{[]string{"--board", "48", "--first", "2", "--frames", frames}, "--first 2"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"referee"}, tt.args...), &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tt.err) {
+			t.Errorf("referee %v: exit %d, stderr %q; want exit %d mentioning %q", tt.args, code, stderr.String(), exitUsage, tt.err)
+		}
+	}
+}
