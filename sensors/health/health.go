@@ -1,0 +1,234 @@
+// Package health watches the raw readings for failing sensors: stuck,
+// saturated, noisy, drifting, or unreadable for too long.
+//
+// A failing sensor must be named, because the referee would otherwise see
+// a phantom move, or none, and blame the players. The checks work on
+// windows of frames (a second at 200 Hz by default) so that one marble
+// being placed never looks like a fault.
+package health
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/sensors/classify"
+)
+
+// Kind is a kind of sensor fault.
+type Kind uint8
+
+// The faults, in the order a socket reports them when several apply.
+const (
+	Saturated  Kind = 1 << iota // the reading sits at a rail: a short, an open, or a magnet far too strong
+	Stuck                       // the reading does not move by even one count: a dead sensor or ADC input
+	Noisy                       // the reading jumps around: a bad joint or interference
+	Drifting                    // the reading wanders from its band's centre: temperature, a loose magnet
+	Unreadable                  // no class for a long time: a sensor out of calibration
+)
+
+var kindNames = []struct {
+	k Kind
+	s string
+}{{Saturated, "saturated"}, {Stuck, "stuck"}, {Noisy, "noisy"}, {Drifting, "drifting"}, {Unreadable, "unreadable"}}
+
+func (k Kind) String() string {
+	for _, n := range kindNames {
+		if k == n.k {
+			return n.s
+		}
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Fault is one socket's problem.
+type Fault struct {
+	Socket engine.Cell
+	Label  string
+	Kind   Kind
+	Detail string
+}
+
+func (f Fault) String() string { return fmt.Sprintf("%s: %s: %s", f.Label, f.Kind, f.Detail) }
+
+// Opts tunes the checks.
+type Opts struct {
+	// Window is the number of frames per evaluation.
+	Window int
+	// RailMargin is how close to 0 or full scale counts as saturated.
+	RailMargin uint16
+	// NoiseLimit is the largest mean frame-to-frame change, in counts,
+	// while the class stays the same.
+	NoiseLimit float64
+	// DriftFraction is how far the window's mean may sit from the centre of
+	// its band, as a fraction of the band's half-width.
+	DriftFraction float64
+	// UnreadableWindows is how many whole windows a socket may stay
+	// unreadable before it is reported. A hand hovering over the board
+	// lasts a few seconds.
+	UnreadableWindows int
+}
+
+// DefaultOpts suit 200 scans a second and a 12-bit ADC.
+var DefaultOpts = Opts{Window: 200, RailMargin: 8, NoiseLimit: 24, DriftFraction: 0.6, UnreadableWindows: 10}
+
+type acc struct {
+	n, nDiff, nDev, rail int
+	min, max             uint16
+	sumDiff, sumDev      float64
+	last                 uint16
+	lastClass            engine.Content
+	unreadable           int // consecutive unreadable windows
+	allUnreadable        bool
+	faults               Kind
+	detail               [8]string
+}
+
+// Monitor accumulates per-socket statistics. It is not safe for concurrent
+// use.
+type Monitor struct {
+	cal    *classify.Calibration
+	o      Opts
+	top    uint16
+	frames int
+	s      []acc
+}
+
+// New returns a monitor for the calibrated sockets.
+func New(cal *classify.Calibration, o *Opts) *Monitor {
+	if o == nil {
+		o = &DefaultOpts
+	}
+	m := &Monitor{cal: cal, o: *o, top: uint16(1<<cal.Bits - 1), s: make([]acc, len(cal.Sockets))}
+	if m.o.Window < 2 {
+		m.o.Window = 2
+	}
+	m.reset()
+	return m
+}
+
+func (m *Monitor) reset() {
+	for i := range m.s {
+		a := &m.s[i]
+		a.n, a.nDiff, a.nDev, a.rail = 0, 0, 0, 0
+		a.min, a.max = math.MaxUint16, 0
+		a.sumDiff, a.sumDev = 0, 0
+		a.allUnreadable = true
+	}
+	m.frames = 0
+}
+
+// Observe adds one frame: raw counts and their classes, base order. It
+// returns true when a window closed and the faults were re-evaluated. It
+// does not allocate except when a fault's description changes.
+func (m *Monitor) Observe(raw []uint16, cls []engine.Content) bool {
+	for i := range m.s {
+		a := &m.s[i]
+		v, c := raw[i], cls[i]
+		if v < a.min {
+			a.min = v
+		}
+		if v > a.max {
+			a.max = v
+		}
+		if v <= m.o.RailMargin || v >= m.top-m.o.RailMargin {
+			a.rail++
+		}
+		if c != engine.Unreadable {
+			a.allUnreadable = false
+			if a.n > 0 && c == a.lastClass {
+				d := float64(v) - float64(a.last)
+				a.sumDiff += math.Abs(d)
+				a.nDiff++
+				a.sumDev += float64(v) - float64(m.cal.Sockets[i][classify.Index(c)].Center())
+				a.nDev++
+			}
+		}
+		a.n++
+		a.last, a.lastClass = v, c
+	}
+	m.frames++
+	if m.frames < m.o.Window {
+		return false
+	}
+	m.evaluate()
+	m.reset()
+	return true
+}
+
+func (m *Monitor) evaluate() {
+	for i := range m.s {
+		a := &m.s[i]
+		var f Kind
+		set := func(k Kind, format string, args ...any) {
+			f |= k
+			d := fmt.Sprintf(format, args...)
+			idx := bitIndex(k)
+			if a.detail[idx] != d {
+				a.detail[idx] = d
+			}
+		}
+		switch {
+		case a.rail == a.n:
+			set(Saturated, "reads %d-%d, at the rail of 0-%d", a.min, a.max, m.top)
+		case a.min == a.max:
+			set(Stuck, "reads exactly %d for %d frames", a.min, a.n)
+		}
+		if a.nDiff > a.n/2 {
+			if noise := a.sumDiff / float64(a.nDiff); noise > m.o.NoiseLimit {
+				set(Noisy, "changes by %.0f counts a frame on average (limit %.0f)", noise, m.o.NoiseLimit)
+			}
+		}
+		if a.nDev > a.n/2 && f&(Saturated|Stuck) == 0 {
+			dev := a.sumDev / float64(a.nDev)
+			b := m.cal.Sockets[i][classify.Index(a.lastClass)]
+			if half := float64(int(b.Hi)-int(b.Lo)) / 2; half > 0 && math.Abs(dev) > m.o.DriftFraction*half {
+				set(Drifting, "reads %+.0f counts from the centre of its %c band [%d, %d]", dev, a.lastClass, b.Lo, b.Hi)
+			}
+		}
+		if a.allUnreadable {
+			a.unreadable++
+		} else {
+			a.unreadable = 0
+		}
+		if a.unreadable >= m.o.UnreadableWindows && f&(Saturated|Stuck) == 0 {
+			set(Unreadable, "no class for %d frames (last reading %d)", a.unreadable*m.o.Window, a.last)
+		}
+		a.faults = f
+	}
+}
+
+func bitIndex(k Kind) int {
+	for i := 0; i < 8; i++ {
+		if k == 1<<i {
+			return i
+		}
+	}
+	return 7
+}
+
+// Faults lists the current faults, by socket then kind.
+func (m *Monitor) Faults() []Fault {
+	var out []Fault
+	for i := range m.s {
+		a := &m.s[i]
+		for _, n := range kindNames {
+			if a.faults&n.k != 0 {
+				out = append(out, Fault{Socket: engine.Cell(i), Label: m.cal.Base.Label(engine.Cell(i)), Kind: n.k, Detail: a.detail[bitIndex(n.k)]})
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Socket < out[b].Socket })
+	return out
+}
+
+// Healthy reports whether no socket has a fault.
+func (m *Monitor) Healthy() bool {
+	for i := range m.s {
+		if m.s[i].faults != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,129 @@
+package health
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/sensors/classify"
+)
+
+var means = [classify.NumClasses]int{2048, 1800, 1350, 2500, 3100}
+
+func calibration(t testing.TB, base *engine.Board) *classify.Calibration {
+	samples := make([]classify.Samples, base.Len())
+	for s := range samples {
+		for k, m := range means {
+			for d := -6; d <= 6; d++ {
+				samples[s][k] = append(samples[s][k], uint16(m+d))
+			}
+		}
+	}
+	cal, err := classify.Fit(base, 12, samples, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cal
+}
+
+func TestMonitorFindsEachFault(t *testing.T) {
+	base := engine.MustStandardBoard("37")
+	cal := calibration(t, base)
+	m := New(cal, &Opts{Window: 100, RailMargin: 8, NoiseLimit: 24, DriftFraction: 0.6, UnreadableWindows: 3})
+	cls := classify.New(cal)
+	rng := rand.New(rand.NewPCG(1, 2))
+	raw := make([]uint16, base.Len())
+	out := make([]engine.Content, base.Len())
+	const (
+		saturated  = 3
+		stuck      = 7
+		noisy      = 11
+		drifting   = 20
+		unreadable = 30
+	)
+	db := cal.Sockets[drifting][0]
+	half := float64(db.Hi-db.Lo) / 2
+	for f := 0; f < 400; f++ {
+		for s := range raw {
+			v := float64(means[0]) + rng.NormFloat64()*3
+			switch s {
+			case saturated:
+				v = 4095
+			case stuck:
+				v = 2040
+			case noisy:
+				v += float64(60 * (f%2*2 - 1))
+			case drifting:
+				v += float64(db.Center()-means[0]) + 0.8*half
+			case unreadable:
+				v += float64(means[3]-means[0]) / 2
+			}
+			raw[s] = uint16(v)
+		}
+		if err := cls.Classify(out, raw); err != nil {
+			t.Fatal(err)
+		}
+		m.Observe(raw, out)
+	}
+	want := map[engine.Cell]Kind{saturated: Saturated, stuck: Stuck, noisy: Noisy, drifting: Drifting, unreadable: Unreadable}
+	got := map[engine.Cell]Kind{}
+	for _, f := range m.Faults() {
+		got[f.Socket] |= f.Kind
+		if f.Label != base.Label(f.Socket) || f.Detail == "" {
+			t.Errorf("fault %+v: want the socket's label and a detail", f)
+		}
+		t.Log(f)
+	}
+	for s, k := range want {
+		if got[s] != k {
+			t.Errorf("socket %s: faults %v; want %v", base.Label(s), got[s], k)
+		}
+	}
+	for s, k := range got {
+		if _, ok := want[s]; !ok {
+			t.Errorf("healthy socket %s reported %v", base.Label(s), k)
+		}
+	}
+	if m.Healthy() {
+		t.Error("Healthy() = true with faults")
+	}
+}
+
+func TestMonitorToleratesMoves(t *testing.T) {
+	// Sockets change class once a window; a placement is not noise, drift
+	// or a stuck sensor.
+	base := engine.MustStandardBoard("37")
+	cal := calibration(t, base)
+	m := New(cal, &Opts{Window: 50, RailMargin: 8, NoiseLimit: 24, DriftFraction: 0.6, UnreadableWindows: 3})
+	cls := classify.New(cal)
+	rng := rand.New(rand.NewPCG(3, 4))
+	raw := make([]uint16, base.Len())
+	out := make([]engine.Content, base.Len())
+	for f := 0; f < 500; f++ {
+		for s := range raw {
+			k := (s + f/37) % classify.NumClasses
+			raw[s] = uint16(float64(means[k]) + rng.NormFloat64()*3)
+		}
+		_ = cls.Classify(out, raw)
+		m.Observe(raw, out)
+	}
+	if !m.Healthy() {
+		t.Errorf("faults on a healthy board: %v", m.Faults())
+	}
+}
+
+func BenchmarkObserve61(b *testing.B) {
+	base := engine.MustStandardBoard("61")
+	cal := calibration(b, base)
+	m := New(cal, nil)
+	raw := make([]uint16, base.Len())
+	out := make([]engine.Content, base.Len())
+	for i := range raw {
+		raw[i] = uint16(2048 + i%3)
+		out[i] = engine.NoRing
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Observe(raw, out)
+	}
+}
