@@ -212,10 +212,10 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 // ObserveBytes is Observe for a frame in a reused buffer. It copies the
 // frame only when it changes.
 func (r *Referee) ObserveBytes(t int64, cells []byte) []Event {
-	switch string(cells) {
-	case r.cand:
+	if string(cells) == r.cand { // compared in place: no copy
 		return r.Observe(t, r.cand)
-	case r.dev:
+	}
+	if string(cells) == r.dev {
 		return r.Observe(t, r.dev)
 	}
 	return r.Observe(t, string(cells))

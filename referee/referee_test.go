@@ -381,3 +381,19 @@ func cellOf(t *testing.T, r *Referee, label string) engine.Cell {
 	}
 	return c
 }
+
+// The per-scan path allocates nothing when the board is unchanged, both
+// for a settled board and for one still settling.
+func TestUnchangedFrameAllocatesNothing(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	settled := []byte(b.r.Expected())
+	b.hold(string(settled))
+	if n := testing.AllocsPerRun(1000, func() { b.r.ObserveBytes(b.now, settled); b.now++ }); n != 0 {
+		t.Errorf("settled frame: %v allocations; want 0", n)
+	}
+	moving := []byte(b.board("D4=w"))
+	b.r.ObserveBytes(b.now, moving)
+	if n := testing.AllocsPerRun(10, func() { b.r.ObserveBytes(b.now, moving) }); n != 0 {
+		t.Errorf("settling frame: %v allocations; want 0", n)
+	}
+}

@@ -1,0 +1,77 @@
+package referee
+
+import (
+	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+func benchReferee(b *testing.B, pos string) *Referee {
+	p, err := engine.ParsePosition(pos)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := New(Config{Board: p.Board(), Rules: p.Rules(), Game: engine.NewGame(p)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+// BenchmarkFrameUnchanged is the cost of a scan in which nothing changed:
+// the common case, 100–200 times a second.
+func BenchmarkFrameUnchanged(b *testing.B) {
+	r := benchReferee(b, start37)
+	cells := []byte(r.Expected())
+	for i := 0; i < 40; i++ {
+		r.ObserveBytes(int64(i*5), cells)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.ObserveBytes(int64(200+i), cells)
+	}
+}
+
+// BenchmarkInferPending is a settled change that needs inference: a marble
+// set down, waiting for its ring removal, then lifted again.
+func BenchmarkInferPending(b *testing.B) {
+	r := benchReferee(b, start37)
+	exp := r.Expected()
+	c, _ := r.b.ParseCell("D4")
+	placed := []byte(exp)
+	placed[c] = 'w'
+	obs := string(placed)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if ev := r.infer(int64(i), obs); len(ev) != 1 {
+			b.Fatalf("events %v", ev)
+		}
+		r.infer(int64(i), exp)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/inference")
+}
+
+// BenchmarkInferCommit commits a placement and takes it back: two settled
+// changes, each inferred against the whole rules.
+func BenchmarkInferCommit(b *testing.B) {
+	r := benchReferee(b, "48 .o.../ooo.../ooooooo/oowoowoo/ooooooo/oooooo/oowoo/.ooo 2,7,8 1,0,0 0,1,2 0")
+	exp := r.Expected()
+	at, _ := r.b.ParseCell("E3")
+	rem, _ := r.b.ParseCell("B1")
+	done := []byte(exp)
+	done[at], done[rem] = 'g', '.'
+	obs := string(done)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if ev := r.infer(int64(i), obs); len(ev) == 0 || ev[0].Body.Kind() != "move" {
+			b.Fatalf("events %v", ev)
+		}
+		if ev := r.infer(int64(i), exp); len(ev) == 0 || ev[0].Body.Kind() != "takeback" {
+			b.Fatalf("events %v", ev)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/inference")
+}
