@@ -35,7 +35,7 @@ type file struct {
 	Base       string                       `json:"base"`
 	ADCBits    int                          `json:"adc_bits"`
 	Hysteresis uint16                       `json:"hysteresis"`
-	Sockets    map[string]map[string][2]int `json:"sockets"`
+	Sockets    map[string]map[string][3]int `json:"sockets"`
 }
 
 // Load reads and checks a calibration file for the given base.
@@ -81,10 +81,10 @@ func Read(name string, r io.Reader, base *engine.Board) (*Calibration, error) {
 			if i < 0 {
 				return nil, fmt.Errorf("classify: %s: sockets.%s.%s: unknown class (want . o w g b)", name, lab, k)
 			}
-			if v[0] < 0 || v[1] < v[0] || v[1] >= 1<<c.Bits {
-				return nil, fmt.Errorf("classify: %s: sockets.%s.%s: band [%d, %d] is empty or outside 0-%d", name, lab, k, v[0], v[1], 1<<c.Bits-1)
+			if v[0] < 0 || v[1] < v[0] || v[2] < v[1] || v[2] >= 1<<c.Bits {
+				return nil, fmt.Errorf("classify: %s: sockets.%s.%s: [%d, %d, %d] is not lo ≤ ref ≤ hi within 0-%d", name, lab, k, v[0], v[1], v[2], 1<<c.Bits-1)
 			}
-			c.Sockets[s][i] = Band{uint16(v[0]), uint16(v[1])}
+			c.Sockets[s][i] = Band{uint16(v[0]), uint16(v[1]), uint16(v[2])}
 		}
 		if len(m) != NumClasses {
 			return nil, fmt.Errorf("classify: %s: sockets.%s: has %d classes; want all of . o w g b", name, lab, len(m))
@@ -124,11 +124,11 @@ func (c *Calibration) Validate() error {
 
 // Write writes the calibration as JSON.
 func (c *Calibration) Write(w io.Writer) error {
-	f := file{Schema: Schema, Base: c.Base.Name(), ADCBits: c.Bits, Hysteresis: c.Hysteresis, Sockets: map[string]map[string][2]int{}}
+	f := file{Schema: Schema, Base: c.Base.Name(), ADCBits: c.Bits, Hysteresis: c.Hysteresis, Sockets: map[string]map[string][3]int{}}
 	for s := range c.Sockets {
-		m := map[string][2]int{}
+		m := map[string][3]int{}
 		for i, b := range c.Sockets[s] {
-			m[string(Classes[i])] = [2]int{int(b.Lo), int(b.Hi)}
+			m[string(Classes[i])] = [3]int{int(b.Lo), int(b.Ref), int(b.Hi)}
 		}
 		f.Sockets[c.Base.Label(engine.Cell(s))] = m
 	}
@@ -202,7 +202,7 @@ func Fit(base *engine.Board, bits int, samples []Samples, o *FitOpts) (*Calibrat
 		for k, x := range st {
 			lo := math.Max(0, math.Ceil(x.mean-half[k][0]))
 			hi := math.Min(top, math.Floor(x.mean+half[k][1]))
-			c.Sockets[s][x.class] = Band{uint16(lo), uint16(hi)}
+			c.Sockets[s][x.class] = Band{uint16(lo), uint16(math.Round(x.mean)), uint16(hi)}
 		}
 	}
 	if err := c.Validate(); err != nil {

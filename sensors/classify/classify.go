@@ -41,14 +41,21 @@ func Index(c engine.Content) int {
 	return -1
 }
 
-// Band is an inclusive range of counts.
-type Band struct{ Lo, Hi uint16 }
+// Band is an inclusive range of counts, and the reference reading that
+// calibration measured inside it (the health checks measure drift from it).
+type Band struct{ Lo, Ref, Hi uint16 }
 
 // Contains reports whether v is in the band.
 func (b Band) Contains(v uint16) bool { return b.Lo <= v && v <= b.Hi }
 
-// Center is the middle of the band.
-func (b Band) Center() int { return (int(b.Lo) + int(b.Hi)) / 2 }
+// Room is how far a reading may move from Ref, upwards (up) or downwards,
+// before it leaves the band.
+func (b Band) Room(up bool) int {
+	if up {
+		return int(b.Hi) - int(b.Ref)
+	}
+	return int(b.Ref) - int(b.Lo)
+}
 
 // Bands are one socket's bands, indexed like Classes.
 type Bands [NumClasses]Band

@@ -11,11 +11,11 @@ import (
 
 // bands of a typical 12-bit socket: w < o < . < g < b.
 var typical = Bands{
-	{1950, 2150}, // .
-	{1700, 1900}, // o
-	{1200, 1500}, // w
-	{2350, 2650}, // g
-	{2900, 3300}, // b
+	{1950, 2048, 2150}, // .
+	{1700, 1800, 1900}, // o
+	{1200, 1350, 1500}, // w
+	{2350, 2500, 2650}, // g
+	{2900, 3100, 3300}, // b
 }
 
 func TestClassify(t *testing.T) {
@@ -144,8 +144,8 @@ func TestReadErrors(t *testing.T) {
 		{`{"schema": 2}`, "schema 2"},
 		{`{"schema": 1, "base": "61", "adc_bits": 12}`, `"61" base`},
 		{`{"schema": 1, "base": "37", "adc_bits": 12, "sockets": {"Z9": {}}}`, "sockets.Z9"},
-		{`{"schema": 1, "base": "37", "adc_bits": 12, "sockets": {"A1": {"x": [1, 2]}}}`, "sockets.A1.x"},
-		{`{"schema": 1, "base": "37", "adc_bits": 12, "sockets": {"A1": {".": [5, 2]}}}`, "sockets.A1.."},
+		{`{"schema": 1, "base": "37", "adc_bits": 12, "sockets": {"A1": {"x": [1, 2, 3]}}}`, "sockets.A1.x"},
+		{`{"schema": 1, "base": "37", "adc_bits": 12, "sockets": {"A1": {".": [5, 4, 2]}}}`, "sockets.A1.."},
 		{`{"schema": 1, "base": "37", "adc_bits": 12, "sockets": {}}`, "is not calibrated"},
 		{`{"schema": 1, "bogus": 1}`, "unknown field"},
 	} {

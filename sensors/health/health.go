@@ -24,7 +24,7 @@ const (
 	Saturated  Kind = 1 << iota // the reading sits at a rail: a short, an open, or a magnet far too strong
 	Stuck                       // the reading does not move by even one count: a dead sensor or ADC input
 	Noisy                       // the reading jumps around: a bad joint or interference
-	Drifting                    // the reading wanders from its band's centre: temperature, a loose magnet
+	Drifting                    // the reading wanders from its calibrated reference: temperature, a loose magnet
 	Unreadable                  // no class for a long time: a sensor out of calibration
 )
 
@@ -61,8 +61,9 @@ type Opts struct {
 	// NoiseLimit is the largest mean frame-to-frame change, in counts,
 	// while the class stays the same.
 	NoiseLimit float64
-	// DriftFraction is how far the window's mean may sit from the centre of
-	// its band, as a fraction of the band's half-width.
+	// DriftFraction is how far the window's mean may sit from the
+	// calibrated reference reading, as a fraction of the room between the
+	// reference and the band's edge on that side.
 	DriftFraction float64
 	// UnreadableWindows is how many whole windows a socket may stay
 	// unreadable before it is reported. A hand hovering over the board
@@ -141,7 +142,7 @@ func (m *Monitor) Observe(raw []uint16, cls []engine.Content) bool {
 				d := float64(v) - float64(a.last)
 				a.sumDiff += math.Abs(d)
 				a.nDiff++
-				a.sumDev += float64(v) - float64(m.cal.Sockets[i][classify.Index(c)].Center())
+				a.sumDev += float64(v) - float64(m.cal.Sockets[i][classify.Index(c)].Ref)
 				a.nDev++
 			}
 		}
@@ -183,8 +184,8 @@ func (m *Monitor) evaluate() {
 		if a.nDev > a.n/2 && f&(Saturated|Stuck) == 0 {
 			dev := a.sumDev / float64(a.nDev)
 			b := m.cal.Sockets[i][classify.Index(a.lastClass)]
-			if half := float64(int(b.Hi)-int(b.Lo)) / 2; half > 0 && math.Abs(dev) > m.o.DriftFraction*half {
-				set(Drifting, "reads %+.0f counts from the centre of its %c band [%d, %d]", dev, a.lastClass, b.Lo, b.Hi)
+			if room := float64(b.Room(dev > 0)); room > 0 && math.Abs(dev) > m.o.DriftFraction*room {
+				set(Drifting, "reads %+.0f counts from its calibrated %c reference %d (band %d-%d)", dev, a.lastClass, b.Ref, b.Lo, b.Hi)
 			}
 		}
 		if a.allUnreadable {

@@ -42,7 +42,6 @@ func TestMonitorFindsEachFault(t *testing.T) {
 		unreadable = 30
 	)
 	db := cal.Sockets[drifting][0]
-	half := float64(db.Hi-db.Lo) / 2
 	for f := 0; f < 400; f++ {
 		for s := range raw {
 			v := float64(means[0]) + rng.NormFloat64()*3
@@ -54,7 +53,7 @@ func TestMonitorFindsEachFault(t *testing.T) {
 			case noisy:
 				v += float64(60 * (f%2*2 - 1))
 			case drifting:
-				v += float64(db.Center()-means[0]) + 0.8*half
+				v += 0.8 * float64(db.Room(true))
 			case unreadable:
 				v += float64(means[3]-means[0]) / 2
 			}
