@@ -14,6 +14,7 @@ import (
 func (r *Referee) infer(t int64, obs string) []Event {
 	p := r.game.Position()
 	exp := r.Expected()
+	clearing := r.toClear
 	for _, c := range cellsOf(r.toClear) {
 		if obs[c] == '.' {
 			r.toClear &^= bit(c) // that claimed ring is off the board
@@ -37,6 +38,10 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		}
 		if !r.demand {
 			r.guide = r.idleGuidance()
+		}
+		if r.toClear != 0 && obs != exp && (r.toClear != clearing || len(ev) > 0) {
+			cs := cellsOf(r.toClear)
+			ev = append(ev, Event{t, Pending{Player: p.ToMove(), Need: "take off the claimed rings " + strings.Join(r.labels(cs), ", "), Cells: r.labels(cs)}})
 		}
 		return ev
 	}

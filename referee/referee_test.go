@@ -314,8 +314,15 @@ func TestClaimClearedPieceByPiece(t *testing.T) {
 	}
 	// Physically the claimed rings are still there; take them off bit by bit.
 	b.expect(b.hold(withCells(t, b.r, "D2=w D3=o D5=w E4=g E5=b")), "")
-	b.expect(b.hold(withCells(t, b.r, "D2=w D3=o D5=o E4=g E5=b")), "")
-	b.expect(b.hold(withCells(t, b.r, "D2=w D3=o E5=b")), "")
+	b.expect(b.hold(withCells(t, b.r, "D2=w D3=o D5=o E4=g E5=b")), "") // a marble off, its ring still there
+	ev = b.hold(withCells(t, b.r, "D2=w D3=o E5=b"))
+	b.expect(ev, "pending")
+	if p := ev[0].Body.(Pending); p.Need != "take off the claimed rings E5" || strings.Join(p.Cells, " ") != "E5" {
+		t.Errorf("pending %+v", p)
+	}
+	if g := b.r.Guidance(); !strings.Contains(g.Status, "take off the claimed rings E5") {
+		t.Errorf("status %q", g.Status)
+	}
 	// The next player fills the last vacant ring before E5 is cleared.
 	ev = b.hold(withCells(t, b.r, "D2=w D3=g E5=b"))
 	b.expect(ev, "move game-over")
@@ -395,5 +402,53 @@ func TestUnchangedFrameAllocatesNothing(t *testing.T) {
 	b.r.ObserveBytes(b.now, moving)
 	if n := testing.AllocsPerRun(10, func() { b.r.ObserveBytes(b.now, moving) }); n != 0 {
 		t.Errorf("settling frame: %v allocations; want 0", n)
+	}
+}
+
+func TestJumperLifted(t *testing.T) {
+	b := newBench(t, diagram3, Casual)
+	ev := b.show("E3=o") // E3's marble in the hand, not yet set down
+	b.expect(ev, "pending")
+	if p := ev[0].Body.(Pending); p.Need != "finish the capture" {
+		t.Errorf("pending %+v", p)
+	}
+	b.expect(b.show("E3=o C4=w"), "pending") // set down; D4 still to take off
+	ev = b.show("E3=o C4=w D4=o")
+	b.expect(ev, "move forced-capture")
+	if got := ev[0].Body.(Move).Notation; got != "E3xC4" {
+		t.Errorf("committed %s; want E3xC4", got)
+	}
+}
+
+func TestGuidanceRoles(t *testing.T) {
+	b := newBench(t, diagram3, Casual)
+	role := func(label string) Role { return b.r.Guidance().Hints[cellOf(t, b.r, label)].Role }
+	// Between turns with a capture compulsory: the marbles that can start a
+	// chain and where their first jumps land.
+	for label, want := range map[string]Role{"D1": RoleMustCapture, "D4": RoleMustCapture, "E3": RoleMustCapture, "D3": RoleJumpTarget, "F2": RoleJumpTarget, "C4": RoleJumpTarget, "A1": RoleNone} {
+		if got := role(label); got != want {
+			t.Errorf("idle: %s is %v; want %v", label, got, want)
+		}
+	}
+	if got := b.r.Guidance().Status; got != "P0 must capture: D1 can jump D2" {
+		t.Errorf("status %q", got)
+	}
+	// Mid-chain: the jumper must go on, to D5 or F3; D2 is taken.
+	b.show("D1=o D3=w")
+	for label, want := range map[string]Role{"D3": RoleChainContinues, "D5": RoleJumpTarget, "F3": RoleJumpTarget, "D2": RoleTakeOff} {
+		if got := role(label); got != want {
+			t.Errorf("mid-chain: %s is %v; want %v", label, got, want)
+		}
+	}
+	// After the chain: its cells are the last move (but a free ring shows
+	// as free, which says more), and the next player may remove free rings.
+	b.show("D1=o D2=o D3=o D4=o D5=w")
+	for label, want := range map[string]Role{"D3": RoleLastMove, "D5": RoleLastMove, "D1": RoleFreeRing, "A1": RoleFreeRing} {
+		if got := role(label); got != want {
+			t.Errorf("after the chain: %s is %v; want %v", label, got, want)
+		}
+	}
+	if got := b.r.Guidance().Status; got != "P1 to move: place a marble, then remove a free ring" {
+		t.Errorf("status %q", got)
 	}
 }
