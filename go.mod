@@ -4,6 +4,7 @@ go 1.24.0
 
 require (
 	periph.io/x/conn/v3 v3.7.2
+	periph.io/x/devices/v3 v3.7.4
 	periph.io/x/host/v3 v3.8.5
 )
 

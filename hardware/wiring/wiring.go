@@ -66,15 +66,14 @@ type Socket struct {
 
 // LED chain kinds.
 const (
-	WS2812     = "ws2812"
-	SK6812     = "sk6812"
-	SK6812RGBW = "sk6812rgbw"
-	APA102     = "apa102"
+	WS2812 = "ws2812"
+	SK6812 = "sk6812"
+	APA102 = "apa102"
 )
 
 // LEDs is the per-socket LED chain.
 type LEDs struct {
-	Kind       string // WS2812, SK6812, SK6812RGBW or APA102
+	Kind       string // WS2812, SK6812 or APA102
 	Bus        string
 	Speed      physic.Frequency // APA102 only; NRZ chips need 2.5 MHz
 	Brightness uint8            // 0–255, scales every colour
@@ -391,10 +390,10 @@ func (p *parser) leds(s *section) error {
 		return err
 	}
 	switch e.value {
-	case WS2812, SK6812, SK6812RGBW, APA102:
+	case WS2812, SK6812, APA102:
 		l.Kind = e.value
 	default:
-		return p.errf(s, e, "unknown LED kind %q (want ws2812, sk6812, sk6812rgbw or apa102)", e.value)
+		return p.errf(s, e, "unknown LED kind %q (want ws2812, sk6812 or apa102; RGBW chips are not supported by periph's SPI encoder)", e.value)
 	}
 	if e, err = p.need(s, "bus"); err != nil {
 		return err

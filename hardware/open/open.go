@@ -1,0 +1,187 @@
+// Package open opens the whole hardware described by a wiring file: the
+// ADCs, the multiplexers, the scanner, the LEDs, the screen and the
+// buttons.
+//
+// It takes the buses from a Buses: Host on a Raspberry Pi (periph's
+// registries), or a *sim.Hardware in simulation. Everything from the
+// drivers up is the same code either way.
+package open
+
+import (
+	"errors"
+	"fmt"
+
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/gpio/gpioreg"
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/i2c/i2creg"
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
+	"periph.io/x/conn/v3/spi/spireg"
+	"periph.io/x/host/v3"
+
+	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/hc4067"
+	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
+	"github.com/zertzboard/zertzboard/hardware/scan"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
+)
+
+// Buses opens buses and pins by name.
+type Buses interface {
+	SPI(name string) (spi.PortCloser, error)
+	I2C(name string) (i2c.BusCloser, error)
+	GPIO(name string) (gpio.PinIO, error)
+}
+
+// ErrNotFound wraps every "no such bus or pin" error, so that a caller can
+// suggest --sim.
+var ErrNotFound = errors.New("not found")
+
+// Host initialises periph's host drivers and returns the host's buses.
+// On a machine that is not a Pi, Init succeeds but registers nothing; the
+// buses are then reported missing by name when opened.
+func Host() (Buses, error) {
+	if _, err := host.Init(); err != nil {
+		return nil, fmt.Errorf("open: periph host drivers: %w", err)
+	}
+	return hostBuses{}, nil
+}
+
+type hostBuses struct{}
+
+func (hostBuses) SPI(name string) (spi.PortCloser, error) {
+	p, err := spireg.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("open: SPI bus %s %w: enable SPI with dtparam=spi=on (SPI1 with dtoverlay=spi1-1cs) in config.txt, and check that this user is in the spi group (%v)", name, ErrNotFound, err)
+	}
+	return p, nil
+}
+
+func (hostBuses) I2C(name string) (i2c.BusCloser, error) {
+	b, err := i2creg.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("open: I²C bus %s %w: enable I²C with dtparam=i2c_arm=on in config.txt, and check that this user is in the i2c group (%v)", name, ErrNotFound, err)
+	}
+	return b, nil
+}
+
+func (hostBuses) GPIO(name string) (gpio.PinIO, error) {
+	p := gpioreg.ByName(name)
+	if p == nil {
+		return nil, fmt.Errorf("open: GPIO %s %w: is this a Raspberry Pi, and is this user in the gpio group?", name, ErrNotFound)
+	}
+	return p, nil
+}
+
+// Opts configures Open.
+type Opts struct {
+	// Clock times the scans and settle waits. Nil means the real clock.
+	Clock clock.Clock
+	// Rate is the scan rate; 0 means scan.DefaultOpts.Rate.
+	Rate physic.Frequency
+}
+
+// Rig is the open hardware.
+type Rig struct {
+	Wiring  *wiring.Wiring
+	ADCs    []*mcp3x08.Dev
+	Mux     *hc4067.Dev // nil without a mux
+	Scanner *scan.Scanner
+
+	closers []func() error
+}
+
+// Open opens the sensing side of w: ADCs, mux and scanner. On error it
+// closes whatever it had opened.
+func Open(w *wiring.Wiring, b Buses, o *Opts) (r *Rig, err error) {
+	if o == nil {
+		o = &Opts{}
+	}
+	clk := o.Clock
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	r = &Rig{Wiring: w}
+	defer func() {
+		if err != nil {
+			r.Close()
+			r = nil
+		}
+	}()
+	adcs := make([]scan.ADC, len(w.ADCs))
+	for i, a := range w.ADCs {
+		p, err := b.SPI(a.Bus)
+		if err != nil {
+			return nil, err
+		}
+		r.closers = append(r.closers, p.Close)
+		d, err := mcp3x08.New(p, &mcp3x08.Opts{Variant: a.Chip, Freq: a.Speed, VRef: a.VRef})
+		if err != nil {
+			return nil, fmt.Errorf("open: ADC %s on %s: %w", a.Name, a.Bus, err)
+		}
+		r.ADCs = append(r.ADCs, d)
+		adcs[i] = d
+	}
+	var mux scan.Mux
+	if w.Mux != nil {
+		var sel [4]gpio.PinOut
+		for i, n := range w.Mux.Select {
+			p, err := b.GPIO(n)
+			if err != nil {
+				return nil, err
+			}
+			sel[i] = p
+		}
+		var en gpio.PinOut
+		if w.Mux.Enable != "" {
+			p, err := b.GPIO(w.Mux.Enable)
+			if err != nil {
+				return nil, err
+			}
+			en = p
+		}
+		m, err := hc4067.New(sel, en, &hc4067.Opts{Settle: w.Mux.Settle, Clock: clk})
+		if err != nil {
+			return nil, fmt.Errorf("open: %w", err)
+		}
+		r.Mux, mux = m, m
+		r.closers = append(r.closers, m.Halt)
+	}
+	slots := make([]scan.Slot, len(w.Sockets))
+	for i, s := range w.Sockets {
+		slots[i] = scan.Slot{ADC: s.ADC, Channel: s.Channel, MuxAddr: s.MuxAddr}
+	}
+	so := scan.Opts{Rate: o.Rate, Clock: clk}
+	if so.Rate == 0 {
+		so.Rate = scan.DefaultOpts.Rate
+	}
+	if r.Scanner, err = scan.New(adcs, mux, slots, &so); err != nil {
+		return nil, fmt.Errorf("open: %w", err)
+	}
+	return r, nil
+}
+
+// Bits is the resolution of the ADCs; with mixed chips, the lowest.
+func (r *Rig) Bits() int {
+	b := 16
+	for _, d := range r.ADCs {
+		if n := d.Variant().Bits(); n < b {
+			b = n
+		}
+	}
+	return b
+}
+
+// Close halts and releases everything, in reverse order of opening, and
+// returns the first error.
+func (r *Rig) Close() error {
+	var first error
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		if err := r.closers[i](); err != nil && first == nil {
+			first = err
+		}
+	}
+	r.closers = nil
+	return first
+}

@@ -1,0 +1,103 @@
+package sim
+
+import (
+	"fmt"
+	"sync"
+
+	"periph.io/x/conn/v3"
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
+
+	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
+)
+
+// ADC is a virtual MCP3008 or MCP3208 on one chip select. It decodes each
+// 3-byte command as the chip would and answers with the reading of the
+// channel's input.
+type ADC struct {
+	name    string
+	variant mcp3x08.Variant
+	input   func(ch int) uint16
+
+	mu        sync.Mutex
+	connected bool
+	freq      physic.Frequency
+	conv      int
+}
+
+// NewADC returns a virtual chip whose channel ch reads input(ch).
+func NewADC(name string, v mcp3x08.Variant, input func(ch int) uint16) *ADC {
+	return &ADC{name: name, variant: v, input: input}
+}
+
+// String implements spi.Port.
+func (a *ADC) String() string { return fmt.Sprintf("sim.%s{%s}", a.variant, a.name) }
+
+// Close implements spi.PortCloser.
+func (a *ADC) Close() error { return nil }
+
+// LimitSpeed implements spi.PortCloser.
+func (a *ADC) LimitSpeed(f physic.Frequency) error { return nil }
+
+// Connect implements spi.Port. The chip only works in SPI modes 0 and 3
+// with 8-bit words.
+func (a *ADC) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.connected {
+		return nil, fmt.Errorf("sim: %s: Connect called twice", a)
+	}
+	if m := mode &^ spi.NoCS; m != spi.Mode0 && m != spi.Mode3 {
+		return nil, fmt.Errorf("sim: %s: mode %s; the chip needs Mode0 or Mode3", a, mode)
+	}
+	if bits != 8 {
+		return nil, fmt.Errorf("sim: %s: %d bits per word; want 8", a, bits)
+	}
+	a.connected, a.freq = true, f
+	return &adcConn{a}, nil
+}
+
+// Conversions counts the conversions answered.
+func (a *ADC) Conversions() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.conv
+}
+
+type adcConn struct{ a *ADC }
+
+func (c *adcConn) String() string      { return c.a.String() }
+func (c *adcConn) Duplex() conn.Duplex { return conn.Full }
+
+func (c *adcConn) Tx(w, r []byte) error {
+	ch, ok := mcp3x08.ParseCommand(c.a.variant, w)
+	if !ok {
+		return fmt.Errorf("sim: %s: % x is not a single-ended conversion command", c.a, w)
+	}
+	if len(r) != len(w) {
+		return fmt.Errorf("sim: %s: read buffer of %d bytes for a %d-byte transfer", c.a, len(r), len(w))
+	}
+	v := c.a.input(ch)
+	if top := c.a.variant.MaxCount(); v > top {
+		v = top
+	}
+	out := mcp3x08.Encode(c.a.variant, v)
+	// The chip drives MISO only after the null bit; before that the line
+	// floats, which a pull-up reads as ones. The driver must mask them.
+	if c.a.variant == mcp3x08.MCP3208 {
+		out[0], out[1] = 0xFF, out[1]|0xE0
+	} else {
+		out[0], out[1] = 0xFF, out[1]|0xF8
+	}
+	copy(r, out[:])
+	c.a.mu.Lock()
+	c.a.conv++
+	c.a.mu.Unlock()
+	return nil
+}
+
+func (c *adcConn) TxPackets(p []spi.Packet) error {
+	return fmt.Errorf("sim: %s: TxPackets is not supported; use Tx", c.a)
+}
+
+var _ spi.PortCloser = (*ADC)(nil)

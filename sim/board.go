@@ -1,0 +1,186 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/sensors/classify"
+)
+
+// Levels are the mean readings per class, indexed like classify.Classes.
+type Levels [classify.NumClasses]float64
+
+// DefaultLevels model DRV5055-class sensors on a 12-bit ADC at 3.3 V:
+// mid-scale with no magnet, the ring's small magnet pulls down, each marble
+// colour has its own strength and polarity.
+var DefaultLevels = Levels{2048, 1800, 1350, 2500, 3100}
+
+// BoardOpts configures a Board.
+type BoardOpts struct {
+	// Bits is the ADC resolution the readings are scaled for.
+	Bits int
+	// Levels are the class means.
+	Levels Levels
+	// Spread is the largest per-socket offset, in counts: no two sensors
+	// and magnets are alike, which is why calibration is per socket.
+	Spread float64
+	// Noise is the standard deviation of each reading, in counts.
+	Noise float64
+	// Crosstalk is the fraction of each neighbour's magnetic field (its
+	// level's distance from the no-ring level) that a sensor picks up.
+	Crosstalk float64
+	// Seed makes the noise and offsets reproducible.
+	Seed uint64
+}
+
+// DefaultBoardOpts are noisy enough to exercise the classifier.
+var DefaultBoardOpts = BoardOpts{Bits: 12, Levels: DefaultLevels, Spread: 40, Noise: 4, Crosstalk: 0.005, Seed: 1}
+
+// Board is a virtual base: what lies on each socket and how each sensor
+// responds. It is safe for concurrent use.
+type Board struct {
+	base *engine.Board
+	o    BoardOpts
+	top  float64
+
+	mu     sync.Mutex
+	rng    *rand.Rand
+	cells  []engine.Content
+	offset []float64
+	dead   []int     // -1, or the constant reading of a dead sensor
+	drift  []float64 // counts added per reading
+	drifts []float64 // accumulated drift
+	reads  []int
+}
+
+// NewBoard returns a base with no rings on it.
+func NewBoard(base *engine.Board, o *BoardOpts) *Board {
+	if o == nil {
+		o = &DefaultBoardOpts
+	}
+	n := base.Len()
+	b := &Board{base: base, o: *o, top: float64(int(1)<<o.Bits - 1), rng: rand.New(rand.NewPCG(o.Seed, 0x2e27)),
+		cells: make([]engine.Content, n), offset: make([]float64, n), dead: make([]int, n),
+		drift: make([]float64, n), drifts: make([]float64, n), reads: make([]int, n)}
+	for i := range b.cells {
+		b.cells[i] = engine.NoRing
+		b.offset[i] = (b.rng.Float64()*2 - 1) * o.Spread
+		b.dead[i] = -1
+	}
+	return b
+}
+
+// Base is the board of sockets.
+func (b *Board) Base() *engine.Board { return b.base }
+
+// Set puts c on socket s.
+func (b *Board) Set(s engine.Cell, c engine.Content) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cells[s] = c
+}
+
+// SetAll puts c on every socket.
+func (b *Board) SetAll(c engine.Content) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := range b.cells {
+		b.cells[i] = c
+	}
+}
+
+// SetCells sets every socket from a frame-log string in base order.
+func (b *Board) SetCells(cells string) error {
+	if len(cells) != len(b.cells) {
+		return fmt.Errorf("sim: %d cells for a %d-socket base", len(cells), len(b.cells))
+	}
+	for i := range cells {
+		if classify.Index(engine.Content(cells[i])) < 0 {
+			return fmt.Errorf("sim: cell %d is %q; want one of . o w g b", i, cells[i])
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := range cells {
+		b.cells[i] = engine.Content(cells[i])
+	}
+	return nil
+}
+
+// Cells returns what lies on each socket, in base order.
+func (b *Board) Cells() []engine.Content {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]engine.Content(nil), b.cells...)
+}
+
+// Kill makes socket s's sensor read level for ever: 0 for a broken wire to
+// a pulled-down input, full scale for a short to VCC, or anything else for
+// a sensor stuck at one output.
+func (b *Board) Kill(s engine.Cell, level uint16) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.dead[s] = int(level)
+}
+
+// Drift makes socket s's reading move by perRead counts at every reading,
+// like a sensor heating up or a magnet working loose.
+func (b *Board) Drift(s engine.Cell, perRead float64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.drift[s] = perRead
+}
+
+// Heal undoes Kill and Drift on socket s.
+func (b *Board) Heal(s engine.Cell) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.dead[s], b.drift[s], b.drifts[s] = -1, 0, 0
+}
+
+// Reads is how many times socket s was read.
+func (b *Board) Reads(s engine.Cell) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reads[s]
+}
+
+// Level is the noiseless reading of socket s with its neighbours' crosstalk.
+func (b *Board) Level(s engine.Cell) float64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.level(s)
+}
+
+func (b *Board) level(s engine.Cell) float64 {
+	lv := &b.o.Levels
+	v := lv[classify.Index(b.cells[s])] + b.offset[s] + b.drifts[s]
+	for _, n := range b.base.Neighbours(s) {
+		v += b.o.Crosstalk * (lv[classify.Index(b.cells[n])] - lv[0])
+	}
+	return v
+}
+
+// Read is one conversion of socket s's sensor.
+func (b *Board) Read(s engine.Cell) uint16 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reads[s]++
+	if b.dead[s] >= 0 {
+		return uint16(b.dead[s])
+	}
+	b.drifts[s] += b.drift[s]
+	v := b.level(s) + b.rng.NormFloat64()*b.o.Noise
+	return uint16(math.Round(math.Max(0, math.Min(b.top, v))))
+}
+
+// Floating is what an ADC input with nothing behind it reads: mid-scale
+// and very noisy.
+func (b *Board) Floating() uint16 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return uint16(math.Max(0, math.Min(b.top, b.top/2+b.rng.NormFloat64()*b.top/8)))
+}

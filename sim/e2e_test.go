@@ -1,0 +1,175 @@
+package sim_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/sensors/classify"
+	"github.com/zertzboard/zertzboard/sensors/health"
+	"github.com/zertzboard/zertzboard/sim"
+)
+
+// rig is the real driver stack over the virtual hardware of the reference
+// wiring: virtual board → virtual MCP3208 → mcp3x08 driver, hc4067 driver
+// on virtual select pins → scanner.
+func rig(t *testing.T) (*sim.Board, *open.Rig) {
+	t.Helper()
+	w, err := wiring.Load("../firmware-config/reference-61.wiring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := sim.NewBoard(w.Base, &sim.DefaultBoardOpts)
+	hw, err := sim.New(w, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := open.Open(w, hw, &open.Opts{Clock: clock.NewFake(time.Unix(0, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return board, r
+}
+
+// calibrate measures every class on every socket, as "zertzboard
+// calibrate" does, with the whole base holding one class at a time.
+func calibrate(t *testing.T, board *sim.Board, r *open.Rig) *classify.Calibration {
+	t.Helper()
+	n := board.Base().Len()
+	samples := make([]classify.Samples, n)
+	raw := make([]uint16, n)
+	for k, c := range classify.Classes {
+		board.SetAll(c)
+		for f := 0; f < 40; f++ {
+			if err := r.Scanner.ScanOnce(raw); err != nil {
+				t.Fatal(err)
+			}
+			for s, v := range raw {
+				samples[s][k] = append(samples[s][k], v)
+			}
+		}
+	}
+	cal, err := classify.Fit(board.Base(), r.Bits(), samples, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cal
+}
+
+func TestEndToEndEveryClassOnEverySocket(t *testing.T) {
+	board, r := rig(t)
+	cal := calibrate(t, board, r)
+	base := board.Base()
+	n := base.Len()
+	raw := make([]uint16, n)
+	got := make([]engine.Content, n)
+	check := func(name string, want string) {
+		t.Helper()
+		if err := board.SetCells(want); err != nil {
+			t.Fatal(err)
+		}
+		cls := classify.New(cal)
+		for f := 0; f < 20; f++ {
+			if err := r.Scanner.ScanOnce(raw); err != nil {
+				t.Fatal(err)
+			}
+			if err := cls.Classify(got, raw); err != nil {
+				t.Fatal(err)
+			}
+			for s := range got {
+				if got[s] != engine.Content(want[s]) {
+					t.Fatalf("%s, frame %d: socket %s holds %c but classified %c (raw %d, bands %v)",
+						name, f, base.Label(engine.Cell(s)), want[s], got[s], raw[s], cal.Sockets[s])
+				}
+			}
+		}
+	}
+	// Five rotations put every class on every socket, each next to a mix
+	// of the other classes.
+	for k := 0; k < classify.NumClasses; k++ {
+		var b strings.Builder
+		for s := 0; s < n; s++ {
+			b.WriteByte(byte(classify.Classes[(s+k)%classify.NumClasses]))
+		}
+		check("rotation", b.String())
+	}
+	// Random boards, and the worst crosstalk: a socket ringed by black.
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < 20; i++ {
+		var b strings.Builder
+		for s := 0; s < n; s++ {
+			b.WriteByte(byte(classify.Classes[rng.IntN(classify.NumClasses)]))
+		}
+		check("random", b.String())
+	}
+	e5, _ := base.ParseCell("E5")
+	for _, c := range classify.Classes {
+		cells := []byte(strings.Repeat(".", n))
+		for _, nb := range base.Neighbours(e5) {
+			cells[nb] = 'b'
+		}
+		cells[e5] = byte(c)
+		check("ringed by black", string(cells))
+	}
+}
+
+func TestEndToEndDeadAndDriftingSensors(t *testing.T) {
+	board, r := rig(t)
+	cal := calibrate(t, board, r)
+	base := board.Base()
+	n := base.Len()
+	if err := board.SetCells(strings.Repeat("o", n)); err != nil {
+		t.Fatal(err)
+	}
+	dead, _ := base.ParseCell("A3")
+	drifting, _ := base.ParseCell("E5")
+	board.Kill(dead, 0)
+	board.Drift(drifting, 0.25)
+	cls := classify.New(cal)
+	mon := health.New(cal, nil)
+	raw := make([]uint16, n)
+	got := make([]engine.Content, n)
+	sawDrift := -1
+	for f := 0; f < 3000 && sawDrift < 0; f++ {
+		if err := r.Scanner.ScanOnce(raw); err != nil {
+			t.Fatal(err)
+		}
+		if err := cls.Classify(got, raw); err != nil {
+			t.Fatal(err)
+		}
+		if mon.Observe(raw, got) {
+			for _, fl := range mon.Faults() {
+				if fl.Socket == drifting && fl.Kind == health.Drifting {
+					sawDrift = f
+					if got[drifting] != engine.Vacant {
+						t.Errorf("drift reported only after the socket became unreadable (%c)", got[drifting])
+					}
+				}
+			}
+		}
+	}
+	if sawDrift < 0 {
+		t.Fatal("drifting sensor E5 never reported")
+	}
+	faults := mon.Faults()
+	kinds := map[engine.Cell]health.Kind{}
+	for _, f := range faults {
+		kinds[f.Socket] |= f.Kind
+		t.Log(f)
+	}
+	if kinds[dead] != health.Saturated {
+		t.Errorf("dead sensor A3 reported as %v; want saturated", kinds[dead])
+	}
+	if kinds[drifting] != health.Drifting {
+		t.Errorf("drifting sensor E5 reported as %v; want drifting", kinds[drifting])
+	}
+	if len(kinds) != 2 {
+		t.Errorf("faults on healthy sockets: %v", faults)
+	}
+}
