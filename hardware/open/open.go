@@ -20,10 +20,13 @@ import (
 	"periph.io/x/conn/v3/spi/spireg"
 	"periph.io/x/host/v3"
 
+	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/hc4067"
+	"github.com/zertzboard/zertzboard/hardware/leds"
 	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
 	"github.com/zertzboard/zertzboard/hardware/scan"
+	"github.com/zertzboard/zertzboard/hardware/screen"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 )
 
@@ -88,13 +91,26 @@ type Rig struct {
 	ADCs    []*mcp3x08.Dev
 	Mux     *hc4067.Dev // nil without a mux
 	Scanner *scan.Scanner
+	LEDs    *leds.Dev    // nil without [leds]
+	Screen  *screen.Dev  // nil without [screen]
+	Buttons *buttons.Dev // nil without [buttons]
 
 	closers []func() error
 }
 
 // Open opens the sensing side of w: ADCs, mux and scanner. On error it
 // closes whatever it had opened.
-func Open(w *wiring.Wiring, b Buses, o *Opts) (r *Rig, err error) {
+func Open(w *wiring.Wiring, b Buses, o *Opts) (*Rig, error) {
+	r := &Rig{Wiring: w}
+	if err := r.open(b, o); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Rig) open(b Buses, o *Opts) error {
+	w := r.Wiring
 	if o == nil {
 		o = &Opts{}
 	}
@@ -102,23 +118,16 @@ func Open(w *wiring.Wiring, b Buses, o *Opts) (r *Rig, err error) {
 	if clk == nil {
 		clk = clock.Real{}
 	}
-	r = &Rig{Wiring: w}
-	defer func() {
-		if err != nil {
-			r.Close()
-			r = nil
-		}
-	}()
 	adcs := make([]scan.ADC, len(w.ADCs))
 	for i, a := range w.ADCs {
 		p, err := b.SPI(a.Bus)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.closers = append(r.closers, p.Close)
 		d, err := mcp3x08.New(p, &mcp3x08.Opts{Variant: a.Chip, Freq: a.Speed, VRef: a.VRef})
 		if err != nil {
-			return nil, fmt.Errorf("open: ADC %s on %s: %w", a.Name, a.Bus, err)
+			return fmt.Errorf("open: ADC %s on %s: %w", a.Name, a.Bus, err)
 		}
 		r.ADCs = append(r.ADCs, d)
 		adcs[i] = d
@@ -129,7 +138,7 @@ func Open(w *wiring.Wiring, b Buses, o *Opts) (r *Rig, err error) {
 		for i, n := range w.Mux.Select {
 			p, err := b.GPIO(n)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			sel[i] = p
 		}
@@ -137,13 +146,13 @@ func Open(w *wiring.Wiring, b Buses, o *Opts) (r *Rig, err error) {
 		if w.Mux.Enable != "" {
 			p, err := b.GPIO(w.Mux.Enable)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			en = p
 		}
 		m, err := hc4067.New(sel, en, &hc4067.Opts{Settle: w.Mux.Settle, Clock: clk})
 		if err != nil {
-			return nil, fmt.Errorf("open: %w", err)
+			return fmt.Errorf("open: %w", err)
 		}
 		r.Mux, mux = m, m
 		r.closers = append(r.closers, m.Halt)
@@ -156,10 +165,71 @@ func Open(w *wiring.Wiring, b Buses, o *Opts) (r *Rig, err error) {
 	if so.Rate == 0 {
 		so.Rate = scan.DefaultOpts.Rate
 	}
+	var err error
 	if r.Scanner, err = scan.New(adcs, mux, slots, &so); err != nil {
-		return nil, fmt.Errorf("open: %w", err)
+		return fmt.Errorf("open: %w", err)
 	}
-	return r, nil
+	if err := r.openOutputs(b, clk); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (r *Rig) openOutputs(b Buses, clk clock.Clock) error {
+	w := r.Wiring
+	if l := w.LEDs; l != nil {
+		p, err := b.SPI(l.Bus)
+		if err != nil {
+			return err
+		}
+		r.closers = append(r.closers, p.Close)
+		o := leds.Opts{Kind: leds.NRZ, Brightness: l.Brightness, Gamma: l.Gamma, Speed: l.Speed}
+		if l.Kind == wiring.APA102 {
+			o.Kind = leds.APA102
+		}
+		for _, c := range l.Order {
+			o.Order = append(o.Order, int(c))
+		}
+		if r.LEDs, err = leds.New(p, w.Base.Len(), &o); err != nil {
+			return fmt.Errorf("open: LEDs on %s: %w", l.Bus, err)
+		}
+		r.closers = append(r.closers, r.LEDs.Halt)
+	}
+	if s := w.Screen; s != nil {
+		bus, err := b.I2C(s.Bus)
+		if err != nil {
+			return err
+		}
+		r.closers = append(r.closers, bus.Close)
+		if r.Screen, err = screen.New(bus, &screen.Opts{Address: s.Address}); err != nil {
+			return fmt.Errorf("open: screen on %s: %w", s.Bus, err)
+		}
+		r.closers = append(r.closers, r.Screen.Halt)
+	}
+	bt := w.Buttons
+	if bt.NewGame != "" || bt.Confirm != "" || bt.Takeback != "" {
+		var pins [3]gpio.PinIn
+		for i, n := range []string{bt.NewGame, bt.Confirm, bt.Takeback} {
+			if n == "" {
+				continue
+			}
+			p, err := b.GPIO(n)
+			if err != nil {
+				return err
+			}
+			pins[i] = p
+		}
+		o := buttons.DefaultOpts
+		o.Clock = clk
+		if bt.Debounce > 0 {
+			o.Debounce = bt.Debounce
+		}
+		var err error
+		if r.Buttons, err = buttons.New(pins[0], pins[1], pins[2], &o); err != nil {
+			return fmt.Errorf("open: %w", err)
+		}
+	}
+	return nil
 }
 
 // Bits is the resolution of the ADCs; with mixed chips, the lowest.
