@@ -12,7 +12,7 @@ import (
 // edit returns the reference wiring with old replaced by new (once).
 func edit(t *testing.T, old, new string) string {
 	t.Helper()
-	s := string(referenceWiring())
+	s := string(ReferenceText())
 	if !strings.Contains(s, old) {
 		t.Fatalf("reference wiring has no %q", old)
 	}
