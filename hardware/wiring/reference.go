@@ -100,7 +100,6 @@ debounce = 30ms
 	return b.Bytes()
 }
 
-
 // Reference returns the parsed reference wiring. Commands use it when no
 // wiring file is given, e.g. with --sim.
 func Reference() *Wiring {
