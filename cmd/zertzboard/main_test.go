@@ -1,0 +1,40 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Every command teaches: --help prints the synopsis, what it does and an
+// example, and exits 0.
+func TestEveryCommandHasHelp(t *testing.T) {
+	if len(commands) == 0 {
+		t.Fatal("no commands registered")
+	}
+	for name := range commands {
+		t.Run(name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run([]string{name, "--help"}, &stdout, &stderr)
+			text := stdout.String() + stderr.String()
+			if code != exitOK || !strings.Contains(text, "Usage: zertzboard "+name) || !strings.Contains(text, "zertzboard "+name+" ") || !strings.Contains(text, "Example") {
+				t.Errorf("%s --help: exit %d, text:\n%s", name, code, text)
+			}
+		})
+	}
+}
+
+func TestUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(nil, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "replay") {
+		t.Errorf("no arguments: exit %d, %q", code, stdout.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"frobnicate"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `unknown command "frobnicate"`) {
+		t.Errorf("unknown command: exit %d, %q", code, stderr.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"help", "perft"}, &stdout, &stderr); code != exitOK || !strings.Contains(stderr.String(), "Usage: zertzboard perft") {
+		t.Errorf("help perft: exit %d, %q", code, stderr.String())
+	}
+}
