@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
 )
@@ -122,19 +123,29 @@ func (c *Calibration) Validate() error {
 	return nil
 }
 
-// Write writes the calibration as JSON.
+// Write writes the calibration as JSON, one socket per line in board
+// order, classes in the order . o w g b, so that a person can read and
+// diff it.
 func (c *Calibration) Write(w io.Writer) error {
-	f := file{Schema: Schema, Base: c.Base.Name(), ADCBits: c.Bits, Hysteresis: c.Hysteresis, Sockets: map[string]map[string][3]int{}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "{\n  \"schema\": %d,\n  \"base\": %q,\n  \"adc_bits\": %d,\n  \"hysteresis\": %d,\n  \"sockets\": {\n", Schema, c.Base.Name(), c.Bits, c.Hysteresis)
 	for s := range c.Sockets {
-		m := map[string][3]int{}
-		for i, b := range c.Sockets[s] {
-			m[string(Classes[i])] = [3]int{int(b.Lo), int(b.Ref), int(b.Hi)}
+		fmt.Fprintf(&b, "    %q: {", c.Base.Label(engine.Cell(s)))
+		for i, bd := range c.Sockets[s] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "\"%c\": [%d, %d, %d]", Classes[i], bd.Lo, bd.Ref, bd.Hi)
 		}
-		f.Sockets[c.Base.Label(engine.Cell(s))] = m
+		b.WriteString("}")
+		if s < len(c.Sockets)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
 	}
-	e := json.NewEncoder(w)
-	e.SetIndent("", "  ")
-	return e.Encode(f)
+	b.WriteString("  }\n}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // Samples are one socket's readings per class, indexed like Classes.
