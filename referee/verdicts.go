@@ -37,7 +37,7 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 	ev := []Event{{t, Move{Turn: n, Player: player, Move: engine.NewMoveObject(r.b, turn, claimed), Notation: engine.FormatTurn(r.b, turn)}}}
 	if over {
 		r.missed = append(r.missed, n)
-		ev = append(ev, Event{t, MissedCapture{Turn: n, Player: player, Jumps: r.firstHops(p)}})
+		ev = append(ev, Event{t, MissedCapture{Turn: n, Player: player, Jumps: firstHops(p)}})
 	}
 	r.illegal, r.demand, r.restAt, r.jumperSeen = false, false, engine.NoCell, nil
 	return append(ev, r.afterTurn(t)...)
@@ -67,7 +67,7 @@ func (r *Referee) afterTurn(t int64) []Event {
 			continue
 		}
 		if q.HasCapture() {
-			ev = append(ev, Event{t, r.forcedCapture(q)})
+			ev = append(ev, Event{t, ForcedCaptureOf(q)})
 		}
 		break
 	}
@@ -75,22 +75,26 @@ func (r *Referee) afterTurn(t int64) []Event {
 	return ev
 }
 
-func (r *Referee) forcedCapture(q engine.Position) ForcedCapture {
-	fc := ForcedCapture{Player: q.ToMove(), Jumps: r.firstHops(q)}
+// ForcedCaptureOf describes the compulsory captures of a position: the
+// marbles that can start a chain, their first jumps and every chain.
+func ForcedCaptureOf(q engine.Position) ForcedCapture {
+	b := q.Board()
+	fc := ForcedCapture{Player: q.ToMove(), Jumps: firstHops(q)}
 	var starts uint64
 	for _, turn := range q.CaptureTurns() {
 		path := turn.Path()
 		if starts&bit(path[0]) == 0 {
 			starts |= bit(path[0])
-			fc.From = append(fc.From, r.b.Label(path[0]))
+			fc.From = append(fc.From, b.Label(path[0]))
 		}
-		fc.Chains = append(fc.Chains, engine.FormatTurn(r.b, turn))
+		fc.Chains = append(fc.Chains, engine.FormatTurn(b, turn))
 	}
 	return fc
 }
 
 // firstHops lists the distinct first jumps of every capture chain.
-func (r *Referee) firstHops(q engine.Position) []Jump {
+func firstHops(q engine.Position) []Jump {
+	b := q.Board()
 	var out []Jump
 	seen := map[[2]engine.Cell]bool{}
 	for _, turn := range q.CaptureTurns() {
@@ -98,7 +102,7 @@ func (r *Referee) firstHops(q engine.Position) []Jump {
 		k := [2]engine.Cell{path[0], path[1]}
 		if !seen[k] {
 			seen[k] = true
-			out = append(out, Jump{From: r.b.Label(path[0]), Over: r.b.Label(r.b.Between(path[0], path[1])), To: r.b.Label(path[1])})
+			out = append(out, Jump{From: b.Label(path[0]), Over: b.Label(b.Between(path[0], path[1])), To: b.Label(path[1])})
 		}
 	}
 	return out
@@ -122,7 +126,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 	}
 	ev := []Event{{t, Takeback{Turn: r.game.Len(), Undone: undone}}}
 	if q := r.game.Position(); q.HasCapture() {
-		ev = append(ev, Event{t, r.forcedCapture(q)})
+		ev = append(ev, Event{t, ForcedCaptureOf(q)})
 	}
 	r.guide = r.idleGuidance()
 	return ev

@@ -1,0 +1,138 @@
+// Package live is the live game as zertzboard publishes it: the retained
+// "state" snapshot from which any subscriber can draw the board, and the
+// "moves" message. The shapes are contracts (../shared/design/ARCHITECTURE.md,
+// MQTT topics); fields may be added, never removed or changed.
+package live
+
+import (
+	"encoding/json"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// Schema is the version of State. It changes only if a field's meaning
+// changes; new fields keep it.
+const Schema = 1
+
+// Counts are marbles per colour.
+type Counts struct {
+	White int `json:"white"`
+	Grey  int `json:"grey"`
+	Black int `json:"black"`
+}
+
+func counts(a [3]int) Counts { return Counts{a[0], a[1], a[2]} }
+
+// Cell is one cell of the layout: its label and doubled coordinates
+// (column x; cells of a column are two apart in y; neighbours are
+// (x, y±2) and (x±1, y±1)).
+type Cell struct {
+	Label string `json:"cell"`
+	X     int    `json:"x"`
+	Y     int    `json:"y"`
+}
+
+// WinSets are the variant's winning sets: so many of one colour, or Each
+// of every colour.
+type WinSets struct {
+	Counts
+	Each int `json:"each"`
+}
+
+// State is the full snapshot published, retained, on "state".
+type State struct {
+	Schema  int    `json:"schema"`
+	Seq     uint64 `json:"seq"` // +1 per committed change: a turn, a take-back, a new game
+	T       int64  `json:"t"`   // the frame time of the change, milliseconds
+	BoardID string `json:"board_id"`
+	Board   string `json:"board"`   // the layout's name, e.g. "48"
+	Variant string `json:"variant"` // e.g. "48", "37b"
+	Rules   string `json:"rules"`   // "standard" or "blitz"
+	Mode    string `json:"mode"`    // "casual" or "tournament"
+	// Layout lists the cells in board order; Cells holds each one's
+	// content in the same order, in the frame-log alphabet: '.' no ring,
+	// 'o' vacant ring, 'w', 'g', 'b' a marble.
+	Layout   []Cell    `json:"layout"`
+	Cells    string    `json:"cells"`
+	Pool     Counts    `json:"pool"`
+	Captures [2]Counts `json:"captures"`
+	Win      WinSets   `json:"win"`
+	Players  [2]string `json:"players"`
+	ToMove   int       `json:"to_move"`
+	// Phase is "place" (a placement is due), "capture" (a capture is
+	// compulsory) or "over".
+	Phase    string                 `json:"phase"`
+	Forced   *referee.ForcedCapture `json:"forced"`    // null unless Phase is "capture"
+	LastMove *referee.Move          `json:"last_move"` // null before the first turn
+	Turn     int                    `json:"turn"`      // turns played
+	Moves    []string               `json:"moves"`     // every turn in notation, in order
+	Winner   *int                   `json:"winner"`    // null unless won
+	Result   string                 `json:"result"`    // "" while playing; else the engine's reason
+	Status   string                 `json:"status"`    // the referee's status line
+	Missed   []int                  `json:"missed_captures"`
+}
+
+// Snapshot describes the referee's official game.
+func Snapshot(ref *referee.Referee, boardID string, players [2]string, seq uint64, t int64) State {
+	g := ref.Game()
+	p := g.Position()
+	b := p.Board()
+	s := State{
+		Schema: Schema, Seq: seq, T: t, BoardID: boardID,
+		Board: b.Name(), Variant: p.Variant(), Rules: p.Rules().Name, Mode: ref.Mode().String(),
+		Cells: p.Cells(), Pool: counts(p.Pool()), Captures: [2]Counts{counts(p.Captures(0)), counts(p.Captures(1))},
+		Win:     WinSets{Counts: counts(p.Rules().Win), Each: p.Rules().WinEach},
+		Players: players, ToMove: p.ToMove(), Turn: g.Len(), Moves: []string{},
+		Status: ref.Guidance().Status, Missed: ref.MissedCaptures(),
+	}
+	if s.Missed == nil {
+		s.Missed = []int{}
+	}
+	for c := 0; c < b.Len(); c++ {
+		xy := b.Coord(engine.Cell(c))
+		s.Layout = append(s.Layout, Cell{Label: b.Label(engine.Cell(c)), X: xy.X, Y: xy.Y})
+	}
+	for i := 0; i < g.Len(); i++ {
+		turn, _ := g.Turn(i)
+		s.Moves = append(s.Moves, engine.FormatTurn(b, turn))
+	}
+	if n := g.Len(); n > 0 {
+		turn, claimed := g.Turn(n - 1)
+		s.LastMove = &referee.Move{Turn: n, Player: g.PositionAfter(n - 1).ToMove(), Move: engine.NewMoveObject(b, turn, claimed), Notation: s.Moves[n-1]}
+	}
+	switch res := p.Result(); {
+	case res.Over:
+		s.Phase, s.Result = "over", string(res.Reason)
+		if res.Winner >= 0 {
+			w := res.Winner
+			s.Winner = &w
+		}
+	case p.HasCapture():
+		s.Phase = "capture"
+		fc := referee.ForcedCaptureOf(p)
+		s.Forced = &fc
+	default:
+		s.Phase = "place"
+	}
+	return s
+}
+
+// MoveMessage is the payload on "moves": the referee's move event with the
+// seq of the state it led to.
+type MoveMessage struct {
+	Event referee.Event
+	Seq   uint64
+}
+
+// MarshalJSON writes the move event's fields and "seq".
+func (m MoveMessage) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(m.Event)
+	if err != nil {
+		return nil, err
+	}
+	seq, _ := json.Marshal(m.Seq)
+	out := append(b[:len(b)-1], `,"seq":`...)
+	out = append(out, seq...)
+	return append(out, '}'), nil
+}
