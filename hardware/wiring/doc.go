@@ -10,7 +10,7 @@
 // The format is a small INI dialect that the package parses itself, so that
 // every error names the file, the line and the field, e.g.
 //
-//	wiring: base.wiring:42: sockets.E5: channel 9 out of range 0-7
+//	wiring: base.wiring:42: sockets.E5: channel "9" out of range 0-7
 //
 // and so that it needs no dependency.
 package wiring
