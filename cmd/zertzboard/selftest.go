@@ -44,6 +44,11 @@ type rig struct {
 	*open.Rig
 	hw  *sim.Hardware // nil on real hardware
 	clk clock.Clock
+
+	// Scan timing of the last measure, bus and settle time included (on
+	// the simulator only the settle waits take fake time).
+	scanMean, scanMax time.Duration
+	overruns          int
 }
 
 // open opens the hardware, or with --sim a simulated base in the given
@@ -94,12 +99,21 @@ func (r *rig) measure(frames int, each func(raw []uint16)) ([][]uint16, error) {
 	n := r.Scanner.Len()
 	out := make([][]uint16, n)
 	raw := make([]uint16, n)
+	var total time.Duration
+	r.scanMax, r.overruns = 0, 0
 	for f := 0; f < frames; f++ {
 		if f > 0 {
 			r.clk.Sleep(r.Scanner.Period())
 		}
+		t0 := r.clk.Now()
 		if err := r.Scanner.ScanOnce(raw); err != nil {
 			return nil, err
+		}
+		d := r.clk.Now().Sub(t0)
+		total += d
+		r.scanMax = max(r.scanMax, d)
+		if d > r.Scanner.Period() {
+			r.overruns++
 		}
 		for s, v := range raw {
 			out[s] = append(out[s], v)
@@ -108,6 +122,7 @@ func (r *rig) measure(frames int, each func(raw []uint16)) ([][]uint16, error) {
 			each(raw)
 		}
 	}
+	r.scanMean = total / time.Duration(max(frames, 1))
 	return out, nil
 }
 
@@ -210,7 +225,6 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	mon := health.New(c, &health.Opts{Window: min(rf.frames, health.DefaultOpts.Window), RailMargin: health.DefaultOpts.RailMargin,
 		NoiseLimit: health.DefaultOpts.NoiseLimit, DriftFraction: health.DefaultOpts.DriftFraction, UnreadableWindows: health.DefaultOpts.UnreadableWindows})
 	got := make([]engine.Content, w.Base.Len())
-	start := time.Now()
 	readings, err := r.measure(rf.frames, func(raw []uint16) {
 		_ = cls.Classify(got, raw)
 		mon.Observe(raw, got)
@@ -218,8 +232,8 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	elapsed := time.Since(start)
-	fmt.Fprintf(stdout, "scanned %d frames in %v wall time\n\n", rf.frames, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "scanned %d frames: scan time mean %v, max %v, period %v, overruns %d\n\n",
+		rf.frames, r.scanMean, r.scanMax, r.Scanner.Period(), r.overruns)
 	fmt.Fprintf(stdout, "%-6s %-6s %3s %4s %6s %6s %6s  %s\n", "socket", "adc", "ch", "mux", "mean", "min", "max", "class")
 	for s := range readings {
 		so := w.Sockets[s]
