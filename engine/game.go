@@ -67,3 +67,13 @@ func (g *Game) Undo(n int) error {
 	g.positions, g.turns, g.claims = g.positions[:k+1], g.turns[:k], g.claims[:k]
 	return nil
 }
+
+// Clone returns an independent copy of the game. Positions are values, so
+// the copy shares nothing that either side can change.
+func (g *Game) Clone() *Game {
+	return &Game{
+		positions: append([]Position(nil), g.positions...),
+		turns:     append([]Turn(nil), g.turns...),
+		claims:    append([][]Cell(nil), g.claims...),
+	}
+}

@@ -386,3 +386,22 @@ func TestPlayOverCapture(t *testing.T) {
 		t.Errorf("PlayOverCapture(WC3-D5) = %v; want ring D5 is not free", err)
 	}
 }
+
+func TestGameClone(t *testing.T) {
+	g := NewGame(NewPosition(MustStandardBoard("37"), Standard, 0))
+	turn, _ := ParseTurn(g.Position().Board(), "WD4-A1")
+	if err := g.Play(turn); err != nil {
+		t.Fatal(err)
+	}
+	c := g.Clone()
+	next, _ := ParseTurn(g.Position().Board(), "GF2-G4")
+	if err := c.Play(next); err != nil {
+		t.Fatal(err)
+	}
+	if g.Len() != 1 || c.Len() != 2 {
+		t.Errorf("after playing on the clone: game %d turns, clone %d", g.Len(), c.Len())
+	}
+	if err := g.Undo(1); err != nil || c.Len() != 2 || !c.PositionAfter(1).Equal(NewPosition(MustStandardBoard("37"), Standard, 0).MustPlay(turn)) {
+		t.Errorf("undo on the original changed the clone")
+	}
+}

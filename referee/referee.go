@@ -66,6 +66,9 @@ type Config struct {
 	// Game, if not nil, resumes a game in progress (e.g. from a journal)
 	// instead of starting a new one; First is then ignored.
 	Game *engine.Game
+	// MissedCaptures lists the resumed game's turns that were placements
+	// over a compulsory capture (tournament rules).
+	MissedCaptures []int
 }
 
 // Referee turns a stream of sensor frames into the turns played. It is
@@ -129,6 +132,7 @@ func New(cfg Config) (*Referee, error) {
 			return nil, fmt.Errorf("referee: the game to resume is on the %s board, not %s", cfg.Game.Position().Board(), cfg.Board)
 		}
 		r.game = cfg.Game
+		r.missed = append([]int(nil), cfg.MissedCaptures...)
 		for i := 0; i <= r.game.Len(); i++ {
 			r.cells = append(r.cells, r.game.PositionAfter(i).Cells())
 		}

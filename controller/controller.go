@@ -1,0 +1,266 @@
+// Package controller joins the parts of a zertzboard into one: sensor
+// frames go to the referee; every committed change goes first to the
+// journal on disk (fsync'd), then to the broadcast and the display.
+// Hardware and network live behind small interfaces, so the same
+// controller runs on the Pi, in the simulator and in tests.
+package controller
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/journal"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// Publisher broadcasts the live game. Its methods must not block for long:
+// the controller calls them from the frame loop.
+type Publisher interface {
+	State(live.State)
+	Move(live.MoveMessage)
+	Event(referee.Event)
+	Record(json []byte)
+}
+
+// Display shows guidance: the per-socket LEDs and the status screen.
+type Display interface {
+	Show(g referee.Guidance, s live.State)
+}
+
+// Config sets up a controller.
+type Config struct {
+	BoardID  string
+	Variant  string // e.g. "48" or "37b"; a resumed journal's game wins
+	First    int
+	Mode     referee.Mode
+	Players  [2]string
+	SettleMS int64
+	// Journal, if set, is where every committed change is written before
+	// it is announced; its game, if any, is resumed.
+	Journal   *journal.Journal
+	Publisher Publisher // may be nil
+	Display   Display   // may be nil
+	Logger    *slog.Logger
+}
+
+// Controller is one board's game. Its methods are safe for concurrent use:
+// frames come from the scan loop, commands from the network and buttons.
+type Controller struct {
+	mu      sync.Mutex
+	cfg     Config
+	ref     *referee.Referee
+	seq     uint64
+	players [2]string
+	log     *slog.Logger
+	lastT   int64
+}
+
+// New makes a controller, resuming the journal's game if it has one.
+func New(cfg Config) (*Controller, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	c := &Controller{cfg: cfg, players: cfg.Players, log: cfg.Logger}
+	var resumed *journal.Game
+	if cfg.Journal != nil {
+		resumed = cfg.Journal.Game()
+	}
+	if resumed != nil {
+		p := resumed.Game.Position()
+		mode, err := referee.ParseMode(resumed.Mode)
+		if err != nil {
+			mode = cfg.Mode
+		}
+		ref, err := referee.New(referee.Config{Board: p.Board(), Rules: p.Rules(), Mode: mode, SettleMS: cfg.SettleMS, Game: resumed.Game.Clone(), MissedCaptures: resumed.Missed})
+		if err != nil {
+			return nil, fmt.Errorf("controller: resuming the journal's game: %w", err)
+		}
+		c.ref, c.seq, c.players, c.lastT = ref, resumed.Seq, resumed.Players, resumed.T
+		c.log.Info("resumed game from journal", "variant", resumed.Variant, "turns", resumed.Game.Len(), "seq", resumed.Seq)
+	} else if err := c.startGame(0, cfg.Variant, cfg.First); err != nil {
+		return nil, err
+	}
+	c.announce(c.lastT, nil)
+	return c, nil
+}
+
+// startGame begins a new game and journals it.
+func (c *Controller) startGame(t int64, variant string, first int) error {
+	b, rules, err := engine.ParseVariant(variant)
+	if err != nil {
+		return fmt.Errorf("controller: %w", err)
+	}
+	ref, err := referee.New(referee.Config{Board: b, Rules: rules, First: first, Mode: c.cfg.Mode, SettleMS: c.cfg.SettleMS})
+	if err != nil {
+		return fmt.Errorf("controller: %w", err)
+	}
+	seq := c.seq + 1
+	if c.cfg.Journal != nil {
+		if err := c.cfg.Journal.NewGame(seq, t, variant, first, c.cfg.Mode.String(), c.players); err != nil {
+			return err
+		}
+	}
+	c.ref, c.seq, c.lastT = ref, seq, t
+	return nil
+}
+
+// Frame takes one scan of the board: t in milliseconds, one frame-log
+// character per cell of the game board, in board order. It is the hot
+// path: a frame that changes nothing costs the referee's comparison.
+func (c *Controller) Frame(t int64, cells []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ev := c.ref.ObserveBytes(t, cells)
+	if len(ev) == 0 {
+		return nil
+	}
+	return c.handle(t, ev)
+}
+
+// handle journals, then announces, the referee's events.
+func (c *Controller) handle(t int64, events []referee.Event) error {
+	var moves []live.MoveMessage
+	var err error
+	for _, e := range events {
+		switch b := e.Body.(type) {
+		case referee.Move:
+			c.seq++
+			missed := false
+			for _, n := range c.ref.MissedCaptures() {
+				missed = missed || n == b.Turn
+			}
+			if j := c.cfg.Journal; j != nil && err == nil {
+				err = j.Turn(c.seq, e.T, b.Notation, missed)
+			}
+			moves = append(moves, live.MoveMessage{Event: e, Seq: c.seq})
+			c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq)
+		case referee.Takeback:
+			c.seq++
+			if j := c.cfg.Journal; j != nil && err == nil {
+				err = j.Takeback(c.seq, e.T, len(b.Undone))
+			}
+			c.log.Info("takeback", "undone", b.Undone, "seq", c.seq)
+		case referee.GameOver:
+			c.log.Info("game over", "winner", b.Winner, "reason", b.Reason)
+		case referee.Illegal:
+			c.log.Debug("illegal board", "reason", b.Reason)
+		case referee.Fault:
+			c.log.Warn("fault", "reason", b.Reason)
+		}
+	}
+	if err != nil {
+		// The journal is the promise that nothing committed is lost;
+		// without it, say so loudly and go on refereeing.
+		c.log.Error("journal write failed", "err", err)
+	}
+	c.lastT = t
+	c.announce(t, events, moves...)
+	return err
+}
+
+// announce publishes the state (when it changed), the moves and the other
+// events, the record, and refreshes the display.
+func (c *Controller) announce(t int64, events []referee.Event, moves ...live.MoveMessage) {
+	st := live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, t)
+	changed := events == nil || len(moves) > 0
+	for _, e := range events {
+		if _, ok := e.Body.(referee.Takeback); ok {
+			changed = true
+		}
+	}
+	if p := c.cfg.Publisher; p != nil {
+		for _, m := range moves {
+			p.Move(m)
+		}
+		for _, e := range events {
+			if _, ok := e.Body.(referee.Move); !ok {
+				p.Event(e)
+			}
+		}
+		if changed {
+			p.State(st)
+			if rec, err := c.recordJSON(); err == nil {
+				p.Record(rec)
+			} else {
+				c.log.Error("record", "err", err)
+			}
+		}
+	}
+	if d := c.cfg.Display; d != nil {
+		d.Show(c.ref.Guidance(), st)
+	}
+}
+
+func (c *Controller) recordJSON() ([]byte, error) {
+	g := c.ref.Game()
+	start := g.Start()
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures()}
+	for i := 0; i < g.Len(); i++ {
+		t, _ := g.Turn(i)
+		rec.Turns = append(rec.Turns, t)
+	}
+	var buf bytes.Buffer
+	if err := record.WriteJSON(&buf, rec); err != nil {
+		return nil, err
+	}
+	return json.RawMessage(bytes.TrimSpace(buf.Bytes())), nil
+}
+
+// NewGame abandons the game and starts another; variant "" keeps the
+// board and rules.
+func (c *Controller) NewGame(t int64, variant string, first int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if variant == "" {
+		variant = c.ref.Position().Variant()
+	}
+	if err := c.startGame(t, variant, first); err != nil {
+		return err
+	}
+	c.log.Info("new game", "variant", variant, "first", first, "seq", c.seq)
+	c.announce(t, nil)
+	return nil
+}
+
+// SetPlayers names the players.
+func (c *Controller) SetPlayers(t int64, players [2]string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seq := c.seq + 1
+	if j := c.cfg.Journal; j != nil {
+		if err := j.Players(seq, t, players); err != nil {
+			return err
+		}
+	}
+	c.players, c.seq = players, seq
+	c.announce(t, nil)
+	return nil
+}
+
+// DemandTakeback is the opponent's demand that the last turn be taken back
+// (tournament rules); the referee guides the players.
+func (c *Controller) DemandTakeback(t int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.announce(t, c.ref.DemandTakeback(t))
+}
+
+// State returns the current snapshot.
+func (c *Controller) State() live.State {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, c.lastT)
+}
+
+// Board returns the game's board.
+func (c *Controller) Board() *engine.Board {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ref.Position().Board()
+}

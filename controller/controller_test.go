@@ -1,0 +1,168 @@
+package controller
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/journal"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/physical"
+	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// fakePub records what would be broadcast.
+type fakePub struct {
+	mu     sync.Mutex
+	states []live.State
+	moves  []live.MoveMessage
+	events []referee.Event
+	record []byte
+}
+
+func (f *fakePub) State(s live.State)      { f.mu.Lock(); f.states = append(f.states, s); f.mu.Unlock() }
+func (f *fakePub) Move(m live.MoveMessage) { f.mu.Lock(); f.moves = append(f.moves, m); f.mu.Unlock() }
+func (f *fakePub) Event(e referee.Event)   { f.mu.Lock(); f.events = append(f.events, e); f.mu.Unlock() }
+func (f *fakePub) Record(b []byte)         { f.mu.Lock(); f.record = b; f.mu.Unlock() }
+
+type frame struct {
+	t     int64
+	cells []byte
+}
+
+func playFrames(t *testing.T, game string, seed uint64) (*record.Record, []frame) {
+	t.Helper()
+	rec, err := record.ReadFile(filepath.Join("../../shared/games/boardspace-sample", game))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := rec.Start()
+	var frames []frame
+	opt := physical.DefaultOptions
+	opt.Seed = seed
+	if _, err := physical.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
+		frames = append(frames, frame{ms, append([]byte(nil), cells...)})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return rec, frames
+}
+
+func TestCrashLosesNothing(t *testing.T) {
+	rec, frames := playFrames(t, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf", 4)
+	path := filepath.Join(t.TempDir(), "board.journal")
+	j, _, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := &fakePub{}
+	cfg := Config{BoardID: "b1", Variant: rec.Variant, First: rec.First, Players: rec.Players, Journal: j, Publisher: pub}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := len(frames) / 2
+	for _, f := range frames[:half] {
+		if err := c.Frame(f.t, f.cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := c.State()
+	if before.Turn == 0 || before.Turn == len(rec.Turns) {
+		t.Fatalf("the crash should come mid-game; turn %d of %d", before.Turn, len(rec.Turns))
+	}
+	// Crash: no Close, no flush; a new process opens the journal.
+	j2, g, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub2 := &fakePub{}
+	cfg.Journal, cfg.Publisher = j2, pub2
+	c2, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := c2.State()
+	a, _ := json.Marshal(before)
+	b, _ := json.Marshal(after)
+	after.Status, before.Status = "", "" // the status line may differ before the board is seen again
+	if before.Seq != after.Seq || before.Cells != after.Cells || before.Turn != after.Turn || before.Captures != after.Captures || g.Seq != before.Seq {
+		t.Fatalf("after the crash the state differs:\n%s\n%s", a, b)
+	}
+	for _, f := range frames[half:] {
+		if err := c2.Frame(f.t, f.cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := c2.State()
+	if end.Turn != len(rec.Turns) || end.Phase != "over" {
+		t.Fatalf("after resuming: %d turns of %d, phase %s", end.Turn, len(rec.Turns), end.Phase)
+	}
+	// Every move was broadcast exactly once across the crash, and every
+	// committed change (a move or a take-back) took the next seq.
+	all := append(append([]live.MoveMessage(nil), pub.moves...), pub2.moves...)
+	takebacks := 0
+	seqs := map[uint64]bool{}
+	for _, m := range all {
+		seqs[m.Seq] = true
+	}
+	for _, st := range append(append([]live.State(nil), pub.states...), pub2.states...) {
+		seqs[st.Seq] = true
+	}
+	for _, e := range append(append([]referee.Event(nil), pub.events...), pub2.events...) {
+		if tb, ok := e.Body.(referee.Takeback); ok {
+			takebacks += len(tb.Undone)
+		}
+	}
+	if len(all)-takebacks != len(rec.Turns) {
+		t.Fatalf("%d moves broadcast and %d taken back; want %d turns", len(all), takebacks, len(rec.Turns))
+	}
+	last := pub2.states[len(pub2.states)-1]
+	for s := uint64(1); s <= last.Seq; s++ {
+		if !seqs[s] {
+			t.Fatalf("seq %d was never broadcast (last %d)", s, last.Seq)
+		}
+	}
+	if last.Seq != all[len(all)-1].Seq || last.Winner == nil {
+		t.Errorf("final state seq %d, winner %v; last move seq %d", last.Seq, last.Winner, all[len(all)-1].Seq)
+	}
+	if r, err := record.ReadJSON(bytes.NewReader(pub2.record)); err != nil || len(r.Turns) != len(rec.Turns) {
+		t.Errorf("record: %v, %v", r, err)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	j, _, err := journal.Open(filepath.Join(t.TempDir(), "j"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := &fakePub{}
+	c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Publisher: pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetPlayers(10, [2]string{"ann", "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.NewGame(20, "61", 1); err != nil {
+		t.Fatal(err)
+	}
+	s := c.State()
+	if s.Variant != "61" || s.ToMove != 1 || s.Players != [2]string{"ann", "bob"} || s.Seq != 3 {
+		t.Errorf("state %+v", s)
+	}
+	if err := c.NewGame(30, "39", 0); err == nil {
+		t.Error("NewGame accepted variant 39")
+	}
+	seqs := []uint64{}
+	for _, st := range pub.states {
+		seqs = append(seqs, st.Seq)
+	}
+	if len(seqs) != 3 || seqs[0] != 1 || seqs[2] != 3 {
+		t.Errorf("published state seqs %v; want 1 2 3", seqs)
+	}
+}
