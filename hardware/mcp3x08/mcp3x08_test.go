@@ -5,6 +5,7 @@ import (
 
 	"periph.io/x/conn/v3/conntest"
 	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spitest"
 )
 
@@ -210,6 +211,38 @@ func BenchmarkReadRaw(b *testing.B) {
 	for b.Loop() {
 		if _, err := d.ReadRaw(3); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// connectArgs records what the driver asks of the port.
+type connectArgs struct {
+	spitest.Playback
+	f    physic.Frequency
+	mode spi.Mode
+	bits int
+}
+
+func (c *connectArgs) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, error) {
+	c.f, c.mode, c.bits = f, mode, bits
+	return c.Playback.Connect(f, mode, bits)
+}
+
+func TestConnectParameters(t *testing.T) {
+	for _, tc := range []struct {
+		o    Opts
+		want physic.Frequency
+	}{
+		{Opts{Variant: MCP3008}, 1350 * physic.KiloHertz},
+		{Opts{Variant: MCP3208}, physic.MegaHertz},
+		{Opts{Variant: MCP3208, Freq: 2 * physic.MegaHertz}, 2 * physic.MegaHertz},
+	} {
+		p := &connectArgs{}
+		if _, err := New(p, &tc.o); err != nil {
+			t.Fatal(err)
+		}
+		if p.f != tc.want || p.mode != spi.Mode0 || p.bits != 8 {
+			t.Errorf("New(%+v) connected at %s, %s, %d bits; want %s, Mode0, 8 bits", tc.o, p.f, p.mode, p.bits, tc.want)
 		}
 	}
 }

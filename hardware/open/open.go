@@ -201,7 +201,7 @@ func (r *Rig) openOutputs(b Buses, clk clock.Clock) error {
 			return err
 		}
 		r.closers = append(r.closers, bus.Close)
-		if r.Screen, err = screen.New(bus, &screen.Opts{Address: s.Address}); err != nil {
+		if r.Screen, err = screen.New(bus, &screen.Opts{Address: s.Address, Speed: s.Speed}); err != nil {
 			return fmt.Errorf("open: screen on %s: %w", s.Bus, err)
 		}
 		r.closers = append(r.closers, r.Screen.Halt)

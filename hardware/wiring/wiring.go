@@ -86,6 +86,10 @@ type LEDs struct {
 type Screen struct {
 	Bus     string // periph I²C bus name, e.g. "I2C1"
 	Address uint16 // 0x3C or 0x3D
+	// Speed, when not 0, is set on the bus when it is opened. Most Pi
+	// kernels only take the speed from config.txt (i2c_arm_baudrate), and
+	// refuse it at run time.
+	Speed physic.Frequency
 }
 
 // Buttons are GPIO names; "" when a button is absent.
@@ -141,7 +145,7 @@ var known = map[string][]string{
 	"adc":     {"bus", "chip", "speed", "vref"},
 	"mux":     {"select", "enable", "settle"},
 	"leds":    {"kind", "bus", "speed", "brightness", "gamma", "order"},
-	"screen":  {"bus", "address"},
+	"screen":  {"bus", "address", "speed"},
 	"buttons": {"new-game", "confirm", "takeback", "debounce"},
 }
 
@@ -463,6 +467,11 @@ func (p *parser) screen(s *section) error {
 			return p.errf(s, e, "address %q: an SSD1306 answers at 0x3C or 0x3D", e.value)
 		}
 		sc.Address = uint16(a)
+	}
+	if e := s.get("speed"); e != nil {
+		if err := sc.Speed.Set(e.value); err != nil || sc.Speed < 10*physic.KiloHertz || sc.Speed > 1*physic.MegaHertz {
+			return p.errf(s, e, "bad I²C speed %q (e.g. 400kHz; 10kHz-1MHz)", e.value)
+		}
 	}
 	p.w.Screen = sc
 	return nil

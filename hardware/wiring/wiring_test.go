@@ -43,6 +43,7 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		{"LED twice", "order = A1 A2", "order = A2 A2", "leds.order", "already has LED"},
 		{"brightness", "brightness = 96", "brightness = 300", "leds.brightness", "out of range"},
 		{"screen address", "address = 0x3C", "address = 0x50", "screen.address", "0x3C or 0x3D"},
+		{"screen speed", "address = 0x3C", "address = 0x3C\nspeed = 5MHz", "screen.speed", "bad I²C speed"},
 		{"button shares a GPIO", "takeback = GPIO22", "takeback = GPIO17", "buttons.takeback", "also button new-game"},
 		{"mount off the base", "37 = 1 2", "37 = 3 2", "mount.37", "off the 61 base"},
 		{"unknown section", "[screen]", "[scren]", "scren", "unknown section"},
@@ -54,7 +55,7 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 			if !errors.As(err, &we) {
 				t.Fatalf("Parse = %v; want a *wiring.Error", err)
 			}
-			want := lineOf(src, tc.new)
+			want := lineOf(src, tc.new) + strings.Count(tc.new, "\n") // the last line of the edit
 			if we.File != "base.wiring" || we.Line != want || we.Field != tc.field || !strings.Contains(we.Msg, tc.msg) {
 				t.Errorf("Parse error = %q; want base.wiring:%d, field %s, message containing %q", err, want, tc.field, tc.msg)
 			}
