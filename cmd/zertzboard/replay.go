@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zertzboard/zertzboard/display"
 	"io"
 	"strings"
 
@@ -220,46 +221,12 @@ func showGame(w io.Writer, rec *record.Record, g *engine.Game) {
 
 // showPosition draws p, then the pool and both players' captures.
 func showPosition(w io.Writer, rec *record.Record, p engine.Position) {
-	io.WriteString(w, renderBoard(p))
+	io.WriteString(w, display.Board(p.Board(), p.Cells(), nil))
 	fmt.Fprintf(w, "pool %s | %s %s | %s %s\n", capsText(p.Pool()),
 		playerName(rec, 0), capsText(p.Captures(0)), playerName(rec, 1), capsText(p.Captures(1)))
 	if r := p.Result(); r.Over {
 		fmt.Fprintf(w, "game over: %s\n", r)
 	}
-}
-
-// renderBoard draws a position as a hex grid in ASCII. Cells are placed by
-// their doubled coordinates: column x at text column 4x, and y counting
-// half-rows upwards, one text line each, so that the six neighbours of a
-// cell sit around it as on the real board. Each cell shows the frame-log
-// letter: o vacant ring, w g b a marble, . a ring removed. The column
-// letters run along the bottom.
-func renderBoard(p engine.Position) string {
-	b := p.Board()
-	minY, maxY := 1<<30, -1<<30
-	for c := 0; c < b.Len(); c++ {
-		y := b.Coord(engine.Cell(c)).Y
-		minY, maxY = min(minY, y), max(maxY, y)
-	}
-	cols := b.Columns()
-	var sb strings.Builder
-	for y := maxY; y >= minY; y-- {
-		line := []byte(strings.Repeat(" ", 4*cols))
-		for x := 0; x < cols; x++ {
-			if c := b.CellAt(engine.Coord{X: x, Y: y}); c != engine.NoCell {
-				line[4*x+2] = byte(p.At(c))
-			}
-		}
-		sb.WriteString(strings.TrimRight("  "+string(line), " "))
-		sb.WriteByte('\n')
-	}
-	letters := make([]byte, 0, 4*cols+2)
-	for x := 0; x < cols; x++ {
-		letters = append(letters, ' ', ' ', ' ', ' ')
-		letters[4*x+2] = byte('A' + x)
-	}
-	sb.WriteString("  " + strings.TrimRight(string(letters), " ") + "\n")
-	return sb.String()
 }
 
 func plural(n int, word string) string {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zertzboard/zertzboard/engine"
 )
 
 const (
@@ -247,37 +246,5 @@ func TestReplayHumanAndShow(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("replay --show output lacks %q:\n%s", want, s)
 		}
-	}
-}
-
-// TestRenderBoard checks the drawing against the board's shape: 37 rings
-// in columns of 4 5 6 7 6 5 4, D4 in the very middle.
-func TestRenderBoard(t *testing.T) {
-	b := engine.MustStandardBoard("37")
-	start := engine.NewPosition(b, engine.Standard, 0)
-	d4, _ := b.ParseCell("D4")
-	a1, _ := b.ParseCell("A1")
-	p := start.MustPlay(engine.PlaceTurn(engine.Black, engine.FromPool, d4, a1))
-	lines := strings.Split(strings.TrimSuffix(renderBoard(p), "\n"), "\n")
-	if len(lines) != 14 { // y runs 0..12, then the letters
-		t.Fatalf("%d lines; want 14:\n%s", len(lines), strings.Join(lines, "\n"))
-	}
-	if got := strings.Join(strings.Fields(lines[13]), ""); got != "ABCDEFG" {
-		t.Errorf("letters line = %q", lines[13])
-	}
-	all := strings.Join(lines[:13], "\n")
-	if n := strings.Count(all, "o"); n != 35 {
-		t.Errorf("%d vacant rings drawn; want 35", n)
-	}
-	mid := lines[6]
-	if !strings.Contains(mid, "b") {
-		t.Errorf("middle line %q does not hold the black marble on D4", mid)
-	}
-	if col := strings.IndexByte(mid, 'b'); col != strings.IndexByte(lines[13], 'D') {
-		t.Errorf("black marble at text column %d; want under D (%d)", col, strings.IndexByte(lines[13], 'D'))
-	}
-	// A1 is the lowest ring of column A: four lines above the bottom.
-	if got := lines[12-3]; strings.TrimSpace(got)[0] != '.' {
-		t.Errorf("A1's line %q should start with the removed ring '.'", got)
 	}
 }

@@ -1,0 +1,83 @@
+package display
+
+import (
+	"image/color"
+	"strings"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+func TestBoard(t *testing.T) {
+	b := engine.MustStandardBoard("37")
+	p := engine.NewPosition(b, engine.Standard, 0)
+	got := Board(b, p.Cells(), nil)
+	lines := strings.Split(strings.TrimRight(got, "\n"), "\n")
+	if len(lines) != 14 || strings.TrimSpace(lines[0]) != "o" || strings.Count(got, "o") != 37 || lines[13] != "    A   B   C   D   E   F   G" {
+		t.Errorf("Board:\n%s", got)
+	}
+	hints := make([]referee.Hint, b.Len())
+	d4, _ := b.ParseCell("D4")
+	hints[d4] = referee.Hint{Role: referee.RoleWrong}
+	if got := Board(b, p.Cells(), hints); !strings.Contains(got, "!o!") {
+		t.Errorf("D4 should be marked wrong:\n%s", got)
+	}
+}
+
+func TestLEDColors(t *testing.T) {
+	hints := []referee.Hint{{Role: referee.RoleFreeRing}, {Role: referee.RoleWrong}, {}}
+	sockets := []engine.Cell{4, 0, 2} // game cell i sits on base socket sockets[i]
+	got := LEDColors(nil, 6, sockets, referee.Guidance{Hints: hints}, nil)
+	want := []color.NRGBA{DefaultPalette[referee.RoleWrong], {0, 0, 0, 255}, {0, 0, 0, 255}, {0, 0, 0, 255}, DefaultPalette[referee.RoleFreeRing], {0, 0, 0, 255}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("socket %d: %v; want %v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestScreenStatus(t *testing.T) {
+	s := live.State{ToMove: 1, Players: [2]string{"ann", "bob"}, Captures: [2]live.Counts{{White: 1}, {Black: 2}}, Phase: "place"}
+	st := ScreenStatus(s, referee.Guidance{Status: "P1 to move"}, []string{"E5 stuck"})
+	if st.ToMove != 1 || st.Captures[1][2] != 2 || st.Line != "P1 to move" || st.Faults[0] != "E5 stuck" {
+		t.Errorf("status %+v", st)
+	}
+	s.Phase = "over"
+	if ScreenStatus(s, referee.Guidance{}, nil).ToMove != -1 {
+		t.Error("a finished game should show no player to move")
+	}
+}
+
+// TestRenderBoard checks the drawing against the board's shape: 37 rings
+// in columns of 4 5 6 7 6 5 4, D4 in the very middle.
+func TestRenderBoard(t *testing.T) {
+	b := engine.MustStandardBoard("37")
+	start := engine.NewPosition(b, engine.Standard, 0)
+	d4, _ := b.ParseCell("D4")
+	a1, _ := b.ParseCell("A1")
+	p := start.MustPlay(engine.PlaceTurn(engine.Black, engine.FromPool, d4, a1))
+	lines := strings.Split(strings.TrimSuffix(Board(p.Board(), p.Cells(), nil), "\n"), "\n")
+	if len(lines) != 14 { // y runs 0..12, then the letters
+		t.Fatalf("%d lines; want 14:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	if got := strings.Join(strings.Fields(lines[13]), ""); got != "ABCDEFG" {
+		t.Errorf("letters line = %q", lines[13])
+	}
+	all := strings.Join(lines[:13], "\n")
+	if n := strings.Count(all, "o"); n != 35 {
+		t.Errorf("%d vacant rings drawn; want 35", n)
+	}
+	mid := lines[6]
+	if !strings.Contains(mid, "b") {
+		t.Errorf("middle line %q does not hold the black marble on D4", mid)
+	}
+	if col := strings.IndexByte(mid, 'b'); col != strings.IndexByte(lines[13], 'D') {
+		t.Errorf("black marble at text column %d; want under D (%d)", col, strings.IndexByte(lines[13], 'D'))
+	}
+	// A1 is the lowest ring of column A: four lines above the bottom.
+	if got := lines[12-3]; strings.TrimSpace(got)[0] != '.' {
+		t.Errorf("A1's line %q should start with the removed ring '.'", got)
+	}
+}
