@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"os"
 	"sort"
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/screen"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
+	"github.com/zertzboard/zertzboard/sensors/record"
 	"github.com/zertzboard/zertzboard/sim"
 )
 
@@ -142,7 +145,8 @@ on bad flags.
 
 Examples:
   zertzboard selftest --calibration /var/lib/zertzboard/calibration.json
-  zertzboard selftest --sim --sim-dead A3 --sim-drift E5
+  zertzboard selftest --sim --sim-dead A3 --sim-drift E5 --screen-png screen.png
+  zertzboard selftest --sim --board 37 --record seen.frames.jsonl --raw seen.raw.jsonl
 `
 
 func runSelftest(args []string, stdout, stderr io.Writer) int {
@@ -153,6 +157,10 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	dead := fs.String("sim-dead", "", "with --sim, the `socket` whose sensor is dead (reads 0)")
 	drift := fs.String("sim-drift", "", "with --sim, the `socket` whose sensor drifts upwards")
 	noWalk := fs.Bool("no-led-walk", false, "skip the LED walk")
+	recPath := fs.String("record", "", "write the classified frames to this frame-log `file` (*.frames.jsonl)")
+	rawPath := fs.String("raw", "", "write the raw counts to this `file` (*.raw.jsonl)")
+	boardName := fs.String("board", "61", "game `board` for --record: 37, 40, 43, 44, 48 or 61, mounted on the base as the wiring says")
+	pngPath := fs.String("screen-png", "", "with --sim, save the status screen to this PNG `file`")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -160,8 +168,13 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "zertzboard selftest: takes no arguments, and --frames must be at least 2")
 		return exitUsage
 	}
-	if (*dead != "" || *drift != "") && !rf.sim {
-		fmt.Fprintln(stderr, "zertzboard selftest: --sim-dead and --sim-drift need --sim")
+	if (*dead != "" || *drift != "" || *pngPath != "") && !rf.sim {
+		fmt.Fprintln(stderr, "zertzboard selftest: --sim-dead, --sim-drift and --screen-png need --sim")
+		return exitUsage
+	}
+	game, err := engine.StandardBoard(*boardName)
+	if err != nil {
+		fmt.Fprintf(stderr, "zertzboard selftest: --board: %v\n", err)
 		return exitUsage
 	}
 	fail := func(err error) int {
@@ -174,6 +187,30 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	}
 	defer r.Close()
 	w := r.Wiring
+	var rec *record.Recorder
+	if *recPath != "" || *rawPath != "" {
+		m, err := w.Mount(game)
+		if err != nil {
+			return fail(err)
+		}
+		files := make([]io.Writer, 2)
+		for i, p := range []string{*recPath, *rawPath} {
+			if p == "" {
+				continue
+			}
+			f, err := os.Create(p)
+			if err != nil {
+				return fail(err)
+			}
+			defer f.Close()
+			files[i] = f
+		}
+		frames := files[0]
+		if frames == nil {
+			frames = io.Discard
+		}
+		rec = record.NewRecorder(m, frames, files[1])
+	}
 	mode := "hardware"
 	if r.hw != nil {
 		mode = "simulator"
@@ -225,12 +262,24 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	mon := health.New(c, &health.Opts{Window: min(rf.frames, health.DefaultOpts.Window), RailMargin: health.DefaultOpts.RailMargin,
 		NoiseLimit: health.DefaultOpts.NoiseLimit, DriftFraction: health.DefaultOpts.DriftFraction, UnreadableWindows: health.DefaultOpts.UnreadableWindows})
 	got := make([]engine.Content, w.Base.Len())
+	var recErr error
 	readings, err := r.measure(rf.frames, func(raw []uint16) {
 		_ = cls.Classify(got, raw)
 		mon.Observe(raw, got)
+		if rec != nil && recErr == nil {
+			recErr = rec.Record(r.clk.Now(), raw, got)
+		}
 	})
 	if err != nil {
 		return fail(err)
+	}
+	if rec != nil {
+		if recErr == nil {
+			recErr = rec.Flush()
+		}
+		if recErr != nil {
+			return fail(recErr)
+		}
 	}
 	fmt.Fprintf(stdout, "scanned %d frames: scan time mean %v, max %v, period %v, overruns %d\n\n",
 		rf.frames, r.scanMean, r.scanMax, r.Scanner.Period(), r.overruns)
@@ -249,6 +298,9 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%-6s %-6s %3d %4s %6.0f %6d %6d  %s\n", w.Base.Label(engine.Cell(s)), w.ADCs[so.ADC].Name, so.Channel, mux, mean, lo, hi, class)
 	}
 	faults := mon.Faults()
+	if err := showSelftest(r, faults, *pngPath); err != nil {
+		return fail(err)
+	}
 	fmt.Fprintln(stdout)
 	if len(faults) == 0 {
 		fmt.Fprintln(stdout, "no faults")
@@ -259,6 +311,28 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %s\n", f)
 	}
 	return exitFault
+}
+
+// showSelftest puts the verdict on the status screen, and with --sim
+// optionally saves it as a PNG.
+func showSelftest(r *rig, faults []health.Fault, pngPath string) error {
+	if r.Screen == nil {
+		return nil
+	}
+	st := screen.Status{ToMove: -1, Line: "selftest: ok"}
+	if len(faults) > 0 {
+		st.Line = fmt.Sprintf("selftest failed: %d", len(faults))
+		for _, f := range faults {
+			st.Faults = append(st.Faults, f.Label+" "+f.Kind.String())
+		}
+	}
+	if err := r.Screen.Show(st); err != nil {
+		return err
+	}
+	if pngPath != "" && r.hw != nil && r.hw.Screen != nil {
+		return r.hw.Screen.SavePNG(pngPath)
+	}
+	return nil
 }
 
 // setupSelftestBoard is the simulated position selftest shows.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -91,5 +92,36 @@ func TestNoHardwareFailsClearly(t *testing.T) {
 		if code != exitFault || !strings.Contains(errs, "SPI bus SPI0.0 not found") || !strings.Contains(errs, "--sim") {
 			t.Errorf("%s without hardware = %d, %q; want exit 1 naming SPI0.0 and --sim", c, code, errs)
 		}
+	}
+}
+
+func TestSelftestSimRecordsFrames(t *testing.T) {
+	dir := t.TempDir()
+	frames, raw, png := dir+"/s.frames.jsonl", dir+"/s.raw.jsonl", dir+"/screen.png"
+	code, out, errs := runCmd("selftest", "--sim", "--no-led-walk", "--frames", "20", "--board", "37",
+		"--record", frames, "--raw", raw, "--screen-png", png)
+	if code != exitOK {
+		t.Fatalf("selftest = %d: %s\n%s", code, errs, out)
+	}
+	b, err := os.ReadFile(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 20 {
+		t.Fatalf("%d frame lines; want 20", len(lines))
+	}
+	// The base's D4 (white) is the 37 board's C3, cell 11 in board order;
+	// E5 (grey) is D4, cell 18; F4 (black) is E3, cell 24.
+	want := []byte(strings.Repeat("o", 37))
+	want[11], want[18], want[24] = 'w', 'g', 'b'
+	if wantLine := `{"t":0,"cells":"` + string(want) + `"}`; lines[0] != wantLine {
+		t.Errorf("first frame\n%s\nwant\n%s", lines[0], wantLine)
+	}
+	if st, err := os.Stat(raw); err != nil || st.Size() == 0 {
+		t.Errorf("raw log: %v", err)
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+		t.Errorf("screen PNG: %v", err)
 	}
 }
