@@ -53,6 +53,7 @@ type Board struct {
 	dead   []int     // -1, or the constant reading of a dead sensor
 	drift  []float64 // counts added per reading
 	drifts []float64 // accumulated drift
+	noise  []float64 // extra noise σ per socket
 	reads  []int
 }
 
@@ -64,7 +65,7 @@ func NewBoard(base *engine.Board, o *BoardOpts) *Board {
 	n := base.Len()
 	b := &Board{base: base, o: *o, top: float64(int(1)<<o.Bits - 1), rng: rand.New(rand.NewPCG(o.Seed, 0x2e27)),
 		cells: make([]engine.Content, n), offset: make([]float64, n), dead: make([]int, n),
-		drift: make([]float64, n), drifts: make([]float64, n), reads: make([]int, n)}
+		drift: make([]float64, n), drifts: make([]float64, n), noise: make([]float64, n), reads: make([]int, n)}
 	for i := range b.cells {
 		b.cells[i] = engine.NoRing
 		b.offset[i] = (b.rng.Float64()*2 - 1) * o.Spread
@@ -134,11 +135,19 @@ func (b *Board) Drift(s engine.Cell, perRead float64) {
 	b.drift[s] = perRead
 }
 
-// Heal undoes Kill and Drift on socket s.
+// Noisy adds Gaussian noise of standard deviation sigma counts to socket
+// s's readings, like a cracked joint or a long unshielded wire.
+func (b *Board) Noisy(s engine.Cell, sigma float64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.noise[s] = sigma
+}
+
+// Heal undoes Kill, Drift and Noisy on socket s.
 func (b *Board) Heal(s engine.Cell) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.dead[s], b.drift[s], b.drifts[s] = -1, 0, 0
+	b.dead[s], b.drift[s], b.drifts[s], b.noise[s] = -1, 0, 0, 0
 }
 
 // Reads is how many times socket s was read.
@@ -174,6 +183,9 @@ func (b *Board) Read(s engine.Cell) uint16 {
 	}
 	b.drifts[s] += b.drift[s]
 	v := b.level(s) + b.rng.NormFloat64()*b.o.Noise
+	if b.noise[s] > 0 {
+		v += b.rng.NormFloat64() * b.noise[s]
+	}
 	return uint16(math.Round(math.Max(0, math.Min(b.top, v))))
 }
 

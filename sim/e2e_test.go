@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
@@ -129,8 +131,10 @@ func TestEndToEndDeadAndDriftingSensors(t *testing.T) {
 	}
 	dead, _ := base.ParseCell("A3")
 	drifting, _ := base.ParseCell("E5")
+	noisy, _ := base.ParseCell("I2")
 	board.Kill(dead, 0)
-	board.Drift(drifting, 0.25)
+	board.Drift(drifting, 0.1) // slow, as a warming sensor: reported while still readable
+	board.Noisy(noisy, 30)
 	cls := classify.New(cal)
 	mon := health.New(cal, nil)
 	raw := make([]uint16, n)
@@ -169,7 +173,66 @@ func TestEndToEndDeadAndDriftingSensors(t *testing.T) {
 	if kinds[drifting] != health.Drifting {
 		t.Errorf("drifting sensor E5 reported as %v; want drifting", kinds[drifting])
 	}
-	if len(kinds) != 2 {
+	if kinds[noisy]&health.Noisy == 0 {
+		t.Errorf("noisy sensor I2 reported as %v; want noisy", kinds[noisy])
+	}
+	if len(kinds) != 3 {
 		t.Errorf("faults on healthy sockets: %v", faults)
+	}
+}
+
+// The scan loop over the real stack: each scan pays the 16 mux settle
+// times (10 µs each in the reference wiring) on the injected clock.
+func TestEndToEndScanLoop(t *testing.T) {
+	w, err := wiring.Load("../firmware-config/reference-61.wiring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := sim.NewBoard(w.Base, nil)
+	board.SetAll(engine.Vacant)
+	hw, err := sim.New(w, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clock.NewFake(time.Unix(0, 0))
+	r, err := open.Open(w, hw, &open.Opts{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	frames := make(chan scan.Frame, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- r.Scanner.Run(ctx, func(f *scan.Frame) error {
+			frames <- *f
+			if f.Seq == 9 {
+				return scan.ErrStop
+			}
+			return nil
+		})
+	}()
+	var got []scan.Frame
+	for len(got) < 10 {
+		clk.Advance(time.Millisecond)
+		select {
+		case f := <-frames:
+			got = append(got, f)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range got {
+		if f.Duration != 16*10*time.Microsecond || f.Overruns != 0 {
+			t.Errorf("frame %d: duration %v, overruns %d; want 160µs, 0", f.Seq, f.Duration, f.Overruns)
+		}
+	}
+	// The test advances the clock 1 ms at a time, so a scan starts up to
+	// 1 ms after its tick.
+	if d := got[1].T.Sub(got[0].T); d < 5*time.Millisecond || d >= 6*time.Millisecond {
+		t.Errorf("frames %v apart; want 5ms (+ <1ms test granularity)", d)
 	}
 }

@@ -78,6 +78,8 @@ type acc struct {
 	n, nDiff, nDev, rail int
 	min, max             uint16
 	sumDiff, sumDev      float64
+	sumNorm              float64        // deviation from Ref as a fraction of the room to the band edge
+	known                engine.Content // the last readable class
 	last                 uint16
 	lastClass            engine.Content
 	unreadable           int // consecutive unreadable windows
@@ -114,7 +116,7 @@ func (m *Monitor) reset() {
 		a := &m.s[i]
 		a.n, a.nDiff, a.nDev, a.rail = 0, 0, 0, 0
 		a.min, a.max = math.MaxUint16, 0
-		a.sumDiff, a.sumDev = 0, 0
+		a.sumDiff, a.sumDev, a.sumNorm = 0, 0, 0
 		a.allUnreadable = true
 	}
 	m.frames = 0
@@ -142,8 +144,14 @@ func (m *Monitor) Observe(raw []uint16, cls []engine.Content) bool {
 				d := float64(v) - float64(a.last)
 				a.sumDiff += math.Abs(d)
 				a.nDiff++
-				a.sumDev += float64(v) - float64(m.cal.Sockets[i][classify.Index(c)].Ref)
+				b := &m.cal.Sockets[i][classify.Index(c)]
+				dev := float64(v) - float64(b.Ref)
+				if room := b.Room(dev > 0); room > 0 {
+					a.sumNorm += dev / float64(room)
+				}
+				a.sumDev += dev
 				a.nDev++
+				a.known = c
 			}
 		}
 		a.n++
@@ -182,10 +190,9 @@ func (m *Monitor) evaluate() {
 			}
 		}
 		if a.nDev > a.n/2 && f&(Saturated|Stuck) == 0 {
-			dev := a.sumDev / float64(a.nDev)
-			b := m.cal.Sockets[i][classify.Index(a.lastClass)]
-			if room := float64(b.Room(dev > 0)); room > 0 && math.Abs(dev) > m.o.DriftFraction*room {
-				set(Drifting, "reads %+.0f counts from its calibrated %c reference %d (band %d-%d)", dev, a.lastClass, b.Ref, b.Lo, b.Hi)
+			if norm := a.sumNorm / float64(a.nDev); math.Abs(norm) > m.o.DriftFraction {
+				b := m.cal.Sockets[i][classify.Index(a.known)]
+				set(Drifting, "reads %+.0f counts from its calibrated %c reference %d (band %d-%d)", a.sumDev/float64(a.nDev), a.known, b.Ref, b.Lo, b.Hi)
 			}
 		}
 		if a.allUnreadable {

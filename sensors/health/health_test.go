@@ -126,3 +126,28 @@ func BenchmarkObserve61(b *testing.B) {
 		m.Observe(raw, out)
 	}
 }
+
+// A window that ends on an unreadable frame still judges drift by the
+// classes it saw (this used to index the bands with '?').
+func TestDriftWindowEndingUnreadable(t *testing.T) {
+	base := engine.MustStandardBoard("37")
+	cal := calibration(t, base)
+	m := New(cal, &Opts{Window: 10, RailMargin: 8, NoiseLimit: 1000, DriftFraction: 0.6, UnreadableWindows: 3})
+	raw := make([]uint16, base.Len())
+	cls := make([]engine.Content, base.Len())
+	up := cal.Sockets[0][0].Room(true)
+	for f := 0; f < 10; f++ {
+		for s := range raw {
+			raw[s], cls[s] = uint16(means[0]+f%2), engine.NoRing
+		}
+		raw[0] = uint16(int(cal.Sockets[0][0].Ref) + up*9/10 + f%2)
+		if f == 9 {
+			cls[0] = engine.Unreadable
+		}
+		m.Observe(raw, cls)
+	}
+	f := m.Faults()
+	if len(f) != 1 || f[0].Socket != 0 || f[0].Kind != Drifting {
+		t.Errorf("faults %v; want A1 drifting", f)
+	}
+}
