@@ -1,0 +1,358 @@
+// Package node runs one board: the scan loop reads the sensors, the
+// classifier and the mount turn counts into the game board's cells, the
+// controller referees them and journals and broadcasts every committed
+// change, and the display shows the guidance on the LEDs and the screen.
+// The same code runs on a Raspberry Pi and on the simulator; only the
+// buses differ.
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zertzboard/zertzboard/controller"
+	"github.com/zertzboard/zertzboard/display"
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/buttons"
+	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/scan"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/journal"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sensors/classify"
+	"github.com/zertzboard/zertzboard/sensors/health"
+)
+
+// Command is an instruction from outside the board: the buttons, or
+// MQTT's cmd/ topics.
+type Command struct {
+	Name    string // "new-game", "set-players" or "takeback"
+	Variant string // new-game: "" keeps the board and rules
+	First   int    // new-game
+	Players [2]string
+	// Done, if not nil, receives the outcome once the command is handled.
+	Done func(error)
+}
+
+// Options sets up a board.
+type Options struct {
+	BoardID     string
+	Variant     string
+	First       int
+	Mode        referee.Mode
+	Players     [2]string
+	SettleMS    int64
+	Rig         *open.Rig
+	Calibration *classify.Calibration
+	JournalPath string // "" keeps no journal
+	Publisher   controller.Publisher
+	Commands    <-chan Command
+	Logger      *slog.Logger
+	// Terminal, if not nil, gets a text view of the board after every
+	// change (the simulator's status screen).
+	Terminal io.Writer
+	// OnFrame, if not nil, sees every classified frame of the game board
+	// (e.g. to record a frame log). It must not keep cells.
+	OnFrame func(ms int64, cells []byte)
+}
+
+// Node is a running board.
+type Node struct {
+	opt   Options
+	log   *slog.Logger
+	ctrl  *controller.Controller
+	jrnl  *journal.Journal
+	mount atomic.Pointer[wiring.Mount]
+	disp  *screens
+	start time.Time
+}
+
+// New opens the journal, resumes its game or starts one, and mounts the
+// game board on the base.
+func New(opt Options) (*Node, error) {
+	if opt.Rig == nil || opt.Calibration == nil {
+		return nil, errors.New("node: a rig and a calibration are required")
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	n := &Node{opt: opt, log: opt.Logger}
+	if opt.JournalPath != "" {
+		j, g, err := journal.Open(opt.JournalPath)
+		if err != nil {
+			return nil, err
+		}
+		n.jrnl = j
+		if g != nil {
+			n.log.Info("journal holds a game in progress", "path", opt.JournalPath, "variant", g.Variant, "turns", g.Game.Len())
+		}
+	}
+	n.disp = newScreens(opt.Rig, opt.Terminal, n.log)
+	ctrl, err := controller.New(controller.Config{
+		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
+		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
+	})
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
+	n.ctrl = ctrl
+	if err := n.remount(); err != nil {
+		n.Close()
+		return nil, err
+	}
+	return n, nil
+}
+
+// remount places the current game board on the base.
+func (n *Node) remount() error {
+	m, err := n.opt.Rig.Wiring.Mount(n.ctrl.Board())
+	if err != nil {
+		return fmt.Errorf("node: %w", err)
+	}
+	n.mount.Store(m)
+	n.disp.setMount(m)
+	return nil
+}
+
+// Controller returns the board's controller.
+func (n *Node) Controller() *controller.Controller { return n.ctrl }
+
+// Run scans, referees and shows until ctx is done, then darkens the LEDs.
+func (n *Node) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Add(1)
+	go func() { defer wg.Done(); n.disp.run(ctx) }()
+	if b := n.opt.Rig.Buttons; b != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = b.Run(ctx, func(e buttons.Event) { n.button(e) })
+		}()
+	}
+	if n.opt.Commands != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case c := <-n.opt.Commands:
+					err := n.Do(c)
+					if c.Done != nil {
+						c.Done(err)
+					}
+				}
+			}
+		}()
+	}
+	err := n.scan(ctx)
+	cancel()
+	wg.Wait()
+	if h := n.opt.Rig.LEDs; h != nil {
+		if herr := h.Halt(); herr != nil {
+			n.log.Error("darkening the LEDs", "err", herr)
+		}
+	}
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+// scan is the hot loop: classify, project onto the game board, referee.
+func (n *Node) scan(ctx context.Context) error {
+	cal := n.opt.Calibration
+	base := cal.Base
+	cls := classify.New(cal)
+	mon := health.New(cal, nil)
+	classes := make([]engine.Content, base.Len())
+	var cells []byte
+	var faults []health.Fault
+	n.start = time.Now()
+	first := true
+	return n.opt.Rig.Scanner.Run(ctx, func(f *scan.Frame) error {
+		if first {
+			n.start, first = f.T, false
+		}
+		if err := cls.Classify(classes, f.Raw); err != nil {
+			return err
+		}
+		if mon.Observe(f.Raw, classes) {
+			if fs := mon.Faults(); !sameFaults(fs, faults) {
+				faults = fs
+				n.reportFaults(f.T, fs)
+			}
+		}
+		m := n.mount.Load()
+		cells = m.Project(cells[:0], classes)
+		ms := f.T.Sub(n.start).Milliseconds()
+		if n.opt.OnFrame != nil {
+			n.opt.OnFrame(ms, cells)
+		}
+		if err := n.ctrl.Frame(ms, cells); err != nil {
+			n.log.Error("frame", "err", err)
+		}
+		return nil
+	})
+}
+
+func sameFaults(a, b []health.Fault) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].String() != b[i].String() {
+			return false
+		}
+	}
+	return true
+}
+
+func (n *Node) reportFaults(t time.Time, fs []health.Fault) {
+	var lines []string
+	for _, f := range fs {
+		lines = append(lines, f.String())
+		n.log.Warn("sensor fault", "fault", f.String())
+	}
+	n.disp.setFaults(lines)
+	if p := n.opt.Publisher; p != nil {
+		reason := "sensors healthy"
+		if len(lines) > 0 {
+			reason = "sensor faults: " + strings.Join(lines, "; ")
+		}
+		p.Event(referee.Event{T: t.Sub(n.start).Milliseconds(), Body: referee.Fault{Reason: reason}})
+	}
+}
+
+// button turns a press into a command.
+func (n *Node) button(e buttons.Event) {
+	switch e.Button {
+	case buttons.NewGame:
+		st := n.ctrl.State()
+		_ = n.Do(Command{Name: "new-game", First: 1 - st.ToMove&1})
+	case buttons.Takeback:
+		_ = n.Do(Command{Name: "takeback"})
+	}
+}
+
+// Do carries out a command.
+func (n *Node) Do(c Command) error {
+	ms := time.Since(n.start).Milliseconds()
+	switch c.Name {
+	case "new-game":
+		if err := n.ctrl.NewGame(ms, c.Variant, c.First); err != nil {
+			return err
+		}
+		return n.remount()
+	case "set-players":
+		return n.ctrl.SetPlayers(ms, c.Players)
+	case "takeback":
+		n.ctrl.DemandTakeback(ms)
+		return nil
+	}
+	return fmt.Errorf("node: unknown command %q", c.Name)
+}
+
+// Close closes the journal.
+func (n *Node) Close() error {
+	if n.jrnl != nil {
+		return n.jrnl.Close()
+	}
+	return nil
+}
+
+// screens shows guidance on the LEDs, the status screen and the terminal.
+// Writing them takes milliseconds of bus time, so it happens on its own
+// goroutine, always with the latest guidance: the frame loop never waits.
+type screens struct {
+	rig   *open.Rig
+	term  io.Writer
+	log   *slog.Logger
+	mu    sync.Mutex
+	g     referee.Guidance
+	s     live.State
+	m     *wiring.Mount
+	fault []string
+	dirty chan struct{}
+	leds  []color.NRGBA
+}
+
+func newScreens(r *open.Rig, term io.Writer, log *slog.Logger) *screens {
+	return &screens{rig: r, term: term, log: log, dirty: make(chan struct{}, 1)}
+}
+
+// Show implements controller.Display.
+func (d *screens) Show(g referee.Guidance, s live.State) {
+	d.mu.Lock()
+	d.g, d.s = g, s
+	d.mu.Unlock()
+	d.poke()
+}
+
+func (d *screens) setMount(m *wiring.Mount) {
+	d.mu.Lock()
+	d.m = m
+	d.mu.Unlock()
+	d.poke()
+}
+
+func (d *screens) setFaults(f []string) {
+	d.mu.Lock()
+	d.fault = f
+	d.mu.Unlock()
+	d.poke()
+}
+
+func (d *screens) poke() {
+	select {
+	case d.dirty <- struct{}{}:
+	default:
+	}
+}
+
+func (d *screens) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.dirty:
+		}
+		d.mu.Lock()
+		g, s, m, faults := d.g, d.s, d.m, d.fault
+		d.mu.Unlock()
+		if g.Hints == nil || m == nil {
+			continue
+		}
+		if l := d.rig.LEDs; l != nil {
+			d.leds = display.LEDColors(d.leds, m.Base.Len(), m.Sockets, g, nil)
+			for i, c := range d.leds {
+				l.Set(i, c)
+			}
+			if err := l.Show(); err != nil {
+				d.log.Error("LEDs", "err", err)
+			}
+		}
+		if sc := d.rig.Screen; sc != nil {
+			if err := sc.Show(display.ScreenStatus(s, g, faults)); err != nil {
+				d.log.Error("screen", "err", err)
+			}
+		}
+		if d.term != nil {
+			fmt.Fprintf(d.term, "\n%s", display.Terminal(s, m.Game, g))
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package node
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/journal"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/physical"
+	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sensors/classify"
+	"github.com/zertzboard/zertzboard/sim"
+)
+
+type pub struct {
+	mu    sync.Mutex
+	moves []live.MoveMessage
+	last  live.State
+}
+
+func (p *pub) State(s live.State)      { p.mu.Lock(); p.last = s; p.mu.Unlock() }
+func (p *pub) Move(m live.MoveMessage) { p.mu.Lock(); p.moves = append(p.moves, m); p.mu.Unlock() }
+func (p *pub) Event(referee.Event)     {}
+func (p *pub) Record([]byte)           {}
+
+// calibrateSim measures every socket in every class, as the calibrate
+// command does with a person placing the pieces.
+func calibrateSim(t *testing.T, r *open.Rig, b *sim.Board) *classify.Calibration {
+	t.Helper()
+	base := r.Wiring.Base
+	samples := make([]classify.Samples, base.Len())
+	raw := make([]uint16, base.Len())
+	for _, c := range []engine.Content{engine.NoRing, engine.Vacant, engine.WhiteMarble, engine.GreyMarble, engine.BlackMarble} {
+		b.SetAll(c)
+		for i := 0; i < 40; i++ {
+			if err := r.Scanner.ScanOnce(raw); err != nil {
+				t.Fatal(err)
+			}
+			for s, v := range raw {
+				samples[s][classify.Index(c)] = append(samples[s][classify.Index(c)], v)
+			}
+		}
+	}
+	cal, err := classify.Fit(base, r.Bits(), samples, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cal
+}
+
+// TestGameThroughTheSimulatedHardware plays a real 48-ring game with hands
+// onto the virtual base and checks that the board, read through the real
+// drivers, the classifier and the mount, is refereed into the recorded
+// game, journalled and broadcast.
+func TestGameThroughTheSimulatedHardware(t *testing.T) {
+	rec, err := record.ReadFile("../../shared/games/boardspace-sample/032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := wiring.Reference()
+	board := sim.NewBoard(w.Base, nil)
+	hw, err := sim.New(w, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clock.NewFake(time.Unix(0, 0))
+	rig, err := open.Open(w, hw, &open.Opts{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	cal := calibrateSim(t, rig, board)
+	start, _ := rec.Start()
+	m, err := w.Mount(start.Board())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The base starts as the game's start: rings on the game's sockets.
+	place := func(cells []byte) {
+		for c, s := range m.Sockets {
+			if cells[c] != '?' { // a hand over the ring: the magnet is between
+				board.Set(s, engine.Content(cells[c]))
+			}
+		}
+	}
+	board.SetAll(engine.NoRing)
+	place([]byte(start.Cells()))
+
+	scanned := make(chan struct{})
+	p := &pub{}
+	jpath := filepath.Join(t.TempDir(), "board.journal")
+	n, err := New(Options{BoardID: "t", Variant: rec.Variant, First: rec.First, Rig: rig, Calibration: cal, JournalPath: jpath, Publisher: p,
+		OnFrame: func(int64, []byte) { scanned <- struct{}{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- n.Run(ctx) }()
+	// tick advances the fake clock until one scan has happened.
+	tick := func() {
+		for {
+			clk.Advance(rig.Scanner.Period())
+			select {
+			case <-scanned:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	opt := physical.DefaultOptions
+	opt.Seed = 2
+	opt.ScanMS = rig.Scanner.Period().Milliseconds()
+	if _, err := physical.Play(start, rec.Turns, opt, func(_ int64, cells []byte) error {
+		place(cells)
+		tick()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	go func() {
+		for range scanned { // let a last scan finish
+		}
+	}()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	n.Close()
+	st := n.Controller().State()
+	if st.Turn != len(rec.Turns) || st.Phase != "over" {
+		t.Fatalf("refereed %d turns of %d; phase %s; moves %v", st.Turn, len(rec.Turns), st.Phase, st.Moves)
+	}
+	_, g, err := journal.Open(jpath)
+	if err != nil || g.Game.Len() != len(rec.Turns) || g.Seq != st.Seq {
+		t.Fatalf("journal: %v, %d turns, seq %d; want %d turns, seq %d", err, g.Game.Len(), g.Seq, len(rec.Turns), st.Seq)
+	}
+	if p.last.Seq != st.Seq || p.last.Phase != "over" {
+		t.Errorf("last published state seq %d phase %s", p.last.Seq, p.last.Phase)
+	}
+	// The LEDs showed guidance during the game and are dark after it.
+	if hw.LEDs.Frames() < 2 {
+		t.Errorf("the LED chain was written %d times", hw.LEDs.Frames())
+	}
+	for i, c := range hw.LEDs.Colors() {
+		if c.R|c.G|c.B != 0 {
+			t.Fatalf("LED %d is %v after Run returned; want dark", i, c)
+		}
+	}
+}
