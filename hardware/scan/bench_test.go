@@ -62,7 +62,10 @@ func BenchmarkScanClassify61(b *testing.B) {
 	}
 	cal := &classify.Calibration{Base: base, Bits: 12, Hysteresis: 8, Sockets: make([]classify.Bands, base.Len())}
 	for i := range cal.Sockets {
-		cal.Sockets[i] = classify.Bands{{1950, 2048, 2150}, {1700, 1800, 1900}, {1200, 1350, 1500}, {2350, 2500, 2650}, {2900, 3100, 3300}}
+		cal.Sockets[i] = classify.Bands{
+			{Lo: 1950, Ref: 2048, Hi: 2150}, {Lo: 1700, Ref: 1800, Hi: 1900}, {Lo: 1200, Ref: 1350, Hi: 1500},
+			{Lo: 2350, Ref: 2500, Hi: 2650}, {Lo: 2900, Ref: 3100, Hi: 3300},
+		}
 	}
 	cls := classify.New(cal)
 	raw := make([]uint16, base.Len())
