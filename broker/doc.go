@@ -1,5 +1,9 @@
-// Package broker is the embedded MQTT broker, with authentication.
+// Package broker is the embedded MQTT broker that `zertzboard sim` and a
+// board without an external broker run: mochi-mqtt with TCP and WebSocket
+// listeners and an authentication hook of our own (see auth.go), because
+// mochi refuses every client until a hook lets them in.
+//
+// Topics live under Config.Prefix (default "zertz/"), one level per board:
+// <prefix><board-id>/state, <prefix><board-id>/cmd/<name>, … (the layout of
+// ../shared/design/ARCHITECTURE.md, MQTT topics).
 package broker
-
-// The pinned modules; replaced by real use.
-import _ "github.com/mochi-mqtt/server/v2"

@@ -1,0 +1,196 @@
+package broker
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+
+	mqtt "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/listeners"
+	"github.com/mochi-mqtt/server/v2/packets"
+)
+
+// Default listener addresses: loopback only, so that exposing the broker to
+// the network is a decision written in a configuration file.
+const (
+	DefaultTCPAddr = "127.0.0.1:1883"
+	DefaultWSAddr  = "127.0.0.1:8083"
+	DefaultPrefix  = "zertz/"
+	// Off as a listener address disables that listener.
+	Off = "off"
+)
+
+// Config configures a Broker. The zero value is usable: loopback listeners
+// on the default ports, no accounts, anonymous read-only viewers.
+type Config struct {
+	TCPAddr string // host:port; "" means DefaultTCPAddr, Off disables; port 0 picks a free port
+	WSAddr  string // host:port for MQTT over WebSocket (browsers); same conventions
+
+	// Prefix is the root of every board's topics; it must end in "/".
+	Prefix string
+
+	// Users are the accounts; names must be unique and non-empty.
+	Users []User
+
+	// AllowAnonymousViewers lets clients without a username connect as
+	// viewers (subscribe only). nil means true: scoreboards and overlays
+	// should not need a secret to watch a game.
+	AllowAnonymousViewers *bool
+
+	Logger *slog.Logger // nil discards
+}
+
+// Broker is a running embedded broker.
+type Broker struct {
+	cfg  Config
+	log  *slog.Logger
+	srv  *mqtt.Server
+	auth *authHook
+	tcp  *listeners.TCP
+	ws   *wsListener
+
+	mu      sync.Mutex
+	started bool
+	closed  bool
+	subID   int
+}
+
+// New checks the configuration and builds a broker; Start opens the
+// listeners.
+func New(cfg Config) (*Broker, error) {
+	if cfg.TCPAddr == "" {
+		cfg.TCPAddr = DefaultTCPAddr
+	}
+	if cfg.WSAddr == "" {
+		cfg.WSAddr = DefaultWSAddr
+	}
+	if cfg.Prefix == "" {
+		cfg.Prefix = DefaultPrefix
+	}
+	if err := checkPrefix(cfg.Prefix); err != nil {
+		return nil, err
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	anon := cfg.AllowAnonymousViewers == nil || *cfg.AllowAnonymousViewers
+	auth, err := newAuthHook(cfg.Users, cfg.Prefix, anon, log)
+	if err != nil {
+		return nil, err
+	}
+	srv := mqtt.New(&mqtt.Options{
+		Logger: log.With("component", "mochi"),
+		// The inline client serves Subscribe: in-process readers such as
+		// the scoreboard's web server need no network client.
+		InlineClient: true,
+	})
+	if err := srv.AddHook(auth, nil); err != nil {
+		return nil, fmt.Errorf("broker: adding the auth hook: %w", err)
+	}
+	b := &Broker{cfg: cfg, log: log, srv: srv, auth: auth}
+	if cfg.TCPAddr != Off {
+		b.tcp = listeners.NewTCP(listeners.Config{ID: "tcp", Address: cfg.TCPAddr})
+	}
+	if cfg.WSAddr != Off {
+		b.ws = newWSListener("ws", cfg.WSAddr)
+	}
+	if b.tcp == nil && b.ws == nil {
+		return nil, errors.New("broker: both listeners are off")
+	}
+	return b, nil
+}
+
+// Start binds the listeners and starts serving. It fails if an address is
+// taken; the broker is then closed.
+func (b *Broker) Start() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.started || b.closed {
+		return errors.New("broker: Start called twice or after Close")
+	}
+	b.started = true
+	if b.tcp != nil {
+		if err := b.srv.AddListener(b.tcp); err != nil {
+			b.closeLocked()
+			return fmt.Errorf("broker: listening on %s: %w", b.cfg.TCPAddr, err)
+		}
+	}
+	if b.ws != nil {
+		if err := b.srv.AddListener(b.ws); err != nil {
+			b.closeLocked()
+			return fmt.Errorf("broker: listening (WebSocket) on %s: %w", b.cfg.WSAddr, err)
+		}
+	}
+	if err := b.srv.Serve(); err != nil {
+		b.closeLocked()
+		return fmt.Errorf("broker: serving: %w", err)
+	}
+	b.log.Info("broker: listening", "tcp", b.TCPAddr(), "ws", b.WSAddr(), "prefix", b.cfg.Prefix)
+	return nil
+}
+
+// TCPAddr is the bound MQTT address (useful with port 0), or "" if that
+// listener is off or not started.
+func (b *Broker) TCPAddr() string {
+	if b.tcp == nil {
+		return ""
+	}
+	return b.tcp.Address()
+}
+
+// WSAddr is the bound WebSocket address; clients connect to ws://<WSAddr>/.
+func (b *Broker) WSAddr() string {
+	if b.ws == nil {
+		return ""
+	}
+	return b.ws.Address()
+}
+
+// Subscribe delivers every message matching filter to fn, in process and
+// without any ACL (the process is trusted). fn runs on the publishing
+// client's goroutine, so it must return quickly. Retained messages matching
+// filter are delivered at once.
+func (b *Broker) Subscribe(filter string, fn func(topic string, payload []byte, retained bool)) error {
+	b.mu.Lock()
+	b.subID++
+	id := b.subID
+	b.mu.Unlock()
+	err := b.srv.Subscribe(filter, id, func(_ *mqtt.Client, _ packets.Subscription, pk packets.Packet) {
+		fn(pk.TopicName, pk.Payload, pk.FixedHeader.Retain)
+	})
+	if err != nil {
+		return fmt.Errorf("broker: subscribing to %q: %w", filter, err)
+	}
+	return nil
+}
+
+// Close disconnects every client, closes the listeners and waits for the
+// client goroutines. It is safe to call more than once.
+func (b *Broker) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closeLocked()
+	return nil
+}
+
+func (b *Broker) closeLocked() {
+	if b.closed {
+		return
+	}
+	b.closed = true
+	// Mochi's Close closes only the listeners it holds; one that failed to
+	// bind was never added.
+	_ = b.srv.Close()
+	b.log.Info("broker: closed")
+}
+
+func checkPrefix(p string) error {
+	if !strings.HasSuffix(p, "/") || strings.ContainsAny(p, "+#") || strings.HasPrefix(p, "$") || p == "/" {
+		return fmt.Errorf("broker: bad topic prefix %q (want levels without wildcards ending in \"/\", e.g. %q)", p, DefaultPrefix)
+	}
+	return nil
+}
