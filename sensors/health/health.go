@@ -170,29 +170,21 @@ func (m *Monitor) evaluate() {
 	for i := range m.s {
 		a := &m.s[i]
 		var f Kind
-		set := func(k Kind, format string, args ...any) {
-			f |= k
-			d := fmt.Sprintf(format, args...)
-			idx := bitIndex(k)
-			if a.detail[idx] != d {
-				a.detail[idx] = d
-			}
-		}
 		switch {
 		case a.rail == a.n:
-			set(Saturated, "reads %d-%d, at the rail of 0-%d", a.min, a.max, m.top)
+			a.set(&f, Saturated, "reads %d-%d, at the rail of 0-%d", a.min, a.max, m.top)
 		case a.min == a.max:
-			set(Stuck, "reads exactly %d for %d frames", a.min, a.n)
+			a.set(&f, Stuck, "reads exactly %d for %d frames", a.min, a.n)
 		}
 		if a.nDiff > a.n/2 {
 			if noise := a.sumDiff / float64(a.nDiff); noise > m.o.NoiseLimit {
-				set(Noisy, "changes by %.0f counts a frame on average (limit %.0f)", noise, m.o.NoiseLimit)
+				a.set(&f, Noisy, "changes by %.0f counts a frame on average (limit %.0f)", noise, m.o.NoiseLimit)
 			}
 		}
 		if a.nDev > a.n/2 && f&(Saturated|Stuck) == 0 {
 			if norm := a.sumNorm / float64(a.nDev); math.Abs(norm) > m.o.DriftFraction {
 				b := m.cal.Sockets[i][classify.Index(a.known)]
-				set(Drifting, "reads %+.0f counts from its calibrated %c reference %d (band %d-%d)", a.sumDev/float64(a.nDev), a.known, b.Ref, b.Lo, b.Hi)
+				a.set(&f, Drifting, "reads %+.0f counts from its calibrated %c reference %d (band %d-%d)", a.sumDev/float64(a.nDev), a.known, b.Ref, b.Lo, b.Hi)
 			}
 		}
 		if a.allUnreadable {
@@ -201,10 +193,17 @@ func (m *Monitor) evaluate() {
 			a.unreadable = 0
 		}
 		if a.unreadable >= m.o.UnreadableWindows && f&(Saturated|Stuck) == 0 {
-			set(Unreadable, "no class for %d frames (last reading %d)", a.unreadable*m.o.Window, a.last)
+			a.set(&f, Unreadable, "no class for %d frames (last reading %d)", a.unreadable*m.o.Window, a.last)
 		}
 		a.faults = f
 	}
+}
+
+// set records fault k with its detail. It is only called when a fault is
+// found, so a healthy window costs no formatting or allocation.
+func (a *acc) set(f *Kind, k Kind, format string, args ...any) {
+	*f |= k
+	a.detail[bitIndex(k)] = fmt.Sprintf(format, args...)
 }
 
 func bitIndex(k Kind) int {
