@@ -257,6 +257,11 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	c := cal
 	if c == nil {
 		c = &classify.Calibration{Base: w.Base, Bits: r.Bits(), Sockets: make([]classify.Bands, w.Base.Len())}
+		for s := range c.Sockets {
+			for k := range c.Sockets[s] {
+				c.Sockets[s][k] = classify.Band{Lo: 1} // empty: Lo > Hi
+			}
+		}
 	}
 	cls := classify.New(c)
 	mon := health.New(c, &health.Opts{Window: min(rf.frames, health.DefaultOpts.Window), RailMargin: health.DefaultOpts.RailMargin,

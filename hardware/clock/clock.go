@@ -7,6 +7,7 @@
 package clock
 
 import (
+	"runtime"
 	"sync"
 	"time"
 )
@@ -32,8 +33,24 @@ type Real struct{}
 // Now is time.Now.
 func (Real) Now() time.Time { return time.Now() }
 
-// Sleep is time.Sleep.
-func (Real) Sleep(d time.Duration) { time.Sleep(d) }
+// spinBelow is the longest wait that Real.Sleep spins for instead of
+// sleeping. time.Sleep on Linux oversleeps short waits by 50 µs or more
+// (timer slack and scheduling), which would turn the 16 mux settle waits
+// of 10 µs in a scan into over a millisecond.
+const spinBelow = 200 * time.Microsecond
+
+// Sleep waits for d: by spinning, yielding to other goroutines, when d is
+// a few microseconds, and with time.Sleep otherwise.
+func (Real) Sleep(d time.Duration) {
+	if d >= spinBelow {
+		time.Sleep(d)
+		return
+	}
+	end := time.Now().Add(d)
+	for time.Now().Before(end) {
+		runtime.Gosched()
+	}
+}
 
 // NewTicker is time.NewTicker.
 func (Real) NewTicker(d time.Duration) Ticker { return realTicker{time.NewTicker(d)} }

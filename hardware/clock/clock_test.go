@@ -51,3 +51,18 @@ func TestFakeSleep(t *testing.T) {
 		t.Errorf("Now moved %v; want 5µs", got)
 	}
 }
+
+func TestRealSleepShort(t *testing.T) {
+	// Only a lower bound can be tested without flakiness.
+	start := time.Now()
+	Real{}.Sleep(20 * time.Microsecond)
+	if d := time.Since(start); d < 20*time.Microsecond {
+		t.Errorf("Sleep(20µs) returned after %v", d)
+	}
+}
+
+func BenchmarkRealSleep10us(b *testing.B) {
+	for b.Loop() {
+		Real{}.Sleep(10 * time.Microsecond)
+	}
+}

@@ -79,6 +79,10 @@ func maxFreq(v Variant) physic.Frequency {
 	return 1350 * physic.KiloHertz
 }
 
+// MaxFreq is the highest SPI clock the chip is rated for, at VDD = 5 V.
+// At 3.3 V stay at or below half of it (the 2.7 V rating).
+func (v Variant) MaxFreq() physic.Frequency { return 2 * maxFreq(v) }
+
 // Dev is an open MCP3008 or MCP3208. It is not safe for concurrent use: the
 // scanner owns it.
 type Dev struct {
@@ -103,8 +107,8 @@ func New(p spi.Port, o *Opts) (*Dev, error) {
 	if f == 0 {
 		f = maxFreq(o.Variant)
 	}
-	if f < 0 || f > 2*maxFreq(o.Variant) {
-		return nil, fmt.Errorf("mcp3x08: %s cannot run at %s (max %s at 5 V)", o.Variant, f, 2*maxFreq(o.Variant))
+	if f < 0 || f > o.Variant.MaxFreq() {
+		return nil, fmt.Errorf("mcp3x08: %s cannot run at %s (max %s at 5 V)", o.Variant, f, o.Variant.MaxFreq())
 	}
 	c, err := p.Connect(f, spi.Mode0, 8)
 	if err != nil {

@@ -274,6 +274,9 @@ func (p *parser) adc(s *section) error {
 		if err := a.Speed.Set(e.value); err != nil || a.Speed <= 0 {
 			return p.errf(s, e, "bad frequency %q (e.g. 1MHz)", e.value)
 		}
+		if a.Speed > a.Chip.MaxFreq() {
+			return p.errf(s, e, "%s is above the %s's %s maximum (at 5 V)", a.Speed, a.Chip, a.Chip.MaxFreq())
+		}
 	}
 	if e := s.get("vref"); e != nil {
 		if err := a.VRef.Set(e.value); err != nil || a.VRef <= 0 {

@@ -35,6 +35,7 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		{"duplicate slot", "E5 = adc0 1 14", "E5 = adc0 0 0", "sockets.E5", "socket A1"},
 		{"bad chip", "chip = mcp3208", "chip = mcp3004", "adc.adc0.chip", "unknown chip"},
 		{"bad speed", "speed = 1MHz", "speed = fast", "adc.adc0.speed", "bad frequency"},
+		{"speed above the chip's rating", "speed = 1MHz", "speed = 3MHz", "adc.adc0.speed", "above the MCP3208's 2MHz maximum"},
 		{"three select lines", "select = GPIO5 GPIO6 GPIO13 GPIO19", "select = GPIO5 GPIO6 GPIO13", "mux.select", "want 4"},
 		{"bad settle", "settle = 10us", "settle = 1h", "mux.settle", "settle"},
 		{"unknown key", "settle = 10us", "setle = 10us", "mux.setle", "unknown key"},
