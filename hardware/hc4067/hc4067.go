@@ -23,8 +23,11 @@ type Opts struct {
 	Clock clock.Clock
 }
 
-// DefaultOpts waits 10 µs, which is ten time constants of a DRV5055's
-// output into an MCP3x08 sample capacitor through the mux, with margin.
+// DefaultOpts waits 10 µs. The RC of the switch (a few hundred Ω at 3.3 V)
+// and the mux and ADC input capacitance (tens of pF) is tens of
+// nanoseconds; the rest is margin for charge injection, long wires to the
+// sockets and the sensor's output stage recovering from the load step.
+// Measure with selftest and lower it if scans overrun.
 var DefaultOpts = Opts{Settle: 10 * time.Microsecond}
 
 // Dev is a 74HC4067 (or several sharing the same select lines).
