@@ -156,7 +156,8 @@ type Frame struct {
 	// Duration is how long the scan took, bus time included.
 	Duration time.Duration
 	// Overruns counts scans, since Run started, that took longer than the
-	// period, so that at least one tick was missed.
+	// period, so that at least one tick was missed: by the scan itself
+	// (counted in its own frame) or by the callback (counted in the next).
 	Overruns uint64
 }
 
@@ -179,7 +180,8 @@ func (s *Scanner) Run(ctx context.Context, fn func(*Frame) error) error {
 			return err
 		}
 		f.Duration = s.clk.Now().Sub(f.T)
-		if f.Duration > s.period {
+		late := f.Duration > s.period
+		if late {
 			f.Overruns++
 		}
 		if err := fn(f); err != nil {
@@ -187,6 +189,10 @@ func (s *Scanner) Run(ctx context.Context, fn func(*Frame) error) error {
 				return nil
 			}
 			return err
+		}
+		// A slow consumer loses ticks too; it shows in the next frame.
+		if !late && s.clk.Now().Sub(f.T) > s.period {
+			f.Overruns++
 		}
 		f.Seq++
 	}

@@ -114,14 +114,20 @@ func TestRunTicksAndOverruns(t *testing.T) {
 	go func() {
 		done <- s.Run(ctx, func(f *Frame) error {
 			frames <- *f
-			if f.Seq == 2 {
+			switch f.Seq {
+			case 1:
+				adc.cost = 100 * time.Microsecond
+			case 2:
+				clk.Advance(8 * time.Millisecond) // a slow consumer
+			}
+			if f.Seq == 3 {
 				return ErrStop
 			}
 			return nil
 		})
 	}()
 	var got []Frame
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 4; i++ {
 		if i == 1 {
 			adc.cost = time.Millisecond // 20 ms per scan: an overrun
 		}
@@ -145,6 +151,9 @@ func TestRunTicksAndOverruns(t *testing.T) {
 	}
 	if got[1].Duration != 20*time.Millisecond || got[1].Overruns != 1 {
 		t.Errorf("frame 1: duration %v, overruns %d; want 20ms, 1", got[1].Duration, got[1].Overruns)
+	}
+	if got[2].Overruns != 1 || got[3].Overruns != 2 {
+		t.Errorf("overruns %d then %d; want 1 then 2 (the slow consumer of frame 2)", got[2].Overruns, got[3].Overruns)
 	}
 	for i, f := range got {
 		if f.Seq != uint64(i) {
