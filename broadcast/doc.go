@@ -1,6 +1,15 @@
-// Package broadcast publishes the live game over MQTT (see
-// ../shared/design/ARCHITECTURE.md, MQTT topics).
+// Package broadcast publishes a board's live game over MQTT and receives
+// its commands, with the topics, retain flags, QoS and payloads of
+// ../shared/design/ARCHITECTURE.md (MQTT topics):
+//
+//	<prefix>status   retained, QoS 1: "online" / "offline" (also the Last Will)
+//	<prefix>state    retained, QoS 1: live.State
+//	<prefix>moves    QoS 1: live.MoveMessage, every one, in order
+//	<prefix>events   QoS 0: referee events and command replies
+//	<prefix>record   retained, QoS 1: the game record
+//	<prefix>cmd/+    subscribed, QoS 1: new-game, set-players, takeback
+//
+// The default prefix is "zertz/<board-id>/". The controller's frame loop
+// calls the Publish methods, which only queue: the network is never on
+// that path.
 package broadcast
-
-// The pinned modules; replaced by real use.
-import _ "github.com/eclipse/paho.mqtt.golang"

@@ -1,0 +1,604 @@
+package broadcast
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// Topic names under the prefix, as the contract fixes them.
+const (
+	TopicStatus = "status"
+	TopicState  = "state"
+	TopicMoves  = "moves"
+	TopicEvents = "events"
+	TopicRecord = "record"
+	TopicCmd    = "cmd/"
+)
+
+// Status payloads.
+const (
+	Online  = "online"
+	Offline = "offline"
+)
+
+// Queue bounds. Moves are kept while the broker is away; a game has about
+// fifty turns, so hitting the bound means a very long outage in a looping
+// simulation, and the oldest moves go first (the state still lists every
+// turn). Events are ephemeral.
+const (
+	maxQueuedMoves  = 10000
+	maxQueuedEvents = 256
+	commandBuffer   = 16
+	recentIDs       = 64
+)
+
+// ErrClosed is returned by the Publish methods after Close.
+var ErrClosed = errors.New("broadcast: publisher closed")
+
+// Config configures a Publisher.
+type Config struct {
+	// Brokers are tried in order: tcp://host:1883, ssl://host:8883,
+	// ws://host:8083/ or wss://…. At least one.
+	Brokers []string
+	// BoardID names the board in topics and the default client ID.
+	BoardID string
+	// ClientID must be stable across restarts: the broker keeps the
+	// session (queued commands, in-flight messages) under it. Default
+	// "zertzboard-<BoardID>".
+	ClientID string
+	Username string
+	Password string
+	TLS      TLSConfig
+	// Prefix is the root of the topics; default "zertz/<BoardID>/".
+	Prefix string
+	// StoreDir holds paho's persistent store, so that unacknowledged
+	// messages survive a restart. "" keeps them in memory only.
+	StoreDir string
+	// CommandToken, if set, must be the "token" field of every command.
+	// It is for external brokers without ACLs; the embedded broker checks
+	// roles itself.
+	CommandToken string
+
+	Logger *slog.Logger     // nil discards
+	Now    func() time.Time // the clock stamping replies; nil means time.Now
+
+	// MinReconnect is the interval between attempts at the first
+	// connection (default 1s); MaxReconnect bounds paho's exponential
+	// backoff after a lost connection (default 30s).
+	MinReconnect time.Duration
+	MaxReconnect time.Duration
+	// ConnectTimeout bounds a connection attempt and a blocked write
+	// (default 10s).
+	ConnectTimeout time.Duration
+	KeepAlive      time.Duration // default 30s
+	// CloseTimeout bounds how long Close waits for queued messages to be
+	// acknowledged before leaving them in the store (default 2s).
+	CloseTimeout time.Duration
+}
+
+// TLSConfig configures TLS for ssl:// and wss:// brokers.
+type TLSConfig struct {
+	CAFile     string // PEM roots; "" uses the system roots
+	CertFile   string // client certificate (PEM), optional, with KeyFile
+	KeyFile    string
+	ServerName string // overrides the host name checked, optional
+	// InsecureSkipVerify turns off server verification. For a lab only.
+	InsecureSkipVerify bool
+}
+
+// Publisher publishes a board's live game and receives its commands. Its
+// methods never wait for the network: messages go to a queue that one
+// goroutine hands to paho.
+//
+// Delivery: QoS 1 messages go out one at a time, the next only once the
+// broker has acknowledged the previous (see store). That keeps moves in
+// order across reconnects, where paho would otherwise resend stored
+// messages while new ones overtake them. On loopback this costs a round
+// trip of well under a millisecond per message.
+type Publisher struct {
+	cfg    Config
+	log    *slog.Logger
+	now    func() time.Time
+	client mqtt.Client
+	store  *store
+	prefix string
+
+	cmds    chan Command
+	wake    chan struct{} // capacity 1: "the queue changed"
+	closing chan struct{} // closed by Close
+	done    chan struct{} // closed when run returns
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup // token watchers
+
+	closeOnce sync.Once
+
+	mu         sync.Mutex
+	closed     bool
+	status     *message // "online" due after a connect
+	moves      []message
+	state      *message // latest not yet handed to paho
+	record     *message
+	lastState  *message // latest handed over, republished after a reconnect
+	lastRecord *message
+	final      *message // "offline" at Close, after everything else
+	events     []message
+	dropped    int      // events dropped since the last log line
+	recent     []string // IDs of recent commands, against redelivery
+}
+
+type message struct {
+	topic   string
+	qos     byte
+	retain  bool
+	payload []byte
+}
+
+// New validates cfg, starts connecting in the background and returns at
+// once; messages published before the connection is up are queued.
+func New(cfg Config) (*Publisher, error) {
+	if err := checkLevel(cfg.BoardID); err != nil {
+		return nil, err
+	}
+	if len(cfg.Brokers) == 0 {
+		return nil, errors.New("broadcast: no broker URL")
+	}
+	if cfg.ClientID == "" {
+		cfg.ClientID = "zertzboard-" + cfg.BoardID
+	}
+	if cfg.Prefix == "" {
+		cfg.Prefix = "zertz/" + cfg.BoardID + "/"
+	}
+	if !strings.HasSuffix(cfg.Prefix, "/") || strings.ContainsAny(cfg.Prefix, "+#") || cfg.Prefix == "/" {
+		return nil, fmt.Errorf("broadcast: bad topic prefix %q (want levels without wildcards ending in \"/\")", cfg.Prefix)
+	}
+	setDefault(&cfg.MinReconnect, time.Second)
+	setDefault(&cfg.MaxReconnect, 30*time.Second)
+	setDefault(&cfg.ConnectTimeout, 10*time.Second)
+	setDefault(&cfg.KeepAlive, 30*time.Second)
+	setDefault(&cfg.CloseTimeout, 2*time.Second)
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+
+	o := mqtt.NewClientOptions()
+	needTLS := cfg.TLS != (TLSConfig{})
+	for _, b := range cfg.Brokers {
+		u, err := url.Parse(b)
+		if err != nil {
+			return nil, fmt.Errorf("broadcast: broker URL %q: %w", b, err)
+		}
+		switch u.Scheme {
+		case "tcp", "mqtt", "ws":
+		case "ssl", "tls", "mqtts", "wss":
+			needTLS = true
+		default:
+			return nil, fmt.Errorf("broadcast: broker URL %q: scheme must be tcp, ssl, ws or wss", b)
+		}
+		o.AddBroker(b)
+	}
+	if needTLS {
+		tc, err := cfg.TLS.build()
+		if err != nil {
+			return nil, err
+		}
+		o.SetTLSConfig(tc)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &Publisher{
+		cfg: cfg, log: log, now: now, prefix: cfg.Prefix,
+		store:   newStore(cfg.StoreDir),
+		cmds:    make(chan Command, commandBuffer),
+		wake:    make(chan struct{}, 1),
+		closing: make(chan struct{}),
+		done:    make(chan struct{}),
+		ctx:     ctx, cancel: cancel,
+	}
+	o.SetClientID(cfg.ClientID).
+		SetUsername(cfg.Username).
+		SetPassword(cfg.Password).
+		SetProtocolVersion(4).
+		// The broker keeps our session and paho keeps our unacknowledged
+		// messages: with a clean session paho would wipe its store on
+		// connect.
+		SetCleanSession(false).
+		SetStore(p.store).
+		SetOrderMatters(true).
+		SetAutoReconnect(true).
+		SetConnectRetry(true).
+		SetConnectRetryInterval(cfg.MinReconnect).
+		SetMaxReconnectInterval(cfg.MaxReconnect).
+		SetConnectTimeout(cfg.ConnectTimeout).
+		SetWriteTimeout(cfg.ConnectTimeout).
+		SetKeepAlive(cfg.KeepAlive).
+		SetBinaryWill(p.prefix+TopicStatus, []byte(Offline), 1, true).
+		SetOnConnectHandler(p.onConnect).
+		SetConnectionLostHandler(func(_ mqtt.Client, err error) {
+			log.Warn("broadcast: connection lost; reconnecting", "error", err)
+		})
+	p.client = mqtt.NewClient(o)
+	p.client.Connect() // with ConnectRetry it retries until Disconnect; nothing to wait for
+	go p.run()
+	return p, nil
+}
+
+func setDefault(d *time.Duration, v time.Duration) {
+	if *d <= 0 {
+		*d = v
+	}
+}
+
+func checkLevel(id string) error {
+	if id == "" || strings.ContainsAny(id, "/+#") || strings.HasPrefix(id, "$") || len(id) > 64 {
+		return fmt.Errorf("broadcast: bad board ID %q (want one topic level: no /, +, #, at most 64 bytes)", id)
+	}
+	return nil
+}
+
+func (t TLSConfig) build() (*tls.Config, error) {
+	c := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: t.ServerName, InsecureSkipVerify: t.InsecureSkipVerify}
+	if t.CAFile != "" {
+		pem, err := os.ReadFile(t.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("broadcast: reading CA file: %w", err)
+		}
+		c.RootCAs = x509.NewCertPool()
+		if !c.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("broadcast: no PEM certificate in CA file %q", t.CAFile)
+		}
+	}
+	if (t.CertFile == "") != (t.KeyFile == "") {
+		return nil, fmt.Errorf("broadcast: client certificate %q and key %q must be given together", t.CertFile, t.KeyFile)
+	}
+	if t.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("broadcast: loading client certificate %q: %w", t.CertFile, err)
+		}
+		c.Certificates = []tls.Certificate{cert}
+	}
+	return c, nil
+}
+
+// Prefix is the topic prefix in use, e.g. "zertz/b1/".
+func (p *Publisher) Prefix() string { return p.prefix }
+
+// Connected reports whether the connection to the broker is up now.
+func (p *Publisher) Connected() bool { return p.client.IsConnectionOpen() }
+
+// Commands delivers valid commands. The controller handles each and then
+// calls Accept or Refuse. It is closed by Close. When the controller falls
+// behind by more than a few commands, new ones are refused as busy.
+func (p *Publisher) Commands() <-chan Command { return p.cmds }
+
+// PublishState queues s for "state" (retained, QoS 1). Only the latest
+// state waits: a newer one replaces an unsent older one.
+func (p *Publisher) PublishState(s live.State) error {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("broadcast: encoding state seq %d: %w", s.Seq, err)
+	}
+	return p.enqueue(func() { p.state = &message{p.prefix + TopicState, 1, true, b} })
+}
+
+// PublishRecord queues the game record for "record" (retained, QoS 1).
+// Like state, only the latest waits. rec is copied.
+func (p *Publisher) PublishRecord(rec []byte) error {
+	b := append([]byte(nil), rec...)
+	return p.enqueue(func() { p.record = &message{p.prefix + TopicRecord, 1, true, b} })
+}
+
+// PublishMove queues m for "moves" (QoS 1, not retained). Every move is
+// kept, in order, through broker outages; Close leaves unsent ones in the
+// store for the next run.
+func (p *Publisher) PublishMove(m live.MoveMessage) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("broadcast: encoding move seq %d: %w", m.Seq, err)
+	}
+	return p.enqueue(func() {
+		if len(p.moves) >= maxQueuedMoves {
+			p.log.Error("broadcast: move queue full; dropping the oldest move", "limit", maxQueuedMoves)
+			p.moves = p.moves[1:]
+		}
+		p.moves = append(p.moves, message{p.prefix + TopicMoves, 1, false, b})
+	})
+}
+
+// PublishEvent queues e for "events" (QoS 0, not retained). Events are
+// dropped while the broker is away: they describe the moment, and state
+// carries what lasts.
+func (p *Publisher) PublishEvent(e referee.Event) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("broadcast: encoding %s event: %w", e.Body.Kind(), err)
+	}
+	return p.enqueue(func() { p.queueEventLocked(b) })
+}
+
+// Accept tells "events" the controller carried out cmd.
+func (p *Publisher) Accept(cmd Command) error {
+	return p.reply(commandReply{kind: "command-accepted", Command: cmd.Name, ID: cmd.ID})
+}
+
+// Refuse tells "events" the controller could not carry out cmd, and why.
+func (p *Publisher) Refuse(cmd Command, reason string) error {
+	return p.reply(commandReply{kind: "command-refused", Command: clip(cmd.Name), ID: cmd.ID, Reason: reason})
+}
+
+func (p *Publisher) reply(r commandReply) error {
+	return p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: r})
+}
+
+func (p *Publisher) queueEventLocked(b []byte) {
+	if len(p.events) >= maxQueuedEvents {
+		p.events = p.events[1:]
+		p.dropped++
+	}
+	p.events = append(p.events, message{p.prefix + TopicEvents, 0, false, b})
+}
+
+func (p *Publisher) enqueue(f func()) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return ErrClosed
+	}
+	f()
+	p.mu.Unlock()
+	p.kick()
+	return nil
+}
+
+func (p *Publisher) kick() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// onConnect runs on a paho goroutine after every (re)connection. The
+// broker may have restarted without persistence, so the retained snapshots
+// and the status are published again; the command subscription too.
+func (p *Publisher) onConnect(c mqtt.Client) {
+	p.log.Info("broadcast: connected", "client", p.cfg.ClientID)
+	p.mu.Lock()
+	if !p.closed {
+		p.status = &message{p.prefix + TopicStatus, 1, true, []byte(Online)}
+		if p.state == nil {
+			p.state = p.lastState
+		}
+		if p.record == nil {
+			p.record = p.lastRecord
+		}
+	}
+	p.mu.Unlock()
+	p.kick()
+	tok := c.Subscribe(p.prefix+TopicCmd+"+", 1, p.onCommand)
+	if !tok.WaitTimeout(p.cfg.ConnectTimeout) {
+		p.log.Warn("broadcast: subscribing to commands timed out")
+	} else if err := tok.Error(); err != nil {
+		p.log.Warn("broadcast: subscribing to commands failed", "error", err)
+	} else if st, ok := tok.(*mqtt.SubscribeToken); ok {
+		for topic, q := range st.Result() {
+			if q > 2 {
+				p.log.Error("broadcast: broker refused the command subscription", "topic", topic)
+			}
+		}
+	}
+}
+
+// onCommand runs on paho's router goroutine, so it must not block.
+func (p *Publisher) onCommand(_ mqtt.Client, m mqtt.Message) {
+	name := strings.TrimPrefix(m.Topic(), p.prefix+TopicCmd)
+	var (
+		cmd    Command
+		reason string
+	)
+	if m.Retained() {
+		// A retained command would run again on every reconnect.
+		cmd, reason = Command{Name: name}, "retained commands are ignored; publish without retain"
+	} else {
+		cmd, reason = parseCommand(name, m.Payload(), p.cfg.CommandToken)
+	}
+	if reason != "" {
+		p.log.Warn("broadcast: command refused", "command", clip(name), "reason", reason)
+		_ = p.Refuse(cmd, reason)
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	if cmd.ID != "" {
+		for _, id := range p.recent {
+			if id == cmd.ID {
+				p.log.Info("broadcast: ignoring a redelivered command", "command", name, "id", cmd.ID)
+				return
+			}
+		}
+		if len(p.recent) == recentIDs {
+			p.recent = p.recent[1:]
+		}
+		p.recent = append(p.recent, cmd.ID)
+	}
+	select {
+	case p.cmds <- cmd:
+	default:
+		b, _ := json.Marshal(referee.Event{T: p.now().UnixMilli(), Body: commandReply{kind: "command-refused", Command: name, ID: cmd.ID, Reason: "busy: too many commands waiting"}})
+		p.queueEventLocked(b)
+		p.kick()
+	}
+}
+
+// run hands queued messages to paho until Close. Events go whenever the
+// connection is up; a QoS 1 message only when nothing is unacknowledged.
+func (p *Publisher) run() {
+	defer close(p.done)
+	closing := p.closing
+	var deadline <-chan time.Time
+	for {
+		pending, acked := p.store.Pending()
+		open := p.client.IsConnectionOpen()
+		p.mu.Lock()
+		m := p.nextLocked(open, pending == 0)
+		idle := p.idleLocked()
+		if p.dropped > 0 && open {
+			p.log.Warn("broadcast: events dropped", "count", p.dropped)
+			p.dropped = 0
+		}
+		p.mu.Unlock()
+		if m != nil {
+			p.send(m)
+			continue
+		}
+		if closing == nil && idle && pending == 0 {
+			return
+		}
+		select {
+		case <-p.wake:
+		case <-acked:
+		case <-closing:
+			closing = nil
+			t := time.NewTimer(p.cfg.CloseTimeout)
+			defer t.Stop()
+			deadline = t.C
+		case <-deadline:
+			p.handOver()
+			return
+		}
+	}
+}
+
+func (p *Publisher) nextLocked(open, drained bool) *message {
+	if !open {
+		p.dropped += len(p.events)
+		p.events = nil
+		return nil
+	}
+	if len(p.events) > 0 {
+		m := p.events[0]
+		p.events = p.events[1:]
+		return &m
+	}
+	if !drained {
+		return nil
+	}
+	switch {
+	case p.status != nil:
+		m := p.status
+		p.status = nil
+		return m
+	case len(p.moves) > 0:
+		m := p.moves[0]
+		p.moves = p.moves[1:]
+		return &m
+	case p.state != nil:
+		m := p.state
+		p.state, p.lastState = nil, m
+		return m
+	case p.record != nil:
+		m := p.record
+		p.record, p.lastRecord = nil, m
+		return m
+	case p.final != nil && p.closed:
+		m := p.final
+		p.final = nil
+		return m
+	}
+	return nil
+}
+
+func (p *Publisher) idleLocked() bool {
+	return p.status == nil && len(p.moves) == 0 && p.state == nil && p.record == nil && p.final == nil && len(p.events) == 0
+}
+
+func (p *Publisher) send(m *message) {
+	tok := p.client.Publish(m.topic, m.qos, m.retain, m.payload)
+	if m.qos == 0 {
+		return
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		select {
+		case <-tok.Done():
+			if err := tok.Error(); err != nil {
+				p.log.Warn("broadcast: publish failed; it stays in the store", "topic", m.topic, "error", err)
+			}
+		case <-p.ctx.Done():
+		}
+	}()
+}
+
+// handOver gives every queued QoS 1 message to paho at once, when Close
+// cannot wait any longer for acknowledgements. With the connection down,
+// paho only writes them to its store, in order, and the next run sends
+// them on its first connection.
+func (p *Publisher) handOver() {
+	p.mu.Lock()
+	var ms []*message
+	if p.status != nil {
+		ms = append(ms, p.status)
+	}
+	for i := range p.moves {
+		ms = append(ms, &p.moves[i])
+	}
+	for _, m := range []*message{p.state, p.record, p.final} {
+		if m != nil {
+			ms = append(ms, m)
+		}
+	}
+	p.status, p.moves, p.state, p.record, p.final, p.events = nil, nil, nil, nil, nil, nil
+	p.mu.Unlock()
+	if len(ms) > 0 {
+		p.log.Warn("broadcast: closing with messages unacknowledged; they stay in the store", "queued", len(ms))
+	}
+	for _, m := range ms {
+		p.send(m)
+	}
+}
+
+// Close publishes "offline" (retained), waits up to Config.CloseTimeout
+// for the queue to be acknowledged, leaves the rest in the store and
+// disconnects. It closes the Commands channel.
+func (p *Publisher) Close() error {
+	p.closeOnce.Do(func() {
+		p.mu.Lock()
+		p.closed = true
+		p.final = &message{p.prefix + TopicStatus, 1, true, []byte(Offline)}
+		p.mu.Unlock()
+		close(p.closing)
+		p.kick()
+		<-p.done
+		p.client.Disconnect(100)
+		p.cancel()
+		p.wg.Wait()
+		p.mu.Lock()
+		close(p.cmds)
+		p.mu.Unlock()
+	})
+	return nil
+}
