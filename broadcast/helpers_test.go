@@ -119,7 +119,9 @@ func (c *collector) add(topic string, payload []byte, retained bool) {
 	c.msgs[topic] = append(c.msgs[topic], received{append([]byte(nil), payload...), retained})
 }
 
-func (c *collector) handler(_ mqtt.Client, m mqtt.Message) { c.add(m.Topic(), m.Payload(), m.Retained()) }
+func (c *collector) handler(_ mqtt.Client, m mqtt.Message) {
+	c.add(m.Topic(), m.Payload(), m.Retained())
+}
 
 func (c *collector) get(topic string) []received {
 	c.mu.Lock()

@@ -410,12 +410,21 @@ func (p *Publisher) onConnect(c mqtt.Client) {
 }
 
 // onCommand runs on paho's router goroutine, so it must not block.
+//
+// Brokers set the retain flag only on messages replayed to a new
+// subscription, so a retained command is refused when replayed, where
+// running it would repeat it after every reconnect.
 func (p *Publisher) onCommand(_ mqtt.Client, m mqtt.Message) {
 	name := strings.TrimPrefix(m.Topic(), p.prefix+TopicCmd)
 	var (
 		cmd    Command
 		reason string
 	)
+	if len(m.Payload()) == 0 {
+		// How MQTT clears a retained message; not meant as a command.
+		p.log.Debug("broadcast: ignoring an empty command", "command", clip(name))
+		return
+	}
 	if m.Retained() {
 		// A retained command would run again on every reconnect.
 		cmd, reason = Command{Name: name}, "retained commands are ignored; publish without retain"

@@ -1,0 +1,218 @@
+package broadcast
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name, payload, token string
+		want                 Command
+		reason               string // substring; "" means accepted
+	}{
+		{name: "new-game", payload: `{}`, want: Command{Name: "new-game"}},
+		{name: "new-game", payload: ` {"first":1,"variant":"37b","id":"x1"}`, want: Command{Name: "new-game", First: 1, Variant: "37b", ID: "x1"}},
+		{name: "set-players", payload: `{"players":["Ann","Bo"]}`, want: Command{Name: "set-players", Players: [2]string{"Ann", "Bo"}}},
+		{name: "takeback", payload: `{}`, want: Command{Name: "takeback"}},
+		{name: "takeback", payload: `{"token":"s3","id":"7"}`, token: "s3", want: Command{Name: "takeback", ID: "7"}},
+
+		{name: "new-game", payload: strings.Repeat(" ", MaxCommandSize) + "{}", reason: "payload too large (4098 bytes; the limit is 4096)"},
+		{name: "explode", payload: `{}`, reason: "unknown command"},
+		{name: "new-game", payload: `{"first":1`, reason: "payload is not JSON"},
+		{name: "new-game", payload: ``, reason: "payload is not JSON"},
+		{name: "new-game", payload: `[1]`, reason: "not a JSON object"},
+		{name: "new-game", payload: `{"first":2}`, reason: `"first" must be 0 or 1`},
+		{name: "new-game", payload: `{"first":"0"}`, reason: `field "first" has the wrong type`},
+		{name: "new-game", payload: `{"first":0.5}`, reason: `field "first" has the wrong type`},
+		{name: "new-game", payload: `{"variant":"49"}`, reason: `"variant" must be a ring count`},
+		{name: "new-game", payload: `{"players":["a","b"]}`, reason: `"players" does not apply to new-game`},
+		{name: "new-game", payload: `{"colour":"white"}`, reason: `unknown field "colour"`},
+		{name: "set-players", payload: `{"players":["a"]}`, reason: `"players" must list two names`},
+		{name: "set-players", payload: `{}`, reason: `"players" must list two names`},
+		{name: "set-players", payload: `{"players":["a","b\u0007"]}`, reason: "control character"},
+		{name: "set-players", payload: `{"players":["a","` + strings.Repeat("b", 65) + `"]}`, reason: "longer than 64 bytes"},
+		{name: "takeback", payload: `{"first":0}`, reason: `"first" does not apply to takeback`},
+		{name: "takeback", payload: `{}`, token: "s3", reason: "missing or wrong token"},
+		{name: "takeback", payload: `{"token":"s4"}`, token: "s3", reason: "missing or wrong token"},
+		{name: "takeback", payload: `{"token":3}`, token: "s3", reason: "wrong type"},
+	} {
+		got, reason := parseCommand(tc.name, []byte(tc.payload), tc.token)
+		switch {
+		case tc.reason == "" && reason != "":
+			t.Errorf("parseCommand(%q, %.40q) refused: %s", tc.name, tc.payload, reason)
+		case tc.reason == "" && got != tc.want:
+			t.Errorf("parseCommand(%q, %.40q) = %+v; want %+v", tc.name, tc.payload, got, tc.want)
+		case tc.reason != "" && !strings.Contains(reason, tc.reason):
+			t.Errorf("parseCommand(%q, %.40q) reason %q; want %q", tc.name, tc.payload, reason, tc.reason)
+		}
+		if strings.Contains(reason, "s3") {
+			t.Errorf("reason %q quotes the token", reason)
+		}
+	}
+}
+
+func FuzzParseCommand(f *testing.F) {
+	f.Add("new-game", []byte(`{"first":1,"variant":"48"}`))
+	f.Add("set-players", []byte(`{"players":["a","b"],"id":"z"}`))
+	f.Fuzz(func(t *testing.T, name string, payload []byte) {
+		cmd, reason := parseCommand(name, payload, "")
+		if reason != "" {
+			return
+		}
+		if cmd.First != 0 && cmd.First != 1 || len(cmd.ID) > maxName {
+			t.Errorf("accepted a bad command: %+v", cmd)
+		}
+	})
+}
+
+// reply is a command-accepted or command-refused event.
+type reply struct {
+	T       int64  `json:"t"`
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	ID      string `json:"id"`
+	Reason  string `json:"reason"`
+}
+
+// replies decodes the replies on events.
+func replies(t *testing.T, c *collector) []reply {
+	var out []reply
+	for _, r := range c.get("events") {
+		var v reply
+		if err := json.Unmarshal(r.payload, &v); err != nil {
+			t.Fatalf("event %q: %v", r.payload, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestCommands(t *testing.T) {
+	b := startBroker(t, "127.0.0.1:0", nil)
+	url := "tcp://" + b.TCPAddr()
+	events := newCollector()
+	subscribe(t, url, "tv", "tv-pw", "zertz/b1/events", events.handler)
+	op := subscribe(t, url, "op", "op-pw", "", nil)
+	send := func(name, payload string, retain bool) {
+		t.Helper()
+		if tok := op.Publish("zertz/b1/cmd/"+name, 1, retain, payload); !tok.WaitTimeout(wait) || tok.Error() != nil {
+			t.Fatalf("publish %s: %v", name, tok.Error())
+		}
+	}
+	// A retained command would run again at every subscription: it is
+	// refused, and the refusal shows the publisher is subscribed.
+	send("takeback", `{"token":"s3cret"}`, true)
+
+	cfg := testConfig(t, url)
+	cfg.CommandToken = "s3cret"
+	cfg.Now = func() time.Time { return time.UnixMilli(1234) }
+	p := newPublisher(t, cfg)
+	waitUntil(t, "the retained command's refusal", func() bool { return len(replies(t, events)) > 0 })
+	if r := replies(t, events)[0]; r.Event != "command-refused" || r.Command != "takeback" || !strings.Contains(r.Reason, "retained") {
+		t.Errorf("reply to a retained command = %+v", r)
+	}
+	send("takeback", "", true) // clears the retained command; ignored
+
+	bad := []struct{ name, payload, reason string }{
+		{"new-game", `{"token":"s3cret","first":"x"` + strings.Repeat(" ", 5000) + `}`, "payload too large"},
+		{"new-game", `not json`, "payload is not JSON"},
+		{"explode", `{"token":"s3cret"}`, "unknown command"},
+		{"new-game", `{"token":"s3cret","first":7}`, `"first" must be 0 or 1`},
+		{"set-players", `{"token":"s3cret","players":[]}`, `"players" must list two names`},
+		{"takeback", `{"token":"wrong"}`, "missing or wrong token"},
+		{"takeback", `{}`, "missing or wrong token"},
+	}
+	for _, c := range bad {
+		send(c.name, c.payload, false)
+	}
+	waitUntil(t, "every refusal", func() bool { return len(replies(t, events)) >= 1+len(bad) })
+	got := replies(t, events)[1:]
+	for i, c := range bad {
+		r := got[i]
+		if r.Event != "command-refused" || r.Command != c.name || !strings.Contains(r.Reason, c.reason) || r.T != 1234 {
+			t.Errorf("reply to %s %.30q = %+v; want command-refused with %q at t=1234", c.name, c.payload, r, c.reason)
+		}
+	}
+	select {
+	case c := <-p.Commands():
+		t.Fatalf("a refused command was delivered: %+v", c)
+	default:
+	}
+
+	send("new-game", `{"token":"s3cret","first":1,"variant":"48","id":"g1"}`, false)
+	send("new-game", `{"token":"s3cret","first":1,"variant":"48","id":"g1"}`, false) // redelivered: ignored
+	send("set-players", `{"token":"s3cret","players":["Ann","Bo"],"id":"p1"}`, false)
+	send("takeback", `{"token":"s3cret"}`, false)
+	want := []Command{
+		{Name: CmdNewGame, ID: "g1", First: 1, Variant: "48"},
+		{Name: CmdSetPlayers, ID: "p1", Players: [2]string{"Ann", "Bo"}},
+		{Name: CmdTakeback},
+	}
+	for _, w := range want {
+		select {
+		case c := <-p.Commands():
+			if c != w {
+				t.Errorf("command %+v; want %+v", c, w)
+			}
+			if err := p.Accept(c); err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(wait):
+			t.Fatalf("command %s never arrived", w.Name)
+		}
+	}
+	waitUntil(t, "the acceptances", func() bool {
+		n := 0
+		for _, r := range replies(t, events) {
+			if r.Event == "command-accepted" {
+				n++
+			}
+		}
+		return n == len(want)
+	})
+	var accepted []string
+	for _, r := range replies(t, events) {
+		if r.Event == "command-accepted" {
+			accepted = append(accepted, r.Command+"/"+r.ID)
+		}
+	}
+	if got, want := strings.Join(accepted, " "), "new-game/g1 set-players/p1 takeback/"; got != want {
+		t.Errorf("accepted %q; want %q", got, want)
+	}
+	p.Close()
+	if _, ok := <-p.Commands(); ok {
+		t.Error("Commands not closed by Close")
+	}
+}
+
+// TestViewerCannotCommand: with the embedded broker, roles are the
+// authorisation; a viewer's command never reaches the publisher.
+func TestViewerCannotCommand(t *testing.T) {
+	b := startBroker(t, "127.0.0.1:0", nil)
+	url := "tcp://" + b.TCPAddr()
+	p := newPublisher(t, testConfig(t, url))
+	waitUntil(t, "connected", p.Connected)
+	events := newCollector()
+	subscribe(t, url, "tv", "tv-pw", "zertz/b1/events", events.handler)
+	tv := subscribe(t, url, "tv", "tv-pw", "", nil)
+	tv.Publish("zertz/b1/cmd/new-game", 0, false, `{}`)
+	// Mochi handles a client's packets in order: once this SUBACK is back,
+	// the publish above has been dropped.
+	tv.Subscribe("zertz/b1/status", 0, nil).WaitTimeout(wait)
+	op := subscribe(t, url, "op", "op-pw", "", nil)
+	waitUntil(t, "an operator's command", func() bool {
+		op.Publish("zertz/b1/cmd/takeback", 1, false, `{}`).WaitTimeout(wait)
+		select {
+		case c := <-p.Commands():
+			if c.Name != CmdTakeback {
+				t.Fatalf("got %+v; the viewer's new-game must be dropped", c)
+			}
+			return true
+		case <-time.After(5 * time.Millisecond):
+			return false
+		}
+	})
+}
