@@ -20,7 +20,6 @@ import (
 
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/display"
-	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/scan"
@@ -30,6 +29,7 @@ import (
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
+	"github.com/zertzboard/zertzboard/sensors/pipeline"
 )
 
 // Command is an instruction from outside the board: the buttons, or
@@ -71,7 +71,7 @@ type Node struct {
 	log   *slog.Logger
 	ctrl  *controller.Controller
 	jrnl  *journal.Journal
-	mount atomic.Pointer[wiring.Mount]
+	pipe  atomic.Pointer[pipeline.Pipeline]
 	disp  *screens
 	start time.Time
 }
@@ -113,13 +113,18 @@ func New(opt Options) (*Node, error) {
 	return n, nil
 }
 
-// remount places the current game board on the base.
+// remount places the current game board on the base, with a sensor
+// pipeline that projects onto it.
 func (n *Node) remount() error {
 	m, err := n.opt.Rig.Wiring.Mount(n.ctrl.Board())
 	if err != nil {
 		return fmt.Errorf("node: %w", err)
 	}
-	n.mount.Store(m)
+	p, err := pipeline.New(n.opt.Rig.Scanner, &pipeline.Opts{Mount: m, Calibration: n.opt.Calibration})
+	if err != nil {
+		return fmt.Errorf("node: %w", err)
+	}
+	n.pipe.Store(p)
 	n.disp.setMount(m)
 	return nil
 }
@@ -173,37 +178,29 @@ func (n *Node) Run(ctx context.Context) error {
 	return err
 }
 
-// scan is the hot loop: classify, project onto the game board, referee.
+// scan is the hot loop: the pipeline classifies and projects each scan
+// onto the game board, and the controller referees it.
 func (n *Node) scan(ctx context.Context) error {
-	cal := n.opt.Calibration
-	base := cal.Base
-	cls := classify.New(cal)
-	mon := health.New(cal, nil)
-	classes := make([]engine.Content, base.Len())
-	var cells []byte
 	var faults []health.Fault
 	n.start = time.Now()
 	first := true
-	return n.opt.Rig.Scanner.Run(ctx, func(f *scan.Frame) error {
+	return n.opt.Rig.Scanner.Run(ctx, func(sf *scan.Frame) error {
 		if first {
-			n.start, first = f.T, false
+			n.start, first = sf.T, false
 		}
-		if err := cls.Classify(classes, f.Raw); err != nil {
+		f, err := n.pipe.Load().Process(sf.T, sf.Raw)
+		if err != nil {
 			return err
 		}
-		if mon.Observe(f.Raw, classes) {
-			if fs := mon.Faults(); !sameFaults(fs, faults) {
-				faults = fs
-				n.reportFaults(f.T, fs)
-			}
+		if f.Faults != nil && !sameFaults(f.Faults, faults) {
+			faults = f.Faults
+			n.reportFaults(sf.T, faults)
 		}
-		m := n.mount.Load()
-		cells = m.Project(cells[:0], classes)
-		ms := f.T.Sub(n.start).Milliseconds()
+		ms := sf.T.Sub(n.start).Milliseconds()
 		if n.opt.OnFrame != nil {
-			n.opt.OnFrame(ms, cells)
+			n.opt.OnFrame(ms, f.Cells)
 		}
-		if err := n.ctrl.Frame(ms, cells); err != nil {
+		if err := n.ctrl.Frame(ms, f.Cells); err != nil {
 			n.log.Error("frame", "err", err)
 		}
 		return nil
