@@ -78,24 +78,41 @@ func (r *Reader) Next() (Frame, error) {
 // Line returns the line number of the last frame read.
 func (r *Reader) Line() int { return r.line }
 
-// Writer writes frames, one JSON line each.
+// Writer writes frames, one JSON line each. It refuses frames that would
+// break the format: times going back, a change of length, characters
+// outside the alphabet.
 type Writer struct {
-	w   *bufio.Writer
-	buf []byte
+	w      *bufio.Writer
+	buf    []byte
+	last   int64
+	n      int
+	ncells int
 }
 
 // NewWriter writes frames to w. Call Flush at the end.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriter(w)} }
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: bufio.NewWriter(w), buf: make([]byte, 0, 128), last: -1 << 62}
+}
 
-// Write writes one frame. cells must be in the frame-log alphabet, so
-// it needs no JSON escaping.
-func (w *Writer) Write(t int64, cells string) error {
-	w.buf = append(w.buf[:0], `{"t":`...)
-	w.buf = strconv.AppendInt(w.buf, t, 10)
-	w.buf = append(w.buf, `,"cells":"`...)
-	w.buf = append(w.buf, cells...)
-	w.buf = append(w.buf, "\"}\n"...)
-	_, err := w.w.Write(w.buf)
+// Write writes one frame.
+func (w *Writer) Write(t int64, cells []byte) error {
+	if t < w.last {
+		return fmt.Errorf("framelog: frame %d at t=%d ms is before the previous frame at %d ms", w.n, t, w.last)
+	}
+	if w.n > 0 && len(cells) != w.ncells {
+		return fmt.Errorf("framelog: frame %d has %d cells; earlier frames had %d", w.n, len(cells), w.ncells)
+	}
+	if !Valid(string(cells)) {
+		return fmt.Errorf("framelog: frame %d cells %q: want only . o w g b ?", w.n, cells)
+	}
+	b := append(w.buf[:0], `{"t":`...)
+	b = strconv.AppendInt(b, t, 10)
+	b = append(b, `,"cells":"`...)
+	b = append(b, cells...)
+	b = append(b, "\"}\n"...)
+	w.buf, w.last, w.ncells = b, t, len(cells)
+	w.n++
+	_, err := w.w.Write(b)
 	return err
 }
 

@@ -12,7 +12,7 @@ func TestRoundTrip(t *testing.T) {
 	w := NewWriter(&buf)
 	frames := []Frame{{0, "oo.w"}, {5, "oo?w"}, {5, "o..b"}}
 	for _, f := range frames {
-		if err := w.Write(f.T, f.Cells); err != nil {
+		if err := w.Write(f.T, []byte(f.Cells)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,6 +49,27 @@ func TestReaderErrors(t *testing.T) {
 		}
 		if err == io.EOF || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("reading %q: %v; want an error containing %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestWriterRejects(t *testing.T) {
+	w := NewWriter(&bytes.Buffer{})
+	if err := w.Write(10, []byte("..o")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		t     int64
+		cells string
+		want  string
+	}{
+		{9, "..o", "before the previous frame"},
+		{11, "..x", "want only"},
+		{11, "..", "earlier frames had 3"},
+		{11, `".o`, "want only"},
+	} {
+		if err := w.Write(tt.t, []byte(tt.cells)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Write(%d, %q) = %v; want %q", tt.t, tt.cells, err, tt.want)
 		}
 	}
 }

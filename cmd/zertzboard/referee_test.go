@@ -34,7 +34,7 @@ func writeFrames(t *testing.T, game string, seed uint64) (path string, rec *reco
 	opt := physical.DefaultOptions
 	opt.Seed = seed
 	if _, err := physical.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
-		return w.Write(ms, string(cells))
+		return w.Write(ms, cells)
 	}); err != nil {
 		t.Fatal(err)
 	}

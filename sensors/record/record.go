@@ -18,6 +18,7 @@ package record
 import (
 	"bufio"
 	"fmt"
+	"github.com/zertzboard/zertzboard/framelog"
 	"io"
 	"strconv"
 	"time"
@@ -25,54 +26,6 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 )
-
-// FrameWriter writes a frame log.
-type FrameWriter struct {
-	w      *bufio.Writer
-	buf    []byte
-	last   int64
-	n      int
-	ncells int
-}
-
-// NewFrameWriter writes frame-log lines to w. Call Flush when done.
-func NewFrameWriter(w io.Writer) *FrameWriter {
-	return &FrameWriter{w: bufio.NewWriter(w), buf: make([]byte, 0, 128), last: -1}
-}
-
-// Write writes one frame. cells must use only the frame-log alphabet
-// (. o w g b ?) and t must not go backwards.
-func (f *FrameWriter) Write(t int64, cells []byte) error {
-	if t < f.last {
-		return fmt.Errorf("record: frame %d at t=%d ms is before the previous frame at %d ms", f.n, t, f.last)
-	}
-	if f.n > 0 && len(cells) != f.ncells {
-		return fmt.Errorf("record: frame %d has %d cells; earlier frames had %d", f.n, len(cells), f.ncells)
-	}
-	for i, c := range cells {
-		switch engine.Content(c) {
-		case engine.NoRing, engine.Vacant, engine.WhiteMarble, engine.GreyMarble, engine.BlackMarble, engine.Unreadable:
-		default:
-			return fmt.Errorf("record: frame %d cell %d is %q, not one of . o w g b ?", f.n, i, c)
-		}
-	}
-	b := append(f.buf[:0], `{"t":`...)
-	b = strconv.AppendInt(b, t, 10)
-	b = append(b, `,"cells":"`...)
-	b = append(b, cells...)
-	b = append(b, "\"}\n"...)
-	f.buf = b
-	f.last = t
-	if f.n == 0 {
-		f.ncells = len(cells)
-	}
-	f.n++
-	_, err := f.w.Write(b)
-	return err
-}
-
-// Flush writes buffered lines out.
-func (f *FrameWriter) Flush() error { return f.w.Flush() }
 
 // RawWriter writes a raw log.
 type RawWriter struct {
@@ -115,7 +68,7 @@ func (r *RawWriter) Flush() error { return r.w.Flush() }
 // frame.
 type Recorder struct {
 	mount  *wiring.Mount
-	frames *FrameWriter
+	frames *framelog.Writer
 	raw    *RawWriter // nil: no raw log
 	t0     time.Time
 	cells  []byte
@@ -125,7 +78,7 @@ type Recorder struct {
 // NewRecorder records frames of the mounted game board to frames, and raw
 // counts to raw when it is not nil.
 func NewRecorder(m *wiring.Mount, frames, raw io.Writer) *Recorder {
-	r := &Recorder{mount: m, frames: NewFrameWriter(frames), cells: make([]byte, 0, m.Game.Len())}
+	r := &Recorder{mount: m, frames: framelog.NewWriter(frames), cells: make([]byte, 0, m.Game.Len())}
 	if raw != nil {
 		r.raw = NewRawWriter(raw)
 	}

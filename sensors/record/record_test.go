@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"strings"
@@ -11,58 +10,6 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 )
-
-func TestFrameWriter(t *testing.T) {
-	var b bytes.Buffer
-	w := NewFrameWriter(&b)
-	for i, s := range []string{"..o", ".wo", "?bo"} {
-		if err := w.Write(int64(i*5), []byte(s)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	want := `{"t":0,"cells":"..o"}
-{"t":5,"cells":".wo"}
-{"t":10,"cells":"?bo"}
-`
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-	}
-	// Each line is valid JSON with the contract's fields.
-	sc := bufio.NewScanner(&b)
-	for sc.Scan() {
-		var f struct {
-			T     int64  `json:"t"`
-			Cells string `json:"cells"`
-		}
-		d := json.NewDecoder(strings.NewReader(sc.Text()))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&f); err != nil {
-			t.Errorf("line %q: %v", sc.Text(), err)
-		}
-	}
-}
-
-func TestFrameWriterRejects(t *testing.T) {
-	w := NewFrameWriter(&bytes.Buffer{})
-	if err := w.Write(10, []byte("..o")); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(9, []byte("..o")); err == nil {
-		t.Error("time going backwards: want an error")
-	}
-	if err := w.Write(11, []byte("..x")); err == nil {
-		t.Error(`cell "x": want an error`)
-	}
-	if err := w.Write(11, []byte("..")); err == nil {
-		t.Error("frame length change: want an error")
-	}
-	if err := w.Write(11, []byte(`".o`)); err == nil {
-		t.Error("a quote in cells: want an error")
-	}
-}
 
 func TestRecorder(t *testing.T) {
 	base := engine.MustStandardBoard("61")
