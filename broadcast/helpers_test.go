@@ -224,6 +224,7 @@ type proxy struct {
 	target string
 	mu     sync.Mutex
 	conns  []net.Conn
+	down   bool // refuse new connections
 	wg     sync.WaitGroup
 }
 
@@ -241,6 +242,13 @@ func startProxy(t testing.TB, target string) *proxy {
 			c, err := ln.Accept()
 			if err != nil {
 				return
+			}
+			p.mu.Lock()
+			down := p.down
+			p.mu.Unlock()
+			if down {
+				c.Close()
+				continue
 			}
 			u, err := net.Dial("tcp", target)
 			if err != nil {
@@ -260,6 +268,13 @@ func startProxy(t testing.TB, target string) *proxy {
 }
 
 func (p *proxy) addr() string { return p.ln.Addr().String() }
+
+// setDown makes the proxy refuse (down) or forward new connections.
+func (p *proxy) setDown(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+}
 
 // cut closes every connection through the proxy.
 func (p *proxy) cut() {

@@ -395,7 +395,8 @@ func (p *Publisher) onConnect(c mqtt.Client) {
 	}
 	p.mu.Unlock()
 	p.kick()
-	tok := c.Subscribe(p.prefix+TopicCmd+"+", 1, p.onCommand)
+	filters := map[string]byte{p.prefix + TopicCmd + "+": 1, p.prefix + TopicStatus: 1}
+	tok := c.SubscribeMultiple(filters, p.onMessage)
 	if !tok.WaitTimeout(p.cfg.ConnectTimeout) {
 		p.log.Warn("broadcast: subscribing to commands timed out")
 	} else if err := tok.Error(); err != nil {
@@ -403,10 +404,35 @@ func (p *Publisher) onConnect(c mqtt.Client) {
 	} else if st, ok := tok.(*mqtt.SubscribeToken); ok {
 		for topic, q := range st.Result() {
 			if q > 2 {
-				p.log.Error("broadcast: broker refused the command subscription", "topic", topic)
+				p.log.Error("broadcast: broker refused a subscription", "topic", topic)
 			}
 		}
 	}
+}
+
+func (p *Publisher) onMessage(c mqtt.Client, m mqtt.Message) {
+	if m.Topic() == p.prefix+TopicStatus {
+		p.onStatus(m)
+		return
+	}
+	p.onCommand(c, m)
+}
+
+// onStatus corrects a stale Will. When the connection drops and paho
+// reconnects before the broker has noticed, the broker publishes the old
+// connection's Will ("offline", retained) after our new "online": the
+// board would look offline while it is up. Seeing our own "offline" while
+// connected, we say "online" again.
+func (p *Publisher) onStatus(m mqtt.Message) {
+	if string(m.Payload()) != Offline {
+		return
+	}
+	p.mu.Lock()
+	if !p.closed {
+		p.status = &message{p.prefix + TopicStatus, 1, true, []byte(Online)}
+	}
+	p.mu.Unlock()
+	p.kick()
 }
 
 // onCommand runs on paho's router goroutine, so it must not block.

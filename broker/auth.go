@@ -16,7 +16,8 @@ type Role string
 
 const (
 	// RoleBoard is the controller itself: it publishes anything under the
-	// prefix and subscribes only to commands (<prefix>+/cmd/…).
+	// prefix and subscribes only to commands (<prefix>+/cmd/…) and to the
+	// status topics (<prefix>+/status), to correct a stale Will.
 	RoleBoard Role = "board"
 	// RoleOperator runs the game from a console: it publishes commands
 	// (<prefix>+/cmd/…) and subscribes to anything under the prefix.
@@ -133,7 +134,7 @@ func (h *authHook) allowed(role Role, topic string, write bool) bool {
 		if write {
 			return true
 		}
-		return isCommandFilter(rest)
+		return isCommandFilter(rest) || isStatusFilter(rest)
 	case RoleOperator:
 		if write {
 			return isCommandFilter(rest)
@@ -150,4 +151,10 @@ func (h *authHook) allowed(role Role, topic string, write bool) bool {
 func isCommandFilter(rest string) bool {
 	levels := strings.Split(rest, "/")
 	return len(levels) >= 3 && levels[0] != "" && levels[0] != "#" && levels[1] == "cmd" && levels[2] != ""
+}
+
+// isStatusFilter reports whether rest is <board>/status.
+func isStatusFilter(rest string) bool {
+	board, topic, ok := strings.Cut(rest, "/")
+	return ok && topic == "status" && board != "" && board != "#"
 }
