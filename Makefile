@@ -7,7 +7,7 @@ SAMPLES   ?= ../shared/games/boardspace-sample
 GAME      ?= $(SAMPLES)/001_Z-shoto-Dumbot-2005-01-17-2004.sgf
 LDFLAGS   := -s -w
 
-.PHONY: all build test test-short lint run pi bench clean
+.PHONY: all build test test-short test-pi lint run pi bench clean
 
 all: build
 
@@ -39,6 +39,14 @@ pi:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/zertzboard-linux-arm64 $(PKG)
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=6 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/zertzboard-linux-armv6 $(PKG)
 	@ls -l $(BIN)/zertzboard-linux-*
+
+# The hardware, sensor, engine and referee tests built for the Pi's CPUs and
+# run under qemu-user (Debian's qemu-user package), to catch 32-bit and
+# alignment surprises on armv6.
+PI_TESTS := ./hardware/... ./sensors/... ./sim/... ./engine/ ./referee/
+test-pi:
+	CGO_ENABLED=0 GOARCH=arm64 $(GO) test -short -exec qemu-aarch64 $(PI_TESTS)
+	CGO_ENABLED=0 GOARCH=arm GOARM=6 $(GO) test -short -exec qemu-arm $(PI_TESTS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -169,19 +169,26 @@ func (s *Scanner) Run(ctx context.Context, fn func(*Frame) error) error {
 	t := s.clk.NewTicker(s.period)
 	defer t.Stop()
 	f := &Frame{Raw: s.raw}
+	lateScan := false
 	for {
+		var tick time.Time
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-t.C():
+		case tick = <-t.C():
+		}
+		// A consumer that held the loop past the next tick shows as that
+		// tick arriving more than a period late; a scan that overran was
+		// counted already, by its duration.
+		if !lateScan && s.clk.Now().Sub(tick) > s.period {
+			f.Overruns++
 		}
 		f.T = s.clk.Now()
 		if err := s.ScanOnce(f.Raw); err != nil {
 			return err
 		}
 		f.Duration = s.clk.Now().Sub(f.T)
-		late := f.Duration > s.period
-		if late {
+		if lateScan = f.Duration > s.period; lateScan {
 			f.Overruns++
 		}
 		if err := fn(f); err != nil {
@@ -189,10 +196,6 @@ func (s *Scanner) Run(ctx context.Context, fn func(*Frame) error) error {
 				return nil
 			}
 			return err
-		}
-		// A slow consumer loses ticks too; it shows in the next frame.
-		if !late && s.clk.Now().Sub(f.T) > s.period {
-			f.Overruns++
 		}
 		f.Seq++
 	}
