@@ -12,6 +12,7 @@ import (
 	"periph.io/x/conn/v3/physic"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/ini"
 	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
 )
 
@@ -123,18 +124,18 @@ type parser struct {
 	w    *Wiring
 }
 
-func (p *parser) errf(s *section, e *entry, format string, a ...any) error {
+func (p *parser) errf(s *ini.Section, e *ini.Entry, format string, a ...any) error {
 	err := &Error{File: p.file, Msg: fmt.Sprintf(format, a...)}
 	if s != nil {
-		err.Line = s.line
-		err.Field = s.name
-		if s.arg != "" {
-			err.Field += "." + s.arg
+		err.Line = s.Line
+		err.Field = s.Name
+		if s.Arg != "" {
+			err.Field += "." + s.Arg
 		}
 	}
 	if e != nil {
-		err.Line = e.line
-		err.Field = s.field(e.key)
+		err.Line = e.Line
+		err.Field = s.Field(e.Key)
 	}
 	return err
 }
@@ -149,36 +150,36 @@ var known = map[string][]string{
 	"buttons": {"new-game", "confirm", "takeback", "debounce"},
 }
 
-func (p *parser) build(secs []*section) (*Wiring, error) {
+func (p *parser) build(secs []*ini.Section) (*Wiring, error) {
 	w := p.w
 	w.Base = engine.MustStandardBoard("61")
-	bySection := map[string]*section{}
+	bySection := map[string]*ini.Section{}
 	for _, s := range secs {
-		switch s.name {
+		switch s.Name {
 		case "adc":
-			if s.arg == "" {
+			if s.Arg == "" {
 				return nil, p.errf(s, nil, "an [adc] section needs an id, e.g. [adc adc0]")
 			}
 		case "base", "mux", "sockets", "leds", "screen", "buttons", "mount":
-			if s.arg != "" {
-				return nil, p.errf(s, nil, "[%s] takes no id", s.name)
+			if s.Arg != "" {
+				return nil, p.errf(s, nil, "[%s] takes no id", s.Name)
 			}
-			bySection[s.name] = s
+			bySection[s.Name] = s
 		default:
-			return nil, p.errf(s, nil, "unknown section [%s] (want base, adc, mux, sockets, leds, screen, buttons or mount)", s.name)
+			return nil, p.errf(s, nil, "unknown section [%s] (want base, adc, mux, sockets, leds, screen, buttons or mount)", s.Name)
 		}
-		if keys, ok := known[s.name]; ok {
-			for i := range s.entries {
-				e := &s.entries[i]
-				if !contains(keys, e.key) {
+		if keys, ok := known[s.Name]; ok {
+			for i := range s.Entries {
+				e := &s.Entries[i]
+				if !contains(keys, e.Key) {
 					return nil, p.errf(s, e, "unknown key (want one of %s)", strings.Join(keys, ", "))
 				}
 			}
 		}
 	}
 	if s := bySection["base"]; s != nil {
-		if e := s.get("board"); e != nil {
-			b, err := engine.StandardBoard(e.value)
+		if e := s.Get("board"); e != nil {
+			b, err := engine.StandardBoard(e.Value)
 			if err != nil {
 				return nil, p.errf(s, e, "%v", err)
 			}
@@ -186,7 +187,7 @@ func (p *parser) build(secs []*section) (*Wiring, error) {
 		}
 	}
 	for _, s := range secs {
-		if s.name == "adc" {
+		if s.Name == "adc" {
 			if err := p.adc(s); err != nil {
 				return nil, err
 			}
@@ -239,26 +240,26 @@ func contains(l []string, s string) bool {
 	return false
 }
 
-func (p *parser) need(s *section, key string) (*entry, error) {
-	e := s.get(key)
-	if e == nil || e.value == "" {
-		return nil, &Error{File: p.file, Line: s.line, Field: s.field(key), Msg: "missing"}
+func (p *parser) need(s *ini.Section, key string) (*ini.Entry, error) {
+	e := s.Get(key)
+	if e == nil || e.Value == "" {
+		return nil, &Error{File: p.file, Line: s.Line, Field: s.Field(key), Msg: "missing"}
 	}
 	return e, nil
 }
 
-func (p *parser) adc(s *section) error {
+func (p *parser) adc(s *ini.Section) error {
 	for _, a := range p.w.ADCs {
-		if a.Name == s.arg {
-			return p.errf(s, nil, "ADC %q is defined twice", s.arg)
+		if a.Name == s.Arg {
+			return p.errf(s, nil, "ADC %q is defined twice", s.Arg)
 		}
 	}
-	a := ADC{Name: s.arg, VRef: 3300 * physic.MilliVolt}
+	a := ADC{Name: s.Arg, VRef: 3300 * physic.MilliVolt}
 	e, err := p.need(s, "bus")
 	if err != nil {
 		return err
 	}
-	a.Bus = e.value
+	a.Bus = e.Value
 	for _, b := range p.w.ADCs {
 		if b.Bus == a.Bus {
 			return p.errf(s, e, "bus %s is already used by ADC %q", a.Bus, b.Name)
@@ -267,33 +268,33 @@ func (p *parser) adc(s *section) error {
 	if e, err = p.need(s, "chip"); err != nil {
 		return err
 	}
-	if a.Chip, err = mcp3x08.ParseVariant(e.value); err != nil {
-		return p.errf(s, e, "unknown chip %q (want mcp3008 or mcp3208)", e.value)
+	if a.Chip, err = mcp3x08.ParseVariant(e.Value); err != nil {
+		return p.errf(s, e, "unknown chip %q (want mcp3008 or mcp3208)", e.Value)
 	}
-	if e := s.get("speed"); e != nil {
-		if err := a.Speed.Set(e.value); err != nil || a.Speed <= 0 {
-			return p.errf(s, e, "bad frequency %q (e.g. 1MHz)", e.value)
+	if e := s.Get("speed"); e != nil {
+		if err := a.Speed.Set(e.Value); err != nil || a.Speed <= 0 {
+			return p.errf(s, e, "bad frequency %q (e.g. 1MHz)", e.Value)
 		}
 		if a.Speed > a.Chip.MaxFreq() {
 			return p.errf(s, e, "%s is above the %s's %s maximum (at 5 V)", a.Speed, a.Chip, a.Chip.MaxFreq())
 		}
 	}
-	if e := s.get("vref"); e != nil {
-		if err := a.VRef.Set(e.value); err != nil || a.VRef <= 0 {
-			return p.errf(s, e, "bad voltage %q (e.g. 3.3V)", e.value)
+	if e := s.Get("vref"); e != nil {
+		if err := a.VRef.Set(e.Value); err != nil || a.VRef <= 0 {
+			return p.errf(s, e, "bad voltage %q (e.g. 3.3V)", e.Value)
 		}
 	}
 	p.w.ADCs = append(p.w.ADCs, a)
 	return nil
 }
 
-func (p *parser) mux(s *section) error {
+func (p *parser) mux(s *ini.Section) error {
 	m := &Mux{Settle: 10 * time.Microsecond}
 	e, err := p.need(s, "select")
 	if err != nil {
 		return err
 	}
-	f := strings.Fields(e.value)
+	f := strings.Fields(e.Value)
 	if len(f) != 4 {
 		return p.errf(s, e, "want 4 GPIO names S0 S1 S2 S3; got %d", len(f))
 	}
@@ -305,16 +306,16 @@ func (p *parser) mux(s *section) error {
 		seen[n] = true
 		m.Select[i] = n
 	}
-	if e := s.get("enable"); e != nil && e.value != "-" {
-		if seen[e.value] {
-			return p.errf(s, e, "GPIO %s is also a select line", e.value)
+	if e := s.Get("enable"); e != nil && e.Value != "-" {
+		if seen[e.Value] {
+			return p.errf(s, e, "GPIO %s is also a select line", e.Value)
 		}
-		m.Enable = e.value
+		m.Enable = e.Value
 	}
-	if e := s.get("settle"); e != nil {
-		d, err := time.ParseDuration(e.value)
+	if e := s.Get("settle"); e != nil {
+		d, err := time.ParseDuration(e.Value)
 		if err != nil || d < 0 || d > 10*time.Millisecond {
-			return p.errf(s, e, "bad settle time %q (e.g. 10us, at most 10ms)", e.value)
+			return p.errf(s, e, "bad settle time %q (e.g. 10us, at most 10ms)", e.Value)
 		}
 		m.Settle = d
 	}
@@ -322,25 +323,25 @@ func (p *parser) mux(s *section) error {
 	return nil
 }
 
-func (p *parser) sockets(s *section) error {
+func (p *parser) sockets(s *ini.Section) error {
 	w := p.w
 	w.Sockets = make([]Socket, w.Base.Len())
 	seen := make([]int, w.Base.Len()) // line that gave the socket, 0 if none
 	type slot struct{ adc, ch, addr int }
 	used := map[slot]string{}
-	for i := range s.entries {
-		e := &s.entries[i]
-		c, err := w.Base.ParseCell(e.key)
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		c, err := w.Base.ParseCell(e.Key)
 		if err != nil {
-			return p.errf(s, e, "no socket %q on the %s base", e.key, w.Base.Name())
+			return p.errf(s, e, "no socket %q on the %s base", e.Key, w.Base.Name())
 		}
 		if seen[c] != 0 {
 			return p.errf(s, e, "socket already wired on line %d", seen[c])
 		}
-		seen[c] = e.line
-		f := strings.Fields(e.value)
+		seen[c] = e.Line
+		f := strings.Fields(e.Value)
 		if len(f) != 3 {
-			return p.errf(s, e, "%q: want ADC channel mux-address, e.g. adc0 3 12 (or - for no mux)", e.value)
+			return p.errf(s, e, "%q: want ADC channel mux-address, e.g. adc0 3 12 (or - for no mux)", e.Value)
 		}
 		so := Socket{ADC: -1}
 		for j, a := range w.ADCs {
@@ -379,33 +380,33 @@ func (p *parser) sockets(s *section) error {
 		} else if lab, direct := used[k2]; direct {
 			return p.errf(s, e, "channel %d of %s is behind a mux here but direct for socket %s", so.Channel, f[0], lab)
 		}
-		used[k] = e.key
+		used[k] = e.Key
 		w.Sockets[c] = so
 	}
 	for c := range seen {
 		if seen[c] == 0 {
-			return &Error{File: p.file, Line: s.line, Field: "sockets." + w.Base.Label(engine.Cell(c)), Msg: "socket is not wired"}
+			return &Error{File: p.file, Line: s.Line, Field: "sockets." + w.Base.Label(engine.Cell(c)), Msg: "socket is not wired"}
 		}
 	}
 	return nil
 }
 
-func (p *parser) leds(s *section) error {
+func (p *parser) leds(s *ini.Section) error {
 	l := &LEDs{Brightness: 255, Gamma: 1}
 	e, err := p.need(s, "kind")
 	if err != nil {
 		return err
 	}
-	switch e.value {
+	switch e.Value {
 	case WS2812, SK6812, APA102:
-		l.Kind = e.value
+		l.Kind = e.Value
 	default:
-		return p.errf(s, e, "unknown LED kind %q (want ws2812, sk6812 or apa102; RGBW chips are not supported by periph's SPI encoder)", e.value)
+		return p.errf(s, e, "unknown LED kind %q (want ws2812, sk6812 or apa102; RGBW chips are not supported by periph's SPI encoder)", e.Value)
 	}
 	if e, err = p.need(s, "bus"); err != nil {
 		return err
 	}
-	l.Bus = e.value
+	l.Bus = e.Value
 	for _, a := range p.w.ADCs {
 		if strings.SplitN(a.Bus, ".", 2)[0] == strings.SplitN(l.Bus, ".", 2)[0] && l.Kind != APA102 {
 			// NRZ LEDs have no chip select: they would read the ADC traffic
@@ -413,25 +414,25 @@ func (p *parser) leds(s *section) error {
 			return p.errf(s, e, "%s LEDs cannot share an SPI bus with ADC %q (%s); use SPI1", l.Kind, a.Name, a.Bus)
 		}
 	}
-	if e := s.get("speed"); e != nil {
-		if err := l.Speed.Set(e.value); err != nil || l.Speed <= 0 {
-			return p.errf(s, e, "bad frequency %q", e.value)
+	if e := s.Get("speed"); e != nil {
+		if err := l.Speed.Set(e.Value); err != nil || l.Speed <= 0 {
+			return p.errf(s, e, "bad frequency %q", e.Value)
 		}
 		if l.Kind != APA102 && l.Speed != 2500*physic.KiloHertz {
 			return p.errf(s, e, "%s LEDs need exactly 2.5MHz (periph nrzled timing); got %s", l.Kind, l.Speed)
 		}
 	}
-	if e := s.get("brightness"); e != nil {
-		b, err := strconv.Atoi(e.value)
+	if e := s.Get("brightness"); e != nil {
+		b, err := strconv.Atoi(e.Value)
 		if err != nil || b < 0 || b > 255 {
-			return p.errf(s, e, "brightness %q out of range 0-255", e.value)
+			return p.errf(s, e, "brightness %q out of range 0-255", e.Value)
 		}
 		l.Brightness = uint8(b)
 	}
-	if e := s.get("gamma"); e != nil {
-		g, err := strconv.ParseFloat(e.value, 64)
+	if e := s.Get("gamma"); e != nil {
+		g, err := strconv.ParseFloat(e.Value, 64)
 		if err != nil || g < 0.5 || g > 4 {
-			return p.errf(s, e, "gamma %q out of range 0.5-4", e.value)
+			return p.errf(s, e, "gamma %q out of range 0.5-4", e.Value)
 		}
 		l.Gamma = g
 	}
@@ -439,7 +440,7 @@ func (p *parser) leds(s *section) error {
 		return err
 	}
 	seen := map[engine.Cell]int{}
-	for i, lab := range strings.Fields(e.value) {
+	for i, lab := range strings.Fields(e.Value) {
 		c, err := p.w.Base.ParseCell(lab)
 		if err != nil {
 			return p.errf(s, e, "LED %d: no socket %q", i, lab)
@@ -457,80 +458,80 @@ func (p *parser) leds(s *section) error {
 	return nil
 }
 
-func (p *parser) screen(s *section) error {
+func (p *parser) screen(s *ini.Section) error {
 	sc := &Screen{Address: 0x3C}
 	e, err := p.need(s, "bus")
 	if err != nil {
 		return err
 	}
-	sc.Bus = e.value
-	if e := s.get("address"); e != nil {
-		a, err := strconv.ParseUint(e.value, 0, 16)
+	sc.Bus = e.Value
+	if e := s.Get("address"); e != nil {
+		a, err := strconv.ParseUint(e.Value, 0, 16)
 		if err != nil || (a != 0x3C && a != 0x3D) {
-			return p.errf(s, e, "address %q: an SSD1306 answers at 0x3C or 0x3D", e.value)
+			return p.errf(s, e, "address %q: an SSD1306 answers at 0x3C or 0x3D", e.Value)
 		}
 		sc.Address = uint16(a)
 	}
-	if e := s.get("speed"); e != nil {
-		if err := sc.Speed.Set(e.value); err != nil || sc.Speed < 10*physic.KiloHertz || sc.Speed > 1*physic.MegaHertz {
-			return p.errf(s, e, "bad I²C speed %q (e.g. 400kHz; 10kHz-1MHz)", e.value)
+	if e := s.Get("speed"); e != nil {
+		if err := sc.Speed.Set(e.Value); err != nil || sc.Speed < 10*physic.KiloHertz || sc.Speed > 1*physic.MegaHertz {
+			return p.errf(s, e, "bad I²C speed %q (e.g. 400kHz; 10kHz-1MHz)", e.Value)
 		}
 	}
 	p.w.Screen = sc
 	return nil
 }
 
-func (p *parser) buttons(s *section) error {
+func (p *parser) buttons(s *ini.Section) error {
 	b := Buttons{Debounce: 30 * time.Millisecond}
 	seen := map[string]string{}
-	for i := range s.entries {
-		e := &s.entries[i]
-		if e.key == "debounce" {
-			d, err := time.ParseDuration(e.value)
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.Key == "debounce" {
+			d, err := time.ParseDuration(e.Value)
 			if err != nil || d <= 0 || d > time.Second {
-				return p.errf(s, e, "bad debounce time %q (e.g. 30ms)", e.value)
+				return p.errf(s, e, "bad debounce time %q (e.g. 30ms)", e.Value)
 			}
 			b.Debounce = d
 			continue
 		}
-		if other, dup := seen[e.value]; dup {
-			return p.errf(s, e, "GPIO %s is also button %s", e.value, other)
+		if other, dup := seen[e.Value]; dup {
+			return p.errf(s, e, "GPIO %s is also button %s", e.Value, other)
 		}
-		seen[e.value] = e.key
-		switch e.key {
+		seen[e.Value] = e.Key
+		switch e.Key {
 		case "new-game":
-			b.NewGame = e.value
+			b.NewGame = e.Value
 		case "confirm":
-			b.Confirm = e.value
+			b.Confirm = e.Value
 		case "takeback":
-			b.Takeback = e.value
+			b.Takeback = e.Value
 		}
 	}
 	p.w.Buttons = b
 	return nil
 }
 
-func (p *parser) mounts(s *section) error {
-	for i := range s.entries {
-		e := &s.entries[i]
-		b, err := engine.StandardBoard(e.key)
+func (p *parser) mounts(s *ini.Section) error {
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		b, err := engine.StandardBoard(e.Key)
 		if err != nil {
 			return p.errf(s, e, "%v", err)
 		}
-		f := strings.Fields(e.value)
+		f := strings.Fields(e.Value)
 		if len(f) != 2 {
-			return p.errf(s, e, "%q: want dx dy in doubled coordinates, e.g. 1 1", e.value)
+			return p.errf(s, e, "%q: want dx dy in doubled coordinates, e.g. 1 1", e.Value)
 		}
 		dx, err1 := strconv.Atoi(f[0])
 		dy, err2 := strconv.Atoi(f[1])
 		if err1 != nil || err2 != nil {
-			return p.errf(s, e, "%q: want two integers dx dy", e.value)
+			return p.errf(s, e, "%q: want two integers dx dy", e.Value)
 		}
 		off := engine.Coord{X: dx, Y: dy}
 		if _, err := NewMount(p.w.Base, b, off); err != nil {
 			return p.errf(s, e, "%v", err)
 		}
-		p.w.Mounts[e.key] = off
+		p.w.Mounts[e.Key] = off
 	}
 	return nil
 }
