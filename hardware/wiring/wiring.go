@@ -12,8 +12,8 @@ import (
 	"periph.io/x/conn/v3/physic"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/internal/ini"
 	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
+	"github.com/zertzboard/zertzboard/internal/ini"
 )
 
 // NoMux is the mux address of a sensor wired straight to an ADC channel.
