@@ -1,0 +1,237 @@
+// Package config reads the daemon's configuration file, in the INI dialect
+// of the wiring file:
+//
+//	[board]
+//	id = club-3               # names the board in MQTT topics
+//	variant = 48              # 37, 40, 43, 44, 48 or 61; a "b" suffix for blitz
+//	mode = tournament         # casual or tournament
+//	first = 0                 # who moves first in a new game
+//	players = Ann, Bob
+//	settle = 100ms            # how long the board must hold still
+//
+//	[hardware]
+//	wiring = /etc/zertzboard/base.wiring          # default: the reference wiring
+//	calibration = /var/lib/zertzboard/calibration.json
+//
+//	[journal]
+//	path = /var/lib/zertzboard/journal.jsonl
+//
+//	[mqtt]
+//	broker = embedded         # or a URL: tcp://, ssl://, ws://, wss://
+//	listen = 127.0.0.1:1883   # embedded: TCP listener ("off" for none)
+//	websocket = 127.0.0.1:8083
+//	username = board          # the board's own account
+//	password = …
+//	store = /var/lib/zertzboard/mqtt   # queued messages survive restarts
+//	token =                   # external brokers: a shared command token
+//	ca = / cert = / key =     # TLS files for ssl:// and wss://
+//
+//	[user alice]              # embedded broker accounts
+//	password = …
+//	role = operator           # board, operator or viewer
+//
+//	[http]
+//	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
+//
+// Errors name the file, the line and the field.
+package config
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/ini"
+)
+
+// User is an account on the embedded broker.
+type User struct {
+	Name, Password, Role string
+}
+
+// Config is a checked daemon configuration.
+type Config struct {
+	File string
+
+	BoardID  string
+	Variant  string
+	Mode     string
+	First    int
+	Players  [2]string
+	SettleMS int64
+
+	Wiring      string // "" means the reference wiring
+	Calibration string
+
+	Journal string
+
+	Broker        string // "embedded" or a URL
+	Listen        string
+	WebSocket     string
+	Username      string
+	Password      string
+	Store         string
+	Token         string
+	CA, Cert, Key string
+	Users         []User
+
+	HTTP string
+}
+
+// Defaults are used for keys the file leaves out.
+var Defaults = Config{
+	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: 100,
+	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
+	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
+	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
+}
+
+// Load reads and checks a configuration file.
+func Load(path string) (*Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	return Parse(path, f)
+}
+
+// Parse reads and checks a configuration.
+func Parse(name string, r io.Reader) (*Config, error) {
+	secs, err := ini.Parse(name, r)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	c := Defaults
+	c.File = name
+	bad := func(s *ini.Section, e *ini.Entry, format string, a ...any) error {
+		return fmt.Errorf("config: %w", &ini.Error{File: name, Line: e.Line, Field: s.Field(e.Key), Msg: fmt.Sprintf(format, a...)})
+	}
+	known := map[string][]string{
+		"board":    {"id", "variant", "mode", "first", "players", "settle"},
+		"hardware": {"wiring", "calibration"},
+		"journal":  {"path"},
+		"mqtt":     {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key"},
+		"user":     {"password", "role"},
+		"http":     {"listen"},
+	}
+	for _, s := range secs {
+		keys, ok := known[s.Name]
+		if !ok {
+			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user or http)"})
+		}
+		if (s.Name == "user") != (s.Arg != "") {
+			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "[user NAME] takes a name; other sections take none"})
+		}
+		var u User
+		for i := range s.Entries {
+			e := &s.Entries[i]
+			if !contains(keys, e.Key) {
+				return nil, bad(s, e, "unknown key (want one of %s)", strings.Join(keys, ", "))
+			}
+			v := e.Value
+			switch s.Name + "." + e.Key {
+			case "board.id":
+				if v == "" || strings.ContainsAny(v, "/+#") {
+					return nil, bad(s, e, "%q: a board id is one MQTT topic level (no / + #)", v)
+				}
+				c.BoardID = v
+			case "board.variant":
+				if _, _, err := engine.ParseVariant(v); err != nil {
+					return nil, bad(s, e, "%v", err)
+				}
+				c.Variant = v
+			case "board.mode":
+				if v != "casual" && v != "tournament" {
+					return nil, bad(s, e, "%q: want casual or tournament", v)
+				}
+				c.Mode = v
+			case "board.first":
+				if v != "0" && v != "1" {
+					return nil, bad(s, e, "%q: want 0 or 1", v)
+				}
+				c.First, _ = strconv.Atoi(v)
+			case "board.players":
+				p := strings.Split(v, ",")
+				if len(p) != 2 {
+					return nil, bad(s, e, "%q: want two names separated by a comma", v)
+				}
+				c.Players = [2]string{strings.TrimSpace(p[0]), strings.TrimSpace(p[1])}
+			case "board.settle":
+				d, err := time.ParseDuration(v)
+				if err != nil || d < 20*time.Millisecond || d > 2*time.Second {
+					return nil, bad(s, e, "%q: want a duration from 20ms to 2s", v)
+				}
+				c.SettleMS = d.Milliseconds()
+			case "hardware.wiring":
+				c.Wiring = v
+			case "hardware.calibration":
+				c.Calibration = v
+			case "journal.path":
+				c.Journal = v
+			case "mqtt.broker":
+				if v != "embedded" && !hasScheme(v) {
+					return nil, bad(s, e, "%q: want embedded or a URL (tcp://, ssl://, ws://, wss://)", v)
+				}
+				c.Broker = v
+			case "mqtt.listen":
+				c.Listen = v
+			case "mqtt.websocket":
+				c.WebSocket = v
+			case "mqtt.username":
+				c.Username = v
+			case "mqtt.password":
+				c.Password = v
+			case "mqtt.store":
+				c.Store = v
+			case "mqtt.token":
+				c.Token = v
+			case "mqtt.ca":
+				c.CA = v
+			case "mqtt.cert":
+				c.Cert = v
+			case "mqtt.key":
+				c.Key = v
+			case "user.password":
+				u.Password = v
+			case "user.role":
+				if v != "board" && v != "operator" && v != "viewer" {
+					return nil, bad(s, e, "%q: want board, operator or viewer", v)
+				}
+				u.Role = v
+			case "http.listen":
+				c.HTTP = v
+			}
+		}
+		if s.Name == "user" {
+			u.Name = s.Arg
+			if u.Password == "" || u.Role == "" {
+				return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: "user." + s.Arg, Msg: "needs a password and a role"})
+			}
+			c.Users = append(c.Users, u)
+		}
+	}
+	return &c, nil
+}
+
+func hasScheme(u string) bool {
+	for _, s := range []string{"tcp://", "ssl://", "ws://", "wss://", "mqtt://", "mqtts://"} {
+		if strings.HasPrefix(u, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

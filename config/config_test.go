@@ -1,0 +1,66 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+const example = `
+[board]
+id = club-3
+variant = 37b
+mode = tournament
+first = 1
+players = Ann, Bob
+settle = 150ms
+
+[hardware]
+calibration = /tmp/cal.json
+
+[mqtt]
+broker = embedded
+password = s3cret
+
+[user alice]
+password = pw
+role = operator
+
+[http]
+listen = off
+`
+
+func TestParse(t *testing.T) {
+	c, err := Parse("z.conf", strings.NewReader(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BoardID != "club-3" || c.Variant != "37b" || c.Mode != "tournament" || c.First != 1 || c.Players != [2]string{"Ann", "Bob"} || c.SettleMS != 150 {
+		t.Errorf("board: %+v", c)
+	}
+	if c.Calibration != "/tmp/cal.json" || c.Wiring != "" || c.Journal != Defaults.Journal || c.Listen != Defaults.Listen || c.HTTP != "off" {
+		t.Errorf("defaults and paths: %+v", c)
+	}
+	if len(c.Users) != 1 || c.Users[0] != (User{"alice", "pw", "operator"}) || c.Password != "s3cret" {
+		t.Errorf("users %+v", c.Users)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"[board]\nvariant = 39", "z.conf:2: board.variant: engine: unknown variant"},
+		{"[board]\nmode = strict", "z.conf:2: board.mode: \"strict\": want casual or tournament"},
+		{"[board]\nid = a/b", "z.conf:2: board.id"},
+		{"[board]\nsettle = 5ms", "z.conf:2: board.settle"},
+		{"[board]\ncolour = red", "z.conf:2: board.colour: unknown key"},
+		{"[boards]", "z.conf:1: boards: unknown section"},
+		{"[user]\nrole = viewer", "z.conf:1: user: [user NAME] takes a name"},
+		{"[user bob]\nrole = viewer", "z.conf:1: user.bob: needs a password and a role"},
+		{"[user bob]\npassword = x\nrole = admin", "z.conf:3: user.bob.role"},
+		{"[mqtt]\nbroker = localhost", "z.conf:2: mqtt.broker"},
+		{"[board\n", "z.conf:1: section header"},
+	} {
+		if _, err := Parse("z.conf", strings.NewReader(tt.src)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) = %v; want %q", tt.src, err, tt.want)
+		}
+	}
+}
