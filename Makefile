@@ -4,7 +4,6 @@ BIN       := bin
 PKG       := ./cmd/zertzboard
 STATICCHECK_VERSION := v0.7.0
 SAMPLES   ?= ../shared/games/boardspace-sample
-GAME      ?= $(SAMPLES)/001_Z-shoto-Dumbot-2005-01-17-2004.sgf
 LDFLAGS   := -s -w
 
 .PHONY: all build test test-short test-pi lint run pi bench clean
@@ -28,10 +27,10 @@ lint:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
-# The main job. Until the simulator lands it replays a sample game and
-# draws the board after every turn.
+# The main job: the whole controller on a simulated board, playing the
+# sample games, with the embedded MQTT broker and the web page on localhost.
 run:
-	$(GO) run $(PKG) replay --show $(GAME)
+	$(GO) run $(PKG) sim
 
 # Static cross-builds for the Raspberry Pi: arm64 (Pi 3/4/5, Zero 2 W) and
 # armv6 (Pi Zero, Pi 1).

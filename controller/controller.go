@@ -147,7 +147,11 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			}
 			c.log.Info("takeback", "undone", b.Undone, "seq", c.seq)
 		case referee.GameOver:
-			c.log.Info("game over", "winner", b.Winner, "reason", b.Reason)
+			winner := "none (a draw)"
+			if b.Winner != nil {
+				winner = fmt.Sprintf("player %d", *b.Winner)
+			}
+			c.log.Info("game over", "winner", winner, "reason", b.Reason)
 		case referee.Illegal:
 			c.log.Debug("illegal board", "reason", b.Reason)
 		case referee.Fault:

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/zertzboard/zertzboard/broadcast"
+	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/display"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/node"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// daemon is what "run" and "sim" share: a node, the MQTT broadcast (with
+// the embedded broker unless an external one is named) and the web page.
+type daemon struct {
+	node     node.Options // without Publisher and Commands
+	broker   string       // "embedded" or a URL
+	listen   string       // embedded broker TCP address
+	ws       string       // embedded broker WebSocket address ("off" for none)
+	users    []broker.User
+	username string
+	password string
+	store    string // paho's persistent store directory
+	token    string
+	tls      broadcast.TLSConfig
+	http     string // "off" for none
+	log      *slog.Logger
+	// brokerLog is for the embedded broker, which is chatty; nil discards.
+	brokerLog *slog.Logger
+	out       io.Writer
+	// play, if not nil, runs beside the node (the simulator's players);
+	// when it returns, the daemon stops.
+	play func(ctx context.Context, n *node.Node) error
+	// ready, if not nil, is called once everything listens.
+	ready func(mqttURL, httpURL string)
+}
+
+// mqttOut adapts the publisher to the controller: it never blocks, and
+// logs what it cannot queue.
+type mqttOut struct {
+	p   *broadcast.Publisher
+	log *slog.Logger
+}
+
+func (o mqttOut) State(s live.State)      { o.check(o.p.PublishState(s)) }
+func (o mqttOut) Move(m live.MoveMessage) { o.check(o.p.PublishMove(m)) }
+func (o mqttOut) Event(e referee.Event)   { o.check(o.p.PublishEvent(e)) }
+func (o mqttOut) Record(b []byte)         { o.check(o.p.PublishRecord(b)) }
+func (o mqttOut) check(err error) {
+	if err != nil {
+		o.log.Error("mqtt publish", "err", err)
+	}
+}
+
+// run starts everything, runs until ctx is done, SIGINT or SIGTERM, or play
+// returns, then shuts down: LEDs dark, queued messages delivered (or left
+// in the store), broker closed.
+func (d *daemon) run(ctx context.Context) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	url := d.broker
+	if d.brokerLog == nil {
+		d.brokerLog = slog.New(slog.DiscardHandler)
+	}
+	if url == "embedded" {
+		if d.password == "" {
+			d.password = randomSecret()
+		}
+		users := append([]broker.User{{Name: d.username, Password: d.password, Role: broker.RoleBoard}}, d.users...)
+		b, err := broker.New(broker.Config{TCPAddr: d.listen, WSAddr: d.ws, Users: users, Logger: d.brokerLog})
+		if err != nil {
+			return err
+		}
+		if err := b.Start(); err != nil {
+			return fmt.Errorf("starting the MQTT broker on %s: %w", d.listen, err)
+		}
+		defer b.Close()
+		url = "tcp://" + b.TCPAddr()
+		if ws := b.WSAddr(); ws != "" {
+			d.log.Info("MQTT over WebSocket", "url", "ws://"+ws+"/")
+		}
+	}
+	if d.store != "" {
+		if err := os.MkdirAll(d.store, 0o700); err != nil {
+			return err
+		}
+	}
+	pub, err := broadcast.New(broadcast.Config{Brokers: []string{url}, BoardID: d.node.BoardID, Username: d.username, Password: d.password,
+		StoreDir: d.store, CommandToken: d.token, TLS: d.tls, Logger: d.log.With("part", "mqtt"), CloseTimeout: 10 * time.Second})
+	if err != nil {
+		return err
+	}
+	cmds := make(chan node.Command)
+	opts := d.node
+	opts.Publisher, opts.Commands = mqttOut{pub, d.log}, cmds
+	n, err := node.New(opts)
+	if err != nil {
+		pub.Close()
+		return err
+	}
+	defer n.Close()
+
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wg.Add(1)
+	go func() { // commands from MQTT, answered on events
+		defer wg.Done()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case c := <-pub.Commands():
+				nc := node.Command{Name: c.Name, Variant: c.Variant, First: c.First, Players: c.Players, Done: func(err error) {
+					if err != nil {
+						pub.Refuse(c, err.Error())
+					} else {
+						pub.Accept(c)
+					}
+				}}
+				select {
+				case cmds <- nc:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	httpURL := ""
+	if d.http != "" && d.http != "off" {
+		ln, err := net.Listen("tcp", d.http)
+		if err != nil {
+			cancel()
+			wg.Wait()
+			pub.Close()
+			return fmt.Errorf("web page on %s: %w", d.http, err)
+		}
+		srv := &http.Server{Handler: statusPage(n), ReadHeaderTimeout: 5 * time.Second}
+		go srv.Serve(ln)
+		defer srv.Close()
+		httpURL = "http://" + ln.Addr().String() + "/"
+	}
+	if d.ready != nil {
+		d.ready(url, httpURL)
+	}
+	errs := make(chan error, 2)
+	wg.Add(1)
+	go func() { defer wg.Done(); errs <- n.Run(ctx) }()
+	if d.play != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := d.play(ctx, n)
+			if errors.Is(err, context.Canceled) {
+				err = nil
+			}
+			errs <- err
+			cancel()
+		}()
+	}
+	var first error
+	select {
+	case first = <-errs:
+	case <-ctx.Done():
+	}
+	cancel()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if first == nil {
+			first = err
+		}
+	}
+	if err := pub.Close(); err != nil && first == nil {
+		first = err
+	}
+	d.log.Info("stopped")
+	return first
+}
+
+func randomSecret() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// statusPage is a plain live view of the board until the scoreboard (its
+// own package) serves here: the board as text, refreshed every second,
+// and /state.json.
+func statusPage(n *node.Node) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/state.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(n.Controller().State())
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		s := n.Controller().State()
+		board := display.Board(n.Controller().Board(), s.Cells, nil)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="1"><title>zertzboard %s</title>
+<body style="background:#111;color:#eee;font:16px monospace"><h1>%s</h1><pre>%s</pre><p>turn %d · %s</p><p>moves: %s</p><p><a style="color:#8cf" href="/state.json">state.json</a></p>`,
+			html.EscapeString(s.BoardID), html.EscapeString(s.BoardID), html.EscapeString(board), s.Turn, html.EscapeString(s.Status), html.EscapeString(strings.Join(s.Moves, " ")))
+	})
+	return mux
+}
+
+// storeBeside returns the MQTT store directory next to a journal file.
+func storeBeside(journal string) string {
+	return filepath.Join(filepath.Dir(journal), "mqtt-store")
+}
