@@ -64,3 +64,14 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// The example shipped in firmware-config/ must parse.
+func TestShippedExample(t *testing.T) {
+	c, err := Load("../firmware-config/zertzboard.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BoardID != "board-1" || c.Mode != "tournament" || c.Wiring != "/etc/zertzboard/wiring" || len(c.Users) != 1 || c.Users[0].Role != "operator" {
+		t.Errorf("example config: %+v", c)
+	}
+}
