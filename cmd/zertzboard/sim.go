@@ -64,6 +64,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	journalPath := fs.String("journal", "", "the journal file (default: a fresh one in a temporary directory)")
 	modeName := fs.String("mode", "casual", "casual or tournament")
 	seed := fs.Uint64("seed", 1, "seeds the players' behaviour and the sensor noise")
+	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -75,6 +76,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
+	}
+	if *settle < 30 || *settle > 2000 {
+		return fail("--settle %d: want 30 to 2000 ms", *settle)
 	}
 	if *speed <= 0 || *speed > 1000 {
 		return fail("--speed %g: want more than 0 and at most 1000", *speed)
@@ -126,11 +130,11 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	d := &daemon{
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
-			Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term},
+			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, log: log, out: stdout, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
-			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, seed: *seed, exitAtEnd: *exitAtEnd, log: log}
+			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log}
 			return p.run(ctx, n)
 		},
 		ready: func(mqttURL, httpURL string) {
@@ -246,6 +250,7 @@ type simPlayers struct {
 	wiring    *wiring.Wiring
 	games     []*record.Record
 	speed     float64
+	settleMS  int64
 	seed      uint64
 	exitAtEnd bool
 	log       *slog.Logger
@@ -326,7 +331,7 @@ func (p *simPlayers) place(m *wiring.Mount, cells []byte) {
 func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Position, turns []engine.Turn, seed uint64) error {
 	opt := physical.DefaultOptions
 	opt.Seed, opt.Speed = seed, p.speed
-	opt.SettleMS = int64(float64(referee.DefaultSettleMS) * p.speed)
+	opt.SettleMS = int64(float64(p.settleMS) * p.speed)
 	start := time.Now()
 	last := ""
 	_, err := physical.Play(from, turns, opt, func(ms int64, cells []byte) error {

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/journal"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/record"
+)
+
+// TestMain lets the tests run the test binary as zertzboard itself, to
+// kill and restart it like a real process.
+func TestMain(m *testing.M) {
+	if os.Getenv("ZERTZBOARD_RUN_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func freePort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
+}
+
+func startZertzboard(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "ZERTZBOARD_RUN_MAIN=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &out
+}
+
+// pollState reads /state.json until ok says so or the deadline passes.
+func pollState(t *testing.T, url string, ok func(live.State) bool) live.State {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(url)
+		if err == nil {
+			var s live.State
+			err = json.NewDecoder(resp.Body).Decode(&s)
+			resp.Body.Close()
+			if err == nil && ok(s) {
+				return s
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no satisfying state from %s in time", url)
+	return live.State{}
+}
+
+// TestSimSurvivesSIGKILL kills the daemon with SIGKILL mid-game and starts
+// it again: it must resume exactly the game it had committed, and finish
+// it with nothing lost.
+func TestSimSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon as a process")
+	}
+	game := filepath.Join(samples, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	rec, err := record.ReadFile(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	jpath := filepath.Join(dir, "journal.jsonl")
+	web := "127.0.0.1:" + freePort(t)
+	args := []string{"sim", "--game", game, "--speed", "10", "--settle", "40", "--exit-at-end", "--board-id", "crash",
+		"--mqtt-listen", "127.0.0.1:" + freePort(t), "--ws-listen", "off", "--http", web, "--journal", jpath}
+	state := "http://" + web + "/state.json"
+
+	cmd, out := startZertzboard(t, args...)
+	pollState(t, state, func(s live.State) bool { return s.Turn >= 8 })
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	// What the journal holds is what was committed before the kill.
+	data, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshot := filepath.Join(dir, "snapshot.jsonl")
+	os.WriteFile(snapshot, data, 0o644)
+	j, committed, err := journal.Open(snapshot)
+	if err != nil {
+		t.Fatalf("journal after SIGKILL: %v\n%s", err, out)
+	}
+	j.Close()
+	k := committed.Game.Len()
+	if k < 8 {
+		t.Fatalf("journal holds %d turns; the web page showed 8 before the kill", k)
+	}
+
+	cmd, out = startZertzboard(t, args...)
+	first := pollState(t, state, func(live.State) bool { return true })
+	b := committed.Game.Position().Board()
+	var moves []string
+	for i := 0; i < k; i++ {
+		turn, _ := committed.Game.Turn(i)
+		moves = append(moves, engine.FormatTurn(b, turn))
+	}
+	if first.Turn != k || first.Cells != committed.Game.Position().Cells() || strings.Join(first.Moves, " ") != strings.Join(moves, " ") || first.Seq < committed.Seq {
+		t.Fatalf("after the restart the game is not the one committed:\nrestarted: turn %d seq %d cells %s\ncommitted: turn %d seq %d cells %s",
+			first.Turn, first.Seq, first.Cells, k, committed.Seq, committed.Game.Position().Cells())
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the restarted sim: %v\n%s", err, out)
+		}
+	case <-time.After(90 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the restarted sim did not finish the game\n%s", out)
+	}
+
+	// Nothing lost: the journal holds the whole record, and every
+	// committed change took the next seq.
+	f, err := os.Open(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var seqs []uint64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e journal.Entry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		seqs = append(seqs, e.Seq)
+	}
+	for i := 1; i < len(seqs); i++ {
+		if seqs[i] != seqs[i-1]+1 {
+			t.Errorf("journal seq %d follows %d", seqs[i], seqs[i-1])
+		}
+	}
+	// Replayed (take-backs included), the journal is the recorded game:
+	// position by position, since a loop swept in one go may be recorded
+	// either way round.
+	f.Close()
+	j, final, err := journal.Open(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	rep, err := rec.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Game.Len() != rep.Game.Len() {
+		t.Fatalf("journal holds %d turns; the record %d", final.Game.Len(), rep.Game.Len())
+	}
+	for i := 1; i <= rep.Game.Len(); i++ {
+		if !final.Game.PositionAfter(i).Equal(rep.Game.PositionAfter(i)) {
+			t.Fatalf("after turn %d the journal's position %s is not the record's %s", i, final.Game.PositionAfter(i), rep.Game.PositionAfter(i))
+		}
+	}
+}
