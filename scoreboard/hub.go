@@ -1,0 +1,384 @@
+package scoreboard
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zertzboard/zertzboard/live"
+)
+
+// Limits on what the scoreboard keeps from the broker.
+const (
+	maxPayload = 1 << 20 // bytes; a 61-ring state is a few kB
+	maxBoards  = 1000
+	maxIDLen   = 64
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// Prefix is the root of the boards' topics, ending in "/"; default
+	// "zertz/". Board IDs are the level below it.
+	Prefix string
+	// ClientBuffer is how many updates may wait for one browser; a
+	// browser further behind is dropped (its EventSource reconnects and
+	// gets the latest view). Default 32.
+	ClientBuffer int
+	// WriteTimeout bounds one write to a browser. Default 10s.
+	WriteTimeout time.Duration
+	// Heartbeat is the interval of SSE comments that keep idle streams
+	// open through proxies and find dead browsers. Default 15s.
+	Heartbeat time.Duration
+	Logger    *slog.Logger // nil discards
+}
+
+// Server is the scoreboard: it keeps the latest state, status and notice
+// of every board it hears of (through Handle), renders the views once per
+// change and pushes them to browsers over server-sent events.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+
+	mu      sync.Mutex
+	boards  map[string]*boardView
+	clients map[*client]struct{}
+	index   *frame // the tournament view
+	closed  bool
+	done    chan struct{} // closed by Close
+	dropped int           // slow clients dropped, for tests and logs
+}
+
+// boardView is one board's latest data and rendered view.
+type boardView struct {
+	view
+	raw   []byte // the state payload as received
+	frame *frame
+}
+
+// frame is one rendered view as an SSE event, shared by every client.
+type frame struct {
+	seq  uint64
+	html string
+	sse  []byte
+}
+
+// client is one browser's stream.
+type client struct {
+	board string // "" for the tournament view
+	ch    chan *frame
+	gone  chan struct{} // closed when the server drops the client
+}
+
+// New returns a Server with no boards yet.
+func New(opts Options) *Server {
+	if opts.Prefix == "" {
+		opts.Prefix = "zertz/"
+	}
+	if opts.ClientBuffer <= 0 {
+		opts.ClientBuffer = 32
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = 10 * time.Second
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = 15 * time.Second
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{})}
+	s.index = s.renderIndexLocked()
+	return s
+}
+
+// Prefix is the topic prefix, e.g. "zertz/".
+func (s *Server) Prefix() string { return s.opts.Prefix }
+
+// Filters are the MQTT subscriptions the scoreboard needs.
+func (s *Server) Filters() []string {
+	p := s.opts.Prefix
+	return []string{p + "+/state", p + "+/status", p + "+/events", p + "+/moves"}
+}
+
+// Handle takes one MQTT message. Topics other than a board's state,
+// status, events and moves are ignored, as are malformed payloads. It is
+// safe for concurrent use and never blocks on browsers.
+func (s *Server) Handle(topic string, payload []byte) {
+	rest, ok := strings.CutPrefix(topic, s.opts.Prefix)
+	if !ok {
+		return
+	}
+	id, kind, ok := strings.Cut(rest, "/")
+	if !ok || id == "" || len(id) > maxIDLen || len(payload) > maxPayload {
+		return
+	}
+	switch kind {
+	case "state", "status", "events", "moves":
+	default:
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	bv := s.boards[id]
+	if bv == nil {
+		if kind != "state" && kind != "status" {
+			return // a board is known by its state or status
+		}
+		if len(s.boards) >= maxBoards {
+			s.log.Warn("scoreboard: too many boards; ignoring a new one", "board", id)
+			return
+		}
+		bv = &boardView{view: view{id: id}}
+		s.boards[id] = bv
+	}
+	indexChanged := false
+	switch kind {
+	case "state":
+		var st live.State
+		if err := json.Unmarshal(payload, &st); err != nil {
+			s.log.Debug("scoreboard: bad state", "board", id, "err", err)
+			return
+		}
+		if bv.notice != nil && (bv.state == nil || bv.notice.seq != st.Seq) {
+			bv.notice = nil
+		}
+		bv.state, bv.raw = &st, append([]byte(nil), payload...)
+		indexChanged = true
+	case "status":
+		st := strings.TrimSpace(string(payload))
+		if st != "online" && st != "offline" {
+			st = ""
+		}
+		if st == bv.status {
+			return
+		}
+		bv.status = st
+		indexChanged = true
+	case "moves":
+		// A committed turn ends whatever was pending; the state follows.
+		if bv.notice == nil {
+			return
+		}
+		bv.notice = nil
+	case "events":
+		var ev struct {
+			Event string `json:"event"`
+			noticeBody
+		}
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			s.log.Debug("scoreboard: bad event", "board", id, "err", err)
+			return
+		}
+		var seq uint64
+		if bv.state != nil {
+			seq = bv.state.Seq
+		}
+		switch ev.Event {
+		case "pending", "illegal", "touch-move", "missed-capture", "takeback-demand", "takeback", "fault":
+			bv.notice = &notice{seq: seq, kind: ev.Event, body: ev.noticeBody}
+		case "restored":
+			if bv.notice == nil {
+				return
+			}
+			bv.notice = nil
+		default:
+			return // forced-capture and game-over are in the state
+		}
+	}
+	bv.frame = newFrame(bv.seq(), renderBoard(bv.view))
+	s.broadcastLocked(id, bv.frame)
+	if indexChanged {
+		s.index = s.renderIndexLocked()
+		s.broadcastLocked("", s.index)
+	}
+}
+
+func (bv *boardView) seq() uint64 {
+	if bv.state == nil {
+		return 0
+	}
+	return bv.state.Seq
+}
+
+// newFrame encodes a view as one SSE "view" event: {"seq":…,"html":…}.
+// JSON keeps the HTML on one data line.
+func newFrame(seq uint64, html string) *frame {
+	data, _ := json.Marshal(struct {
+		Seq  uint64 `json:"seq"`
+		HTML string `json:"html"`
+	}{seq, html})
+	sse := make([]byte, 0, len(data)+32)
+	sse = append(sse, "event: view\ndata: "...)
+	sse = append(sse, data...)
+	sse = append(sse, "\n\n"...)
+	return &frame{seq: seq, html: html, sse: sse}
+}
+
+// broadcastLocked queues f for the clients watching board ("" is the
+// tournament view), dropping any whose buffer is full.
+func (s *Server) broadcastLocked(board string, f *frame) {
+	for c := range s.clients {
+		if c.board != board {
+			continue
+		}
+		select {
+		case c.ch <- f:
+		default:
+			s.dropLocked(c)
+			s.dropped++
+			s.log.Info("scoreboard: dropped a slow viewer", "board", board)
+		}
+	}
+}
+
+func (s *Server) dropLocked(c *client) {
+	if _, ok := s.clients[c]; ok {
+		delete(s.clients, c)
+		close(c.gone)
+	}
+}
+
+// subscribe registers a client and returns it with the current view, or
+// nil after Close.
+func (s *Server) subscribe(board string) (*client, *frame) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, nil
+	}
+	c := &client{board: board, ch: make(chan *frame, s.opts.ClientBuffer), gone: make(chan struct{})}
+	s.clients[c] = struct{}{}
+	return c, s.currentLocked(board)
+}
+
+func (s *Server) unsubscribe(c *client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropLocked(c)
+}
+
+// currentLocked is the view of board now ("" for the tournament).
+func (s *Server) currentLocked(board string) *frame {
+	if board == "" {
+		return s.index
+	}
+	if bv := s.boards[board]; bv != nil && bv.frame != nil {
+		return bv.frame
+	}
+	return newFrame(0, renderBoard(view{id: board}))
+}
+
+// Current returns the rendered view of board ("" for the tournament
+// view) and the seq of the state it shows.
+func (s *Server) Current(board string) (html string, seq uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.currentLocked(board)
+	return f.html, f.seq
+}
+
+// State returns the latest state payload of board as received, or nil.
+func (s *Server) State(board string) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if bv := s.boards[board]; bv != nil {
+		return bv.raw
+	}
+	return nil
+}
+
+// Viewers is the number of connected browser streams.
+func (s *Server) Viewers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.clients)
+}
+
+// Dropped is the number of viewers dropped for falling behind.
+func (s *Server) Dropped() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dropped
+}
+
+// Close ends every browser stream; later Handle calls are ignored and new
+// streams are refused. Call it before http.Server.Shutdown, which waits
+// for streams to end.
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.closed = true
+	close(s.done)
+	for c := range s.clients {
+		s.dropLocked(c)
+	}
+}
+
+// renderIndexLocked renders the tournament view: every board, sorted by ID.
+func (s *Server) renderIndexLocked() *frame {
+	ids := make([]string, 0, len(s.boards))
+	for id := range s.boards {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>Boards</h1>`, len(ids))
+	if len(ids) == 0 {
+		b.WriteString(`<p class="wait">No boards yet. Waiting for the broker…</p>`)
+	}
+	b.WriteString(`<div class="cards">`)
+	for _, id := range ids {
+		renderCard(&b, s.boards[id].view)
+	}
+	b.WriteString(`</div></div>`)
+	return newFrame(uint64(len(ids)), b.String())
+}
+
+func renderCard(b *strings.Builder, v view) {
+	status := v.status
+	if status == "" {
+		status = "unknown"
+	}
+	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
+		esc(status), esc(url.PathEscape(v.id)), esc(v.id), esc(v.id), esc(status), esc(status))
+	s := v.state
+	if s == nil {
+		b.WriteString(`<p class="wait">no game yet</p></a>`)
+		return
+	}
+	for p := 0; p < 2; p++ {
+		cls := "row"
+		if s.Phase != "over" && s.ToMove == p {
+			cls += " to-move"
+		}
+		if s.Winner != nil && *s.Winner == p {
+			cls += " winner"
+		}
+		c := s.Captures[p]
+		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span><span class="score">`+
+			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
+			cls, esc(playerName(s, p)), c.White, c.Grey, c.Black)
+	}
+	var line string
+	switch s.Phase {
+	case "over":
+		line = resultText(s)
+	case "capture":
+		line = fmt.Sprintf("turn %d · %s must capture", s.Turn+1, playerName(s, s.ToMove))
+	default:
+		line = fmt.Sprintf("turn %d · %s to place", s.Turn+1, playerName(s, s.ToMove))
+	}
+	fmt.Fprintf(b, `<p class="line">%s · %s rings</p></a>`, esc(line), esc(s.Variant))
+}

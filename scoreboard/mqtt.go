@@ -1,0 +1,90 @@
+package scoreboard
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+)
+
+// MQTTConfig says how Follow reaches the broker.
+type MQTTConfig struct {
+	// Broker is a URL: tcp://host:1883, ssl://…, ws://host:8083/ or wss://….
+	Broker string
+	// Username and Password are optional: the embedded broker lets
+	// anonymous viewers watch.
+	Username string
+	Password string
+	// ClientID defaults to a random "zertzboard-scoreboard-…".
+	ClientID string
+	// MaxReconnect bounds the back-off between reconnections (default 10s).
+	MaxReconnect time.Duration
+	// Connected, if not nil, is called after every (re)subscription.
+	Connected func()
+}
+
+// Follow subscribes to every board's state, status, events and moves on
+// the broker and feeds them to s until ctx is done. It reconnects on its
+// own; retained states and statuses arrive again on each subscription.
+func (s *Server) Follow(ctx context.Context, cfg MQTTConfig) error {
+	u, err := url.Parse(cfg.Broker)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("scoreboard: broker URL %q: want tcp://host:port, ssl://, ws:// or wss://", cfg.Broker)
+	}
+	switch u.Scheme {
+	case "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss":
+	default:
+		return fmt.Errorf("scoreboard: broker URL %q: scheme must be tcp, ssl, ws or wss", cfg.Broker)
+	}
+	if cfg.ClientID == "" {
+		b := make([]byte, 6)
+		rand.Read(b)
+		cfg.ClientID = "zertzboard-scoreboard-" + hex.EncodeToString(b)
+	}
+	if cfg.MaxReconnect <= 0 {
+		cfg.MaxReconnect = 10 * time.Second
+	}
+	filters := map[string]byte{}
+	for _, f := range s.Filters() {
+		filters[f] = 1
+	}
+	handle := func(_ mqtt.Client, m mqtt.Message) { s.Handle(m.Topic(), m.Payload()) }
+	o := mqtt.NewClientOptions().AddBroker(cfg.Broker).
+		SetClientID(cfg.ClientID).SetUsername(cfg.Username).SetPassword(cfg.Password).
+		SetProtocolVersion(4).SetCleanSession(true).SetOrderMatters(true).
+		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
+		SetMaxReconnectInterval(cfg.MaxReconnect).SetConnectTimeout(10 * time.Second).
+		SetKeepAlive(30 * time.Second)
+	o.SetOnConnectHandler(func(c mqtt.Client) {
+		s.log.Info("scoreboard: connected to the broker", "broker", cfg.Broker)
+		go func() { // not on paho's connect goroutine: the SUBACK arrives there
+			tok := c.SubscribeMultiple(filters, handle)
+			select {
+			case <-tok.Done():
+			case <-ctx.Done():
+				return
+			}
+			if err := tok.Error(); err != nil {
+				s.log.Error("scoreboard: subscribing", "err", err)
+				return
+			}
+			if cfg.Connected != nil {
+				cfg.Connected()
+			}
+		}()
+	})
+	o.SetConnectionLostHandler(func(_ mqtt.Client, err error) {
+		s.log.Warn("scoreboard: lost the broker; reconnecting", "err", err)
+	})
+	c := mqtt.NewClient(o)
+	tok := c.Connect() // retries until Disconnect
+	<-ctx.Done()
+	c.Disconnect(250)
+	// The retry loop notices the disconnection within a retry interval.
+	tok.WaitTimeout(2 * time.Second)
+	return nil
+}

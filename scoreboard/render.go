@@ -1,0 +1,447 @@
+package scoreboard
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// Board geometry, in SVG user units. Neighbouring rings are Spacing apart;
+// a ring's outer edge (RingRadius plus half its stroke) stays inside half
+// the spacing, so rings never overlap.
+const (
+	Spacing      = 60.0
+	RingRadius   = 22.0
+	RingStroke   = 10.0
+	MarbleRadius = 17.0
+	margin       = 34.0
+)
+
+var colX = Spacing * math.Sqrt(3) / 2
+
+// Center is the centre of a cell in SVG coordinates. Doubled coordinates
+// put the neighbours of (x, y) at (x, y±2) and (x±1, y±1); row 1 is drawn
+// at the bottom, as on Boardspace.
+func Center(c live.Cell) (x, y float64) {
+	return float64(c.X) * colX, -float64(c.Y) * Spacing / 2
+}
+
+// colour names by frame-log character.
+var colourName = map[byte]string{'w': "white", 'g': "grey", 'b': "black"}
+
+// notice is the latest referee event that still describes the board: a
+// pending turn, an illegal board, and the like, for the state's seq.
+type notice struct {
+	seq  uint64
+	kind string
+	body noticeBody
+}
+
+type noticeBody struct {
+	Player int            `json:"player"`
+	Need   string         `json:"need"`
+	Cells  cellsOrFixes   `json:"cells"`
+	Reason string         `json:"reason"`
+	Rule   string         `json:"rule"`
+	From   string         `json:"from"`
+	To     string         `json:"to"`
+	Jumps  []referee.Jump `json:"jumps"`
+	Turn   int            `json:"turn"`
+	Undone []string       `json:"undone"`
+}
+
+// cellsOrFixes is an event's "cells": labels (pending) or per-cell fixes
+// (illegal, take-back demand).
+type cellsOrFixes struct {
+	Labels []string
+	Fixes  []referee.CellFix
+}
+
+func (c *cellsOrFixes) UnmarshalJSON(b []byte) error {
+	*c = cellsOrFixes{}
+	if err := json.Unmarshal(b, &c.Labels); err == nil {
+		return nil
+	}
+	c.Labels = nil
+	return json.Unmarshal(b, &c.Fixes)
+}
+
+// view is what the board page is drawn from: the latest state, the
+// board's MQTT status and the notice for the state's seq.
+type view struct {
+	id     string
+	state  *live.State
+	status string // "online", "offline" or "" (unknown)
+	notice *notice
+}
+
+// renderBoard writes the board view fragment: the SVG board, the banners
+// and the side panel. Every string from MQTT is escaped.
+func renderBoard(v view) string {
+	var b strings.Builder
+	s := v.state
+	if s == nil {
+		fmt.Fprintf(&b, `<div class="sb waiting" data-board="%s" data-seq="0"><p class="wait">Waiting for board <b>%s</b>%s…</p></div>`,
+			esc(v.id), esc(v.id), statusText(v.status))
+		return b.String()
+	}
+	fmt.Fprintf(&b, `<div class="sb" data-board="%s" data-seq="%d" data-turn="%d" data-phase="%s" data-to-move="%d" data-status="%s">`,
+		esc(v.id), s.Seq, s.Turn, esc(s.Phase), s.ToMove, esc(v.status))
+	b.WriteString(`<div class="stage">`)
+	renderHeader(&b, v)
+	renderBanners(&b, v)
+	b.WriteString(`<div class="boardwrap">`)
+	b.WriteString(BoardSVG(s, v.notice))
+	b.WriteString(`</div></div>`)
+	renderSide(&b, v)
+	b.WriteString(`</div>`)
+	return b.String()
+}
+
+func statusText(status string) string {
+	switch status {
+	case "online":
+		return " (online)"
+	case "offline":
+		return " (offline)"
+	}
+	return ""
+}
+
+func renderHeader(b *strings.Builder, v view) {
+	s := v.state
+	fmt.Fprintf(b, `<header class="head"><span class="bid">%s</span><span class="variant">%s rings%s · %s</span>`,
+		esc(v.id), esc(strings.TrimSuffix(s.Variant, "b")), map[bool]string{true: " blitz", false: ""}[s.Rules == "blitz"], esc(s.Mode))
+	if v.status != "" {
+		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, esc(v.status), esc(v.status))
+	}
+	b.WriteString(`</header>`)
+}
+
+func renderBanners(b *strings.Builder, v view) {
+	s := v.state
+	b.WriteString(`<div class="banners">`)
+	if s.Phase == "over" {
+		fmt.Fprintf(b, `<div class="banner over">%s</div>`, esc(resultText(s)))
+	}
+	if s.Phase == "capture" && s.Forced != nil {
+		fmt.Fprintf(b, `<div class="banner capture"><b>%s must capture</b>`, esc(playerName(s, s.ToMove)))
+		var jumps []string
+		for _, j := range s.Forced.Jumps {
+			jumps = append(jumps, fmt.Sprintf(`<span class="jump">%s × %s → %s</span>`, esc(j.From), esc(j.Over), esc(j.To)))
+		}
+		if len(jumps) > 0 {
+			b.WriteString(` `)
+			b.WriteString(strings.Join(jumps, " "))
+		}
+		b.WriteString(`</div>`)
+	}
+	if n := v.notice; n != nil {
+		switch n.kind {
+		case "pending":
+			fmt.Fprintf(b, `<div class="banner pending">%s: %s</div>`, esc(playerName(s, n.body.Player)), esc(n.body.Need))
+		case "illegal":
+			fmt.Fprintf(b, `<div class="banner illegal"><b>Illegal</b>: %s`, esc(n.body.Reason))
+			if n.body.Rule != "" {
+				fmt.Fprintf(b, ` <span class="rule">(%s)</span>`, esc(n.body.Rule))
+			}
+			if len(n.body.Cells.Fixes) > 0 {
+				b.WriteString(` — restore `)
+				var fs []string
+				for _, f := range n.body.Cells.Fixes {
+					fs = append(fs, fmt.Sprintf(`%s: %s`, esc(f.Cell), esc(contentName(f.Should))))
+				}
+				b.WriteString(strings.Join(fs, ", "))
+			}
+			b.WriteString(`</div>`)
+		case "touch-move":
+			fmt.Fprintf(b, `<div class="banner illegal"><b>Touch-move</b>: %s moved a marble from %s to %s; the arbiter decides</div>`,
+				esc(playerName(s, n.body.Player)), esc(n.body.From), esc(n.body.To))
+		case "missed-capture":
+			fmt.Fprintf(b, `<div class="banner illegal"><b>Missed capture</b> at turn %d by %s</div>`, n.body.Turn, esc(playerName(s, n.body.Player)))
+		case "takeback-demand":
+			b.WriteString(`<div class="banner illegal"><b>Take-back demanded</b>: restore the previous position</div>`)
+		case "takeback":
+			fmt.Fprintf(b, `<div class="banner info">Taken back: %s</div>`, esc(strings.Join(n.body.Undone, ", ")))
+		case "fault":
+			fmt.Fprintf(b, `<div class="banner illegal"><b>Fault</b>: %s</div>`, esc(n.body.Reason))
+		}
+	}
+	if s.Phase == "place" && v.notice == nil {
+		fmt.Fprintf(b, `<div class="banner turn">%s to place</div>`, esc(playerName(s, s.ToMove)))
+	}
+	b.WriteString(`</div>`)
+}
+
+func resultText(s *live.State) string {
+	reason := s.Result
+	if s.Winner != nil {
+		return fmt.Sprintf("%s wins (%s)", playerName(s, *s.Winner), reason)
+	}
+	if reason == "" {
+		reason = "over"
+	}
+	return "Game over: " + reason
+}
+
+func playerName(s *live.State, p int) string {
+	if p < 0 || p > 1 {
+		return "?"
+	}
+	if n := strings.TrimSpace(s.Players[p]); n != "" {
+		return n
+	}
+	return fmt.Sprintf("Player %d", p+1)
+}
+
+func contentName(c string) string {
+	switch c {
+	case ".":
+		return "no ring"
+	case "o":
+		return "empty ring"
+	case "w", "g", "b":
+		return colourName[c[0]] + " marble"
+	}
+	return c
+}
+
+// renderSide writes the players with their captures and progress toward
+// each winning set, the pool and the move list.
+func renderSide(b *strings.Builder, v view) {
+	s := v.state
+	b.WriteString(`<aside class="side">`)
+	for p := 0; p < 2; p++ {
+		cls := "player"
+		if s.Phase != "over" && s.ToMove == p {
+			cls += " to-move"
+		}
+		if s.Winner != nil && *s.Winner == p {
+			cls += " winner"
+		}
+		c := s.Captures[p]
+		fmt.Fprintf(b, `<section class="%s" data-player="%d" data-captures="%d %d %d">`, cls, p, c.White, c.Grey, c.Black)
+		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div><div class="caps">`, esc(playerName(s, p)))
+		have := [3]int{c.White, c.Grey, c.Black}
+		need := [3]int{s.Win.White, s.Win.Grey, s.Win.Black}
+		for i, ch := range []byte("wgb") {
+			fmt.Fprintf(b, `<div class="cap" title="%s: %d of %d"><span class="count">%d<small>/%d</small></span>`, colourName[ch], have[i], need[i], have[i], need[i])
+			pips(b, ch, have[i], need[i])
+			b.WriteString(`</div>`)
+		}
+		each := min(have[0], have[1], have[2])
+		if s.Win.Each > 0 {
+			fmt.Fprintf(b, `<div class="cap each" title="each colour: %d of %d"><span class="count">%d<small>/%d each</small></span>`, each, s.Win.Each, each, s.Win.Each)
+			pips(b, 'e', each, s.Win.Each)
+			b.WriteString(`</div>`)
+		}
+		b.WriteString(`</div></section>`)
+	}
+	fmt.Fprintf(b, `<section class="pool" data-pool="%d %d %d"><h3>Pool</h3>`, s.Pool.White, s.Pool.Grey, s.Pool.Black)
+	for i, n := range []int{s.Pool.White, s.Pool.Grey, s.Pool.Black} {
+		ch := "wgb"[i]
+		fmt.Fprintf(b, `<span class="pm"><span class="mb %c"></span>%d</span>`, ch, n)
+	}
+	b.WriteString(`</section>`)
+	fmt.Fprintf(b, `<section class="moves"><h3>Moves <small>turn %d</small></h3><ol>`, s.Turn)
+	for i, m := range s.Moves {
+		cls := ""
+		if i == len(s.Moves)-1 {
+			cls = ` class="last"`
+		}
+		fmt.Fprintf(b, `<li%s>%s</li>`, cls, esc(m))
+	}
+	b.WriteString(`</ol></section>`)
+	if s.Status != "" {
+		fmt.Fprintf(b, `<p class="status">%s</p>`, esc(s.Status))
+	}
+	b.WriteString(`</aside>`)
+}
+
+// pips draws have of need as filled dots; 'e' (each) uses all colours.
+func pips(b *strings.Builder, ch byte, have, need int) {
+	b.WriteString(`<span class="pips">`)
+	for i := 0; i < max(need, have) && i < 12; i++ {
+		cls := "pip"
+		if i < have {
+			cls += " on"
+		}
+		fmt.Fprintf(b, `<i class="%s %c"></i>`, cls, ch)
+	}
+	b.WriteString(`</span>`)
+}
+
+// BoardSVG draws the board of s: one ring element per layout cell (faded
+// when removed), the marbles, the last move, and the cells a forced
+// capture or a notice concerns. The SVG is well-formed XML.
+func BoardSVG(s *live.State, n *notice) string {
+	var b strings.Builder
+	if len(s.Layout) == 0 {
+		return `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 10 10"></svg>`
+	}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	pos := make(map[string][2]float64, len(s.Layout))
+	byXY := make(map[[2]int]int, len(s.Layout))
+	for i, c := range s.Layout {
+		x, y := Center(c)
+		pos[c.Label] = [2]float64{x, y}
+		byXY[[2]int{c.X, c.Y}] = i
+		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
+		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
+	}
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="%s %s %s %s" role="img" aria-label="board">`,
+		num(minX-margin), num(minY-margin), num(maxX-minX+2*margin), num(maxY-minY+2*margin))
+	b.WriteString(svgDefs)
+
+	// What to highlight.
+	mark := map[string]string{} // label → extra classes
+	add := func(label, cls string) {
+		if label != "" {
+			mark[label] += " " + cls
+		}
+	}
+	var path []string
+	var jumped []string
+	if lm := s.LastMove; lm != nil {
+		switch lm.Move.Kind {
+		case "place":
+			add(lm.Move.At, "last-at")
+			add(lm.Move.Remove, "last-removed")
+			for _, c := range lm.Move.Claimed {
+				add(c, "last-claimed")
+			}
+		case "capture":
+			path = lm.Move.Path
+			for i := 0; i+1 < len(path); i++ {
+				if mid, ok := midpoint(s, byXY, path[i], path[i+1]); ok {
+					jumped = append(jumped, mid)
+					add(mid, "last-jumped")
+				}
+			}
+			if len(path) > 0 {
+				add(path[len(path)-1], "last-at")
+			}
+		}
+	}
+	if s.Phase == "capture" && s.Forced != nil {
+		for _, c := range s.Forced.From {
+			add(c, "must-jump")
+		}
+	}
+	fixes := map[string]string{}
+	if n != nil {
+		switch n.kind {
+		case "pending":
+			for _, c := range n.body.Cells.Labels {
+				add(c, "need")
+			}
+		case "illegal", "takeback-demand":
+			for _, f := range n.body.Cells.Fixes {
+				add(f.Cell, "fix")
+				fixes[f.Cell] = f.Should
+			}
+		case "touch-move":
+			add(n.body.From, "fix")
+			add(n.body.To, "fix")
+		}
+	}
+
+	b.WriteString(`<g class="cells">`)
+	for i, c := range s.Layout {
+		content := byte('.')
+		if i < len(s.Cells) {
+			content = s.Cells[i]
+		}
+		x, y := num(pos[c.Label][0]), num(pos[c.Label][1])
+		cls := "cell"
+		if content == '.' {
+			cls += " gone"
+		}
+		cls += mark[c.Label]
+		fmt.Fprintf(&b, `<g class="%s" data-cell="%s" data-content="%c">`, cls, esc(c.Label), content)
+		ringCls := "ring"
+		if content == '.' {
+			ringCls += " removed"
+		}
+		fmt.Fprintf(&b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, ringCls, x, y, num(RingRadius))
+		if strings.Contains(mark[c.Label], "last-removed") {
+			fmt.Fprintf(&b, `<path class="xmark" d="M%s %sl12 12m0 -12l-12 12"/>`, num(pos[c.Label][0]-6), num(pos[c.Label][1]-6))
+		}
+		if name, ok := colourName[content]; ok {
+			fmt.Fprintf(&b, `<circle class="marble %c" cx="%s" cy="%s" r="%s" fill="url(#zb-%s)"><title>%s %s</title></circle>`,
+				content, x, y, num(MarbleRadius), name, esc(c.Label), name)
+		}
+		if sh, ok := fixes[c.Label]; ok {
+			fmt.Fprintf(&b, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
+				x, y, num(RingRadius+8), x, num(pos[c.Label][1]-RingRadius-10), esc(shortContent(sh)))
+		}
+		fmt.Fprintf(&b, `<text class="label" x="%s" y="%s">%s</text>`, x, num(pos[c.Label][1]+RingRadius+11), esc(c.Label))
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</g>`)
+	if len(path) > 1 {
+		var pts []string
+		for _, c := range path {
+			if p, ok := pos[c]; ok {
+				pts = append(pts, num(p[0])+","+num(p[1]))
+			}
+		}
+		fmt.Fprintf(&b, `<polyline class="capture-path" points="%s" marker-end="url(#zb-arrow)"/>`, strings.Join(pts, " "))
+		for _, c := range jumped {
+			p := pos[c]
+			fmt.Fprintf(&b, `<circle class="ghost" cx="%s" cy="%s" r="%s"/>`, num(p[0]), num(p[1]), num(MarbleRadius))
+		}
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+func shortContent(c string) string {
+	switch c {
+	case ".":
+		return "remove"
+	case "o":
+		return "ring"
+	case "w", "g", "b":
+		return colourName[c[0]]
+	}
+	return c
+}
+
+// midpoint finds the cell between two cells two steps apart in a line.
+func midpoint(s *live.State, byXY map[[2]int]int, a, b string) (string, bool) {
+	var ca, cb *live.Cell
+	for i := range s.Layout {
+		switch s.Layout[i].Label {
+		case a:
+			ca = &s.Layout[i]
+		case b:
+			cb = &s.Layout[i]
+		}
+	}
+	if ca == nil || cb == nil || (ca.X+cb.X)%2 != 0 || (ca.Y+cb.Y)%2 != 0 {
+		return "", false
+	}
+	i, ok := byXY[[2]int{(ca.X + cb.X) / 2, (ca.Y + cb.Y) / 2}]
+	if !ok {
+		return "", false
+	}
+	return s.Layout[i].Label, true
+}
+
+const svgDefs = `<defs>` +
+	`<radialGradient id="zb-white" cx="0.35" cy="0.3" r="0.75"><stop offset="0" stop-color="#ffffff"/><stop offset="0.55" stop-color="#f1efe8"/><stop offset="1" stop-color="#b9b4a6"/></radialGradient>` +
+	`<radialGradient id="zb-grey" cx="0.35" cy="0.3" r="0.75"><stop offset="0" stop-color="#d6dbe0"/><stop offset="0.5" stop-color="#8a939c"/><stop offset="1" stop-color="#4c535a"/></radialGradient>` +
+	`<radialGradient id="zb-black" cx="0.35" cy="0.3" r="0.75"><stop offset="0" stop-color="#6b6f76"/><stop offset="0.35" stop-color="#24262a"/><stop offset="1" stop-color="#050506"/></radialGradient>` +
+	`<marker id="zb-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker>` +
+	`</defs>`
+
+func num(f float64) string { return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64) }
+
+func esc(s string) string { return html.EscapeString(s) }
