@@ -73,7 +73,8 @@ type Node struct {
 	jrnl  *journal.Journal
 	pipe  atomic.Pointer[pipeline.Pipeline]
 	disp  *screens
-	start time.Time
+	start time.Time    // the first scan's time; only the scan loop uses it
+	nowMS atomic.Int64 // the latest frame's time, for commands from other goroutines
 }
 
 // New opens the journal, resumes its game or starts one, and mounts the
@@ -197,6 +198,7 @@ func (n *Node) scan(ctx context.Context) error {
 			n.reportFaults(sf.T, faults)
 		}
 		ms := sf.T.Sub(n.start).Milliseconds()
+		n.nowMS.Store(ms)
 		if n.opt.OnFrame != nil {
 			n.opt.OnFrame(ms, f.Cells)
 		}
@@ -248,7 +250,7 @@ func (n *Node) button(e buttons.Event) {
 
 // Do carries out a command.
 func (n *Node) Do(c Command) error {
-	ms := time.Since(n.start).Milliseconds()
+	ms := n.nowMS.Load()
 	switch c.Name {
 	case "new-game":
 		if err := n.ctrl.NewGame(ms, c.Variant, c.First); err != nil {
