@@ -1,6 +1,7 @@
 package scoreboard
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -123,6 +124,34 @@ func (s *Server) Handle(topic string, payload []byte) {
 	default:
 		return
 	}
+	// Decode outside the lock; junk changes nothing.
+	var (
+		st     *live.State
+		status string
+		ev     struct {
+			Event string `json:"event"`
+			noticeBody
+		}
+	)
+	switch kind {
+	case "state":
+		st = new(live.State)
+		if err := json.Unmarshal(payload, st); err != nil {
+			s.log.Debug("scoreboard: bad state", "board", id, "err", err)
+			return
+		}
+	case "status":
+		status = strings.TrimSpace(string(payload))
+		if status != "online" && status != "offline" {
+			status = ""
+		}
+	case "events":
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			s.log.Debug("scoreboard: bad event", "board", id, "err", err)
+			return
+		}
+	}
+
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -143,25 +172,16 @@ func (s *Server) Handle(topic string, payload []byte) {
 	indexChanged := false
 	switch kind {
 	case "state":
-		var st live.State
-		if err := json.Unmarshal(payload, &st); err != nil {
-			s.log.Debug("scoreboard: bad state", "board", id, "err", err)
-			return
-		}
 		if bv.notice != nil && (bv.state == nil || bv.notice.seq != st.Seq) {
 			bv.notice = nil
 		}
-		bv.state, bv.raw = &st, append([]byte(nil), payload...)
+		bv.state, bv.raw = st, append([]byte(nil), payload...)
 		indexChanged = true
 	case "status":
-		st := strings.TrimSpace(string(payload))
-		if st != "online" && st != "offline" {
-			st = ""
-		}
-		if st == bv.status {
+		if status == bv.status {
 			return
 		}
-		bv.status = st
+		bv.status = status
 		indexChanged = true
 	case "moves":
 		// A committed turn ends whatever was pending; the state follows.
@@ -170,14 +190,6 @@ func (s *Server) Handle(topic string, payload []byte) {
 		}
 		bv.notice = nil
 	case "events":
-		var ev struct {
-			Event string `json:"event"`
-			noticeBody
-		}
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			s.log.Debug("scoreboard: bad event", "board", id, "err", err)
-			return
-		}
 		var seq uint64
 		if bv.state != nil {
 			seq = bv.state.Seq
@@ -212,10 +224,14 @@ func (bv *boardView) seq() uint64 {
 // newFrame encodes a view as one SSE "view" event: {"seq":…,"html":…}.
 // JSON keeps the HTML on one data line.
 func newFrame(seq uint64, html string) *frame {
-	data, _ := json.Marshal(struct {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false) // not in HTML: keep the payload small
+	_ = e.Encode(struct {
 		Seq  uint64 `json:"seq"`
 		HTML string `json:"html"`
 	}{seq, html})
+	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	sse := make([]byte, 0, len(data)+32)
 	sse = append(sse, "event: view\ndata: "...)
 	sse = append(sse, data...)

@@ -381,7 +381,9 @@ func BoardSVG(s *live.State, n *notice) string {
 			fmt.Fprintf(&b, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
 				x, y, num(RingRadius+8), x, num(pos[c.Label][1]-RingRadius-10), esc(shortContent(sh)))
 		}
-		fmt.Fprintf(&b, `<text class="label" x="%s" y="%s">%s</text>`, x, num(pos[c.Label][1]+RingRadius+11), esc(c.Label))
+		if _, marble := colourName[content]; !marble {
+			fmt.Fprintf(&b, `<text class="label" x="%s" y="%s">%s</text>`, x, num(pos[c.Label][1]+0.5), esc(c.Label))
+		}
 		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</g>`)

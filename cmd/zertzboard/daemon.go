@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"log/slog"
 	"net"
@@ -15,17 +14,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
-	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard"
 )
 
 // daemon is what "run" and "sim" share: a node, the MQTT broadcast (with
@@ -80,6 +78,7 @@ func (d *daemon) run(ctx context.Context) error {
 	if d.brokerLog == nil {
 		d.brokerLog = slog.New(slog.DiscardHandler)
 	}
+	var embedded *broker.Broker // for the scoreboard, which listens in process
 	if url == "embedded" {
 		if d.password == "" {
 			d.password = randomSecret()
@@ -93,6 +92,7 @@ func (d *daemon) run(ctx context.Context) error {
 			return fmt.Errorf("starting the MQTT broker on %s: %w", d.listen, err)
 		}
 		defer b.Close()
+		embedded = b
 		url = "tcp://" + b.TCPAddr()
 		if ws := b.WSAddr(); ws != "" {
 			d.log.Info("MQTT over WebSocket", "url", "ws://"+ws+"/")
@@ -153,7 +153,16 @@ func (d *daemon) run(ctx context.Context) error {
 			pub.Close()
 			return fmt.Errorf("web page on %s: %w", d.http, err)
 		}
-		srv := &http.Server{Handler: statusPage(n), ReadHeaderTimeout: 5 * time.Second}
+		sb, err := startScoreboard(ctx, &wg, embedded, url, d.log.With("part", "scoreboard"))
+		if err != nil {
+			ln.Close()
+			cancel()
+			wg.Wait()
+			pub.Close()
+			return err
+		}
+		defer sb.Close()
+		srv := &http.Server{Handler: statusPage(n, sb), ReadHeaderTimeout: 5 * time.Second}
 		go srv.Serve(ln)
 		defer srv.Close()
 		httpURL = "http://" + ln.Addr().String() + "/"
@@ -202,27 +211,16 @@ func randomSecret() string {
 	return hex.EncodeToString(b)
 }
 
-// statusPage is a plain live view of the board until the scoreboard (its
-// own package) serves here: the board as text, refreshed every second,
-// and /state.json.
-func statusPage(n *node.Node) http.Handler {
+// statusPage serves the scoreboard (the board's live view, the
+// tournament view and the overlay) and /state.json, the controller's
+// current state.
+func statusPage(n *node.Node, sb *scoreboard.Server) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/state.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(n.Controller().State())
 	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
-		s := n.Controller().State()
-		board := display.Board(n.Controller().Board(), s.Cells, nil)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="1"><title>zertzboard %s</title>
-<body style="background:#111;color:#eee;font:16px monospace"><h1>%s</h1><pre>%s</pre><p>turn %d · %s</p><p>moves: %s</p><p><a style="color:#8cf" href="/state.json">state.json</a></p>`,
-			html.EscapeString(s.BoardID), html.EscapeString(s.BoardID), html.EscapeString(board), s.Turn, html.EscapeString(s.Status), html.EscapeString(strings.Join(s.Moves, " ")))
-	})
+	mux.Handle("/", sb.Handler())
 	return mux
 }
 

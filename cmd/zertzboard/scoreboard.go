@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/scoreboard"
+)
+
+func init() {
+	register(command{name: "scoreboard", summary: "the live scoreboard and stream overlay in a browser, from an MQTT broker", run: runScoreboard})
+}
+
+const scoreboardAbout = `
+Serves the live scoreboard: every board on the broker, and each board's
+game drawn live (the position, the last move, compulsory captures, illegal
+boards, captures toward the winning sets, the moves). It subscribes to
+<prefix>+/state, status, events and moves, and pushes each change to the
+browsers at once (server-sent events). Everything it serves is built in:
+it works without Internet access.
+
+Pages:
+  /                 every board seen, with players, captures and status
+  /board/ID         one board
+  ?overlay=1        on any page: transparent and compact, for OBS browser sources
+
+Anonymous viewers may watch on zertzboard's embedded broker; give
+--username and --password for a broker that wants them.
+
+Examples:
+  zertzboard scoreboard --broker tcp://127.0.0.1:1883
+  zertzboard scoreboard --broker ws://table-1.local:8083/ --http :8080`
+
+func runScoreboard(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("scoreboard", "--broker URL [--http ADDR] [--username U --password P]", scoreboardAbout, stderr)
+	brokerURL := fs.String("broker", "tcp://127.0.0.1:1883", "the MQTT broker's URL (tcp://, ssl://, ws://, wss://)")
+	httpAddr := fs.String("http", "127.0.0.1:8080", "the web pages' address")
+	username := fs.String("username", "", "the MQTT user name (none: an anonymous viewer)")
+	password := fs.String("password", "", "the MQTT password")
+	prefix := fs.String("prefix", broker.DefaultPrefix, "the root of the boards' topics")
+	verbose := fs.Bool("v", false, "log debug detail")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "zertzboard scoreboard: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := scoreboardConfig{http: *httpAddr, prefix: *prefix, mqtt: scoreboard.MQTTConfig{Broker: *brokerURL, Username: *username, Password: *password}, log: log}
+	err := serveScoreboard(ctx, cfg, func(httpURL string) {
+		fmt.Fprintf(stdout, "zertzboard scoreboard: following %s\n  web    %s\nPress Ctrl-C to stop.\n", *brokerURL, httpURL)
+	})
+	var usage usageError
+	switch {
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "zertzboard scoreboard: %v\n", err)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(stderr, "zertzboard scoreboard: %v\n", err)
+		return exitFault
+	}
+	return exitOK
+}
+
+type usageError struct{ error }
+
+type scoreboardConfig struct {
+	http   string
+	prefix string
+	mqtt   scoreboard.MQTTConfig
+	log    *slog.Logger
+}
+
+// serveScoreboard follows the broker and serves the pages until ctx is
+// done; ready gets the page's URL once it listens.
+func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpURL string)) error {
+	sb := scoreboard.New(scoreboard.Options{Prefix: cfg.prefix, Logger: cfg.log})
+	ln, err := net.Listen("tcp", cfg.http)
+	if err != nil {
+		return fmt.Errorf("web pages on %s: %w", cfg.http, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	follow := make(chan error, 1)
+	go func() { follow <- sb.Follow(ctx, cfg.mqtt) }()
+	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if ready != nil {
+		ready("http://" + ln.Addr().String() + "/")
+	}
+	var first error
+	select {
+	case <-ctx.Done():
+	case err := <-follow:
+		first = usageError{err} // Follow returns early only for a bad URL
+		follow <- nil
+	case err := <-served:
+		first = err
+		served <- nil
+	}
+	cancel()
+	sb.Close() // ends the event streams, which Shutdown would wait for
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer scancel()
+	if err := srv.Shutdown(sctx); err != nil && first == nil {
+		first = err
+	}
+	<-follow
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) && first == nil {
+		first = err
+	}
+	return first
+}
+
+// startScoreboard makes the daemon's scoreboard. With the embedded broker
+// it listens in process; with an external one it follows it as an
+// anonymous viewer until ctx is done (wg counts that goroutine).
+func startScoreboard(ctx context.Context, wg *sync.WaitGroup, embedded *broker.Broker, url string, log *slog.Logger) (*scoreboard.Server, error) {
+	sb := scoreboard.New(scoreboard.Options{Logger: log})
+	if embedded != nil {
+		for _, f := range sb.Filters() {
+			if err := embedded.Subscribe(f, func(topic string, payload []byte, _ bool) { sb.Handle(topic, payload) }); err != nil {
+				sb.Close()
+				return nil, err
+			}
+		}
+		return sb, nil
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := sb.Follow(ctx, scoreboard.MQTTConfig{Broker: url}); err != nil {
+			log.Error("scoreboard", "err", err)
+		}
+	}()
+	return sb, nil
+}

@@ -1,0 +1,271 @@
+package scoreboard
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/zertzboard/zertzboard/broadcast"
+	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// wait bounds every wait on a condition; tests finish far sooner.
+const wait = 10 * time.Second
+
+const sampleDir = "../../shared/games/boardspace-sample"
+
+func testLogger(t testing.TB) *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})).With("test", t.Name())
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func waitUntil(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// sampleGame reads a sample record that replays legally and has at
+// least minTurns turns, and a capture among them.
+func sampleGame(t testing.TB, minTurns int) (*record.Record, *record.Replay) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(sampleDir, "*.sgf"))
+	sort.Strings(files)
+	if len(files) == 0 {
+		t.Skipf("no sample games in %s", sampleDir)
+	}
+	for _, f := range files {
+		rec, err := record.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		rep, err := rec.Replay()
+		if err != nil || rep.Game.Len() < minTurns {
+			continue
+		}
+		return rec, rep
+	}
+	t.Fatalf("no sample game of %d turns in %s", minTurns, sampleDir)
+	return nil, nil
+}
+
+// gameStates are the states of a replayed game after 0, 1, … turns, as a
+// referee resumed at each turn describes them; seq is turns+1.
+func gameStates(t testing.TB, rec *record.Record, rep *record.Replay, boardID string) []live.State {
+	t.Helper()
+	b, rules, err := rec.Board()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []live.State
+	for n := 0; n <= rep.Game.Len(); n++ {
+		g := rep.Game.Clone()
+		if err := g.Undo(rep.Game.Len() - n); err != nil {
+			t.Fatal(err)
+		}
+		ref, err := referee.New(referee.Config{Board: b, Rules: rules, Game: g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, live.Snapshot(ref, boardID, rec.Players, uint64(n+1), int64(n)*1000))
+	}
+	return out
+}
+
+func stateJSON(t testing.TB, s live.State) []byte {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func eventJSON(t testing.TB, body referee.Body) []byte {
+	t.Helper()
+	b, err := json.Marshal(referee.Event{T: 1, Body: body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var users = []broker.User{{Name: "board", Password: "board-pw", Role: broker.RoleBoard}}
+
+// startBroker starts the embedded broker on loopback ports picked by the
+// system.
+func startBroker(t testing.TB) *broker.Broker {
+	t.Helper()
+	b, err := broker.New(broker.Config{TCPAddr: "127.0.0.1:0", WSAddr: broker.Off, Users: users, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// newPublisher is the board's real publisher on the broker.
+func newPublisher(t testing.TB, b *broker.Broker, boardID string) *broadcast.Publisher {
+	t.Helper()
+	p, err := broadcast.New(broadcast.Config{Brokers: []string{"tcp://" + b.TCPAddr()}, BoardID: boardID,
+		Username: "board", Password: "board-pw", Logger: testLogger(t),
+		MinReconnect: 20 * time.Millisecond, MaxReconnect: 50 * time.Millisecond, CloseTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// follow runs s.Follow on the broker until the test ends, and waits for
+// its subscription.
+func follow(t testing.TB, s *Server, b *broker.Broker) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	subscribed := make(chan struct{}, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Follow(ctx, MQTTConfig{Broker: "tcp://" + b.TCPAddr(), Connected: func() {
+			select {
+			case subscribed <- struct{}{}:
+			default:
+			}
+		}})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Follow: %v", err)
+		}
+	})
+	select {
+	case <-subscribed:
+	case err := <-done:
+		t.Fatalf("Follow returned early: %v", err)
+	case <-time.After(wait):
+		t.Fatal("timed out waiting for the scoreboard's subscription")
+	}
+}
+
+// mqttClient connects a plain paho client (e.g. to publish a status).
+func mqttClient(t testing.TB, b *broker.Broker) mqtt.Client {
+	t.Helper()
+	o := mqtt.NewClientOptions().AddBroker("tcp://"+b.TCPAddr()).SetClientID(fmt.Sprintf("test-%d", time.Now().UnixNano())).
+		SetUsername("board").SetPassword("board-pw").SetAutoReconnect(false).SetConnectTimeout(wait)
+	c := mqtt.NewClient(o)
+	if tok := c.Connect(); !tok.WaitTimeout(wait) || tok.Error() != nil {
+		t.Fatalf("connect: %v", tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(50) })
+	return c
+}
+
+// sseClient reads one server-sent event stream.
+type sseClient struct {
+	resp   *http.Response
+	r      *bufio.Reader
+	cancel context.CancelFunc
+}
+
+// dialSSE opens an event stream; reads fail after the test's wait.
+func dialSSE(t testing.TB, url string) *sseClient {
+	t.Helper()
+	c, err := openSSE(context.Background(), http.DefaultClient, url, wait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.close)
+	return c
+}
+
+func openSSE(ctx context.Context, hc *http.Client, url string, timeout time.Duration) (*sseClient, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := hc.Do(req)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body.Close()
+		cancel()
+		return nil, fmt.Errorf("GET %s: %s, %s", url, resp.Status, resp.Header.Get("Content-Type"))
+	}
+	return &sseClient{resp: resp, r: bufio.NewReader(resp.Body), cancel: cancel}, nil
+}
+
+func (c *sseClient) close() { c.cancel(); c.resp.Body.Close() }
+
+type sseView struct {
+	Seq  uint64 `json:"seq"`
+	HTML string `json:"html"`
+}
+
+// next returns the next "view" event, skipping comments and other fields.
+func (c *sseClient) next() (sseView, error) {
+	var event string
+	var data []byte
+	for {
+		line, err := c.r.ReadBytes('\n')
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return sseView{}, err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		switch {
+		case len(line) == 0:
+			if event == "view" && data != nil {
+				var v sseView
+				err := json.Unmarshal(data, &v)
+				return v, err
+			}
+			event, data = "", nil
+		case bytes.HasPrefix(line, []byte("event: ")):
+			event = string(line[7:])
+		case bytes.HasPrefix(line, []byte("data: ")):
+			data = append(data, line[6:]...)
+		}
+	}
+}
+
+// nextSeq reads views until one shows seq.
+func (c *sseClient) nextSeq(t testing.TB, seq uint64) sseView {
+	t.Helper()
+	for {
+		v, err := c.next()
+		if err != nil {
+			t.Fatalf("waiting for seq %d: %v", seq, err)
+		}
+		if v.Seq == seq {
+			return v
+		}
+	}
+}
