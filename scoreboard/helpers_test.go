@@ -176,7 +176,7 @@ func follow(t testing.TB, s *Server, b *broker.Broker) {
 // mqttClient connects a plain paho client (e.g. to publish a status).
 func mqttClient(t testing.TB, b *broker.Broker) mqtt.Client {
 	t.Helper()
-	o := mqtt.NewClientOptions().AddBroker("tcp://"+b.TCPAddr()).SetClientID(fmt.Sprintf("test-%d", time.Now().UnixNano())).
+	o := mqtt.NewClientOptions().AddBroker("tcp://" + b.TCPAddr()).SetClientID(fmt.Sprintf("test-%d", time.Now().UnixNano())).
 		SetUsername("board").SetPassword("board-pw").SetAutoReconnect(false).SetConnectTimeout(wait)
 	c := mqtt.NewClient(o)
 	if tok := c.Connect(); !tok.WaitTimeout(wait) || tok.Error() != nil {

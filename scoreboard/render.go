@@ -387,6 +387,16 @@ func BoardSVG(s *live.State, n *notice) string {
 		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</g>`)
+	if s.Phase == "capture" && s.Forced != nil {
+		for _, j := range s.Forced.Jumps {
+			a, okA := pos[j.From]
+			c, okC := pos[j.To]
+			if okA && okC {
+				fmt.Fprintf(&b, `<line class="forced-jump" x1="%s" y1="%s" x2="%s" y2="%s" marker-end="url(#zb-arrow-red)"/>`,
+					num(a[0]), num(a[1]), num(a[0]+(c[0]-a[0])*0.86), num(a[1]+(c[1]-a[1])*0.86))
+			}
+		}
+	}
 	if len(path) > 1 {
 		var pts []string
 		for _, c := range path {
@@ -442,6 +452,7 @@ const svgDefs = `<defs>` +
 	`<radialGradient id="zb-grey" cx="0.35" cy="0.3" r="0.75"><stop offset="0" stop-color="#d6dbe0"/><stop offset="0.5" stop-color="#8a939c"/><stop offset="1" stop-color="#4c535a"/></radialGradient>` +
 	`<radialGradient id="zb-black" cx="0.35" cy="0.3" r="0.75"><stop offset="0" stop-color="#6b6f76"/><stop offset="0.35" stop-color="#24262a"/><stop offset="1" stop-color="#050506"/></radialGradient>` +
 	`<marker id="zb-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker>` +
+	`<marker id="zb-arrow-red" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead-red"/></marker>` +
 	`</defs>`
 
 func num(f float64) string { return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64) }
