@@ -84,6 +84,12 @@ func (f *rigFlags) open(simCells string) (*rig, error) {
 			return nil, err
 		}
 	}
+	return openSimRig(w, board)
+}
+
+// openSimRig opens virtual hardware around board on a fake clock, so that
+// scans take no real time.
+func openSimRig(w *wiring.Wiring, board *sim.Board) (*rig, error) {
 	hw, err := sim.New(w, board)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/node"
@@ -229,18 +228,13 @@ func randomGame(seed uint64) *record.Record {
 // same board (ports, once opened, stay claimed) so the live rig can open
 // the real one afterwards.
 func simCalibration(w *wiring.Wiring, live *sim.Hardware) (*classify.Calibration, error) {
-	hw, err := sim.New(w, live.Board)
-	if err != nil {
-		return nil, err
-	}
-	clk := clock.NewFake(time.Unix(0, 0))
-	r, err := open.Open(w, hw, &open.Opts{Clock: clk})
+	r, err := openSimRig(w, live.Board)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	cal, err := calibrate(&rig{Rig: r, hw: hw, clk: clk}, 40, nopInput{}, io.Discard)
-	hw.Board.SetAll(engine.NoRing)
+	cal, err := calibrate(r, 40, nopInput{}, io.Discard)
+	live.Board.SetAll(engine.NoRing)
 	return cal, err
 }
 

@@ -125,7 +125,7 @@ type parser struct {
 }
 
 func (p *parser) errf(s *ini.Section, e *ini.Entry, format string, a ...any) error {
-	err := &Error{File: p.file, Msg: fmt.Sprintf(format, a...)}
+	err := &Error{Pkg: "wiring", File: p.file, Msg: fmt.Sprintf(format, a...)}
 	if s != nil {
 		err.Line = s.Line
 		err.Field = s.Name
@@ -194,7 +194,7 @@ func (p *parser) build(secs []*ini.Section) (*Wiring, error) {
 		}
 	}
 	if len(w.ADCs) == 0 {
-		return nil, &Error{File: p.file, Field: "adc", Msg: "no [adc ID] section: at least one ADC is needed"}
+		return nil, &Error{Pkg: "wiring", File: p.file, Field: "adc", Msg: "no [adc ID] section: at least one ADC is needed"}
 	}
 	if s := bySection["mux"]; s != nil {
 		if err := p.mux(s); err != nil {
@@ -203,7 +203,7 @@ func (p *parser) build(secs []*ini.Section) (*Wiring, error) {
 	}
 	s := bySection["sockets"]
 	if s == nil {
-		return nil, &Error{File: p.file, Field: "sockets", Msg: "no [sockets] section"}
+		return nil, &Error{Pkg: "wiring", File: p.file, Field: "sockets", Msg: "no [sockets] section"}
 	}
 	if err := p.sockets(s); err != nil {
 		return nil, err
@@ -243,7 +243,7 @@ func contains(l []string, s string) bool {
 func (p *parser) need(s *ini.Section, key string) (*ini.Entry, error) {
 	e := s.Get(key)
 	if e == nil || e.Value == "" {
-		return nil, &Error{File: p.file, Line: s.Line, Field: s.Field(key), Msg: "missing"}
+		return nil, &Error{Pkg: "wiring", File: p.file, Line: s.Line, Field: s.Field(key), Msg: "missing"}
 	}
 	return e, nil
 }
@@ -385,7 +385,7 @@ func (p *parser) sockets(s *ini.Section) error {
 	}
 	for c := range seen {
 		if seen[c] == 0 {
-			return &Error{File: p.file, Line: s.Line, Field: "sockets." + w.Base.Label(engine.Cell(c)), Msg: "socket is not wired"}
+			return &Error{Pkg: "wiring", File: p.file, Line: s.Line, Field: "sockets." + w.Base.Label(engine.Cell(c)), Msg: "socket is not wired"}
 		}
 	}
 	return nil

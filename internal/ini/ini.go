@@ -21,6 +21,7 @@ import (
 // Error is a problem at a line of a file. Line is 0 when the problem is
 // about something missing from the whole file.
 type Error struct {
+	Pkg   string // the package reporting it, e.g. "wiring"; "" for none
 	File  string
 	Line  int
 	Field string // section.key, e.g. "sockets.E5"
@@ -31,6 +32,9 @@ func (e *Error) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Pkg != "" {
+		loc = e.Pkg + ": " + loc
 	}
 	if e.Field == "" {
 		return fmt.Sprintf("%s: %s", loc, e.Msg)
