@@ -179,4 +179,3 @@ func TestBrowser(t *testing.T) {
 	}
 	br.screenshot("scoreboard-index.png")
 }
-

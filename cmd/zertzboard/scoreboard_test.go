@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/scoreboard"
+)
+
+const scoreboardWait = 10 * time.Second
+
+func startTestBroker(t *testing.T) *broker.Broker {
+	t.Helper()
+	b, err := broker.New(broker.Config{TCPAddr: "127.0.0.1:0", WSAddr: broker.Off,
+		Users: []broker.User{{Name: "board", Password: "pw", Role: broker.RoleBoard}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// publishRetained publishes as the board would.
+func publishRetained(t *testing.T, b *broker.Broker, topic, payload string) {
+	t.Helper()
+	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://"+b.TCPAddr()).SetClientID("test-board").
+		SetUsername("board").SetPassword("pw").SetConnectTimeout(scoreboardWait))
+	if tok := c.Connect(); !tok.WaitTimeout(scoreboardWait) || tok.Error() != nil {
+		t.Fatalf("connect: %v", tok.Error())
+	}
+	defer c.Disconnect(50)
+	if tok := c.Publish(topic, 1, true, payload); !tok.WaitTimeout(scoreboardWait) || tok.Error() != nil {
+		t.Fatalf("publish: %v", tok.Error())
+	}
+}
+
+// getUntil polls url until its body contains want.
+func getUntil(t *testing.T, url, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(scoreboardWait)
+	for {
+		resp, err := http.Get(url)
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(body), want) {
+				return string(body)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET %s never showed %q (last error %v)", url, want, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+const tinyState = `{"schema":1,"seq":3,"board_id":"t9","board":"37","variant":"37","rules":"standard","mode":"casual",
+"layout":[{"cell":"A1","x":0,"y":3},{"cell":"A2","x":0,"y":5}],"cells":"wo","players":["Ann <b>","Bob"],"to_move":1,"phase":"place",
+"captures":[{"white":1,"grey":0,"black":0},{"white":0,"grey":0,"black":0}],"win":{"white":4,"grey":5,"black":6,"each":3},"moves":["Wa1"],"turn":1}`
+
+func TestServeScoreboard(t *testing.T) {
+	b := startTestBroker(t)
+	publishRetained(t, b, "zertz/t9/state", tinyState)
+	ctx, cancel := context.WithCancel(context.Background())
+	urls := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveScoreboard(ctx, scoreboardConfig{http: "127.0.0.1:0", prefix: "zertz/",
+			mqtt: scoreboard.MQTTConfig{Broker: "tcp://" + b.TCPAddr()}, log: slog.New(slog.DiscardHandler)},
+			func(u string) { urls <- u })
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	page := getUntil(t, url, `data-board="t9"`)
+	if !strings.Contains(page, "Ann &lt;b&gt;") {
+		t.Errorf("tournament page lacks the escaped player name")
+	}
+	getUntil(t, url+"board/t9", `data-cell="A1" data-content="w"`)
+
+	// An open event stream must not hold up the shutdown.
+	resp, err := http.Get(url + "events?board=t9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serveScoreboard: %v", err)
+		}
+	case <-time.After(scoreboardWait):
+		t.Fatal("serveScoreboard did not stop")
+	}
+}
+
+func TestScoreboardUsage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"scoreboard", "extra"}, &out, &errb); code != exitUsage {
+		t.Errorf("an extra argument: exit %d; want %d", code, exitUsage)
+	}
+	errb.Reset()
+	if code := run([]string{"scoreboard", "--broker", "http://x", "--http", "127.0.0.1:0"}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "scheme") {
+		t.Errorf("a bad broker URL: exit %d, %q; want %d and the reason", code, errb.String(), exitUsage)
+	}
+}
+
+// TestDaemonScoreboard: with the embedded broker, the daemon's page
+// listens in process and sees every board's state and status.
+func TestDaemonScoreboard(t *testing.T) {
+	b := startTestBroker(t)
+	var wg sync.WaitGroup
+	sb, err := startScoreboard(context.Background(), &wg, b, "", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	publishRetained(t, b, "zertz/t9/state", tinyState)
+	publishRetained(t, b, "zertz/t9/status", "online")
+	deadline := time.Now().Add(scoreboardWait)
+	for {
+		html, _ := sb.Current("")
+		if strings.Contains(html, `card online`) && strings.Contains(html, "Bob") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon's scoreboard never showed the board: %s", html)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	wg.Wait()
+}

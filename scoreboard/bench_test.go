@@ -1,0 +1,151 @@
+package scoreboard
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkHandle is the cost of one state message: decode, render the
+// board and tournament views, queue them for a viewer.
+func BenchmarkHandle(b *testing.B) {
+	rec, rep := sampleGame(b, 30)
+	states := gameStates(b, rec, rep, "t1")
+	payloads := make([][]byte, len(states))
+	for i, s := range states {
+		payloads[i] = stateJSON(b, s)
+	}
+	s := New(Options{ClientBuffer: 1 << 20})
+	defer s.Close()
+	c, _ := s.subscribe("t1")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Handle("zertz/t1/state", payloads[i%len(payloads)])
+		<-c.ch
+	}
+}
+
+// BenchmarkFanout measures, with N browsers' event streams open on
+// loopback, the latency from publishing a state over MQTT (the board's
+// real publisher, the embedded broker, the scoreboard's paho client) to
+// its arrival at every stream. One iteration is one state delivered to
+// every viewer; the next is published once all have it. Reported:
+// p50-ms, p99-ms and max-ms over every (state, viewer) pair.
+//
+//	go test -run '^$' -bench Fanout -benchtime 50x ./scoreboard/
+func BenchmarkFanout(b *testing.B) {
+	for _, n := range []int{1, 10, 20, 50, 100, 500, 1000} {
+		b.Run(fmt.Sprintf("viewers=%d", n), func(b *testing.B) { fanout(b, n) })
+	}
+}
+
+func fanout(b *testing.B, viewers int) {
+	rec, rep := sampleGame(b, 30)
+	states := gameStates(b, rec, rep, "t1")
+	mb := startBroker(b)
+	pub := newPublisher(b, mb, "t1")
+	s := New(Options{})
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	defer s.Close()
+	follow(b, s, mb)
+
+	tr := &http.Transport{MaxIdleConnsPerHost: viewers, DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
+	ctx, cancel := context.WithCancel(context.Background())
+	arrivals := make(chan arrival, viewers)
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	for i := 0; i < viewers; i++ {
+		c, err := openSSE(ctx, hc, srv.URL+"/events?board=t1", time.Hour)
+		if err != nil {
+			b.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.close()
+			readSeqs(ctx, c, arrivals)
+		}()
+	}
+	// Every viewer has its first view (the waiting one) before timing.
+	for i := 0; i < viewers; i++ {
+		<-arrivals
+	}
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st := states[i%len(states)]
+		st.Seq = uint64(i + 1)
+		sent := time.Now()
+		if err := pub.PublishState(st); err != nil {
+			b.Fatal(err)
+		}
+		timeout := time.After(wait)
+		for got := 0; got < viewers; {
+			select {
+			case a := <-arrivals:
+				if a.seq == st.Seq {
+					lat = append(lat, a.at.Sub(sent))
+					got++
+				}
+			case <-timeout:
+				b.Fatalf("state %d reached %d of %d viewers in %v (dropped %d)", st.Seq, got, viewers, wait, s.Dropped())
+			}
+		}
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
+	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
+	if d := s.Dropped(); d > 0 {
+		b.Errorf("%d viewers dropped", d)
+	}
+}
+
+type arrival struct {
+	seq uint64
+	at  time.Time
+}
+
+// readSeqs reports the seq of every view on the stream, reading only the
+// start of its data (a browser would parse the whole view).
+func readSeqs(ctx context.Context, c *sseClient, out chan<- arrival) {
+	prefix := []byte(`data: {"seq":`)
+	for {
+		line, err := c.r.ReadSlice('\n')
+		if err != nil && err != bufio.ErrBufferFull {
+			return
+		}
+		full := err == bufio.ErrBufferFull
+		if rest, ok := bytes.CutPrefix(line, prefix); ok {
+			if end := bytes.IndexByte(rest, ','); end > 0 {
+				seq, _ := strconv.ParseUint(string(rest[:end]), 10, 64)
+				select {
+				case out <- arrival{seq, time.Now()}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+		for full { // the rest of a long line
+			_, err = c.r.ReadSlice('\n')
+			if err != nil && err != bufio.ErrBufferFull {
+				return
+			}
+			full = err == bufio.ErrBufferFull
+		}
+	}
+}
