@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 
-	mqtt "github.com/eclipse/paho.mqtt.golang"
-
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/live"
@@ -171,19 +169,6 @@ func follow(t testing.TB, s *Server, b *broker.Broker) {
 	case <-time.After(wait):
 		t.Fatal("timed out waiting for the scoreboard's subscription")
 	}
-}
-
-// mqttClient connects a plain paho client (e.g. to publish a status).
-func mqttClient(t testing.TB, b *broker.Broker) mqtt.Client {
-	t.Helper()
-	o := mqtt.NewClientOptions().AddBroker("tcp://" + b.TCPAddr()).SetClientID(fmt.Sprintf("test-%d", time.Now().UnixNano())).
-		SetUsername("board").SetPassword("board-pw").SetAutoReconnect(false).SetConnectTimeout(wait)
-	c := mqtt.NewClient(o)
-	if tok := c.Connect(); !tok.WaitTimeout(wait) || tok.Error() != nil {
-		t.Fatalf("connect: %v", tok.Error())
-	}
-	t.Cleanup(func() { c.Disconnect(50) })
-	return c
 }
 
 // sseClient reads one server-sent event stream.

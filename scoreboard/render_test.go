@@ -24,10 +24,9 @@ func newState(t testing.TB, board string, players [2]string) live.State {
 }
 
 type svgRing struct {
-	label  string
-	x, y   float64
-	class  string
-	parent string
+	label string
+	x, y  float64
+	class string
 }
 
 // parseSVG checks the SVG is well-formed XML and returns its ring

@@ -36,7 +36,7 @@ func startTestBroker(t *testing.T) *broker.Broker {
 // publishRetained publishes as the board would.
 func publishRetained(t *testing.T, b *broker.Broker, topic, payload string) {
 	t.Helper()
-	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://"+b.TCPAddr()).SetClientID("test-board").
+	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + b.TCPAddr()).SetClientID("test-board").
 		SetUsername("board").SetPassword("pw").SetConnectTimeout(scoreboardWait))
 	if tok := c.Connect(); !tok.WaitTimeout(scoreboardWait) || tok.Error() != nil {
 		t.Fatalf("connect: %v", tok.Error())
