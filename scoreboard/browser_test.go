@@ -3,6 +3,7 @@ package scoreboard
 import (
 	"fmt"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
 )
 
 // domView is what the test reads back from the page.
@@ -134,6 +136,33 @@ func TestBrowser(t *testing.T) {
 	checkPosition(t, got, rec, rep, n)
 	br.waitFor("the event stream", `!document.body.classList.contains("lost") && document.getElementById("conn").hidden`)
 	br.screenshot("scoreboard-board.png")
+
+	// Events for the current state: pending, then illegal, then restored.
+	st := states[n]
+	var vacant, marble string
+	for i, c := range st.Layout {
+		switch st.Cells[i] {
+		case 'o':
+			vacant = c.Label
+		case 'w', 'g', 'b':
+			marble = c.Label
+		}
+	}
+	publishEvent := func(body referee.Body) {
+		t.Helper()
+		if err := pub.PublishEvent(referee.Event{T: 1, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publishEvent(referee.Pending{Player: st.ToMove, Need: "remove a free ring", Cells: []string{vacant}})
+	br.waitFor("the pending banner", fmt.Sprintf(`document.querySelector('.banner.pending') && document.querySelector('.need[data-cell="%s"]')`, vacant))
+	publishEvent(referee.Illegal{Player: st.ToMove, Reason: "a marble was moved", Rule: "placement",
+		Cells: []referee.CellFix{{Cell: marble, Is: "o", Should: string(st.Cells[slices.IndexFunc(st.Layout, func(c live.Cell) bool { return c.Label == marble })])}, {Cell: vacant, Is: "w", Should: "o"}}})
+	br.waitFor("the illegal banner", fmt.Sprintf(`document.querySelector('.banner.illegal') && !document.querySelector('.banner.pending') && document.querySelector('.fix[data-cell="%s"]') && document.querySelector('.fix[data-cell="%s"]')`, marble, vacant))
+	br.screenshot("scoreboard-illegal.png")
+	publishEvent(referee.Restored{Player: st.ToMove})
+	br.waitFor("the illegal banner to go", `!document.querySelector('.banner.illegal') && !document.querySelector('.fix')`)
+
 	br.navigate(page + "?overlay=1")
 	br.waitFor("the overlay", fmt.Sprintf(`document.body.classList.contains("overlay") && document.querySelector('#view .sb[data-seq="%d"]')`, seq))
 	br.screenshot("scoreboard-overlay.png")

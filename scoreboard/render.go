@@ -352,6 +352,7 @@ func BoardSVG(s *live.State, n *notice) string {
 		}
 	}
 
+	var top strings.Builder
 	b.WriteString(`<g class="cells">`)
 	for i, c := range s.Layout {
 		content := byte('.')
@@ -377,8 +378,8 @@ func BoardSVG(s *live.State, n *notice) string {
 			fmt.Fprintf(&b, `<circle class="marble %c" cx="%s" cy="%s" r="%s" fill="url(#zb-%s)"><title>%s %s</title></circle>`,
 				content, x, y, num(MarbleRadius), name, esc(c.Label), name)
 		}
-		if sh, ok := fixes[c.Label]; ok {
-			fmt.Fprintf(&b, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
+		if sh, ok := fixes[c.Label]; ok { // drawn last, above everything
+			fmt.Fprintf(&top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
 				x, y, num(RingRadius+8), x, num(pos[c.Label][1]-RingRadius-10), esc(shortContent(sh)))
 		}
 		if _, marble := colourName[content]; !marble {
@@ -410,6 +411,7 @@ func BoardSVG(s *live.State, n *notice) string {
 			fmt.Fprintf(&b, `<circle class="ghost" cx="%s" cy="%s" r="%s"/>`, num(p[0]), num(p[1]), num(MarbleRadius))
 		}
 	}
+	b.WriteString(top.String())
 	b.WriteString(`</svg>`)
 	return b.String()
 }
