@@ -99,8 +99,19 @@ func pickTurn(states []live.State) int {
 // turn; so does a page opened afterwards; and the latency from publishing
 // a state to the page applying it is measured.
 func TestBrowser(t *testing.T) {
-	rec, rep := sampleGame(t, 30)
 	br := startBrowser(t, 1280, 720)
+	for _, variant := range []string{"37", "48", "61"} {
+		t.Run(variant, func(t *testing.T) {
+			parent := br.t
+			br.t = t
+			defer func() { br.t = parent }()
+			browseGame(t, br, variant)
+		})
+	}
+}
+
+func browseGame(t *testing.T, br *browser, variant string) {
+	rec, rep := sampleGameOf(t, variant, 30)
 	states := gameStates(t, rec, rep, "t1")
 	n := pickTurn(states)
 
@@ -135,7 +146,7 @@ func TestBrowser(t *testing.T) {
 	br.eval(readDOM, &got)
 	checkPosition(t, got, rec, rep, n)
 	br.waitFor("the event stream", `!document.body.classList.contains("lost") && document.getElementById("conn").hidden`)
-	br.screenshot("scoreboard-board.png")
+	br.screenshot("scoreboard-" + variant + "-board.png")
 
 	// Events for the current state: pending, then illegal, then restored.
 	st := states[n]
@@ -159,13 +170,13 @@ func TestBrowser(t *testing.T) {
 	publishEvent(referee.Illegal{Player: st.ToMove, Reason: "a marble was moved", Rule: "placement",
 		Cells: []referee.CellFix{{Cell: marble, Is: "o", Should: string(st.Cells[slices.IndexFunc(st.Layout, func(c live.Cell) bool { return c.Label == marble })])}, {Cell: vacant, Is: "w", Should: "o"}}})
 	br.waitFor("the illegal banner", fmt.Sprintf(`document.querySelector('.banner.illegal') && !document.querySelector('.banner.pending') && document.querySelector('.fix[data-cell="%s"]') && document.querySelector('.fix[data-cell="%s"]')`, marble, vacant))
-	br.screenshot("scoreboard-illegal.png")
+	br.screenshot("scoreboard-" + variant + "-illegal.png")
 	publishEvent(referee.Restored{Player: st.ToMove})
 	br.waitFor("the illegal banner to go", `!document.querySelector('.banner.illegal') && !document.querySelector('.fix')`)
 
 	br.navigate(page + "?overlay=1")
 	br.waitFor("the overlay", fmt.Sprintf(`document.body.classList.contains("overlay") && document.querySelector('#view .sb[data-seq="%d"]')`, seq))
-	br.screenshot("scoreboard-overlay.png")
+	br.screenshot("scoreboard-" + variant + "-overlay.png")
 
 	// Latency: publish the rest of the game one state at a time, each
 	// once the page shows the previous one.
@@ -189,7 +200,7 @@ func TestBrowser(t *testing.T) {
 	if states[last].Phase == "over" && got.Phase != "over" {
 		t.Errorf("the finished game shows phase %q", got.Phase)
 	}
-	br.screenshot("scoreboard-final.png")
+	br.screenshot("scoreboard-" + variant + "-final.png")
 	if len(lat) > 0 {
 		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 		t.Logf("MQTT publish → browser DOM applied, %d states: min %v, median %v, p90 %v, max %v (includes the publisher's queue, the broker, paho, SSE and the page's JSON parse + innerHTML)",
@@ -206,5 +217,5 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("the card %q lacks player %q", card, name)
 		}
 	}
-	br.screenshot("scoreboard-index.png")
+	br.screenshot("scoreboard-" + variant + "-index.png")
 }

@@ -46,9 +46,15 @@ func waitUntil(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// sampleGame reads a sample record that replays legally and has at
-// least minTurns turns, and a capture among them.
+// sampleGame reads a 37-ring sample record that replays legally and has
+// at least minTurns turns.
 func sampleGame(t testing.TB, minTurns int) (*record.Record, *record.Replay) {
+	return sampleGameOf(t, "37", minTurns)
+}
+
+// sampleGameOf reads a sample record of the variant (e.g. "48") that
+// replays legally and has at least minTurns turns.
+func sampleGameOf(t testing.TB, variant string, minTurns int) (*record.Record, *record.Replay) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(sampleDir, "*.sgf"))
 	sort.Strings(files)
@@ -60,13 +66,16 @@ func sampleGame(t testing.TB, minTurns int) (*record.Record, *record.Replay) {
 		if err != nil {
 			continue
 		}
+		if rec.Variant != variant {
+			continue
+		}
 		rep, err := rec.Replay()
 		if err != nil || rep.Game.Len() < minTurns {
 			continue
 		}
 		return rec, rep
 	}
-	t.Fatalf("no sample game of %d turns in %s", minTurns, sampleDir)
+	t.Fatalf("no %s-ring sample game of %d turns in %s", variant, minTurns, sampleDir)
 	return nil, nil
 }
 

@@ -399,11 +399,23 @@ func BoardSVG(s *live.State, n *notice) string {
 		}
 	}
 	if len(path) > 1 {
-		var pts []string
+		var ps [][2]float64
 		for _, c := range path {
 			if p, ok := pos[c]; ok {
-				pts = append(pts, num(p[0])+","+num(p[1]))
+				ps = append(ps, p)
 			}
+		}
+		// The arrow stops at the edge of the marble that landed.
+		if k := len(ps) - 1; k > 0 {
+			dx, dy := ps[k][0]-ps[k-1][0], ps[k][1]-ps[k-1][1]
+			if d := math.Hypot(dx, dy); d > 0 {
+				cut := (MarbleRadius + 4) / d
+				ps[k] = [2]float64{ps[k][0] - dx*cut, ps[k][1] - dy*cut}
+			}
+		}
+		var pts []string
+		for _, p := range ps {
+			pts = append(pts, num(p[0])+","+num(p[1]))
 		}
 		fmt.Fprintf(&b, `<polyline class="capture-path" points="%s" marker-end="url(#zb-arrow)"/>`, strings.Join(pts, " "))
 		for _, c := range jumped {
