@@ -35,8 +35,8 @@ func BenchmarkHandle(b *testing.B) {
 }
 
 // BenchmarkFanout measures, with N browsers' event streams open on
-// loopback, the latency from publishing a state over MQTT (the board's
-// real publisher, the embedded broker, the scoreboard's paho client) to
+// loopback, the latency from publishing a state over MQTT (a paho client
+// as the board, the embedded broker, the scoreboard's paho client) to
 // its arrival at every stream. One iteration is one state delivered to
 // every viewer; the next is published once all have it. Reported:
 // p50-ms, p99-ms and max-ms over every (state, viewer) pair.
@@ -52,12 +52,12 @@ func fanout(b *testing.B, viewers int) {
 	rec, rep := sampleGame(b, 30)
 	states := gameStates(b, rec, rep, "t1")
 	mb := startBroker(b)
-	pub := newPublisher(b, mb, "t1")
 	s := New(Options{})
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	defer s.Close()
-	follow(b, s, mb)
+	follow(b, s, mb) // before anything is retained (see TestBrowser)
+	pub := newBoard(b, mb, "t1")
 
 	tr := &http.Transport{MaxIdleConnsPerHost: viewers, DisableCompression: true}
 	defer tr.CloseIdleConnections()
@@ -87,10 +87,9 @@ func fanout(b *testing.B, viewers int) {
 	for i := 0; i < b.N; i++ {
 		st := states[i%len(states)]
 		st.Seq = uint64(i + 1)
+		payload := stateJSON(b, st)
 		sent := time.Now()
-		if err := pub.PublishState(st); err != nil {
-			b.Fatal(err)
-		}
+		tok := pub.c.Publish(pub.prefix+"state", 1, true, payload)
 		timeout := time.After(wait)
 		for got := 0; got < viewers; {
 			select {
@@ -102,6 +101,9 @@ func fanout(b *testing.B, viewers int) {
 			case <-timeout:
 				b.Fatalf("state %d reached %d of %d viewers in %v (dropped %d)", st.Seq, got, viewers, wait, s.Dropped())
 			}
+		}
+		if !tok.WaitTimeout(wait) || tok.Error() != nil {
+			b.Fatalf("publish: %v", tok.Error())
 		}
 	}
 	b.StopTimer()

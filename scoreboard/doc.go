@@ -28,17 +28,19 @@
 // to the current view. Writes have deadlines, idle streams get heartbeats,
 // and Close ends every stream so that http.Server.Shutdown can finish.
 //
-// Measured on a 2-vCPU AMD EPYC VM (BenchmarkFanout, loopback; the MQTT
-// publisher, broker, scoreboard and N Go SSE readers share the two CPUs),
-// the latency from PublishState to a view's arrival, p50 (p99):
+// Measured on a 2-vCPU AMD EPYC VM (BenchmarkFanout, loopback; the board's
+// paho client, the broker, the scoreboard and N Go SSE readers share the
+// two CPUs), the latency from publishing a state to its arrival at every
+// viewer, p50 (p99), over two runs of 100 states:
 //
-//	viewers    1: 0.34 ms (2.0)     100: 2.5 ms (5.4)
-//	viewers   10: 0.45 ms (1.5)     500: 19 ms (29)
-//	viewers   20: 0.68 ms (2.6)    1000: 38 ms (69)
+//	viewers    1: 0.34–0.46 ms (2.0)    100: 2.5–2.7 ms (5.2–5.4)
+//	viewers   10: 0.45–0.57 ms (1.5–2)  500: 10–19 ms (17–29)
+//	viewers   20: 0.68–0.78 ms (2.2–2.6) 1000: 22–38 ms (34–69)
+//	viewers   50: 1.3 ms (3.0)
 //
 // So the latency doubles at about 20 viewers; it grows with the bytes
-// written (a 37-ring view is about 10 kB) and stays well under the 200 ms
-// of e-boards at 1000. Rendering a state costs about 0.23 ms
-// (BenchmarkHandle). In headless Chromium (TestBrowser), from PublishState
-// to the page having applied the view, the median is about 2.5 ms.
+// written (a mid-game 37-ring view is about 10 kB) and stays well under
+// the 200 ms of e-boards at 1000. Rendering a state costs 0.23–0.31 ms
+// (BenchmarkHandle). In headless Chromium (TestBrowser), from publishing a
+// state to the page having applied it, the median is 2.5–5 ms.
 package scoreboard

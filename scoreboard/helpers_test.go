@@ -16,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zertzboard/zertzboard/broadcast"
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
@@ -137,17 +138,44 @@ func startBroker(t testing.TB) *broker.Broker {
 	return b
 }
 
-// newPublisher is the board's real publisher on the broker.
-func newPublisher(t testing.TB, b *broker.Broker, boardID string) *broadcast.Publisher {
+// board publishes as a board's controller does: retained QoS 1 state and
+// status, QoS 0 events. It is a plain paho client with a clean session:
+// broadcast.Publisher keeps a persistent session, and paho 1.5.1 races
+// resending its stored messages (resume sets their Dup flag) against the
+// "online" the publisher sends from its connect handler, which the race
+// detector reports in any test that connects one.
+type board struct {
+	t      testing.TB
+	c      mqtt.Client
+	prefix string
+}
+
+func newBoard(t testing.TB, b *broker.Broker, id string) *board {
 	t.Helper()
-	p, err := broadcast.New(broadcast.Config{Brokers: []string{"tcp://" + b.TCPAddr()}, BoardID: boardID,
-		Username: "board", Password: "board-pw", Logger: testLogger(t),
-		MinReconnect: 20 * time.Millisecond, MaxReconnect: 50 * time.Millisecond, CloseTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
+	o := mqtt.NewClientOptions().AddBroker("tcp://"+b.TCPAddr()).SetClientID("board-"+id).
+		SetUsername("board").SetPassword("board-pw").SetCleanSession(true).SetAutoReconnect(false).
+		SetConnectTimeout(wait).SetWill("zertz/"+id+"/status", "offline", 1, true)
+	c := mqtt.NewClient(o)
+	if tok := c.Connect(); !tok.WaitTimeout(wait) || tok.Error() != nil {
+		t.Fatalf("board connect: %v", tok.Error())
 	}
-	t.Cleanup(func() { p.Close() })
-	return p
+	t.Cleanup(func() { c.Disconnect(50) })
+	return &board{t: t, c: c, prefix: "zertz/" + id + "/"}
+}
+
+// publish sends and, for QoS 1, waits for the broker's acknowledgement.
+func (b *board) publish(topic string, qos byte, retain bool, payload []byte) {
+	b.t.Helper()
+	if tok := b.c.Publish(b.prefix+topic, qos, retain, payload); !tok.WaitTimeout(wait) || tok.Error() != nil {
+		b.t.Fatalf("publish %s: %v", topic, tok.Error())
+	}
+}
+
+func (b *board) state(s live.State) { b.t.Helper(); b.publish("state", 1, true, stateJSON(b.t, s)) }
+func (b *board) status(s string)    { b.t.Helper(); b.publish("status", 1, true, []byte(s)) }
+func (b *board) event(body referee.Body) {
+	b.t.Helper()
+	b.publish("events", 0, false, eventJSON(b.t, body))
 }
 
 // follow runs s.Follow on the broker until the test ends, and waits for

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -178,25 +179,38 @@ func TestSlowViewerDropped(t *testing.T) {
 }
 
 // TestFollow: the scoreboard follows a real broker with paho and sees the
-// board's retained state and status, and its Will.
+// board's retained state and status, and its events.
 func TestFollow(t *testing.T) {
 	b := startBroker(t)
-	p := newPublisher(t, b, "t1")
+	brd := newBoard(t, b, "t1")
 	st := newState(t, "61", [2]string{"Ann", "Bob"})
 	st.BoardID = "t1"
-	if err := p.PublishState(st); err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "the publisher's connection", p.Connected)
+	brd.state(st) // acknowledged: retained before the scoreboard subscribes
+	brd.status("online")
 	s := New(Options{Logger: testLogger(t)})
 	defer s.Close()
 	follow(t, s, b)
 	waitUntil(t, "the retained state", func() bool { return s.State("t1") != nil })
 	waitUntil(t, "online", func() bool { h, _ := s.Current(""); return strings.Contains(h, "card online") })
-	if err := p.PublishEvent(referee.Event{T: 2, Body: referee.Pending{Need: "remove a free ring"}}); err != nil {
-		t.Fatal(err)
-	}
+	brd.event(referee.Pending{Need: "remove a free ring"})
 	waitUntil(t, "the pending event", func() bool { h, _ := s.Current("t1"); return strings.Contains(h, "remove a free ring") })
-	p.Close()
+	brd.status("offline")
 	waitUntil(t, "offline", func() bool { h, _ := s.Current(""); return strings.Contains(h, "card offline") })
+}
+
+func TestHeartbeat(t *testing.T) {
+	s := New(Options{Heartbeat: time.Millisecond, Logger: testLogger(t)})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	t.Cleanup(s.Close)
+	c := dialSSE(t, srv.URL+"/events")
+	for {
+		line, err := c.r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no heartbeat: %v", err)
+		}
+		if line == ": ping\n" {
+			break
+		}
+	}
 }

@@ -23,7 +23,8 @@ type MQTTConfig struct {
 	ClientID string
 	// MaxReconnect bounds the back-off between reconnections (default 10s).
 	MaxReconnect time.Duration
-	// Connected, if not nil, is called after every (re)subscription.
+	// Connected, if not nil, is called after every (re)subscription, once
+	// the broker has sent the retained messages.
 	Connected func()
 }
 
@@ -70,6 +71,14 @@ func (s *Server) Follow(ctx context.Context, cfg MQTTConfig) error {
 			}
 			if err := tok.Error(); err != nil {
 				s.log.Error("scoreboard: subscribing", "err", err)
+				return
+			}
+			// A broker handles a client's packets in order, so once it
+			// answers this it has sent every retained message.
+			sync := c.Unsubscribe(s.opts.Prefix + "+/scoreboard-sync")
+			select {
+			case <-sync.Done():
+			case <-ctx.Done():
 				return
 			}
 			if cfg.Connected != nil {

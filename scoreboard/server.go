@@ -70,8 +70,13 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	case "1", "true", "yes", "on":
 		d.Overlay = true
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	// Everything is escaped; this is the second line of defence against a
+	// hostile player name.
+	h.Set("Content-Security-Policy", "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
 	if err := shell.Execute(w, d); err != nil {
 		s.log.Debug("scoreboard: writing the page", "err", err)
 	}

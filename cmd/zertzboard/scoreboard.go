@@ -101,7 +101,7 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 	defer cancel()
 	follow := make(chan error, 1)
 	go func() { follow <- sb.Follow(ctx, cfg.mqtt) }()
-	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	if ready != nil {
