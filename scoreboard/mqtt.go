@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
@@ -85,6 +86,24 @@ func (s *Server) Follow(ctx context.Context, cfg MQTTConfig) error {
 				cfg.Connected()
 			}
 		}()
+	})
+	var (
+		mu          sync.Mutex // paho calls the handler from several goroutines
+		lastFailure string
+	)
+	o.SetConnectionNotificationHandler(func(_ mqtt.Client, n mqtt.ConnectionNotification) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch n := n.(type) {
+		case mqtt.ConnectionNotificationBrokerFailed:
+			// Retries come every second; log only a new reason.
+			if msg := n.Reason.Error(); msg != lastFailure {
+				lastFailure = msg
+				s.log.Warn("scoreboard: cannot connect to the broker; retrying", "broker", cfg.Broker, "err", n.Reason)
+			}
+		case mqtt.ConnectionNotificationConnected:
+			lastFailure = ""
+		}
 	})
 	o.SetConnectionLostHandler(func(_ mqtt.Client, err error) {
 		s.log.Warn("scoreboard: lost the broker; reconnecting", "err", err)
