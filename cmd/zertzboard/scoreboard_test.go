@@ -3,17 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/scoreboard"
 )
 
@@ -146,4 +149,58 @@ func TestDaemonScoreboard(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	wg.Wait()
+}
+
+// TestSimServesScoreboard runs "sim" as a process: its web page is the
+// scoreboard, fed in process by the embedded broker, beside /state.json.
+func TestSimServesScoreboard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon as a process")
+	}
+	web := "127.0.0.1:" + freePort(t)
+	cmd, out := startZertzboard(t, "sim", "--speed", "10", "--settle", "40", "--board-id", "tv1",
+		"--mqtt-listen", "127.0.0.1:"+freePort(t), "--ws-listen", "off", "--http", web, "--journal", t.TempDir()+"/j.jsonl")
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	base := "http://" + web
+	st := pollState(t, base+"/state.json", func(s live.State) bool { return s.Turn >= 2 })
+	getUntil(t, base+"/", `<a class="card online" href="/board/tv1"`)
+	// The scoreboard's view catches up with the controller's state.
+	deadline := time.Now().Add(scoreboardWait)
+	for {
+		resp, err := http.Get(base + "/board/tv1/state.json")
+		if err == nil {
+			var got live.State
+			err = json.NewDecoder(resp.Body).Decode(&got)
+			resp.Body.Close()
+			if err == nil && got.Seq >= st.Seq {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the scoreboard never reached seq %d: %v", st.Seq, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	getUntil(t, base+"/board/tv1", `data-board="tv1" data-seq=`)
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		stopped = true
+		if err != nil {
+			t.Errorf("sim after SIGTERM: %v\n%s", err, out)
+		}
+	case <-time.After(scoreboardWait):
+		t.Fatalf("sim did not stop on SIGTERM\n%s", out)
+	}
 }
