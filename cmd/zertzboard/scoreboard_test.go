@@ -189,6 +189,12 @@ func TestSimServesScoreboard(t *testing.T) {
 	}
 	getUntil(t, base+"/board/tv1", `data-board="tv1" data-seq=`)
 
+	// An open event stream must not hold up the shutdown.
+	stream, err := http.Get(base + "/events?board=tv1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
