@@ -124,6 +124,10 @@ func (s *Server) Handle(topic string, payload []byte) {
 	default:
 		return
 	}
+	if kind == "state" && len(payload) == 0 {
+		s.forget(id) // its retained state was cleared: the board is gone
+		return
+	}
 	// Decode outside the lock; junk changes nothing.
 	var (
 		st     *live.State
@@ -212,6 +216,19 @@ func (s *Server) Handle(topic string, payload []byte) {
 		s.index = s.renderIndexLocked()
 		s.broadcastLocked("", s.index)
 	}
+}
+
+// forget drops a board: its viewers see the waiting view.
+func (s *Server) forget(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.boards[id] == nil {
+		return
+	}
+	delete(s.boards, id)
+	s.broadcastLocked(id, s.currentLocked(id))
+	s.index = s.renderIndexLocked()
+	s.broadcastLocked("", s.index)
 }
 
 func (bv *boardView) seq() uint64 {

@@ -67,6 +67,10 @@ func TestHandleIgnoresJunk(t *testing.T) {
 	if h, _ := s.Current(""); !strings.Contains(h, `data-boards="1"`) || !strings.Contains(h, `card offline`) {
 		t.Errorf("status did not make an offline board: %s", h)
 	}
+	s.Handle("zertz/b2/state", nil) // a cleared retained state
+	if h, _ := s.Current(""); !strings.Contains(h, `data-boards="0"`) {
+		t.Errorf("a cleared state did not remove the board: %s", h)
+	}
 }
 
 func TestEventStream(t *testing.T) {
