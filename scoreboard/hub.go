@@ -391,6 +391,9 @@ func renderCard(b *strings.Builder, v view) {
 		b.WriteString(`<p class="wait">no game yet</p></a>`)
 		return
 	}
+	b.WriteString(`<div class="cbody">`)
+	b.WriteString(miniSVG(s))
+	b.WriteString(`<div class="cplayers">`)
 	for p := 0; p < 2; p++ {
 		cls := "row"
 		if s.Phase != "over" && s.ToMove == p {
@@ -404,6 +407,7 @@ func renderCard(b *strings.Builder, v view) {
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
 			cls, esc(playerName(s, p)), c.White, c.Grey, c.Black)
 	}
+	b.WriteString(`</div></div>`)
 	var line string
 	switch s.Phase {
 	case "over":

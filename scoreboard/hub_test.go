@@ -96,7 +96,7 @@ func TestEventStream(t *testing.T) {
 	if !strings.Contains(v.HTML, `data-seq="20"`) || strings.Count(v.HTML, `class="ring`) != 48 {
 		t.Errorf("view of seq 20 is wrong: %.200s", v.HTML)
 	}
-	if v, err := index.next(); err != nil || !strings.Contains(v.HTML, `href="/board/b1"`) || !strings.Contains(v.HTML, "Ann") {
+	if v, err := index.next(); err != nil || !strings.Contains(v.HTML, `href="/board/b1"`) || !strings.Contains(v.HTML, "Ann") || strings.Count(v.HTML, `class="ring`) != 48 {
 		t.Errorf("index after a state = %+v, %v", v, err)
 	}
 

@@ -428,6 +428,48 @@ func BoardSVG(s *live.State, n *notice) string {
 	return b.String()
 }
 
+// miniSVG draws a small board for the tournament view: the rings left,
+// the marbles and the last move's cell, with flat colours (no gradients,
+// whose IDs would repeat across cards).
+func miniSVG(s *live.State) string {
+	if len(s.Layout) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, c := range s.Layout {
+		x, y := Center(c)
+		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
+		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
+	}
+	const m = Spacing / 2
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="mini" viewBox="%s %s %s %s" aria-hidden="true">`,
+		num(minX-m), num(minY-m), num(maxX-minX+2*m), num(maxY-minY+2*m))
+	last := ""
+	if lm := s.LastMove; lm != nil {
+		last = lm.Move.At
+		if lm.Move.Kind == "capture" && len(lm.Move.Path) > 0 {
+			last = lm.Move.Path[len(lm.Move.Path)-1]
+		}
+	}
+	for i, c := range s.Layout {
+		if i >= len(s.Cells) || s.Cells[i] == '.' {
+			continue
+		}
+		x, y := Center(c)
+		cls := "ring"
+		if c.Label == last {
+			cls += " last"
+		}
+		fmt.Fprintf(&b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, cls, num(x), num(y), num(RingRadius))
+		if _, ok := colourName[s.Cells[i]]; ok {
+			fmt.Fprintf(&b, `<circle class="m %c" cx="%s" cy="%s" r="%s"/>`, s.Cells[i], num(x), num(y), num(MarbleRadius+2))
+		}
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
 func shortContent(c string) string {
 	switch c {
 	case ".":
