@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/physical"
@@ -165,4 +166,54 @@ func TestCommands(t *testing.T) {
 	if len(seqs) != 3 || seqs[0] != 1 || seqs[2] != 3 {
 		t.Errorf("published state seqs %v; want 1 2 3", seqs)
 	}
+}
+
+// After a restart the physical board may not match the journal's game
+// (pieces knocked over during the outage): the players are shown, cell by
+// cell, how to restore it, and play goes on once they have.
+func TestResumeGuidesRestoringTheBoard(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, _ := journal.Open(path)
+	j.NewGame(1, 0, "37", 0, "casual", [2]string{"ann", "bob"})
+	j.Turn(2, 100, "WD4-A1", false)
+	j.Close()
+	j, _, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := &fakePub{}
+	c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Publisher: pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []byte(c.State().Cells)
+	knocked := append([]byte(nil), want...)
+	d4 := mustCell(t, c, "D4")
+	knocked[d4] = 'o' // the white marble rolled off
+	for ms := int64(0); ms < 300; ms += 5 {
+		c.Frame(ms, knocked)
+	}
+	var ill *referee.Illegal
+	for _, e := range pub.events {
+		if b, ok := e.Body.(referee.Illegal); ok {
+			ill = &b
+		}
+	}
+	if ill == nil || len(ill.Cells) != 1 || ill.Cells[0] != (referee.CellFix{Cell: "D4", Is: "o", Should: "w"}) {
+		t.Fatalf("illegal event %+v; want D4 to be restored to white", ill)
+	}
+	for ms := int64(300); ms < 600; ms += 5 {
+		c.Frame(ms, want)
+	}
+	if e := pub.events[len(pub.events)-1]; e.Body.Kind() != "restored" {
+		t.Errorf("last event %v; want restored", e)
+	}
+}
+
+func mustCell(t *testing.T, c *Controller, label string) engine.Cell {
+	cell, err := c.Board().ParseCell(label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cell
 }
