@@ -262,6 +262,13 @@ func (c *Controller) State() live.State {
 	return live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, c.lastT)
 }
 
+// First returns the player who moved first in the current game.
+func (c *Controller) First() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ref.Game().Start().ToMove()
+}
+
 // Board returns the game's board.
 func (c *Controller) Board() *engine.Board {
 	c.mu.Lock()

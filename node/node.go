@@ -75,6 +75,9 @@ type Node struct {
 	disp  *screens
 	start time.Time    // the first scan's time; only the scan loop uses it
 	nowMS atomic.Int64 // the latest frame's time, for commands from other goroutines
+	// armedAt is when new game was pressed, awaiting confirm; only the
+	// buttons goroutine uses it.
+	armedAt time.Time
 }
 
 // New opens the journal, resumes its game or starts one, and mounts the
@@ -237,14 +240,40 @@ func (n *Node) reportFaults(t time.Time, fs []health.Fault) {
 	}
 }
 
-// button turns a press into a command.
+// confirmWindow is how long a new-game press waits for confirm.
+const confirmWindow = 5 * time.Second
+
+// button turns a press into a command. New game needs confirm within a few
+// seconds while a game is under way, so that a stray press never wipes one
+// out; the new game's first player is the other one than last time.
 func (n *Node) button(e buttons.Event) {
 	switch e.Button {
 	case buttons.NewGame:
 		st := n.ctrl.State()
-		_ = n.Do(Command{Name: "new-game", First: 1 - st.ToMove&1})
+		if st.Turn == 0 || st.Phase == "over" {
+			n.newGameByButton()
+			return
+		}
+		n.armedAt = e.T
+		n.disp.setNotice("Press confirm to start a new game")
+	case buttons.Confirm:
+		if !n.armedAt.IsZero() && e.T.Sub(n.armedAt) <= confirmWindow {
+			n.newGameByButton()
+		}
+		n.armedAt = time.Time{}
+		n.disp.setNotice("")
 	case buttons.Takeback:
-		_ = n.Do(Command{Name: "takeback"})
+		if err := n.Do(Command{Name: "takeback"}); err != nil {
+			n.log.Error("take-back button", "err", err)
+		}
+	}
+}
+
+func (n *Node) newGameByButton() {
+	n.armedAt = time.Time{}
+	n.disp.setNotice("")
+	if err := n.Do(Command{Name: "new-game", First: 1 - n.ctrl.First()}); err != nil {
+		n.log.Error("new-game button", "err", err)
 	}
 }
 
@@ -278,16 +307,17 @@ func (n *Node) Close() error {
 // Writing them takes milliseconds of bus time, so it happens on its own
 // goroutine, always with the latest guidance: the frame loop never waits.
 type screens struct {
-	rig   *open.Rig
-	term  io.Writer
-	log   *slog.Logger
-	mu    sync.Mutex
-	g     referee.Guidance
-	s     live.State
-	m     *wiring.Mount
-	fault []string
-	dirty chan struct{}
-	leds  []color.NRGBA
+	rig    *open.Rig
+	term   io.Writer
+	log    *slog.Logger
+	mu     sync.Mutex
+	g      referee.Guidance
+	s      live.State
+	m      *wiring.Mount
+	fault  []string
+	notice string // overrides the status line, e.g. a button awaiting confirm
+	dirty  chan struct{}
+	leds   []color.NRGBA
 }
 
 func newScreens(r *open.Rig, term io.Writer, log *slog.Logger) *screens {
@@ -305,6 +335,13 @@ func (d *screens) Show(g referee.Guidance, s live.State) {
 func (d *screens) setMount(m *wiring.Mount) {
 	d.mu.Lock()
 	d.m = m
+	d.mu.Unlock()
+	d.poke()
+}
+
+func (d *screens) setNotice(text string) {
+	d.mu.Lock()
+	d.notice = text
 	d.mu.Unlock()
 	d.poke()
 }
@@ -332,6 +369,9 @@ func (d *screens) run(ctx context.Context) {
 		}
 		d.mu.Lock()
 		g, s, m, faults := d.g, d.s, d.m, d.fault
+		if d.notice != "" {
+			g.Status = d.notice
+		}
 		d.mu.Unlock()
 		if g.Hints == nil || m == nil {
 			continue

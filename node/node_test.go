@@ -3,11 +3,13 @@ package node
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
@@ -154,5 +156,70 @@ func TestGameThroughTheSimulatedHardware(t *testing.T) {
 		if c.R|c.G|c.B != 0 {
 			t.Fatalf("LED %d is %v after Run returned; want dark", i, c)
 		}
+	}
+}
+
+func TestButtons(t *testing.T) {
+	w := wiring.Reference()
+	board := sim.NewBoard(w.Base, nil)
+	hw, err := sim.New(w, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig, err := open.Open(w, hw, &open.Opts{Clock: clock.NewFake(time.Unix(0, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	p := &pub{}
+	n, err := New(Options{BoardID: "b", Variant: "37", First: 0, Rig: rig, Calibration: calibrateSim(t, rig, board), Publisher: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	press := func(b buttons.Button, at time.Duration) { n.button(buttons.Event{Button: b, T: time.Unix(0, 0).Add(at)}) }
+	seq := func() uint64 { return n.Controller().State().Seq }
+
+	// No game under way: new game starts at once, the other player first.
+	before := seq()
+	press(buttons.NewGame, 0)
+	if s := n.Controller().State(); s.Seq != before+1 || n.Controller().First() != 1 {
+		t.Fatalf("new game from the start: seq %d→%d, first %d", before, s.Seq, n.Controller().First())
+	}
+	// Mid-game a press only arms; confirm within the window starts it.
+	d4, _ := n.Controller().Board().ParseCell("D4")
+	a1, _ := n.Controller().Board().ParseCell("A1")
+	cells := []byte(n.Controller().State().Cells)
+	cells[d4], cells[a1] = 'w', '.'
+	for ms := int64(0); ms <= 300; ms += 5 {
+		n.ctrl.Frame(ms, cells)
+	}
+	if n.Controller().State().Turn != 1 {
+		t.Fatal("setup: the placement was not committed")
+	}
+	before = seq()
+	press(buttons.NewGame, time.Second)
+	if seq() != before || n.Controller().State().Turn != 1 {
+		t.Fatal("a single new-game press mid-game started a new game")
+	}
+	press(buttons.Confirm, 7*time.Second) // too late
+	if seq() != before {
+		t.Fatal("a late confirm started a new game")
+	}
+	press(buttons.NewGame, 8*time.Second)
+	press(buttons.Confirm, 10*time.Second)
+	if s := n.Controller().State(); s.Turn != 0 || s.Seq != before+1 || n.Controller().First() != 0 {
+		t.Fatalf("confirmed new game: turn %d, seq %d, first %d", s.Turn, s.Seq, n.Controller().First())
+	}
+	// Take-back is the opponent's demand, guided by the referee.
+	for ms := int64(400); ms <= 700; ms += 5 {
+		n.ctrl.Frame(ms, cells)
+	}
+	if n.Controller().State().Turn != 1 {
+		t.Fatal("setup: the placement was not committed")
+	}
+	press(buttons.Takeback, 12*time.Second)
+	if g := n.ctrl.State().Status; !strings.HasPrefix(g, "Take back turn 1: restore A1 (empty ring), D4 (empty ring)") {
+		t.Errorf("status after the take-back demand: %q", g)
 	}
 }
