@@ -105,6 +105,10 @@ func TestCommands(t *testing.T) {
 	// A retained command would run again at every subscription: it is
 	// refused, and the refusal shows the publisher is subscribed.
 	send("takeback", `{"token":"s3cret"}`, true)
+	// Mochi acknowledges before it fans a message out: wait until it has
+	// (it handles a client's packets in order), or the publisher could get
+	// the command live as well as retained.
+	op.Subscribe("zertz/b1/status", 0, nil).WaitTimeout(wait)
 
 	cfg := testConfig(t, url)
 	cfg.CommandToken = "s3cret"

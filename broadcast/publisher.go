@@ -429,6 +429,7 @@ func (p *Publisher) onStatus(m mqtt.Message) {
 	}
 	p.mu.Lock()
 	if !p.closed {
+		p.log.Info("broadcast: status reads offline while connected; saying online again", "retained", m.Retained())
 		p.status = &message{p.prefix + TopicStatus, 1, true, []byte(Online)}
 	}
 	p.mu.Unlock()
@@ -481,6 +482,7 @@ func (p *Publisher) onCommand(_ mqtt.Client, m mqtt.Message) {
 	}
 	select {
 	case p.cmds <- cmd:
+		p.log.Info("broadcast: command received", "command", name, "id", cmd.ID, "retained", m.Retained(), "dup", m.Duplicate(), "msgid", m.MessageID())
 	default:
 		b, _ := json.Marshal(referee.Event{T: p.now().UnixMilli(), Body: commandReply{kind: "command-refused", Command: name, ID: cmd.ID, Reason: "busy: too many commands waiting"}})
 		p.queueEventLocked(b)
