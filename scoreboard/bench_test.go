@@ -58,6 +58,7 @@ func fanout(b *testing.B, viewers int) {
 	defer s.Close()
 	follow(b, s, mb) // before anything is retained (see TestBrowser)
 	pub := newBoard(b, mb, "t1")
+	defer mb.Close() // before the clients leave (see closeBrokerFirst)
 
 	tr := &http.Transport{MaxIdleConnsPerHost: viewers, DisableCompression: true}
 	defer tr.CloseIdleConnections()

@@ -124,6 +124,7 @@ func browseGame(t *testing.T, br *browser, variant string) {
 	// retained message against a subscription's scan of them.
 	follow(t, s, mb)
 	pub := newBoard(t, mb, "t1")
+	closeBrokerFirst(t, mb)
 	pub.status("online")
 	page := srv.URL + "/board/t1"
 

@@ -138,6 +138,15 @@ func startBroker(t testing.TB) *broker.Broker {
 	return b
 }
 
+// closeBrokerFirst closes the broker before the clients made so far
+// disconnect (cleanups run last-in first-out). mochi 2.7.9's Close can
+// deadlock against a client that is disconnecting at that moment
+// (Clients.GetByListener read-locks twice; a waiting Delete blocks the
+// second), so the broker must not close while clients leave.
+func closeBrokerFirst(t testing.TB, b *broker.Broker) {
+	t.Cleanup(func() { b.Close() })
+}
+
 // board publishes as a board's controller does: retained QoS 1 state and
 // status, QoS 0 events. It is a plain paho client with a clean session:
 // broadcast.Publisher keeps a persistent session, and paho 1.5.1 races

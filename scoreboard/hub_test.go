@@ -194,6 +194,7 @@ func TestFollow(t *testing.T) {
 	s := New(Options{Logger: testLogger(t)})
 	defer s.Close()
 	follow(t, s, b)
+	closeBrokerFirst(t, b)
 	waitUntil(t, "the retained state", func() bool { return s.State("t1") != nil })
 	waitUntil(t, "online", func() bool { h, _ := s.Current(""); return strings.Contains(h, "card online") })
 	brd.event(referee.Pending{Need: "remove a free ring"})

@@ -44,7 +44,9 @@ func publishRetained(t *testing.T, b *broker.Broker, topic, payload string) {
 	if tok := c.Connect(); !tok.WaitTimeout(scoreboardWait) || tok.Error() != nil {
 		t.Fatalf("connect: %v", tok.Error())
 	}
-	defer c.Disconnect(50)
+	// Stay connected: the test closes the broker first, because mochi
+	// 2.7.9's Close can deadlock against a client disconnecting meanwhile.
+	t.Cleanup(func() { c.Disconnect(0) })
 	if tok := c.Publish(topic, 1, true, payload); !tok.WaitTimeout(scoreboardWait) || tok.Error() != nil {
 		t.Fatalf("publish: %v", tok.Error())
 	}
@@ -103,6 +105,7 @@ func TestServeScoreboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	b.Close() // before the scoreboard's client leaves (see publishRetained)
 	cancel()
 	select {
 	case err := <-done:
@@ -129,6 +132,7 @@ func TestScoreboardUsage(t *testing.T) {
 // listens in process and sees every board's state and status.
 func TestDaemonScoreboard(t *testing.T) {
 	b := startTestBroker(t)
+	defer b.Close() // before the clients leave (see publishRetained)
 	var wg sync.WaitGroup
 	sb, err := startScoreboard(context.Background(), &wg, b, "", slog.New(slog.DiscardHandler))
 	if err != nil {
