@@ -116,8 +116,16 @@ func statusText(status string) string {
 
 func renderHeader(b *strings.Builder, v view) {
 	s := v.state
-	fmt.Fprintf(b, `<header class="head"><span class="bid">%s</span><span class="variant">%s rings%s · %s</span>`,
-		esc(v.id), esc(strings.TrimSuffix(s.Variant, "b")), map[bool]string{true: " blitz", false: ""}[s.Rules == "blitz"], esc(s.Mode))
+	blitz := ""
+	if s.Rules == "blitz" {
+		blitz = " blitz"
+	}
+	turn := fmt.Sprintf("turn %d", s.Turn+1)
+	if s.Phase == "over" {
+		turn = fmt.Sprintf("%d turns", s.Turn)
+	}
+	fmt.Fprintf(b, `<header class="head"><span class="bid">%s</span><span class="variant">%s rings%s · %s · %s</span>`,
+		esc(v.id), esc(strings.TrimSuffix(s.Variant, "b")), blitz, esc(s.Mode), turn)
 	if v.status != "" {
 		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, esc(v.status), esc(v.status))
 	}
