@@ -257,7 +257,7 @@ func renderSide(b *strings.Builder, v view) {
 		fmt.Fprintf(b, `<span class="pm"><span class="mb %c"></span>%d</span>`, ch, n)
 	}
 	b.WriteString(`</section>`)
-	fmt.Fprintf(b, `<section class="moves"><h3>Moves <small>turn %d</small></h3><ol>`, s.Turn)
+	fmt.Fprintf(b, `<section class="moves"><h3>Moves <small>%d played</small></h3><ol>`, s.Turn)
 	for i, m := range s.Moves {
 		cls := ""
 		if i == len(s.Moves)-1 {
