@@ -182,10 +182,27 @@ func (b *Broker) closeLocked() {
 		return
 	}
 	b.closed = true
-	// Mochi's Close closes only the listeners it holds; one that failed to
-	// bind was never added.
+	// Mochi 2.7.9's Close can deadlock: it disconnects clients through
+	// Clients.GetByListener, which takes the clients' read lock twice, so a
+	// client being deleted in between (a writer waiting) blocks it for
+	// ever. Close the listeners first with a closer that reads the clients
+	// once; CloseAll also waits for every client goroutine to end, so by
+	// the time mochi's own Close runs nobody can be waiting to write.
+	// (Mochi's Close closes only the listeners it holds; one that failed
+	// to bind was never added.)
+	b.srv.Listeners.CloseAll(b.disconnectAll)
 	_ = b.srv.Close()
 	b.log.Info("broker: closed")
+}
+
+// disconnectAll disconnects the clients of one listener, reading the client
+// list under a single lock.
+func (b *Broker) disconnectAll(listener string) {
+	for _, cl := range b.srv.Clients.GetAll() {
+		if cl.Net.Listener == listener && !cl.Closed() {
+			_ = b.srv.DisconnectClient(cl, packets.ErrServerShuttingDown)
+		}
+	}
 }
 
 func checkPrefix(p string) error {

@@ -311,3 +311,29 @@ func waitUntil(t *testing.T, cond func() bool, msg string) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+// Close must return while clients come and go: mochi 2.7.9's own Close can
+// deadlock when a client is being removed just then (see closeLocked).
+func TestCloseWhileClientsLeave(t *testing.T) {
+	for round := 0; round < 10; round++ {
+		b := startBroker(t, Config{})
+		url := "tcp://" + b.TCPAddr()
+		var clients []paho.Client
+		for i := 0; i < 8; i++ {
+			clients = append(clients, mustConnect(t, url, "", ""))
+		}
+		done := make(chan struct{})
+		go func() {
+			for _, c := range clients {
+				go c.Disconnect(0)
+			}
+			b.Close()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: Close hung with clients leaving", round)
+		}
+	}
+}
