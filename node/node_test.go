@@ -177,7 +177,9 @@ func TestButtons(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer n.Close()
-	press := func(b buttons.Button, at time.Duration) { n.button(buttons.Event{Button: b, T: time.Unix(0, 0).Add(at)}) }
+	press := func(b buttons.Button, at time.Duration) {
+		n.button(buttons.Event{Button: b, T: time.Unix(0, 0).Add(at)})
+	}
 	seq := func() uint64 { return n.Controller().State().Seq }
 
 	// No game under way: new game starts at once, the other player first.
