@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
 )
 
@@ -40,6 +40,12 @@ type Config struct {
 	// should not need a secret to watch a game.
 	AllowAnonymousViewers *bool
 
+	// ConnectTimeout bounds the wait for a new connection's CONNECT
+	// packet (default 10s).
+	ConnectTimeout time.Duration
+	// CloseTimeout bounds Close's wait for client goroutines (default 5s).
+	CloseTimeout time.Duration
+
 	Logger *slog.Logger // nil discards
 }
 
@@ -49,7 +55,7 @@ type Broker struct {
 	log  *slog.Logger
 	srv  *mqtt.Server
 	auth *authHook
-	tcp  *listeners.TCP
+	tcp  *tcpListener
 	ws   *wsListener
 
 	mu      sync.Mutex
@@ -69,6 +75,12 @@ func New(cfg Config) (*Broker, error) {
 	}
 	if cfg.Prefix == "" {
 		cfg.Prefix = DefaultPrefix
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 10 * time.Second
+	}
+	if cfg.CloseTimeout <= 0 {
+		cfg.CloseTimeout = 5 * time.Second
 	}
 	if err := checkPrefix(cfg.Prefix); err != nil {
 		return nil, err
@@ -93,10 +105,10 @@ func New(cfg Config) (*Broker, error) {
 	}
 	b := &Broker{cfg: cfg, log: log, srv: srv, auth: auth}
 	if cfg.TCPAddr != Off {
-		b.tcp = listeners.NewTCP(listeners.Config{ID: "tcp", Address: cfg.TCPAddr})
+		b.tcp = newTCPListener("tcp", cfg.TCPAddr, cfg.ConnectTimeout)
 	}
 	if cfg.WSAddr != Off {
-		b.ws = newWSListener("ws", cfg.WSAddr)
+		b.ws = newWSListener("ws", cfg.WSAddr, cfg.ConnectTimeout)
 	}
 	if b.tcp == nil && b.ws == nil {
 		return nil, errors.New("broker: both listeners are off")
@@ -168,31 +180,45 @@ func (b *Broker) Subscribe(filter string, fn func(topic string, payload []byte, 
 	return nil
 }
 
-// Close disconnects every client, closes the listeners and waits for the
-// client goroutines. It is safe to call more than once.
+// Close disconnects every client, closes the listeners and waits, up to
+// Config.CloseTimeout, for the client goroutines. It is safe to call more
+// than once.
 func (b *Broker) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.closeLocked()
-	return nil
+	return b.closeLocked()
 }
 
-func (b *Broker) closeLocked() {
+func (b *Broker) closeLocked() error {
 	if b.closed {
-		return
+		return nil
 	}
 	b.closed = true
-	// Mochi 2.7.9's Close can deadlock: it disconnects clients through
-	// Clients.GetByListener, which takes the clients' read lock twice, so a
-	// client being deleted in between (a writer waiting) blocks it for
-	// ever. Close the listeners first with a closer that reads the clients
-	// once; CloseAll also waits for every client goroutine to end, so by
-	// the time mochi's own Close runs nobody can be waiting to write.
-	// (Mochi's Close closes only the listeners it holds; one that failed
-	// to bind was never added.)
-	b.srv.Listeners.CloseAll(b.disconnectAll)
-	_ = b.srv.Close()
-	b.log.Info("broker: closed")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Mochi 2.7.9's Close can deadlock: it disconnects clients
+		// through Clients.GetByListener, which takes the clients' read
+		// lock twice, so a client being deleted in between (a writer
+		// waiting) blocks it for ever. Close the listeners first with a
+		// closer that reads the clients once; CloseAll also waits for
+		// every client goroutine to end, so by the time mochi's own Close
+		// runs nobody can be waiting to write. (Mochi's Close closes only
+		// the listeners it holds; one that failed to bind was never
+		// added.)
+		b.srv.Listeners.CloseAll(b.disconnectAll)
+		_ = b.srv.Close()
+	}()
+	t := time.NewTimer(b.cfg.CloseTimeout)
+	defer t.Stop()
+	select {
+	case <-done:
+		b.log.Info("broker: closed")
+		return nil
+	case <-t.C:
+		b.log.Error("broker: clients still open after Close", "timeout", b.cfg.CloseTimeout)
+		return fmt.Errorf("broker: clients still open %v after Close", b.cfg.CloseTimeout)
+	}
 }
 
 // disconnectAll disconnects the clients of one listener, reading the client

@@ -1,8 +1,11 @@
 package broker
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -322,18 +325,41 @@ func TestCloseWhileClientsLeave(t *testing.T) {
 		for i := 0; i < 8; i++ {
 			clients = append(clients, mustConnect(t, url, "", ""))
 		}
-		done := make(chan struct{})
+		done := make(chan error, 1)
 		go func() {
 			for _, c := range clients {
 				go c.Disconnect(0)
 			}
-			b.Close()
-			close(done)
+			done <- b.Close() // an error if Close gave up waiting
 		}()
 		select {
-		case <-done:
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("round %d: Close hung with clients leaving", round)
 		}
+	}
+}
+
+// TestSilentConnection: a connection that never sends CONNECT is closed
+// after ConnectTimeout, so it cannot pin a goroutine or stall Close.
+func TestSilentConnection(t *testing.T) {
+	b := startBroker(t, Config{ConnectTimeout: 100 * time.Millisecond})
+	for _, addr := range []string{b.TCPAddr(), b.WSAddr()} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetReadDeadline(time.Now().Add(wait))
+		if _, err := c.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("silent connection to %s: read %v; want it closed by the broker", addr, err)
+		}
+	}
+	start := time.Now()
+	if err := b.Close(); err != nil || time.Since(start) > time.Second {
+		t.Errorf("Close = %v after %v", err, time.Since(start))
 	}
 }

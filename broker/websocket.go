@@ -19,6 +19,7 @@ import (
 // one binds in Init, which tests and the sim's --mqtt-listen need.
 type wsListener struct {
 	id, addr  string
+	connect   time.Duration // deadline for the CONNECT packet, as tcpListener
 	ln        net.Listener
 	srv       *http.Server
 	log       *slog.Logger
@@ -26,13 +27,14 @@ type wsListener struct {
 	upgrader  websocket.Upgrader
 	closed    atomic.Bool
 	mu        sync.Mutex
+	conns     conns // see tcpListener
 }
 
 var _ listeners.Listener = (*wsListener)(nil)
 
-func newWSListener(id, addr string) *wsListener {
+func newWSListener(id, addr string, connect time.Duration) *wsListener {
 	return &wsListener{
-		id: id, addr: addr,
+		id: id, addr: addr, connect: connect,
 		upgrader: websocket.Upgrader{
 			Subprotocols: []string{"mqtt"},
 			// Overlays are served from anywhere (OBS, a CDN). Access is
@@ -64,7 +66,7 @@ func (l *wsListener) Init(log *slog.Logger) error {
 	defer l.mu.Unlock()
 	l.log = log
 	l.ln = ln
-	l.srv = &http.Server{Handler: http.HandlerFunc(l.handle), ReadHeaderTimeout: 10 * time.Second}
+	l.srv = &http.Server{Handler: http.HandlerFunc(l.handle), ReadHeaderTimeout: l.connect}
 	return nil
 }
 
@@ -84,6 +86,11 @@ func (l *wsListener) handle(w http.ResponseWriter, r *http.Request) {
 		return // Upgrade has replied with the HTTP error
 	}
 	defer c.Close()
+	if !l.conns.add(c.NetConn()) {
+		return
+	}
+	defer l.conns.done(c.NetConn())
+	_ = c.NetConn().SetDeadline(time.Now().Add(l.connect))
 	l.mu.Lock()
 	establish := l.establish
 	l.mu.Unlock()
@@ -105,6 +112,7 @@ func (l *wsListener) Close(closeClients listeners.CloseFn) {
 		_ = srv.Close()
 	}
 	closeClients(l.id)
+	l.conns.closeAndWait()
 }
 
 // wsConn carries the MQTT byte stream in binary WebSocket messages, as
