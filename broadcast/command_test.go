@@ -118,7 +118,7 @@ func TestCommands(t *testing.T) {
 	if r := replies(t, events)[0]; r.Event != "command-refused" || r.Command != "takeback" || !strings.Contains(r.Reason, "retained") {
 		t.Errorf("reply to a retained command = %+v", r)
 	}
-	send("takeback", "", true) // clears the retained command; ignored
+	send("takeback", "", false) // empty: ignored, as a retained clear would be
 
 	bad := []struct{ name, payload, reason string }{
 		{"new-game", `{"token":"s3cret","first":"x"` + strings.Repeat(" ", 5000) + `}`, "payload too large"},

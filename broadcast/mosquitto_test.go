@@ -102,7 +102,7 @@ func TestMosquittoInterop(t *testing.T) {
 	addr := startMosquitto(t)
 	px := startProxy(t, addr)
 	viewer := newCollector()
-	subscribe(t, "tcp://"+addr, "", "", "zertz/b1/#", viewer.handler)
+	subscribe(t, "tcp://"+addr, "", "", allTopics, viewer.handler)
 
 	cfg := testConfig(t, "tcp://"+px.addr())
 	cfg.Username, cfg.Password = "", ""
@@ -117,7 +117,7 @@ func TestMosquittoInterop(t *testing.T) {
 	waitUntil(t, "the last state", hasSeq(viewer, t, "state", n))
 
 	late := newCollector()
-	subscribe(t, "tcp://"+addr, "", "", "zertz/b1/+", late.handler)
+	subscribe(t, "tcp://"+addr, "", "", allTopics, late.handler)
 	waitUntil(t, "retained state and status", func() bool { return len(late.get("state")) > 0 && len(late.get("status")) > 0 })
 	if s := late.seqs(t, "state")[0]; s != n || !late.get("state")[0].retained {
 		t.Errorf("late subscriber's state: seq %d; want %d, retained", s, n)

@@ -22,7 +22,7 @@ func TestEndToEnd(t *testing.T) {
 				url = "ws://" + b.WSAddr() + "/"
 			}
 			viewer := newCollector()
-			subscribe(t, url, "tv", "tv-pw", "zertz/b1/#", viewer.handler)
+			subscribe(t, url, "tv", "tv-pw", allTopics, viewer.handler)
 
 			p := newPublisher(t, testConfig(t, url))
 			const n = 50
@@ -67,7 +67,7 @@ func TestEndToEnd(t *testing.T) {
 			}
 
 			late := newCollector()
-			subscribe(t, url, "", "", "zertz/b1/#", late.handler)
+			subscribe(t, url, "", "", allTopics, late.handler)
 			waitUntil(t, "retained state, record and status", func() bool {
 				return len(late.get("state")) > 0 && len(late.get("record")) > 0 && len(late.get("status")) > 0
 			})
@@ -220,7 +220,7 @@ func TestRestartDelivers(t *testing.T) {
 	waitUntil(t, "status online", func() bool { return got.last("status") == Online })
 
 	late := newCollector()
-	subscribe(t, "tcp://"+b2.TCPAddr(), "", "", "zertz/b1/+", late.handler)
+	subscribe(t, "tcp://"+b2.TCPAddr(), "", "", allTopics, late.handler)
 	waitUntil(t, "retained", func() bool { return len(late.get("state")) > 0 && len(late.get("status")) > 0 })
 	if s := late.seqs(t, "state")[0]; s != 45 {
 		t.Errorf("retained state seq %d; want 45", s)
