@@ -205,6 +205,20 @@ func New(cfg Config) (*Publisher, error) {
 		o.SetTLSConfig(tc)
 	}
 
+	if cfg.StoreDir != "" {
+		// Paho's FileStore panics on I/O errors; find the common ones
+		// (a missing parent, no permission) here, as an error.
+		if err := os.MkdirAll(cfg.StoreDir, 0o700); err != nil {
+			return nil, fmt.Errorf("broadcast: store directory: %w", err)
+		}
+		f, err := os.CreateTemp(cfg.StoreDir, "probe-*.tmp")
+		if err != nil {
+			return nil, fmt.Errorf("broadcast: store directory %q is not writable: %w", cfg.StoreDir, err)
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Publisher{
 		cfg: cfg, log: log, now: now, prefix: cfg.Prefix,
