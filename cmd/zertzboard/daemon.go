@@ -78,7 +78,18 @@ func (d *daemon) run(ctx context.Context) error {
 	if d.brokerLog == nil {
 		d.brokerLog = slog.New(slog.DiscardHandler)
 	}
-	var embedded *broker.Broker // for the scoreboard, which listens in process
+	// The scoreboard, if the web page is on. With the embedded broker it
+	// listens in process, subscribed before the listeners open: mochi
+	// 2.7.9 reads retained messages without a lock when a wildcard
+	// subscription is made (mochi-mqtt/server#200), so it must not race a
+	// client publishing retained state.
+	var sb *scoreboard.Server
+	web := d.http != "" && d.http != "off"
+	if web {
+		sb = scoreboard.New(scoreboard.Options{Logger: d.log.With("part", "scoreboard")})
+		defer sb.Close()
+	}
+	embedded := false
 	if url == "embedded" {
 		if d.password == "" {
 			d.password = randomSecret()
@@ -88,11 +99,16 @@ func (d *daemon) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if sb != nil {
+			if err := subscribeScoreboard(sb, b); err != nil {
+				return err
+			}
+		}
 		if err := b.Start(); err != nil {
 			return fmt.Errorf("starting the MQTT broker on %s: %w", d.listen, err)
 		}
 		defer b.Close()
-		embedded = b
+		embedded = true
 		url = "tcp://" + b.TCPAddr()
 		if ws := b.WSAddr(); ws != "" {
 			d.log.Info("MQTT over WebSocket", "url", "ws://"+ws+"/")
@@ -145,7 +161,7 @@ func (d *daemon) run(ctx context.Context) error {
 		}
 	}()
 	httpURL := ""
-	if d.http != "" && d.http != "off" {
+	if web {
 		ln, err := net.Listen("tcp", d.http)
 		if err != nil {
 			cancel()
@@ -153,15 +169,9 @@ func (d *daemon) run(ctx context.Context) error {
 			pub.Close()
 			return fmt.Errorf("web page on %s: %w", d.http, err)
 		}
-		sb, err := startScoreboard(ctx, &wg, embedded, url, d.log.With("part", "scoreboard"))
-		if err != nil {
-			ln.Close()
-			cancel()
-			wg.Wait()
-			pub.Close()
-			return err
+		if !embedded {
+			followScoreboard(ctx, &wg, sb, url, d.log.With("part", "scoreboard"))
 		}
-		defer sb.Close()
 		srv := &http.Server{Handler: statusPage(n, sb), ReadHeaderTimeout: 5 * time.Second}
 		go srv.Serve(ln)
 		defer srv.Close()

@@ -131,20 +131,20 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 	return first
 }
 
-// startScoreboard makes the daemon's scoreboard. With the embedded broker
-// it listens in process; with an external one it follows it as an
-// anonymous viewer until ctx is done (wg counts that goroutine).
-func startScoreboard(ctx context.Context, wg *sync.WaitGroup, embedded *broker.Broker, url string, log *slog.Logger) (*scoreboard.Server, error) {
-	sb := scoreboard.New(scoreboard.Options{Logger: log})
-	if embedded != nil {
-		for _, f := range sb.Filters() {
-			if err := embedded.Subscribe(f, func(topic string, payload []byte, _ bool) { sb.Handle(topic, payload) }); err != nil {
-				sb.Close()
-				return nil, err
-			}
+// subscribeScoreboard feeds the scoreboard from the embedded broker, in
+// process. Call it before the broker starts (see daemon.run).
+func subscribeScoreboard(sb *scoreboard.Server, b *broker.Broker) error {
+	for _, f := range sb.Filters() {
+		if err := b.Subscribe(f, func(topic string, payload []byte, _ bool) { sb.Handle(topic, payload) }); err != nil {
+			return err
 		}
-		return sb, nil
 	}
+	return nil
+}
+
+// followScoreboard feeds the scoreboard from an external broker, as an
+// anonymous viewer, until ctx is done.
+func followScoreboard(ctx context.Context, wg *sync.WaitGroup, sb *scoreboard.Server, url string, log *slog.Logger) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -152,5 +152,4 @@ func startScoreboard(ctx context.Context, wg *sync.WaitGroup, embedded *broker.B
 			log.Error("scoreboard", "err", err)
 		}
 	}()
-	return sb, nil
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -133,12 +132,11 @@ func TestScoreboardUsage(t *testing.T) {
 func TestDaemonScoreboard(t *testing.T) {
 	b := startTestBroker(t)
 	defer b.Close() // before the clients leave (see publishRetained)
-	var wg sync.WaitGroup
-	sb, err := startScoreboard(context.Background(), &wg, b, "", slog.New(slog.DiscardHandler))
-	if err != nil {
+	sb := scoreboard.New(scoreboard.Options{Logger: slog.New(slog.DiscardHandler)})
+	defer sb.Close()
+	if err := subscribeScoreboard(sb, b); err != nil {
 		t.Fatal(err)
 	}
-	defer sb.Close()
 	publishRetained(t, b, "zertz/t9/state", tinyState)
 	publishRetained(t, b, "zertz/t9/status", "online")
 	deadline := time.Now().Add(scoreboardWait)
@@ -152,7 +150,6 @@ func TestDaemonScoreboard(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	wg.Wait()
 }
 
 // TestSimServesScoreboard runs "sim" as a process: its web page is the
