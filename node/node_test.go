@@ -33,25 +33,9 @@ func (p *pub) Move(m live.MoveMessage) { p.mu.Lock(); p.moves = append(p.moves, 
 func (p *pub) Event(referee.Event)     {}
 func (p *pub) Record([]byte)           {}
 
-// calibrateSim measures every socket in every class, as the calibrate
-// command does with a person placing the pieces.
 func calibrateSim(t *testing.T, r *open.Rig, b *sim.Board) *classify.Calibration {
 	t.Helper()
-	base := r.Wiring.Base
-	samples := make([]classify.Samples, base.Len())
-	raw := make([]uint16, base.Len())
-	for _, c := range []engine.Content{engine.NoRing, engine.Vacant, engine.WhiteMarble, engine.GreyMarble, engine.BlackMarble} {
-		b.SetAll(c)
-		for i := 0; i < 40; i++ {
-			if err := r.Scanner.ScanOnce(raw); err != nil {
-				t.Fatal(err)
-			}
-			for s, v := range raw {
-				samples[s][classify.Index(c)] = append(samples[s][classify.Index(c)], v)
-			}
-		}
-	}
-	cal, err := classify.Fit(base, r.Bits(), samples, nil)
+	cal, err := b.Calibrate(r.Scanner.ScanOnce, r.Bits(), 40)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -196,3 +196,26 @@ func (b *Board) Floating() uint16 {
 	defer b.mu.Unlock()
 	return uint16(math.Max(0, math.Min(b.top, b.top/2+b.rng.NormFloat64()*b.top/8)))
 }
+
+// Calibrate measures every class on every socket, the whole base holding
+// one class at a time, and fits the bands: what "zertzboard calibrate"
+// does with a person placing the pieces. scan reads every socket once;
+// bits is the ADC resolution. It leaves the base empty.
+func (b *Board) Calibrate(scan func(raw []uint16) error, bits, frames int) (*classify.Calibration, error) {
+	n := b.base.Len()
+	samples := make([]classify.Samples, n)
+	raw := make([]uint16, n)
+	for k, c := range classify.Classes {
+		b.SetAll(c)
+		for f := 0; f < frames; f++ {
+			if err := scan(raw); err != nil {
+				return nil, err
+			}
+			for s, v := range raw {
+				samples[s][k] = append(samples[s][k], v)
+			}
+		}
+	}
+	b.SetAll(engine.NoRing)
+	return classify.Fit(b.base, bits, samples, nil)
+}

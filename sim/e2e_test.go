@@ -39,25 +39,9 @@ func rig(t *testing.T) (*sim.Board, *open.Rig) {
 	return board, r
 }
 
-// calibrate measures every class on every socket, as "zertzboard
-// calibrate" does, with the whole base holding one class at a time.
 func calibrate(t *testing.T, board *sim.Board, r *open.Rig) *classify.Calibration {
 	t.Helper()
-	n := board.Base().Len()
-	samples := make([]classify.Samples, n)
-	raw := make([]uint16, n)
-	for k, c := range classify.Classes {
-		board.SetAll(c)
-		for f := 0; f < 40; f++ {
-			if err := r.Scanner.ScanOnce(raw); err != nil {
-				t.Fatal(err)
-			}
-			for s, v := range raw {
-				samples[s][k] = append(samples[s][k], v)
-			}
-		}
-	}
-	cal, err := classify.Fit(board.Base(), r.Bits(), samples, nil)
+	cal, err := board.Calibrate(r.Scanner.ScanOnce, r.Bits(), 40)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -146,7 +146,7 @@ func calibrate(r *rig, frames int, op operator, out io.Writer) (*classify.Calibr
 	vacMean := make([]float64, n)
 	thresh := make([]float64, n)
 	for s := range samples {
-		m, sd := meanStd(samples[s][classify.Index(engine.Vacant)])
+		m, sd := classify.MeanStd(samples[s][classify.Index(engine.Vacant)])
 		vacMean[s] = m
 		thresh[s] = math.Max(10*sd, 0.015*top)
 	}
@@ -179,7 +179,7 @@ func calibrate(r *rig, frames int, op operator, out io.Writer) (*classify.Calibr
 			left := pending[:0]
 			found := 0
 			for _, s := range pending {
-				if mean, _ := meanStd(m[s]); math.Abs(mean-vacMean[s]) > thresh[s] {
+				if mean, _ := classify.MeanStd(m[s]); math.Abs(mean-vacMean[s]) > thresh[s] {
 					samples[s][k] = m[s]
 					found++
 				} else {
@@ -213,16 +213,4 @@ func labels(b *engine.Board, cells []engine.Cell) string {
 		l = append(l, b.Label(c))
 	}
 	return strings.Join(l, " ")
-}
-
-func meanStd(v []uint16) (mean, sd float64) {
-	for _, x := range v {
-		mean += float64(x)
-	}
-	mean /= float64(len(v))
-	for _, x := range v {
-		d := float64(x) - mean
-		sd += d * d
-	}
-	return mean, math.Sqrt(sd / float64(len(v)))
 }

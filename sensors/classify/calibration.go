@@ -195,7 +195,7 @@ func Fit(base *engine.Board, bits int, samples []Samples, o *FitOpts) (*Calibrat
 				return nil, fmt.Errorf("classify: socket %s: no readings for class %c", lab, Classes[i])
 			}
 			st[i].class = i
-			st[i].mean, st[i].std = meanStd(v)
+			st[i].mean, st[i].std = MeanStd(v)
 		}
 		sort.Slice(st[:], func(a, b int) bool { return st[a].mean < st[b].mean })
 		half := make([][2]float64, NumClasses) // below, above
@@ -222,7 +222,9 @@ func Fit(base *engine.Board, bits int, samples []Samples, o *FitOpts) (*Calibrat
 	return c, nil
 }
 
-func meanStd(v []uint16) (mean, std float64) {
+// MeanStd returns the mean and the (population) standard deviation of
+// readings.
+func MeanStd(v []uint16) (mean, std float64) {
 	for _, x := range v {
 		mean += float64(x)
 	}

@@ -32,20 +32,7 @@ func setup(t testing.TB) (*sim.Board, *open.Rig, *clock.Fake, *classify.Calibrat
 	if err != nil {
 		t.Fatal(err)
 	}
-	samples := make([]classify.Samples, w.Base.Len())
-	raw := make([]uint16, w.Base.Len())
-	for k, c := range classify.Classes {
-		board.SetAll(c)
-		for i := 0; i < 30; i++ {
-			if err := r.Scanner.ScanOnce(raw); err != nil {
-				t.Fatal(err)
-			}
-			for s, v := range raw {
-				samples[s][k] = append(samples[s][k], v)
-			}
-		}
-	}
-	cal, err := classify.Fit(w.Base, 12, samples, nil)
+	cal, err := board.Calibrate(r.Scanner.ScanOnce, r.Bits(), 30)
 	if err != nil {
 		t.Fatal(err)
 	}
