@@ -198,7 +198,7 @@ func New(cfg Config) (*Publisher, error) {
 		o.AddBroker(b)
 	}
 	if needTLS {
-		tc, err := cfg.TLS.build()
+		tc, err := cfg.TLS.Build()
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +270,8 @@ func checkLevel(id string) error {
 	return nil
 }
 
-func (t TLSConfig) build() (*tls.Config, error) {
+// Build loads the files and returns the crypto/tls configuration.
+func (t TLSConfig) Build() (*tls.Config, error) {
 	c := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: t.ServerName, InsecureSkipVerify: t.InsecureSkipVerify}
 	if t.CAFile != "" {
 		pem, err := os.ReadFile(t.CAFile)

@@ -32,6 +32,8 @@
 //
 //	[http]
 //	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
+//	username = …              # external broker: a viewer account for the
+//	password = …              # scoreboard (default: anonymous)
 //
 // Errors name the file, the line and the field.
 package config
@@ -79,7 +81,9 @@ type Config struct {
 	CA, Cert, Key string
 	Users         []User
 
-	HTTP string
+	HTTP         string
+	HTTPUsername string // a viewer account on an external broker
+	HTTPPassword string
 }
 
 // Defaults are used for keys the file leaves out.
@@ -117,7 +121,7 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		"journal":  {"path"},
 		"mqtt":     {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key"},
 		"user":     {"password", "role"},
-		"http":     {"listen"},
+		"http":     {"listen", "username", "password"},
 	}
 	for _, s := range secs {
 		keys, ok := known[s.Name]
@@ -205,6 +209,10 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				u.Role = v
 			case "http.listen":
 				c.HTTP = v
+			case "http.username":
+				c.HTTPUsername = v
+			case "http.password":
+				c.HTTPPassword = v
 			}
 		}
 		if s.Name == "user" {

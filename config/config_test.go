@@ -27,6 +27,8 @@ role = operator
 
 [http]
 listen = off
+username = tv
+password = tv-pw
 `
 
 func TestParse(t *testing.T) {
@@ -39,6 +41,9 @@ func TestParse(t *testing.T) {
 	}
 	if c.Calibration != "/tmp/cal.json" || c.Wiring != "" || c.Journal != Defaults.Journal || c.Listen != Defaults.Listen || c.HTTP != "off" {
 		t.Errorf("defaults and paths: %+v", c)
+	}
+	if c.HTTPUsername != "tv" || c.HTTPPassword != "tv-pw" {
+		t.Errorf("scoreboard account %q/%q", c.HTTPUsername, c.HTTPPassword)
 	}
 	if len(c.Users) != 1 || c.Users[0] != (User{"alice", "pw", "operator"}) || c.Password != "s3cret" {
 		t.Errorf("users %+v", c.Users)

@@ -3,6 +3,7 @@ package scoreboard
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"fmt"
 	"net/url"
@@ -20,6 +21,8 @@ type MQTTConfig struct {
 	// anonymous viewers watch.
 	Username string
 	Password string
+	// TLS, if not nil, is used for ssl:// and wss:// brokers.
+	TLS *tls.Config
 	// ClientID defaults to a random "zertzboard-scoreboard-…".
 	ClientID string
 	// MaxReconnect bounds the back-off between reconnections (default 10s).
@@ -61,6 +64,9 @@ func (s *Server) Follow(ctx context.Context, cfg MQTTConfig) error {
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
 		SetMaxReconnectInterval(cfg.MaxReconnect).SetConnectTimeout(10 * time.Second).
 		SetKeepAlive(30 * time.Second)
+	if cfg.TLS != nil {
+		o.SetTLSConfig(cfg.TLS)
+	}
 	o.SetOnConnectHandler(func(c mqtt.Client) {
 		s.log.Info("scoreboard: connected to the broker", "broker", cfg.Broker)
 		go func() { // not on paho's connect goroutine: the SUBACK arrives there

@@ -40,7 +40,10 @@ type daemon struct {
 	token    string
 	tls      broadcast.TLSConfig
 	http     string // "off" for none
-	log      *slog.Logger
+	// viewer is the scoreboard's account on an external broker; empty
+	// user means anonymous.
+	viewerUser, viewerPass string
+	log                    *slog.Logger
 	// brokerLog is for the embedded broker, which is chatty; nil discards.
 	brokerLog *slog.Logger
 	out       io.Writer
@@ -170,7 +173,15 @@ func (d *daemon) run(ctx context.Context) error {
 			return fmt.Errorf("web page on %s: %w", d.http, err)
 		}
 		if !embedded {
-			followScoreboard(ctx, &wg, sb, url, d.log.With("part", "scoreboard"))
+			tc, err := d.tls.Build()
+			if err != nil {
+				ln.Close()
+				cancel()
+				wg.Wait()
+				pub.Close()
+				return err
+			}
+			followScoreboard(ctx, &wg, sb, scoreboard.MQTTConfig{Broker: url, Username: d.viewerUser, Password: d.viewerPass, TLS: tc}, d.log.With("part", "scoreboard"))
 		}
 		srv := &http.Server{Handler: statusPage(n, sb), ReadHeaderTimeout: 5 * time.Second}
 		go srv.Serve(ln)

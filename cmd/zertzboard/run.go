@@ -103,7 +103,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,
 		username: cfg.Username, password: cfg.Password, store: cfg.Store, token: cfg.Token,
 		tls:  broadcast.TLSConfig{CAFile: cfg.CA, CertFile: cfg.Cert, KeyFile: cfg.Key},
-		http: cfg.HTTP, log: log, brokerLog: brokerLogger(stderr, verbose),
+		http: cfg.HTTP, viewerUser: cfg.HTTPUsername, viewerPass: cfg.HTTPPassword, log: log, brokerLog: brokerLogger(stderr, verbose),
 		ready: func(mqttURL, httpURL string) {
 			log.Info("running", "board", cfg.BoardID, "mqtt", mqttURL, "web", httpURL, "journal", cfg.Journal)
 		},

@@ -142,13 +142,13 @@ func subscribeScoreboard(sb *scoreboard.Server, b *broker.Broker) error {
 	return nil
 }
 
-// followScoreboard feeds the scoreboard from an external broker, as an
-// anonymous viewer, until ctx is done.
-func followScoreboard(ctx context.Context, wg *sync.WaitGroup, sb *scoreboard.Server, url string, log *slog.Logger) {
+// followScoreboard feeds the scoreboard from an external broker until ctx
+// is done.
+func followScoreboard(ctx context.Context, wg *sync.WaitGroup, sb *scoreboard.Server, cfg scoreboard.MQTTConfig, log *slog.Logger) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if err := sb.Follow(ctx, scoreboard.MQTTConfig{Broker: url}); err != nil {
+		if err := sb.Follow(ctx, cfg); err != nil {
 			log.Error("scoreboard", "err", err)
 		}
 	}()

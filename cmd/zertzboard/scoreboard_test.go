@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -210,4 +211,48 @@ func TestSimServesScoreboard(t *testing.T) {
 	case <-time.After(scoreboardWait):
 		t.Fatalf("sim did not stop on SIGTERM\n%s", out)
 	}
+}
+
+// On an external broker that refuses anonymous clients, the daemon's
+// scoreboard follows with the viewer account from the configuration.
+func TestScoreboardFollowsWithAccount(t *testing.T) {
+	anon := false
+	b, err := broker.New(broker.Config{TCPAddr: "127.0.0.1:0", WSAddr: broker.Off, AllowAnonymousViewers: &anon,
+		Users: []broker.User{{Name: "board", Password: "pw", Role: broker.RoleBoard}, {Name: "tv", Password: "tv-pw", Role: broker.RoleViewer}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close() // before the clients leave (see publishRetained)
+	publishRetained(t, b, "zertz/t9/state", tinyState)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	log := slog.New(slog.DiscardHandler)
+	viewer := scoreboard.New(scoreboard.Options{Logger: log})
+	defer viewer.Close()
+	anonymous := scoreboard.New(scoreboard.Options{Logger: log})
+	defer anonymous.Close()
+	url := "tcp://" + b.TCPAddr()
+	followScoreboard(ctx, &wg, viewer, scoreboard.MQTTConfig{Broker: url, Username: "tv", Password: "tv-pw"}, log)
+	followScoreboard(ctx, &wg, anonymous, scoreboard.MQTTConfig{Broker: url}, log)
+	deadline := time.Now().Add(scoreboardWait)
+	for {
+		html, _ := viewer.Current("")
+		if strings.Contains(html, "Bob") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the scoreboard with the viewer account never showed the board: %s", html)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if html, _ := anonymous.Current(""); strings.Contains(html, "Bob") {
+		t.Error("an anonymous scoreboard saw the board on a broker that refuses anonymous clients")
+	}
+	cancel()
 }
