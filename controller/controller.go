@@ -179,13 +179,11 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 		}
 	}
 	if p := c.cfg.Publisher; p != nil {
+		// Moves, then the state they led to, then the other events: a
+		// viewer ties a notice (missed capture, game over, illegal board)
+		// to the state it has, so the state must come first.
 		for _, m := range moves {
 			p.Move(m)
-		}
-		for _, e := range events {
-			if _, ok := e.Body.(referee.Move); !ok {
-				p.Event(e)
-			}
 		}
 		if changed {
 			p.State(st)
@@ -193,6 +191,11 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 				p.Record(rec)
 			} else {
 				c.log.Error("record", "err", err)
+			}
+		}
+		for _, e := range events {
+			if _, ok := e.Body.(referee.Move); !ok {
+				p.Event(e)
 			}
 		}
 	}

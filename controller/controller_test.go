@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -216,4 +217,38 @@ func mustCell(t *testing.T, c *Controller, label string) engine.Cell {
 		t.Fatal(err)
 	}
 	return cell
+}
+
+// orderPub records the order of what is published.
+type orderPub struct{ got []string }
+
+func (o *orderPub) State(live.State)      { o.got = append(o.got, "state") }
+func (o *orderPub) Move(live.MoveMessage) { o.got = append(o.got, "move") }
+func (o *orderPub) Event(e referee.Event) { o.got = append(o.got, e.Body.Kind()) }
+func (o *orderPub) Record([]byte)         { o.got = append(o.got, "record") }
+
+// A viewer ties each notice to the state it holds, so a change is
+// published as its moves, then its state, then the other events.
+func TestPublishOrder(t *testing.T) {
+	p := &orderPub{}
+	c, err := New(Config{BoardID: "b", Variant: "37", Publisher: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White on D4 and ring A1 off, then grey on E4 (next to it) and G4 off:
+	// the second turn leaves a capture compulsory.
+	cells := []byte(c.State().Cells)
+	ms := int64(0)
+	for _, step := range []map[string]byte{{"D4": 'w', "A1": '.'}, {"E4": 'g', "G4": '.'}} {
+		for l, v := range step {
+			cells[mustCell(t, c, l)] = v
+		}
+		for end := ms + 300; ms <= end; ms += 5 {
+			c.Frame(ms, cells)
+		}
+	}
+	want := "state record move state record move state record forced-capture"
+	if got := strings.Join(p.got, " "); got != want {
+		t.Errorf("published %q; want %q", got, want)
+	}
 }
