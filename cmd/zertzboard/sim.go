@@ -24,14 +24,14 @@ import (
 )
 
 func init() {
-	register(command{name: "sim", summary: "the whole controller on a simulated board, with MQTT and a web page", run: runSim})
+	register(command{name: "sim", summary: "the whole controller on a simulated board, with MQTT and the scoreboard", run: runSim})
 }
 
 const simAbout = `
 Runs the whole controller on a simulated board: virtual Hall sensors read
 through the real ADC and mux drivers, the classifier, the referee, the
 journal, the LEDs and the screen (decoded at the bus), with an embedded MQTT
-broker and a web page on localhost. Simulated players play a real recorded
+broker and the scoreboard on localhost. Simulated players play a real recorded
 game on the board at human speed, with hands hovering, sensor noise, the
 odd illegal try put back, and take-backs; then the next game, forever.
 
@@ -40,7 +40,8 @@ By default the games are the Boardspace samples in
 or JSON) instead. Without either, a game of random legal moves is played.
 
 Watch it: subscribe to zertz/<board-id>/# on the broker (mosquitto_sub -t
-'zertz/#' -v), or open the web page. A killed sim resumes its game from
+'zertz/#' -v), or open the scoreboard (a board's page, the tournament view,
+?overlay=1 for OBS). A killed sim resumes its game from
 the journal when started again with the same --journal.
 
 Examples:
@@ -57,7 +58,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	brokerURL := fs.String("broker", "embedded", "an external broker's URL (tcp://, ssl://, ws://) instead of the embedded one")
 	username := fs.String("username", "board", "the board's MQTT user name")
 	password := fs.String("password", "", "the board's MQTT password (embedded broker: a random one by default)")
-	httpAddr := fs.String("http", "127.0.0.1:8080", `the web page's address ("off" for none)`)
+	httpAddr := fs.String("http", "127.0.0.1:8080", `the scoreboard's address ("off" for none)`)
 	boardID := fs.String("board-id", "sim", "the board's name in MQTT topics")
 	exitAtEnd := fs.Bool("exit-at-end", false, "stop after the game, once every message is delivered")
 	journalPath := fs.String("journal", "", "the journal file (default: a fresh one in a temporary directory)")
