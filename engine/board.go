@@ -66,7 +66,6 @@ type Board struct {
 	pair    [MaxCells][6]uint64 // neighbours d and d+1 (for the free-ring rule)
 	jumpMid [MaxCells][6]Cell   // the cell jumped over in direction d
 	jumpTo  [MaxCells][6]Cell   // the landing cell in direction d
-	edgeLen int                 // longest column, for drawing
 }
 
 // columnLayout builds a layout from per-column sizes and offsets (the
@@ -186,7 +185,6 @@ func NewBoard(l Layout) (*Board, error) {
 		}
 	}
 	b.labels = make([]string, len(cs))
-	colLen := map[int]int{}
 	for i, c := range cs {
 		off := lowest[c.X]
 		if c.X < len(l.LabelOffsets) {
@@ -202,10 +200,6 @@ func NewBoard(l Layout) (*Board, error) {
 		b.labels[i] = lab
 		b.byName[lab] = Cell(i)
 		b.all |= 1 << uint(i)
-		colLen[c.X]++
-		if colLen[c.X] > b.edgeLen {
-			b.edgeLen = colLen[c.X]
-		}
 	}
 	for i, c := range cs {
 		for d := 0; d < 6; d++ {

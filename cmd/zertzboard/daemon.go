@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -46,7 +45,6 @@ type daemon struct {
 	log                    *slog.Logger
 	// brokerLog is for the embedded broker, which is chatty; nil discards.
 	brokerLog *slog.Logger
-	out       io.Writer
 	// play, if not nil, runs beside the node (the simulator's players);
 	// when it returns, the daemon stops.
 	play func(ctx context.Context, n *node.Node) error

@@ -132,7 +132,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
-		store: storeBeside(*journalPath), http: *httpAddr, log: log, out: stdout, brokerLog: brokerLogger(stderr, *verbose),
+		store: storeBeside(*journalPath), http: *httpAddr, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
 			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log}
 			return p.run(ctx, n)
