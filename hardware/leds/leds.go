@@ -45,10 +45,26 @@ type Opts struct {
 	// Speed is the APA102 clock; 0 means 4 MHz. NRZ chains always use
 	// 2.5 MHz.
 	Speed physic.Frequency
+	// MaxCurrent is the chain's current budget: the supply's rating less
+	// a margin. Show scales every colour down when the estimated draw of a
+	// frame would exceed it. 0 means no limit.
+	MaxCurrent physic.ElectricCurrent
 }
 
-// DefaultOpts is a WS2812 chain at a comfortable indoor brightness.
-var DefaultOpts = Opts{Kind: NRZ, Brightness: 96, Gamma: 2.2}
+// DefaultOpts is a WS2812 chain at a comfortable indoor brightness, within
+// a 1.5 A budget: a 5 V 2 A supply with a margin (hardware/README.md).
+var DefaultOpts = Opts{Kind: NRZ, Brightness: 96, Gamma: 2.2, MaxCurrent: 1500 * physic.MilliAmpere}
+
+// Current model of one LED (WS2812B and APA102 datasheets): each colour
+// channel draws up to about 20 mA at full PWM, and the chip's logic about
+// 1 mA even when dark. 61 LEDs at full white: 61 × 61 mA ≈ 3.7 A.
+const (
+	ChannelCurrent   = 20 * physic.MilliAmpere
+	QuiescentCurrent = 1 * physic.MilliAmpere
+)
+
+// DefaultAPA102Speed is the APA102 clock when Opts.Speed is 0.
+const DefaultAPA102Speed = 4 * physic.MegaHertz
 
 type strip interface {
 	Write(pixels []byte) (int, error)
@@ -64,6 +80,10 @@ type Dev struct {
 	pix     []byte        // by LED, RGB
 	table   [256]byte
 	sockets int
+	// budget is the colour part of the current budget, in units of one
+	// PWM step of one channel (ChannelCurrent/255); 0 for no limit.
+	budget int64
+	scaled bool
 }
 
 // New opens the chain on p for sockets sockets.
@@ -88,11 +108,37 @@ func New(p spi.Port, sockets int, o *Opts) (*Dev, error) {
 		return nil, fmt.Errorf("leds: gamma %v must be positive", o.Gamma)
 	}
 	d := &Dev{order: append([]int(nil), o.Order...), colors: make([]color.NRGBA, sockets), pix: make([]byte, 3*len(o.Order)), table: Table(o.Gamma, o.Brightness), sockets: sockets}
+	if o.MaxCurrent < 0 {
+		return nil, fmt.Errorf("leds: negative current budget %s", o.MaxCurrent)
+	}
+	if o.MaxCurrent > 0 {
+		idle := physic.ElectricCurrent(len(o.Order)) * QuiescentCurrent
+		if o.MaxCurrent <= idle {
+			return nil, fmt.Errorf("leds: a current budget of %s does not even cover %d dark LEDs (%s)", o.MaxCurrent, len(o.Order), idle)
+		}
+		d.budget = int64(o.MaxCurrent-idle) * 255 / int64(ChannelCurrent)
+	}
 	var err error
 	switch o.Kind {
 	case NRZ:
+		if o.Speed != 0 && o.Speed != 2500*physic.KiloHertz {
+			return nil, fmt.Errorf("leds: NRZ LEDs run at 2.5MHz; got %s", o.Speed)
+		}
 		d.s, err = nrzled.NewSPI(p, &nrzled.Opts{NumPixels: len(o.Order), Channels: 3, Freq: 2500 * physic.KiloHertz})
 	case APA102:
+		// apa102.New asks for 20 MHz; the port's limit is what the bus
+		// runs at, so the speed setting is applied there.
+		sp := o.Speed
+		if sp == 0 {
+			sp = DefaultAPA102Speed
+		}
+		l, ok := p.(interface{ LimitSpeed(physic.Frequency) error })
+		if !ok {
+			return nil, fmt.Errorf("leds: %s cannot limit its speed to %s", p, sp)
+		}
+		if err := l.LimitSpeed(sp); err != nil {
+			return nil, fmt.Errorf("leds: %s: speed %s: %w", p, sp, err)
+		}
 		ao := apa102.PassThruOpts
 		ao.NumPixels = len(o.Order)
 		d.s, err = apa102.New(p, &ao)
@@ -119,16 +165,41 @@ func (d *Dev) SetAll(c color.NRGBA) {
 	}
 }
 
-// Show sends the colours to the chain. It does not allocate.
+// Show sends the colours to the chain, dimmed to the current budget. It
+// does not allocate.
 func (d *Dev) Show() error {
+	var sum int64
 	for i, s := range d.order {
 		c := d.colors[s]
-		d.pix[3*i], d.pix[3*i+1], d.pix[3*i+2] = d.table[c.R], d.table[c.G], d.table[c.B]
+		r, g, b := d.table[c.R], d.table[c.G], d.table[c.B]
+		d.pix[3*i], d.pix[3*i+1], d.pix[3*i+2] = r, g, b
+		sum += int64(r) + int64(g) + int64(b)
+	}
+	d.scaled = d.budget > 0 && sum > d.budget
+	if d.scaled {
+		// PWM is linear in current: scale every channel by budget/sum,
+		// rounding down so that the frame stays within the budget.
+		for i, v := range d.pix {
+			d.pix[i] = byte(int64(v) * d.budget / sum)
+		}
 	}
 	if _, err := d.s.Write(d.pix); err != nil {
 		return fmt.Errorf("leds: %w", err)
 	}
 	return nil
+}
+
+// Scaled reports whether the last Show was dimmed to stay within the
+// current budget.
+func (d *Dev) Scaled() bool { return d.scaled }
+
+// Current estimates the chain's draw for the frame last shown.
+func (d *Dev) Current() physic.ElectricCurrent {
+	var sum int64
+	for _, v := range d.pix {
+		sum += int64(v)
+	}
+	return physic.ElectricCurrent(len(d.order))*QuiescentCurrent + physic.ElectricCurrent(sum*int64(ChannelCurrent)/255)
 }
 
 // String implements conn.Resource.

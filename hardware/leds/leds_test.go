@@ -4,9 +4,9 @@ import (
 	"image/color"
 	"testing"
 
+	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi/spitest"
 
-	"github.com/zertzboard/zertzboard/sim"
 )
 
 func TestTable(t *testing.T) {
@@ -30,53 +30,6 @@ func TestTable(t *testing.T) {
 	}
 }
 
-func TestChainOrderNRZ(t *testing.T) {
-	chain := sim.NewLEDChain("SPI1.0", sim.NRZ, 3)
-	// LED 0 is on socket 2, LED 1 on socket 0, LED 2 on socket 1.
-	d, err := New(chain, 3, &Opts{Kind: NRZ, Order: []int{2, 0, 1}, Brightness: 255, Gamma: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Set(0, color.NRGBA{R: 255})
-	d.Set(1, color.NRGBA{G: 255})
-	d.Set(2, color.NRGBA{B: 255})
-	if err := d.Show(); err != nil {
-		t.Fatal(err)
-	}
-	want := []color.NRGBA{{0, 0, 255, 255}, {255, 0, 0, 255}, {0, 255, 0, 255}}
-	got := chain.Colors()
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("LED %d = %v; want %v", i, got[i], want[i])
-		}
-	}
-	if err := d.Halt(); err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range chain.Colors() {
-		if c.R|c.G|c.B != 0 {
-			t.Errorf("LED %d lit after Halt: %v", i, c)
-		}
-	}
-}
-
-func TestBrightnessAPA102(t *testing.T) {
-	chain := sim.NewLEDChain("SPI1.0", sim.APA102, 2)
-	d, err := New(chain, 2, &Opts{Kind: APA102, Order: []int{0, 1}, Brightness: 128, Gamma: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.SetAll(color.NRGBA{R: 255, G: 100, B: 0})
-	if err := d.Show(); err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range chain.Colors() {
-		if want := (color.NRGBA{128, 50, 0, 255}); c != want {
-			t.Errorf("LED %d = %v; want %v", i, c, want)
-		}
-	}
-}
-
 func TestNewRejects(t *testing.T) {
 	for _, o := range []Opts{
 		{Kind: NRZ, Order: nil, Gamma: 1},
@@ -84,6 +37,9 @@ func TestNewRejects(t *testing.T) {
 		{Kind: NRZ, Order: []int{5}, Gamma: 1},
 		{Kind: NRZ, Order: []int{0}, Gamma: 0},
 		{Kind: 9, Order: []int{0}, Gamma: 1},
+		{Kind: NRZ, Order: []int{0}, Gamma: 1, Speed: physic.MegaHertz},
+		{Kind: NRZ, Order: []int{0, 1, 2}, Gamma: 1, MaxCurrent: 2 * physic.MilliAmpere},
+		{Kind: NRZ, Order: []int{0}, Gamma: 1, MaxCurrent: -1},
 	} {
 		if _, err := New(&spitest.Playback{}, 3, &o); err == nil {
 			t.Errorf("New(%+v): want an error", o)
@@ -91,18 +47,71 @@ func TestNewRejects(t *testing.T) {
 	}
 }
 
-type nopStrip struct{}
+type nopStrip struct{ last []byte }
 
-func (nopStrip) Write(p []byte) (int, error) { return len(p), nil }
-func (nopStrip) Halt() error                 { return nil }
-func (nopStrip) String() string              { return "nop" }
+func (s *nopStrip) Write(p []byte) (int, error) { s.last = p; return len(p), nil }
+func (*nopStrip) Halt() error    { return nil }
+func (*nopStrip) String() string { return "nop" }
+
+// TestCurrentBudget: 61 LEDs at full white would draw about 3.7 A; with a
+// 1.5 A budget Show scales every channel so that the estimate fits, and
+// keeps the colours' proportions. Under the budget nothing changes.
+func TestCurrentBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		budget physic.ElectricCurrent
+		c      color.NRGBA
+		scaled bool
+	}{
+		{"full white over 1.5A", 1500 * physic.MilliAmpere, color.NRGBA{255, 255, 255, 255}, true},
+		{"orange over 1A", physic.Ampere, color.NRGBA{255, 128, 0, 255}, true},
+		{"dim blue under 1.5A", 1500 * physic.MilliAmpere, color.NRGBA{0, 0, 60, 255}, false},
+		{"no budget", 0, color.NRGBA{255, 255, 255, 255}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := New(&spitest.Playback{}, 61, &Opts{Kind: NRZ, Order: seq(61), Brightness: 255, Gamma: 1, MaxCurrent: tc.budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := &nopStrip{}
+			d.s = st
+			d.SetAll(tc.c)
+			if err := d.Show(); err != nil {
+				t.Fatal(err)
+			}
+			if d.Scaled() != tc.scaled {
+				t.Fatalf("Scaled() = %v; want %v", d.Scaled(), tc.scaled)
+			}
+			if tc.budget > 0 && d.Current() > tc.budget {
+				t.Errorf("Current() = %s; want at most %s", d.Current(), tc.budget)
+			}
+			if !tc.scaled {
+				if st.last[0] != tc.c.R || st.last[1] != tc.c.G || st.last[2] != tc.c.B {
+					t.Errorf("LED 0 = % x; want the colour unchanged %v", st.last[:3], tc.c)
+				}
+				return
+			}
+			// Scaled, but within a rounding step of the budget, and the
+			// red/green proportion kept.
+			if min := tc.budget - 61*physic.MilliAmpere*3/2; d.Current() < min {
+				t.Errorf("Current() = %s; want close to %s", d.Current(), tc.budget)
+			}
+			if tc.c.G != 0 {
+				r, g := float64(st.last[0]), float64(st.last[1])
+				if want := float64(tc.c.R) / float64(tc.c.G); r/g < want*0.95 || r/g > want*1.05 {
+					t.Errorf("red/green = %.2f; want %.2f", r/g, want)
+				}
+			}
+		})
+	}
+}
 
 func TestShowDoesNotAllocate(t *testing.T) {
-	d, err := New(sim.NewLEDChain("x", sim.NRZ, 61), 61, &Opts{Kind: NRZ, Order: seq(61), Brightness: 96, Gamma: 2.2})
+	d, err := New(&spitest.Playback{}, 61, &Opts{Kind: NRZ, Order: seq(61), Brightness: 96, Gamma: 2.2, MaxCurrent: physic.Ampere})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.s = nopStrip{}
+	d.s = &nopStrip{}
 	if n := testing.AllocsPerRun(10, func() { _ = d.Show() }); n != 0 {
 		t.Errorf("Show allocates %v times", n)
 	}

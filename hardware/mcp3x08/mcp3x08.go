@@ -71,7 +71,8 @@ type Opts struct {
 // DefaultOpts is an MCP3008 at its 2.7 V clock rating with a 3.3 V reference.
 var DefaultOpts = Opts{Variant: MCP3008, VRef: 3300 * physic.MilliVolt}
 
-// maxFreq is each chip's clock rating at VDD = 2.7 V.
+// maxFreq is each chip's clock rating at VDD = 2.7 V (MCP3008 datasheet
+// DS21295, MCP3208 datasheet DS21298: "Clock Frequency fCLK").
 func maxFreq(v Variant) physic.Frequency {
 	if v == MCP3208 {
 		return physic.MegaHertz
@@ -79,9 +80,28 @@ func maxFreq(v Variant) physic.Frequency {
 	return 1350 * physic.KiloHertz
 }
 
-// MaxFreq is the highest SPI clock the chip is rated for, at VDD = 5 V.
-// At 3.3 V stay at or below half of it (the 2.7 V rating).
-func (v Variant) MaxFreq() physic.Frequency { return 2 * maxFreq(v) }
+// MaxFreq is the highest SPI clock the chip is rated for, at VDD = 5 V:
+// 3.6 MHz for the MCP3008, 2 MHz for the MCP3208. See MaxFreqAt.
+func (v Variant) MaxFreq() physic.Frequency {
+	if v == MCP3208 {
+		return 2 * physic.MegaHertz
+	}
+	return 3600 * physic.KiloHertz
+}
+
+// MaxFreqAt is the clock rating at supply vdd. The datasheets give it at
+// 5 V and at 2.7 V only, so anything below 4.75 V (5 V less 5 %) gets the
+// 2.7 V rating: at the Pi's 3.3 V, 1.35 MHz (MCP3008) and 1 MHz (MCP3208).
+// Below 2.7 V the chips are not specified at all: 0.
+func (v Variant) MaxFreqAt(vdd physic.ElectricPotential) physic.Frequency {
+	switch {
+	case vdd >= 4750*physic.MilliVolt:
+		return v.MaxFreq()
+	case vdd >= 2700*physic.MilliVolt:
+		return maxFreq(v)
+	}
+	return 0
+}
 
 // Dev is an open MCP3008 or MCP3208. It is not safe for concurrent use: the
 // scanner owns it.

@@ -8,10 +8,13 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 )
 
-// ReferenceText is the reference wiring file (firmware-config/reference-61.wiring): one MCP3208 on SPI0.0,
-// four 74HC4067 on its channels 0-3 taking the sockets 16 at a time in
-// board order (so each mux serves whole columns where it can), and an LED
-// chain that snakes up column A, down column B, and so on.
+// ReferenceText is the reference wiring file
+// (firmware-config/reference-61.wiring): one MCP3208 on the auxiliary
+// SPI1 in mode 0, four 74HC4067 on its channels 0-3 taking the sockets 16
+// at a time in board order (so each mux serves whole columns where it
+// can), and a WS2812B chain on SPI0's MOSI (DMA) that snakes up column A,
+// down column B, and so on. It runs on every supported Pi ("zertzboard
+// check-wiring --pi MODEL" and the table test in hardware/pi).
 func ReferenceText() []byte {
 	base := engine.MustStandardBoard("61")
 	var b bytes.Buffer
@@ -22,19 +25,22 @@ func ReferenceText() []byte {
 [base]
 board = 61
 
-# One MCP3208 on SPI0 chip select 0. VDD = VREF = 3.3 V, so 1 MHz is the
-# datasheet's safe clock.
+# One MCP3208 on the auxiliary SPI1, chip select 0 (dtoverlay=spi1-1cs:
+# CE0 GPIO18, MISO GPIO19, MOSI GPIO20, SCLK GPIO21). The auxiliary SPI has
+# no mode 1 or 3 and no DMA, which the ADC's 3-byte mode-0 conversions do
+# not need. VDD = VREF = 3.3 V, so 1 MHz is the datasheet's clock rating.
 [adc adc0]
-bus = SPI0.0
+bus = SPI1.0
 chip = mcp3208
 speed = 1MHz
 vref = 3.3V
+vdd = 3.3V
 
 # Four 74HC4067 feed adc0 channels 0-3. S0-S3 are shared; EN is shared and
-# active low.
+# active low. None of these pins is claimed by an overlay.
 [mux]
-select = GPIO5 GPIO6 GPIO13 GPIO19
-enable = GPIO26
+select = GPIO5 GPIO6 GPIO13 GPIO26
+enable = GPIO23
 settle = 10us
 
 # socket = adc channel mux-address
@@ -44,13 +50,19 @@ settle = 10us
 		fmt.Fprintf(&b, "%s = adc0 %d %d\n", base.Label(c), int(c)/16, int(c)%16)
 	}
 	b.WriteString(`
-# WS2812B chain on SPI1 (dtoverlay=spi1-1cs): NRZ LEDs must not share MOSI
-# with the ADC. The chain snakes up column A, down column B, and so on.
+# WS2812B chain on SPI0's MOSI, GPIO10 (dtparam=spi=on), through a 3.3 V to
+# 5 V level shifter (74AHCT125) to DIN: SPI0 feeds the 738-byte frame by
+# DMA in mode 3, which the auxiliary SPI cannot. The LEDs have no chip
+# select, so no ADC may share SPI0. A 5 V supply with power injected at
+# both ends of the chain; max-current caps the estimated draw (61 LEDs at
+# full white would draw 3.7 A). The chain snakes up column A, down column
+# B, and so on.
 [leds]
 kind = ws2812
-bus = SPI1.0
+bus = SPI0.0
 brightness = 96
 gamma = 2.2
+max-current = 1.5A
 order =`)
 	var col []string
 	flush := func(x int) {

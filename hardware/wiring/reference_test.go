@@ -39,7 +39,7 @@ func TestLoadReference(t *testing.T) {
 	if got, want := w.Sockets[e5], (Socket{ADC: 0, Channel: int(e5) / 16, MuxAddr: int(e5) % 16}); got != want {
 		t.Errorf("E5 wired to %+v; want %+v", got, want)
 	}
-	if w.Mux == nil || w.Mux.Select != [4]string{"GPIO5", "GPIO6", "GPIO13", "GPIO19"} || w.Mux.Enable != "GPIO26" {
+	if w.Mux == nil || w.Mux.Select != [4]string{"GPIO5", "GPIO6", "GPIO13", "GPIO26"} || w.Mux.Enable != "GPIO23" {
 		t.Errorf("mux = %+v", w.Mux)
 	}
 	if w.LEDs == nil || len(w.LEDs.Order) != 61 || w.Base.Label(w.LEDs.Order[5]) != "B6" {

@@ -12,6 +12,7 @@ import (
 	"periph.io/x/conn/v3/physic"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/leds"
 	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
 	"github.com/zertzboard/zertzboard/internal/ini"
 )
@@ -40,7 +41,14 @@ type Wiring struct {
 	Buttons Buttons
 	// Mounts overrides where a game board sits on the base, by board name.
 	Mounts map[string]engine.Coord
+	// Lines gives the line of every entry, by field ("adc.adc0.bus",
+	// "leds.bus", "mux.select"), so that a later check (hardware/pi) can
+	// name the line it refuses.
+	Lines map[string]int
 }
+
+// Line is the line of field in the file, or 0.
+func (w *Wiring) Line(field string) int { return w.Lines[field] }
 
 // ADC is one MCP3x08 on its own SPI chip select.
 type ADC struct {
@@ -49,6 +57,8 @@ type ADC struct {
 	Chip  mcp3x08.Variant
 	Speed physic.Frequency // 0: the chip's default
 	VRef  physic.ElectricPotential
+	// VDD is the chip's supply; its clock rating depends on it.
+	VDD physic.ElectricPotential
 }
 
 // Mux is the select bus shared by every 74HC4067.
@@ -72,6 +82,14 @@ const (
 	APA102 = "apa102"
 )
 
+// The [leds] defaults are the driver's, so that a wiring file without
+// them lights the board as leds.DefaultOpts does.
+var (
+	DefaultBrightness = leds.DefaultOpts.Brightness
+	DefaultGamma      = leds.DefaultOpts.Gamma
+	DefaultMaxCurrent = leds.DefaultOpts.MaxCurrent
+)
+
 // LEDs is the per-socket LED chain.
 type LEDs struct {
 	Kind       string // WS2812, SK6812 or APA102
@@ -79,6 +97,9 @@ type LEDs struct {
 	Speed      physic.Frequency // APA102 only; NRZ chips need 2.5 MHz
 	Brightness uint8            // 0–255, scales every colour
 	Gamma      float64          // 1 for none; 2.2 is typical
+	// MaxCurrent is the budget for the whole chain; Show dims every
+	// colour when the chain's estimated draw would exceed it.
+	MaxCurrent physic.ElectricCurrent
 	// Order lists the base cell of each LED, first LED first.
 	Order []engine.Cell
 }
@@ -115,7 +136,12 @@ func Parse(name string, r io.Reader) (*Wiring, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{file: name, w: &Wiring{File: name, Mounts: map[string]engine.Coord{}}}
+	p := &parser{file: name, w: &Wiring{File: name, Mounts: map[string]engine.Coord{}, Lines: map[string]int{}}}
+	for _, s := range secs {
+		for _, e := range s.Entries {
+			p.w.Lines[s.Field(e.Key)] = e.Line
+		}
+	}
 	return p.build(secs)
 }
 
@@ -143,9 +169,9 @@ func (p *parser) errf(s *ini.Section, e *ini.Entry, format string, a ...any) err
 // known lists each section's keys; anything else is a typo to report.
 var known = map[string][]string{
 	"base":    {"board"},
-	"adc":     {"bus", "chip", "speed", "vref"},
+	"adc":     {"bus", "chip", "speed", "vref", "vdd"},
 	"mux":     {"select", "enable", "settle"},
-	"leds":    {"kind", "bus", "speed", "brightness", "gamma", "order"},
+	"leds":    {"kind", "bus", "speed", "brightness", "gamma", "max-current", "order"},
 	"screen":  {"bus", "address", "speed"},
 	"buttons": {"new-game", "confirm", "takeback", "debounce"},
 }
@@ -254,7 +280,7 @@ func (p *parser) adc(s *ini.Section) error {
 			return p.errf(s, nil, "ADC %q is defined twice", s.Arg)
 		}
 	}
-	a := ADC{Name: s.Arg, VRef: 3300 * physic.MilliVolt}
+	a := ADC{Name: s.Arg, VRef: 3300 * physic.MilliVolt, VDD: 3300 * physic.MilliVolt}
 	e, err := p.need(s, "bus")
 	if err != nil {
 		return err
@@ -271,17 +297,25 @@ func (p *parser) adc(s *ini.Section) error {
 	if a.Chip, err = mcp3x08.ParseVariant(e.Value); err != nil {
 		return p.errf(s, e, "unknown chip %q (want mcp3008 or mcp3208)", e.Value)
 	}
+	if e := s.Get("vdd"); e != nil {
+		if err := a.VDD.Set(e.Value); err != nil || a.VDD < 2700*physic.MilliVolt || a.VDD > 5500*physic.MilliVolt {
+			return p.errf(s, e, "bad supply %q (the MCP3x08 runs from 2.7V to 5.5V, e.g. 3.3V)", e.Value)
+		}
+	}
 	if e := s.Get("speed"); e != nil {
 		if err := a.Speed.Set(e.Value); err != nil || a.Speed <= 0 {
 			return p.errf(s, e, "bad frequency %q (e.g. 1MHz)", e.Value)
 		}
-		if a.Speed > a.Chip.MaxFreq() {
-			return p.errf(s, e, "%s is above the %s's %s maximum (at 5 V)", a.Speed, a.Chip, a.Chip.MaxFreq())
+		if top := a.Chip.MaxFreqAt(a.VDD); a.Speed > top {
+			return p.errf(s, e, "%s is above the %s's %s maximum at VDD %s", a.Speed, a.Chip, top, a.VDD)
 		}
 	}
 	if e := s.Get("vref"); e != nil {
 		if err := a.VRef.Set(e.Value); err != nil || a.VRef <= 0 {
 			return p.errf(s, e, "bad voltage %q (e.g. 3.3V)", e.Value)
+		}
+		if a.VRef > a.VDD {
+			return p.errf(s, e, "VREF %s is above the chip's supply %s", a.VRef, a.VDD)
 		}
 	}
 	p.w.ADCs = append(p.w.ADCs, a)
@@ -392,7 +426,7 @@ func (p *parser) sockets(s *ini.Section) error {
 }
 
 func (p *parser) leds(s *ini.Section) error {
-	l := &LEDs{Brightness: 255, Gamma: 1}
+	l := &LEDs{Brightness: DefaultBrightness, Gamma: DefaultGamma, MaxCurrent: DefaultMaxCurrent}
 	e, err := p.need(s, "kind")
 	if err != nil {
 		return err
@@ -408,10 +442,11 @@ func (p *parser) leds(s *ini.Section) error {
 	}
 	l.Bus = e.Value
 	for _, a := range p.w.ADCs {
-		if strings.SplitN(a.Bus, ".", 2)[0] == strings.SplitN(l.Bus, ".", 2)[0] && l.Kind != APA102 {
-			// NRZ LEDs have no chip select: they would read the ADC traffic
-			// on the shared MOSI line as colours.
-			return p.errf(s, e, "%s LEDs cannot share an SPI bus with ADC %q (%s); use SPI1", l.Kind, a.Name, a.Bus)
+		if strings.SplitN(a.Bus, ".", 2)[0] == strings.SplitN(l.Bus, ".", 2)[0] {
+			// No LED chip has a chip select: NRZ LEDs would read the ADC
+			// traffic on the shared MOSI line as colours, and an APA102
+			// chain clocks in every conversion from the shared SCLK.
+			return p.errf(s, e, "%s LEDs cannot share an SPI bus with ADC %q (%s): LEDs have no chip select and would take the ADC traffic for colours", l.Kind, a.Name, a.Bus)
 		}
 	}
 	if e := s.Get("speed"); e != nil {
@@ -435,6 +470,11 @@ func (p *parser) leds(s *ini.Section) error {
 			return p.errf(s, e, "gamma %q out of range 0.5-4", e.Value)
 		}
 		l.Gamma = g
+	}
+	if e := s.Get("max-current"); e != nil {
+		if err := l.MaxCurrent.Set(e.Value); err != nil || l.MaxCurrent < 50*physic.MilliAmpere || l.MaxCurrent > 20*physic.Ampere {
+			return p.errf(s, e, "bad current budget %q (e.g. 1.5A; 50mA-20A)", e.Value)
+		}
 	}
 	if e, err = p.need(s, "order"); err != nil {
 		return err
