@@ -9,6 +9,7 @@ import (
 	"periph.io/x/conn/v3/spi"
 
 	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
+	"github.com/zertzboard/zertzboard/hardware/pi"
 )
 
 // ADC is a virtual MCP3008 or MCP3208 on one chip select. It decodes each
@@ -19,9 +20,14 @@ type ADC struct {
 	variant mcp3x08.Variant
 	input   func(ch int) uint16
 
+	// ctl and timing, when set, are the Pi's controller and cost model.
+	ctl    *pi.Controller
+	timing *Timing
+
 	mu        sync.Mutex
 	connected bool
 	freq      physic.Frequency
+	limit     physic.Frequency
 	conv      int
 }
 
@@ -37,7 +43,19 @@ func (a *ADC) String() string { return fmt.Sprintf("sim.%s{%s}", a.variant, a.na
 func (a *ADC) Close() error { return nil }
 
 // LimitSpeed implements spi.PortCloser.
-func (a *ADC) LimitSpeed(f physic.Frequency) error { return nil }
+func (a *ADC) LimitSpeed(f physic.Frequency) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.limit = f
+	return nil
+}
+
+// Freq is the clock the driver connected at (with the port's limit).
+func (a *ADC) Freq() physic.Frequency {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.freq
+}
 
 // Connect implements spi.Port. The chip only works in SPI modes 0 and 3
 // with 8-bit words.
@@ -47,11 +65,17 @@ func (a *ADC) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, er
 	if a.connected {
 		return nil, fmt.Errorf("sim: %s: Connect called twice", a)
 	}
+	if err := checkMode(a.ctl, a.name, mode); err != nil {
+		return nil, err
+	}
 	if m := mode &^ spi.NoCS; m != spi.Mode0 && m != spi.Mode3 {
 		return nil, fmt.Errorf("sim: %s: mode %s; the chip needs Mode0 or Mode3", a, mode)
 	}
 	if bits != 8 {
 		return nil, fmt.Errorf("sim: %s: %d bits per word; want 8", a, bits)
+	}
+	if a.limit != 0 && f > a.limit {
+		f = a.limit
 	}
 	a.connected, a.freq = true, f
 	return &adcConn{a}, nil
@@ -70,6 +94,48 @@ func (c *adcConn) String() string      { return c.a.String() }
 func (c *adcConn) Duplex() conn.Duplex { return conn.Full }
 
 func (c *adcConn) Tx(w, r []byte) error {
+	if err := c.convert(w, r); err != nil {
+		return err
+	}
+	c.charge(1, len(w))
+	return nil
+}
+
+// charge costs one ioctl of transfers transfers and n bytes.
+func (c *adcConn) charge(transfers, n int) {
+	if t := c.a.timing; t != nil {
+		idle := 0
+		if c.a.ctl != nil {
+			idle = c.a.ctl.IdleClocks
+		}
+		t.ioctl(transfers, n, c.a.freq, idle)
+	}
+}
+
+// TxPackets is one spidev message: the chip select must rise between two
+// conversions (KeepCS false), since its falling edge starts one, and the
+// whole message must fit spidev's buffer.
+func (c *adcConn) TxPackets(p []spi.Packet) error {
+	n := 0
+	for i := range p {
+		n += len(p[i].W)
+		if p[i].KeepCS && i < len(p)-1 {
+			return fmt.Errorf("sim: %s: transfer %d of %d keeps CS low; the next conversion would not start", c.a, i, len(p))
+		}
+	}
+	if n > pi.DefaultBufSiz {
+		return fmt.Errorf("sim: %s: a %d-byte message is over spidev's bufsiz %d (EMSGSIZE)", c.a, n, pi.DefaultBufSiz)
+	}
+	for i := range p {
+		if err := c.convert(p[i].W, p[i].R); err != nil {
+			return fmt.Errorf("transfer %d: %w", i, err)
+		}
+	}
+	c.charge(len(p), n)
+	return nil
+}
+
+func (c *adcConn) convert(w, r []byte) error {
 	ch, ok := mcp3x08.ParseCommand(c.a.variant, w)
 	if !ok {
 		return fmt.Errorf("sim: %s: % x is not a single-ended conversion command", c.a, w)
@@ -96,8 +162,5 @@ func (c *adcConn) Tx(w, r []byte) error {
 	return nil
 }
 
-func (c *adcConn) TxPackets(p []spi.Packet) error {
-	return fmt.Errorf("sim: %s: TxPackets is not supported; use Tx", c.a)
-}
 
 var _ spi.PortCloser = (*ADC)(nil)

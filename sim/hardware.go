@@ -11,7 +11,9 @@ import (
 	"periph.io/x/conn/v3/spi"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/hc4067"
+	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 )
 
@@ -26,24 +28,65 @@ type Hardware struct {
 	LEDs *LEDChain
 	// Screen is the status screen, nil when the wiring has none.
 	Screen *Screen
+	// Model is the Pi whose kernel limits the buses, and Timing its cost
+	// model.
+	Model  *pi.Model
+	Timing *Timing
 
-	mu    sync.Mutex
-	pins  map[string]*gpiotest.Pin
-	slots map[slotKey]engine.Cell
-	sel   [4]*gpiotest.Pin
-	en    *gpiotest.Pin
-	open  map[string]bool
+	mu     sync.Mutex
+	pins   map[string]*gpiotest.Pin
+	slots  map[slotKey]engine.Cell
+	sel    [4]*gpiotest.Pin
+	en     *gpiotest.Pin
+	open   map[string]bool
+	claims map[int]string // GPIO → what an enabled overlay uses it for
+}
+
+// Opts configures the virtual hardware.
+type Opts struct {
+	// Model is the Pi; nil means DefaultModel.
+	Model *pi.Model
+	// Clock, when not nil, is charged the model's bus and GPIO costs, so
+	// that a scan takes the time it would on that Pi.
+	Clock clock.Clock
+	// Seed makes the drawn latencies reproducible.
+	Seed uint64
+}
+
+// DefaultModel is the Pi that New simulates.
+var DefaultModel = mustModel("4b")
+
+func mustModel(n string) *pi.Model {
+	m, err := pi.ByName(n)
+	if err != nil {
+		panic(err)
+	}
+	return m
 }
 
 type slotKey struct{ adc, ch, addr int }
 
 // New builds the virtual hardware for w around board b, whose base must be
-// the wiring's base.
-func New(w *wiring.Wiring, b *Board) (*Hardware, error) {
+// the wiring's base, on DefaultModel with no time charged.
+func New(w *wiring.Wiring, b *Board) (*Hardware, error) { return NewWith(w, b, nil) }
+
+// NewWith builds the virtual hardware for w around board b on o's Pi.
+// Like that Pi's kernel, it refuses a mode the SPI controller lacks and a
+// GPIO that an overlay has taken.
+func NewWith(w *wiring.Wiring, b *Board, o *Opts) (*Hardware, error) {
+	if o == nil {
+		o = &Opts{}
+	}
 	if b.Base() != w.Base {
 		return nil, fmt.Errorf("sim: the board is a %s base; the wiring is for a %s base", b.Base().Name(), w.Base.Name())
 	}
-	h := &Hardware{Board: b, Wiring: w, ADCs: map[string]*ADC{}, pins: map[string]*gpiotest.Pin{}, slots: map[slotKey]engine.Cell{}, open: map[string]bool{}}
+	m := o.Model
+	if m == nil {
+		m = DefaultModel
+	}
+	h := &Hardware{Board: b, Wiring: w, ADCs: map[string]*ADC{}, pins: map[string]*gpiotest.Pin{}, slots: map[slotKey]engine.Cell{}, open: map[string]bool{},
+		Model: m, Timing: NewTiming(m, o.Clock, o.Seed), claims: map[int]string{}}
+	h.claimOverlays()
 	for s, so := range w.Sockets {
 		h.slots[slotKey{so.ADC, so.Channel, so.MuxAddr}] = engine.Cell(s)
 	}
@@ -68,7 +111,9 @@ func New(w *wiring.Wiring, b *Board) (*Hardware, error) {
 	}
 	for i, a := range w.ADCs {
 		i := i
-		h.ADCs[a.Bus] = NewADC(a.Name, a.Chip, func(ch int) uint16 { return h.input(i, ch) })
+		d := NewADC(a.Bus, a.Chip, func(ch int) uint16 { return h.input(i, ch) })
+		d.ctl, d.timing = h.controller(a.Bus), h.Timing
+		h.ADCs[a.Bus] = d
 	}
 	if w.LEDs != nil {
 		proto := NRZ
@@ -76,6 +121,7 @@ func New(w *wiring.Wiring, b *Board) (*Hardware, error) {
 			proto = APA102
 		}
 		h.LEDs = NewLEDChain(w.LEDs.Bus, proto, len(w.LEDs.Order))
+		h.LEDs.ctl = h.controller(w.LEDs.Bus)
 	}
 	if w.Screen != nil {
 		h.Screen = NewScreen(w.Screen.Bus, w.Screen.Address)
@@ -102,8 +148,54 @@ func (h *Hardware) input(adc, ch int) uint16 {
 	return h.Board.Floating()
 }
 
+// controller is the model's SPI controller of port name ("SPI1.0"), or
+// nil.
+func (h *Hardware) controller(name string) *pi.Controller {
+	var b, cs int
+	if _, err := fmt.Sscanf(name, "SPI%d.%d", &b, &cs); err != nil {
+		return nil
+	}
+	return h.Model.Controller(b)
+}
+
+// claimOverlays takes the pins of the overlays that the wiring's buses
+// need, as the firmware does at boot: SPI controllers with as many chip
+// selects as used, and I2C1 for a screen.
+func (h *Hardware) claimOverlays() {
+	w := h.Wiring
+	cs := map[int]int{}
+	use := func(name string) {
+		var b, c int
+		if _, err := fmt.Sscanf(name, "SPI%d.%d", &b, &c); err == nil {
+			if old, ok := cs[b]; !ok || c > old {
+				cs[b] = c
+			}
+		}
+	}
+	for _, a := range w.ADCs {
+		use(a.Bus)
+	}
+	if w.LEDs != nil {
+		use(w.LEDs.Bus)
+	}
+	for b, c := range cs {
+		if ctl := h.Model.Controller(b); ctl != nil && c < len(ctl.Overlays) {
+			ov := ctl.Overlays[c]
+			for p, fn := range ov.Pins {
+				h.claims[p] = fn + " (" + ov.Line + ")"
+			}
+		}
+	}
+	if w.Screen != nil {
+		h.claims[2], h.claims[3] = "I2C1 SDA (dtparam=i2c_arm=on)", "I2C1 SCL (dtparam=i2c_arm=on)"
+	}
+}
+
 // SPI opens the SPI port called name.
 func (h *Hardware) SPI(name string) (spi.PortCloser, error) {
+	if h.controller(name) == nil {
+		return nil, fmt.Errorf("sim: SPI port %s: the %s has no such controller on its header", name, h.Model.Title)
+	}
 	if err := h.claim("spi:" + name); err != nil {
 		return nil, err
 	}
@@ -124,12 +216,34 @@ func (h *Hardware) I2C(name string) (i2c.BusCloser, error) {
 	return nil, fmt.Errorf("sim: I²C bus %s not found: nothing is wired to it", name)
 }
 
-// GPIO returns the pin called name.
+// GPIO returns the pin called name. Like the kernel, it refuses a pin that
+// an overlay has taken for a bus, and a pin already given out.
 func (h *Hardware) GPIO(name string) (gpio.PinIO, error) {
-	if p := h.Pin(name); p != nil {
-		return p, nil
+	var n int
+	if _, err := fmt.Sscanf(name, "GPIO%d", &n); err == nil {
+		if fn, ok := h.claims[n]; ok {
+			return nil, fmt.Errorf("sim: %s is busy: it is %s", name, fn)
+		}
 	}
-	return nil, fmt.Errorf("sim: GPIO %s not found: nothing is wired to it", name)
+	p := h.Pin(name)
+	if p == nil {
+		return nil, fmt.Errorf("sim: GPIO %s not found: nothing is wired to it", name)
+	}
+	if err := h.claim("gpio:" + name); err != nil {
+		return nil, err
+	}
+	return &timedPin{Pin: p, t: h.Timing}, nil
+}
+
+// timedPin charges the model's cost of a GPIO write.
+type timedPin struct {
+	*gpiotest.Pin
+	t *Timing
+}
+
+func (p *timedPin) Out(l gpio.Level) error {
+	p.t.gpio()
+	return p.Pin.Out(l)
 }
 
 // Pin returns the virtual pin called name, e.g. to press a button by
@@ -152,7 +266,8 @@ func (h *Hardware) Pins() []string {
 	return n
 }
 
-// claim refuses to open an SPI port twice, as periph's registry does.
+// claim refuses to open an SPI port or a GPIO twice, as periph's
+// registry and the kernel's GPIO character device do.
 func (h *Hardware) claim(id string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -1,12 +1,18 @@
 package sim
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/physic"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/leds"
 	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
+	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 )
 
@@ -26,7 +32,7 @@ func TestHardwareRoutesTheMux(t *testing.T) {
 		h.Pin(n).Out(gpio.Level(so.MuxAddr>>i&1 != 0))
 	}
 	h.Pin(w.Mux.Enable).Out(gpio.Low)
-	p, err := h.SPI("SPI0.0")
+	p, err := h.SPI("SPI1.0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +60,11 @@ func TestHardwareBuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.SPI("SPI0.0"); err != nil {
+	if _, err := h.SPI("SPI1.0"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.SPI("SPI0.0"); err == nil {
-		t.Error("SPI0.0 opened twice: want an error")
+	if _, err := h.SPI("SPI1.0"); err == nil {
+		t.Error("SPI1.0 opened twice: want an error")
 	}
 	if _, err := h.SPI("SPI2.0"); err == nil {
 		t.Error("SPI2.0 has nothing on it: want an error")
@@ -75,4 +81,119 @@ func TestHardwareBuses(t *testing.T) {
 	if _, err := New(w, NewBoard(engine.MustStandardBoard("37"), nil)); err == nil {
 		t.Error("a 37 board for a 61 wiring: want an error")
 	}
+}
+
+// firstReference is the first reference wiring, which no Pi 1-4 could
+// start: WS2812 on the auxiliary SPI1, the ADC on SPI0, and the mux's S3
+// on GPIO19, SPI1's MISO.
+func firstReference(t *testing.T) *wiring.Wiring {
+	t.Helper()
+	s := string(wiring.ReferenceText())
+	for _, r := range [][2]string{
+		{"bus = SPI1.0\nchip", "bus = SPI0.0\nchip"},
+		{"kind = ws2812\nbus = SPI0.0", "kind = ws2812\nbus = SPI1.0"},
+		{"select = GPIO5 GPIO6 GPIO13 GPIO26", "select = GPIO5 GPIO6 GPIO13 GPIO19"},
+	} {
+		if !strings.Contains(s, r[0]) {
+			t.Fatalf("reference wiring has no %q", r[0])
+		}
+		s = strings.Replace(s, r[0], r[1], 1)
+	}
+	w, err := wiring.Parse("first.wiring", strings.NewReader(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestRefusesWhatTheKernelRefuses: on every Pi 1-4 model the WS2812 chain
+// on the auxiliary SPI cannot connect (nrzled asks for mode 3; the aux
+// controller has no CPHA), and GPIO19 is SPI1's MISO once spi1-1cs is on.
+// The Pi 5's RP1 takes mode 3, but GPIO19 stays taken.
+func TestRefusesWhatTheKernelRefuses(t *testing.T) {
+	w := firstReference(t)
+	for _, name := range []string{"zero", "zero2w", "3b", "4b", "5"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := pi.ByName(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := NewWith(w, NewBoard(w.Base, nil), &Opts{Model: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := h.SPI("SPI1.0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = leds.New(p, 61, &leds.Opts{Kind: leds.NRZ, Order: seqN(61), Brightness: 96, Gamma: 2.2})
+			if aux := name != "5"; aux != (err != nil) {
+				t.Errorf("WS2812 on SPI1: leds.New = %v; want an error: %v", err, aux)
+			} else if aux && !strings.Contains(err.Error(), "no CPHA") {
+				t.Errorf("WS2812 on SPI1: %v; want the missing CPHA named", err)
+			}
+			if _, err := h.GPIO("GPIO19"); err == nil || !strings.Contains(err.Error(), "SPI1 MISO (dtoverlay=spi1-1cs)") {
+				t.Errorf("GPIO19 = %v; want it refused as SPI1 MISO", err)
+			}
+			if _, err := h.GPIO("GPIO5"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := h.GPIO("GPIO5"); err == nil {
+				t.Error("GPIO5 claimed twice: want an error")
+			}
+		})
+	}
+}
+
+// TestBatchedConversionsAndTheirCost: one message converts several
+// channels, each answered as the chip would; the model's ioctl, transfer
+// and wire time is charged to the clock.
+func TestBatchedConversionsAndTheirCost(t *testing.T) {
+	w := wiring.Reference()
+	o := DefaultBoardOpts
+	o.Noise, o.Spread, o.Crosstalk = 0, 0, 0
+	b := NewBoard(w.Base, &o)
+	zero, _ := pi.ByName("zero")
+	clk := clock.NewFake(time.Unix(0, 0))
+	h, err := NewWith(w, b, &Opts{Model: zero, Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range w.Mux.Select {
+		if _, err := h.GPIO(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := h.SPI("SPI1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := mcp3x08.New(p, &mcp3x08.Opts{Variant: mcp3x08.MCP3208, Freq: physic.MegaHertz})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]uint16, 4)
+	if err := d.ReadBatch([]int{0, 1, 2, 3}, got); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != 2048 { // no ring on the sockets behind mux address 0
+			t.Errorf("channel %d = %d; want 2048", i, v)
+		}
+	}
+	// 70 µs ioctl + 3 × 12 µs transfers + 12 bytes × 8 clocks at 1 MHz.
+	if got, want := clk.Now().Sub(time.Unix(0, 0)), 70*time.Microsecond+36*time.Microsecond+96*time.Microsecond; got != want {
+		t.Errorf("a 4-conversion message took %s on a Zero; want %s", got, want)
+	}
+	if h.Timing.Ioctls() != 1 {
+		t.Errorf("%d ioctls; want 1", h.Timing.Ioctls())
+	}
+}
+
+func seqN(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }

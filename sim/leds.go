@@ -8,6 +8,8 @@ import (
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
+
+	"github.com/zertzboard/zertzboard/hardware/pi"
 )
 
 // LEDProtocol is the wire format a virtual LED chain decodes.
@@ -26,9 +28,13 @@ type LEDChain struct {
 	proto LEDProtocol
 	n     int
 
+	// ctl, when set, is the Pi's controller.
+	ctl *pi.Controller
+
 	mu        sync.Mutex
 	connected bool
 	freq      physic.Frequency
+	limit     physic.Frequency
 	colors    []color.NRGBA
 	frames    int
 	err       error
@@ -39,9 +45,26 @@ func NewLEDChain(name string, proto LEDProtocol, n int) *LEDChain {
 	return &LEDChain{name: name, proto: proto, n: n, colors: make([]color.NRGBA, n)}
 }
 
-func (l *LEDChain) String() string                      { return "sim.leds{" + l.name + "}" }
-func (l *LEDChain) Close() error                        { return nil }
-func (l *LEDChain) LimitSpeed(f physic.Frequency) error { return nil }
+func (l *LEDChain) String() string { return "sim.leds{" + l.name + "}" }
+func (l *LEDChain) Close() error   { return nil }
+
+// LimitSpeed implements spi.PortCloser: the bus runs at most at f.
+func (l *LEDChain) LimitSpeed(f physic.Frequency) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.limit = f
+	return nil
+}
+
+// MaxTxSize implements conn.Limits: spidev's default bufsiz.
+func (l *LEDChain) MaxTxSize() int { return pi.DefaultBufSiz }
+
+// Freq is the clock the chain runs at.
+func (l *LEDChain) Freq() physic.Frequency {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.freq
+}
 
 // Connect implements spi.Port. NRZ timing only works at 2.5 MHz.
 func (l *LEDChain) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, error) {
@@ -50,8 +73,17 @@ func (l *LEDChain) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Con
 	if l.connected {
 		return nil, fmt.Errorf("sim: %s: Connect called twice", l)
 	}
+	if err := checkMode(l.ctl, l.name, mode); err != nil {
+		return nil, err
+	}
+	if l.limit != 0 && f > l.limit {
+		f = l.limit
+	}
 	if l.proto == NRZ && f != 2500*physic.KiloHertz {
 		return nil, fmt.Errorf("sim: %s: NRZ LEDs need 2.5MHz; got %s", l, f)
+	}
+	if l.proto == NRZ && l.ctl != nil && !l.ctl.DMA {
+		return nil, fmt.Errorf("sim: %s: %s has no DMA: the NRZ stream would be refilled from interrupts and stall mid-frame", l, l.ctl.Driver)
 	}
 	l.connected, l.freq = true, f
 	return &ledConn{l}, nil
@@ -87,6 +119,9 @@ func (c *ledConn) TxPackets(p []spi.Packet) error {
 }
 
 func (c *ledConn) Tx(w, r []byte) error {
+	if len(w) > pi.DefaultBufSiz {
+		return fmt.Errorf("sim: %s: a %d-byte write is over spidev's bufsiz %d (EMSGSIZE)", c.l, len(w), pi.DefaultBufSiz)
+	}
 	var cols []color.NRGBA
 	var err error
 	if c.l.proto == NRZ {

@@ -112,7 +112,20 @@ type Dev struct {
 	name    string
 	// w and r are reused so that a conversion does not allocate.
 	w, r [3]byte
+	// bw, br and pk are ReadBatch's message, reused likewise.
+	bw, br [3 * Channels]byte
+	pk     [Channels]spi.Packet
+	batch  batchMode
 }
+
+// batchMode is whether the bus takes a whole batch in one message.
+type batchMode uint8
+
+const (
+	batchUnknown batchMode = iota // not tried yet
+	batchPackets                  // TxPackets works: one ioctl per batch
+	batchTx                       // TxPackets is not implemented (periph's fakes): one Tx per conversion
+)
 
 // New connects to the chip on p. Mode 0 is used; both chips also accept
 // mode 3.
@@ -151,6 +164,66 @@ func (d *Dev) ReadRaw(ch int) (uint16, error) {
 		return 0, fmt.Errorf("mcp3x08: channel %d: %w", ch, err)
 	}
 	return Decode(d.variant, d.r), nil
+}
+
+// ReadBatch converts channels chs into dst (len ≥ len(chs)), Channels at
+// a time in one bus message (conn.TxPackets): on spidev, one ioctl of
+// several transfers with the chip select raised between them, which is
+// what starts each conversion. A scan then pays the ioctl's fixed cost
+// (tens of µs on a Pi Zero) once per mux address instead of once per
+// socket. A bus without TxPackets (periph's spitest fakes) gets one Tx
+// per conversion. It does not allocate.
+func (d *Dev) ReadBatch(chs []int, dst []uint16) error {
+	if len(dst) < len(chs) {
+		return fmt.Errorf("mcp3x08: %d results for %d channels", len(dst), len(chs))
+	}
+	for start := 0; start < len(chs); start += Channels {
+		end := min(start+Channels, len(chs))
+		if err := d.batchOnce(chs[start:end], dst[start:end]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *Dev) batchOnce(chs []int, dst []uint16) error {
+	for _, ch := range chs {
+		if ch < 0 || ch >= Channels {
+			return ErrChannel
+		}
+	}
+	if d.batch != batchTx {
+		n := len(chs)
+		for i, ch := range chs {
+			cmd := Command(d.variant, ch)
+			copy(d.bw[3*i:3*i+3], cmd[:])
+			// KeepCS false: CS rises after every conversion (spidev
+			// cs_change), and its next falling edge starts the next one.
+			d.pk[i] = spi.Packet{W: d.bw[3*i : 3*i+3], R: d.br[3*i : 3*i+3]}
+		}
+		err := d.c.TxPackets(d.pk[:n])
+		if err == nil {
+			d.batch = batchPackets
+			for i := range chs {
+				dst[i] = Decode(d.variant, [3]byte(d.br[3*i:3*i+3]))
+			}
+			return nil
+		}
+		if d.batch == batchPackets {
+			return fmt.Errorf("mcp3x08: %d conversions from channel %d: %w", len(chs), chs[0], err)
+		}
+	}
+	// TxPackets failed on first use: the bus may not implement it. If
+	// conversions one by one work, keep to them.
+	for i, ch := range chs {
+		v, err := d.ReadRaw(ch)
+		if err != nil {
+			return err
+		}
+		dst[i] = v
+	}
+	d.batch = batchTx
+	return nil
 }
 
 // Read converts one channel and scales it by VRef.

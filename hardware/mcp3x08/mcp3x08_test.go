@@ -7,6 +7,8 @@ import (
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 	"periph.io/x/conn/v3/spi/spitest"
+
+	"github.com/zertzboard/zertzboard/hardware/internal/packettest"
 )
 
 // The bytes below come from figure 6-1 of each datasheet, not from the code:
@@ -245,4 +247,91 @@ func TestConnectParameters(t *testing.T) {
 			t.Errorf("New(%+v) connected at %s, %s, %d bits; want %s, Mode0, 8 bits", tc.o, p.f, p.mode, p.bits, tc.want)
 		}
 	}
+}
+
+// TestReadBatchPlayback: the four channels behind one mux address go out
+// as one message of four 3-byte transfers (one spidev ioctl), with the
+// chip select raised between them; nine channels take two messages.
+func TestReadBatchPlayback(t *testing.T) {
+	io := func(ch int, count uint16) conntest.IO {
+		w := Command(MCP3208, ch)
+		r := Encode(MCP3208, count)
+		r[0] = 0xFF // undriven
+		return conntest.IO{W: w[:], R: r[:]}
+	}
+	p := &packettest.Playback{Ops: [][]conntest.IO{
+		{io(0, 100), io(1, 2048), io(2, 4095), io(3, 7)},
+		{io(0, 1), io(1, 2), io(2, 3), io(3, 4), io(4, 5), io(5, 6), io(6, 7), io(7, 8)},
+		{io(0, 9)},
+	}}
+	d, err := New(p, &Opts{Variant: MCP3208})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]uint16, 9)
+	if err := d.ReadBatch([]int{0, 1, 2, 3}, got); err != nil {
+		t.Fatal(err)
+	}
+	if want := []uint16{100, 2048, 4095, 7}; !equal(got[:4], want) {
+		t.Errorf("ReadBatch = %v; want %v", got[:4], want)
+	}
+	if err := d.ReadBatch([]int{0, 1, 2, 3, 4, 5, 6, 7, 0}, got); err != nil {
+		t.Fatal(err)
+	}
+	if want := []uint16{1, 2, 3, 4, 5, 6, 7, 8, 9}; !equal(got, want) {
+		t.Errorf("ReadBatch = %v; want %v", got, want)
+	}
+	if err := p.Done(); err != nil {
+		t.Error(err)
+	}
+	if p.Messages() != 3 {
+		t.Errorf("%d ioctls; want 3", p.Messages())
+	}
+	q := &packettest.Playback{Ops: make([][]conntest.IO, 11)}
+	for i := range q.Ops {
+		q.Ops[i] = []conntest.IO{io(0, 1), io(1, 2)}
+	}
+	dq, _ := New(q, &Opts{Variant: MCP3208})
+	if n := testing.AllocsPerRun(10, func() { _ = dq.ReadBatch([]int{0, 1}, got) }); n != 0 {
+		t.Errorf("ReadBatch allocates %v times", n)
+	}
+}
+
+// TestReadBatchFallsBackToTx: periph's spitest fakes have no TxPackets;
+// ReadBatch then converts one channel per Tx and keeps to that.
+func TestReadBatchFallsBackToTx(t *testing.T) {
+	p := &spitest.Playback{Playback: conntest.Playback{DontPanic: true, Ops: []conntest.IO{
+		{W: []byte{0x06, 0x00, 0x00}, R: []byte{0x00, 0x00, 0x01}}, // ch0
+		{W: []byte{0x06, 0x80, 0x00}, R: []byte{0x00, 0x08, 0x00}}, // ch2
+		{W: []byte{0x06, 0x40, 0x00}, R: []byte{0x00, 0x00, 0x05}}, // ch1
+	}}}
+	d, err := New(p, &Opts{Variant: MCP3208})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]uint16, 2)
+	if err := d.ReadBatch([]int{0, 2}, got); err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 1 || got[1] != 0x800 {
+		t.Errorf("ReadBatch = %v; want [1 2048]", got)
+	}
+	if err := d.ReadBatch([]int{1}, got); err != nil || got[0] != 5 {
+		t.Errorf("ReadBatch = %v, %v; want [5]", got[:1], err)
+	}
+	if err := p.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+func equal(a, b []uint16) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

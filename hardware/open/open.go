@@ -10,7 +10,10 @@ package open
 import (
 	"errors"
 	"fmt"
-
+	"io/fs"
+	"os"
+	"path/filepath"
+	
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpioreg"
 	"periph.io/x/conn/v3/i2c"
@@ -41,6 +44,10 @@ type Buses interface {
 // suggest --sim.
 var ErrNotFound = errors.New("not found")
 
+// ErrPermission wraps every "the bus is there but this user may not open
+// it" error: the fix is a group or a udev rule, not the simulator.
+var ErrPermission = errors.New("permission denied")
+
 // Host initialises periph's host drivers and returns the host's buses.
 // On a machine that is not a Pi, Init succeeds but registers nothing; the
 // buses are then reported missing by name when opened.
@@ -53,18 +60,66 @@ func Host() (Buses, error) {
 
 type hostBuses struct{}
 
+// devDir is where the device nodes are, and openRW how they are opened;
+// tests replace them.
+var (
+	devDir = "/dev"
+	openRW = func(path string) (*os.File, error) { return os.OpenFile(path, os.O_RDWR, 0) }
+)
+
+// device checks the device node of a bus before periph opens it, so that
+// a missing overlay and a missing permission read differently: periph
+// registers only the nodes it may open, and reports any other as "no port
+// found; did you forget to call Init()?".
+func device(node, kind, name, enable, group, subsystem string) error {
+	path := filepath.Join(devDir, node)
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("open: %s bus %s %w: %s does not exist; add %s to config.txt (zertzboard check-wiring prints the lines) and reboot", kind, name, ErrNotFound, path, enable)
+	}
+	f, err := openRW(path)
+	if err == nil {
+		return f.Close()
+	}
+	if !errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("open: %s bus %s: %w", kind, name, err)
+	}
+	owner := ownerGroup(path)
+	join := fmt.Sprintf("it belongs to group %s: add this user to it with \"sudo usermod -aG %s $USER\" and log in again", owner, owner)
+	if owner == "" || owner == "root" {
+		join = fmt.Sprintf("only root may open it: create group %s (sudo groupadd -f %s), add this user (sudo usermod -aG %s $USER)", group, group, group)
+	}
+	return fmt.Errorf("open: %s bus %s: %w on %s; %s; without the udev rule of Raspberry Pi OS, add /etc/udev/rules.d/99-zertzboard.rules with SUBSYSTEM==\"%s\", GROUP=\"%s\", MODE=\"0660\" and run sudo udevadm trigger",
+		kind, name, ErrPermission, path, join, subsystem, group)
+}
+
 func (hostBuses) SPI(name string) (spi.PortCloser, error) {
+	var b, cs int
+	if _, err := fmt.Sscanf(name, "SPI%d.%d", &b, &cs); err == nil {
+		enable := "dtparam=spi=on"
+		if b > 0 {
+			enable = fmt.Sprintf("dtoverlay=spi%d-%dcs", b, cs+1)
+		}
+		if err := device(fmt.Sprintf("spidev%d.%d", b, cs), "SPI", name, enable, "spi", "spidev"); err != nil {
+			return nil, err
+		}
+	}
 	p, err := spireg.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("open: SPI bus %s %w: enable SPI with dtparam=spi=on (SPI1 with dtoverlay=spi1-1cs) in config.txt, and check that this user is in the spi group (%v)", name, ErrNotFound, err)
+		return nil, fmt.Errorf("open: SPI bus %s: %w (periph: %v)", name, ErrNotFound, err)
 	}
 	return p, nil
 }
 
 func (hostBuses) I2C(name string) (i2c.BusCloser, error) {
+	var n int
+	if _, err := fmt.Sscanf(name, "I2C%d", &n); err == nil {
+		if err := device(fmt.Sprintf("i2c-%d", n), "I²C", name, "dtparam=i2c_arm=on", "i2c", "i2c-dev"); err != nil {
+			return nil, err
+		}
+	}
 	b, err := i2creg.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("open: I²C bus %s %w: enable I²C with dtparam=i2c_arm=on in config.txt, and check that this user is in the i2c group (%v)", name, ErrNotFound, err)
+		return nil, fmt.Errorf("open: I²C bus %s: %w (periph: %v)", name, ErrNotFound, err)
 	}
 	return b, nil
 }

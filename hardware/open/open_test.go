@@ -38,7 +38,7 @@ func TestOpenReferenceOnSim(t *testing.T) {
 	if err := r.Scanner.ScanOnce(raw); err != nil {
 		t.Fatal(err)
 	}
-	if got := hw.ADCs["SPI0.0"].Conversions(); got != 61 {
+	if got := hw.ADCs["SPI1.0"].Conversions(); got != 61 {
 		t.Errorf("one scan made %d conversions; want 61", got)
 	}
 	// LED of socket E5 lights the LED the chain order says.
@@ -91,11 +91,11 @@ func TestOpenHostWithoutPiFailsClearly(t *testing.T) {
 	if err != nil {
 		t.Skipf("periph host init failed here: %v", err)
 	}
-	if _, err := b.SPI("SPI0.0"); err == nil {
-		t.Skip("this machine has SPI0.0; the test is for machines without it")
+	if _, err := b.SPI("SPI1.0"); err == nil {
+		t.Skip("this machine has SPI1.0; the test is for machines without it")
 	}
 	_, err = open.Open(w, b, nil)
-	if !errors.Is(err, open.ErrNotFound) || !strings.Contains(err.Error(), "SPI bus SPI0.0 not found") || !strings.Contains(err.Error(), "dtparam=spi=on") {
-		t.Errorf("Open on a non-Pi = %v; want SPI bus SPI0.0 not found with the config.txt hint", err)
+	if !errors.Is(err, open.ErrNotFound) || !strings.Contains(err.Error(), "SPI bus SPI1.0 not found") || !strings.Contains(err.Error(), "dtoverlay=spi1-1cs") {
+		t.Errorf("Open on a non-Pi = %v; want SPI bus SPI1.0 not found with the config.txt hint", err)
 	}
 }

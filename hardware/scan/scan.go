@@ -2,9 +2,10 @@
 // multiplexers and ADCs, at a steady rate.
 //
 // A scan selects each mux address once and, while it is selected, reads
-// every ADC channel that has a socket behind that address. With the
-// reference wiring that is 16 selects and 61 conversions per scan; the
-// settle time is paid 16 times, not 61.
+// every ADC channel that has a socket behind that address, as one bus
+// message per ADC when the ADC can batch (BatchADC). With the reference
+// wiring that is 16 selects, 16 spidev ioctls and 61 conversions per scan:
+// the settle time and an ioctl's fixed cost are paid 16 times, not 61.
 //
 // The scanner knows nothing of what the readings mean: it hands raw counts
 // to the sensors layer.
@@ -25,6 +26,13 @@ import (
 // ADC converts one channel. *mcp3x08.Dev is one.
 type ADC interface {
 	ReadRaw(ch int) (uint16, error)
+}
+
+// BatchADC converts several channels in one bus message. *mcp3x08.Dev is
+// one.
+type BatchADC interface {
+	ADC
+	ReadBatch(chs []int, dst []uint16) error
 }
 
 // Mux routes one of its inputs to the ADCs. *hc4067.Dev is one.
@@ -50,17 +58,19 @@ type Opts struct {
 // hand placing a marble, and long enough for 61 conversions at 1 MHz.
 var DefaultOpts = Opts{Rate: 200 * physic.Hertz}
 
-// step is one conversion in scan order.
-type step struct {
-	adc    ADC
-	ch     int
-	socket int
-	sel    int // mux address to select before this step, or -1 for none
+// group is the conversions of one ADC at one mux address, in scan order.
+type group struct {
+	adc     ADC
+	batch   BatchADC // nil when the ADC converts one channel at a time
+	sel     int      // mux address to select before this group, or -1 for none
+	chs     []int
+	sockets []int
+	vals    []uint16
 }
 
 // Scanner reads a fixed set of sockets. It is not safe for concurrent use.
 type Scanner struct {
-	plan   []step
+	plan   []group
 	mux    Mux
 	n      int
 	period time.Duration
@@ -104,17 +114,28 @@ func New(adcs []ADC, mux Mux, slots []Slot, o *Opts) (*Scanner, error) {
 		return x.Channel < y.Channel
 	})
 	prev := -1
-	for _, i := range order {
+	for k, i := range order {
 		sl := slots[i]
-		st := step{adc: adcs[sl.ADC], ch: sl.Channel, socket: i, sel: -1}
-		if sl.MuxAddr >= 0 && sl.MuxAddr != prev {
-			st.sel = sl.MuxAddr
-			prev = sl.MuxAddr
+		if k == 0 || sl.MuxAddr != slots[order[k-1]].MuxAddr || sl.ADC != slots[order[k-1]].ADC {
+			g := group{adc: adcs[sl.ADC], sel: -1}
+			g.batch, _ = g.adc.(BatchADC)
+			if sl.MuxAddr >= 0 && sl.MuxAddr != prev {
+				g.sel = sl.MuxAddr
+				prev = sl.MuxAddr
+			}
+			s.plan = append(s.plan, g)
 		}
-		s.plan = append(s.plan, st)
+		g := &s.plan[len(s.plan)-1]
+		g.chs = append(g.chs, sl.Channel)
+		g.sockets = append(g.sockets, i)
+		g.vals = append(g.vals, 0)
 	}
 	return s, nil
 }
+
+// Messages is the number of bus messages a scan sends when every ADC can
+// batch: one per ADC and mux address.
+func (s *Scanner) Messages() int { return len(s.plan) }
 
 // Len is the number of sockets.
 func (s *Scanner) Len() int { return s.n }
@@ -129,17 +150,28 @@ func (s *Scanner) ScanOnce(dst []uint16) error {
 		return fmt.Errorf("scan: buffer holds %d readings; want %d", len(dst), s.n)
 	}
 	for i := range s.plan {
-		st := &s.plan[i]
-		if st.sel >= 0 {
-			if err := s.mux.Select(st.sel); err != nil {
+		g := &s.plan[i]
+		if g.sel >= 0 {
+			if err := s.mux.Select(g.sel); err != nil {
 				return fmt.Errorf("scan: %w", err)
 			}
 		}
-		v, err := st.adc.ReadRaw(st.ch)
-		if err != nil {
-			return fmt.Errorf("scan: socket %d: %w", st.socket, err)
+		if g.batch != nil {
+			if err := g.batch.ReadBatch(g.chs, g.vals); err != nil {
+				return fmt.Errorf("scan: sockets %d…: %w", g.sockets[0], err)
+			}
+			for j, so := range g.sockets {
+				dst[so] = g.vals[j]
+			}
+			continue
 		}
-		dst[st.socket] = v
+		for j, ch := range g.chs {
+			v, err := g.adc.ReadRaw(ch)
+			if err != nil {
+				return fmt.Errorf("scan: socket %d: %w", g.sockets[j], err)
+			}
+			dst[g.sockets[j]] = v
+		}
 	}
 	return nil
 }

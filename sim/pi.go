@@ -1,0 +1,103 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
+
+	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/pi"
+)
+
+// Timing charges a Pi model's costs (pi.Timing) to a clock: each spidev
+// ioctl, each transfer in it, the bytes on the wire with the controller's
+// idle clocks, each GPIO write; and it draws scheduler wake-up latencies
+// and fsync stalls. With a nil clock it charges nothing. It is safe for
+// concurrent use.
+type Timing struct {
+	Model *pi.Model
+	clk   clock.Clock
+
+	mu     sync.Mutex
+	rng    *rand.Rand
+	ioctls int
+	wakes  int
+}
+
+// NewTiming returns the timing of model m charged to clk (nil for none).
+func NewTiming(m *pi.Model, clk clock.Clock, seed uint64) *Timing {
+	return &Timing{Model: m, clk: clk, rng: rand.New(rand.NewPCG(seed, 0x7e1e))}
+}
+
+// ioctl charges one SPI message of transfers transfers and n bytes at f.
+func (t *Timing) ioctl(transfers, n int, f physic.Frequency, idle int) {
+	t.mu.Lock()
+	t.ioctls++
+	t.mu.Unlock()
+	if t.clk == nil || f <= 0 {
+		return
+	}
+	tm := t.Model.Timing
+	d := tm.Ioctl + time.Duration(max(transfers-1, 0))*tm.Transfer
+	d += time.Duration(int64(n*(8+idle)) * int64(time.Second) / int64(f/physic.Hertz))
+	t.clk.Sleep(d)
+}
+
+// gpio charges one GPIO write.
+func (t *Timing) gpio() {
+	if t.clk != nil {
+		t.clk.Sleep(t.Model.Timing.GPIOWrite)
+	}
+}
+
+// Ioctls counts the SPI messages sent to the ADCs.
+func (t *Timing) Ioctls() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ioctls
+}
+
+// Wake draws one timer wake-up latency of the scan goroutine: normal
+// around WakeMean with WakeJitter, and WakeTail about once every
+// WakeTailEvery wake-ups.
+func (t *Timing) Wake() time.Duration {
+	tm := t.Model.Timing
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.wakes++
+	if tm.WakeTailEvery > 0 && t.rng.IntN(tm.WakeTailEvery) == 0 {
+		return tm.WakeTail
+	}
+	d := float64(tm.WakeMean) + t.rng.NormFloat64()*float64(tm.WakeJitter)
+	return time.Duration(math.Max(0, d))
+}
+
+// Fsync draws one fsync's duration: exponential around FsyncMean, and a
+// FsyncStall about once in a hundred.
+func (t *Timing) Fsync() time.Duration {
+	tm := t.Model.Timing
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.rng.IntN(100) == 0 {
+		return tm.FsyncStall
+	}
+	return time.Duration(t.rng.ExpFloat64() * float64(tm.FsyncMean))
+}
+
+// checkMode refuses what the controller's kernel driver refuses: a mode
+// with CPHA (1 or 3) on a controller without it, as spi_setup() does with
+// EINVAL when the mode bits are not in the controller's mode_bits.
+func checkMode(ctl *pi.Controller, port string, mode spi.Mode) error {
+	if ctl == nil {
+		return nil
+	}
+	if m := mode &^ (spi.HalfDuplex | spi.NoCS | spi.LSBFirst); m&spi.Mode1 != 0 && !ctl.CPHA {
+		return fmt.Errorf("sim: %s: %s: %s has no CPHA (mode_bits lack SPI_CPHA); the kernel refuses it with EINVAL", port, m, ctl.Driver)
+	}
+	return nil
+}
