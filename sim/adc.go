@@ -162,5 +162,4 @@ func (c *adcConn) convert(w, r []byte) error {
 	return nil
 }
 
-
 var _ spi.PortCloser = (*ADC)(nil)

@@ -57,7 +57,6 @@ func TestBrightnessAPA102(t *testing.T) {
 	}
 }
 
-
 // TestAPA102Speed: the wiring's speed reaches the bus (periph's apa102
 // asks for 20 MHz; the port limit decides), and 0 means 4 MHz.
 func TestAPA102Speed(t *testing.T) {

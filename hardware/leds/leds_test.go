@@ -6,7 +6,6 @@ import (
 
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi/spitest"
-
 )
 
 func TestTable(t *testing.T) {
@@ -50,8 +49,8 @@ func TestNewRejects(t *testing.T) {
 type nopStrip struct{ last []byte }
 
 func (s *nopStrip) Write(p []byte) (int, error) { s.last = p; return len(p), nil }
-func (*nopStrip) Halt() error    { return nil }
-func (*nopStrip) String() string { return "nop" }
+func (*nopStrip) Halt() error                   { return nil }
+func (*nopStrip) String() string                { return "nop" }
 
 // TestCurrentBudget: 61 LEDs at full white would draw about 3.7 A; with a
 // 1.5 A budget Show scales every channel so that the estimate fits, and

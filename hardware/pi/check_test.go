@@ -142,11 +142,11 @@ func TestCheckRefuses(t *testing.T) {
 
 func TestFromDeviceTree(t *testing.T) {
 	for in, want := range map[string]string{
-		"Raspberry Pi 4 Model B Rev 1.4\x00":   "4b",
-		"Raspberry Pi Zero 2 W Rev 1.0\x00":    "zero2w",
-		"Raspberry Pi Zero W Rev 1.1\x00":      "zero",
-		"Raspberry Pi 3 Model B Plus Rev 1.3":  "3b",
-		"Raspberry Pi 5 Model B Rev 1.0\x00":   "5",
+		"Raspberry Pi 4 Model B Rev 1.4\x00":    "4b",
+		"Raspberry Pi Zero 2 W Rev 1.0\x00":     "zero2w",
+		"Raspberry Pi Zero W Rev 1.1\x00":       "zero",
+		"Raspberry Pi 3 Model B Plus Rev 1.3":   "3b",
+		"Raspberry Pi 5 Model B Rev 1.0\x00":    "5",
 		"Raspberry Pi Compute Module 4 Rev 1.0": "4b",
 	} {
 		m, err := FromDeviceTree(in)

@@ -147,7 +147,7 @@ var Models = []*Model{
 			WakeMean: 25 * time.Microsecond, WakeJitter: 15 * time.Microsecond, WakeTail: 400 * time.Microsecond, WakeTailEvery: 1000,
 			FsyncMean: 15 * time.Millisecond, FsyncStall: 500 * time.Millisecond}},
 	{Name: "4b", Title: "Raspberry Pi 4", SoC: "BCM2711", Arch: "arm64",
-		SPI: []Controller{bcmSPI0, auxSPI1, bcm2711Extra(3, 0, 1, 2, 3, 24), bcm2711Extra(4, 4, 5, 6, 7, 25), bcm2711Extra(5, 12, 13, 14, 15, 26), bcm2711Extra(6, 18, 19, 20, 21, 27)},
+		SPI:       []Controller{bcmSPI0, auxSPI1, bcm2711Extra(3, 0, 1, 2, 3, 24), bcm2711Extra(4, 4, 5, 6, 7, 25), bcm2711Extra(5, 12, 13, 14, 15, 26), bcm2711Extra(6, 18, 19, 20, 21, 27)},
 		CoreClock: "core_freq_min=500",
 		Timing: Timing{Ioctl: 8 * time.Microsecond, Transfer: 2 * time.Microsecond, GPIOWrite: 300 * time.Nanosecond,
 			WakeMean: 15 * time.Microsecond, WakeJitter: 10 * time.Microsecond, WakeTail: 300 * time.Microsecond, WakeTailEvery: 1000,
