@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/hardware/screen"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -52,9 +51,9 @@ func LEDColors(dst []color.NRGBA, baseLen int, sockets []engine.Cell, g referee.
 
 // ScreenStatus is what the status screen shows: whose turn it is, the
 // captures, the referee's status line and any faults.
-func ScreenStatus(s live.State, g referee.Guidance, faults []string) screen.Status {
+func ScreenStatus(s live.State, g referee.Guidance, faults []string) Status {
 	caps := func(c live.Counts) [3]int { return [3]int{c.White, c.Grey, c.Black} }
-	st := screen.Status{ToMove: s.ToMove, Players: s.Players, Captures: [2][3]int{caps(s.Captures[0]), caps(s.Captures[1])}, Line: g.Status, Faults: faults}
+	st := Status{ToMove: s.ToMove, Players: s.Players, Captures: [2][3]int{caps(s.Captures[0]), caps(s.Captures[1])}, Line: g.Status, Faults: faults}
 	if s.Phase == "over" {
 		st.ToMove = -1
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/scan"
+	"github.com/zertzboard/zertzboard/hardware/screen"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
@@ -386,7 +387,7 @@ func (d *screens) run(ctx context.Context) {
 			}
 		}
 		if sc := d.rig.Screen; sc != nil {
-			if err := sc.Show(display.ScreenStatus(s, g, faults)); err != nil {
+			if err := sc.Show(display.StatusLines(display.ScreenStatus(s, g, faults), screen.Columns)); err != nil {
 				d.log.Error("screen", "err", err)
 			}
 		}

@@ -2,14 +2,13 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strings"
+	"path/filepath"
 
-	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/config"
+	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 )
 
@@ -29,25 +28,31 @@ that the classifier uses (format: firmware-config/README.md).
 It guides you:
   1. take every ring off the base;
   2. put a ring on every socket;
-  3. for white, then grey, then black: put the marbles you have on rings,
-     press Enter, move them to sockets not yet measured, and repeat until
-     every socket is done. The sockets still to do are listed each time.
+  3. for white, then grey, then black: put the set's marbles (6 white,
+     8 grey, 10 black) on rings, press Enter, move them to sockets not yet
+     measured, and repeat until every socket is done. The sockets still to
+     do are listed each time. A round counts only as many marbles as it
+     asked for, the sockets that moved most: a neighbour's field cannot
+     pass for a marble. The rings left vacant beside the marbles are
+     measured again, so the vacant band covers that crosstalk.
 
-Press Enter after each step. With --sim the simulator does the steps itself.
+Press Enter after each step. With --sim the simulator does the steps itself
+and, without --out, writes into a new temporary directory, which it names.
+The wiring is checked against the Pi first (see check-wiring).
 
 Exit status: 0 when the file was written, 1 on hardware errors or when two
 classes read too alike on some socket, 2 on bad flags.
 
 Examples:
   zertzboard calibrate --out /var/lib/zertzboard/calibration.json
-  zertzboard calibrate --sim --out /tmp/calibration.json
+  zertzboard calibrate --sim --pi zero --out /tmp/calibration.json
 `
 
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("calibrate", "[--sim] [--wiring FILE] [--out FILE] [--frames N]", calibrateAbout, stderr)
+	fs := newFlagSet("calibrate", "[--sim] [--pi MODEL] [--wiring FILE] [--out FILE] [--frames N]", calibrateAbout, stderr)
 	var rf rigFlags
 	rf.register(fs, 100)
-	outPath := fs.String("out", "calibration.json", "calibration `file` to write")
+	outPath := fs.String("out", "", "calibration `file` to write (default: "+config.Defaults.Calibration+", where run reads it; with --sim, a new temporary directory)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -59,158 +64,49 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "zertzboard calibrate: %v\n", err)
 		return exitFault
 	}
-	r, err := rf.open("")
+	o, err := rf.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "zertzboard calibrate: %v\n", err)
+		return exitUsage
+	}
+	r, err := openRig(o)
 	if err != nil {
 		return fail(err)
 	}
 	defer r.Close()
-	var in operator = nopInput{}
-	if r.hw == nil {
-		in = &lineInput{r: bufio.NewReader(calibrateInput)}
+	var op rig.Operator = rig.Auto{}
+	if r.Sim == nil {
+		op = &rig.Lines{R: bufio.NewReader(calibrateInput)}
 	}
-	cal, err := calibrate(r, rf.frames, in, stdout)
+	cal, err := r.Calibrate(rig.CalibrateOpts{Frames: rf.frames, Operator: op, Out: stdout})
 	if err != nil {
 		return fail(err)
 	}
-	f, err := os.Create(*outPath)
-	if err != nil {
+	path := *outPath
+	if path == "" && rf.sim {
+		dir, err := os.MkdirTemp("", "zertzboard-calibrate-")
+		if err != nil {
+			return fail(err)
+		}
+		path = filepath.Join(dir, "calibration.json")
+	} else if path == "" {
+		path = config.Defaults.Calibration
+	}
+	if err := writeCalibration(path, cal); err != nil {
 		return fail(err)
 	}
-	if err := cal.Write(f); err != nil {
-		f.Close()
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d sockets, %d-bit, hysteresis %d\n", *outPath, len(cal.Sockets), cal.Bits, cal.Hysteresis)
+	fmt.Fprintf(stdout, "wrote %s: %d sockets, %d-bit, hysteresis %d\n", path, len(cal.Sockets), cal.Bits, cal.Hysteresis)
 	return exitOK
 }
 
-// operator is the person doing the steps: Wait returns once they press
-// Enter.
-type operator interface{ Wait() error }
-
-type nopInput struct{}
-
-func (nopInput) Wait() error { return nil }
-
-type lineInput struct{ r *bufio.Reader }
-
-func (l *lineInput) Wait() error {
-	if _, err := l.r.ReadString('\n'); err != nil {
-		if errors.Is(err, io.EOF) {
-			return errors.New("input closed before the calibration was finished")
-		}
+func writeCalibration(path string, cal *classify.Calibration) error {
+	f, err := os.Create(path)
+	if err != nil {
 		return err
 	}
-	return nil
-}
-
-// simMarbles is the number of marbles of each colour in a ZÈRTZ set, which
-// the simulator places per round as a person would.
-var simMarbles = map[engine.Content]int{engine.WhiteMarble: 6, engine.GreyMarble: 8, engine.BlackMarble: 10}
-
-// calibrate runs the guided steps and fits the bands.
-func calibrate(r *rig, frames int, op operator, out io.Writer) (*classify.Calibration, error) {
-	base := r.Wiring.Base
-	n := base.Len()
-	samples := make([]classify.Samples, n)
-	step := 0
-	whole := func(c engine.Content, prompt string) error {
-		step++
-		fmt.Fprintf(out, "step %d: %s Press Enter when done.\n", step, prompt)
-		if r.hw != nil {
-			r.hw.Board.SetAll(c)
-		}
-		if err := op.Wait(); err != nil {
-			return err
-		}
-		m, err := r.measure(frames, nil)
-		if err != nil {
-			return err
-		}
-		for s := range m {
-			samples[s][classify.Index(c)] = m[s]
-		}
-		return nil
+	if err := cal.Write(f); err != nil {
+		f.Close()
+		return err
 	}
-	if err := whole(engine.NoRing, "take every ring off the base."); err != nil {
-		return nil, err
-	}
-	if err := whole(engine.Vacant, "put a ring on every socket."); err != nil {
-		return nil, err
-	}
-	// A socket holds a marble when it reads far from its vacant ring.
-	top := float64(int(1)<<r.Bits() - 1)
-	vacMean := make([]float64, n)
-	thresh := make([]float64, n)
-	for s := range samples {
-		m, sd := classify.MeanStd(samples[s][classify.Index(engine.Vacant)])
-		vacMean[s] = m
-		thresh[s] = math.Max(10*sd, 0.015*top)
-	}
-	for _, c := range []engine.Content{engine.WhiteMarble, engine.GreyMarble, engine.BlackMarble} {
-		k := classify.Index(c)
-		col, _ := c.Marble()
-		pending := make([]engine.Cell, 0, n)
-		for s := 0; s < n; s++ {
-			pending = append(pending, engine.Cell(s))
-		}
-		for round := 0; len(pending) > 0; round++ {
-			if round >= 200 {
-				return nil, fmt.Errorf("no %s marble found in 200 rounds on %s", col, labels(base, pending))
-			}
-			step++
-			fmt.Fprintf(out, "step %d: put %s marbles on rings over sockets still to measure (%d left: %s). Press Enter when done.\n", step, col, len(pending), labels(base, pending))
-			if r.hw != nil {
-				r.hw.Board.SetAll(engine.Vacant)
-				for i := 0; i < simMarbles[c] && i < len(pending); i++ {
-					r.hw.Board.Set(pending[i], c)
-				}
-			}
-			if err := op.Wait(); err != nil {
-				return nil, err
-			}
-			m, err := r.measure(frames, nil)
-			if err != nil {
-				return nil, err
-			}
-			left := pending[:0]
-			found := 0
-			for _, s := range pending {
-				if mean, _ := classify.MeanStd(m[s]); math.Abs(mean-vacMean[s]) > thresh[s] {
-					samples[s][k] = m[s]
-					found++
-				} else {
-					left = append(left, s)
-				}
-			}
-			pending = left
-			if found == 0 {
-				fmt.Fprintf(out, "  no %s marble seen; are they sitting on rings?\n", col)
-				if r.hw != nil {
-					return nil, fmt.Errorf("the simulator placed %s marbles but none was seen", col)
-				}
-			}
-		}
-	}
-	cal, err := classify.Fit(base, r.Bits(), samples, nil)
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(out, "measured %d sockets in %d steps\n", n, step)
-	return cal, nil
-}
-
-func labels(b *engine.Board, cells []engine.Cell) string {
-	var l []string
-	for i, c := range cells {
-		if i == 12 {
-			l = append(l, "…")
-			break
-		}
-		l = append(l, b.Label(c))
-	}
-	return strings.Join(l, " ")
+	return f.Close()
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
-	"github.com/zertzboard/zertzboard/hardware/screen"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sim"
 )
@@ -52,7 +51,7 @@ func TestOpenReferenceOnSim(t *testing.T) {
 			t.Errorf("LED %d (socket %s) lit=%t", i, w.Base.Label(w.LEDs.Order[i]), lit)
 		}
 	}
-	if err := r.Screen.Show(screen.Status{ToMove: 0, Line: "hello"}); err != nil {
+	if err := r.Screen.Show([]string{"hello"}); err != nil {
 		t.Fatal(err)
 	}
 	if !hw.Screen.On() {

@@ -17,17 +17,17 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer d.Halt()
-	st := screen.Status{ToMove: 0, Players: [2]string{"Ann", "Ben"}, Captures: [2][3]int{{1, 0, 2}}, Line: "place a marble"}
-	if err := d.Show(st); err != nil {
+	lines := []string{"Ann to move", ">Ann      w1 g0 b2", " Ben      w0 g0 b0", "place a marble ✓", "a line longer than the screen"}
+	if err := d.Show(lines); err != nil {
 		log.Fatal(err)
 	}
-	for _, l := range screen.Lines(st) {
+	for _, l := range screen.Fit(lines) {
 		fmt.Printf("%q\n", l)
 	}
 	// Output:
 	// "Ann to move"
 	// ">Ann      w1 g0 b2"
 	// " Ben      w0 g0 b0"
-	// "place a marble"
-	// ""
+	// "place a marble ?"
+	// "a line longer than"
 }

@@ -12,7 +12,7 @@ import (
 // the SSD1306 datasheet, then replays it: any change in what the driver
 // sends fails the replay.
 func TestPlayback(t *testing.T) {
-	s := Status{ToMove: 1, Players: [2]string{"Ann", "Bob"}, Captures: [2][3]int{{1, 0, 2}, {0, 3, 0}}, Line: "remove a free ring"}
+	s := []string{"Bob to move", " Ann      w1 g0 b2", ">Bob      w0 g3 b0", "remove a free ring"}
 	rec := &i2ctest.Record{Bus: sim.NewScreen("I2C1", 0x3D)}
 	d, err := New(rec, &Opts{Address: 0x3D})
 	if err != nil {

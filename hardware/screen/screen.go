@@ -1,7 +1,7 @@
-// Package screen draws the status screen: whose turn it is, each player's
-// captures by colour, a status line and sensor faults, on an SSD1306
+// Package screen draws lines of text on the status screen, an SSD1306
 // 128×64 OLED over I²C (periph ssd1306), in basicfont's 7×13 face: five
-// lines of eighteen characters.
+// lines of eighteen characters. What the lines say (whose turn it is, the
+// captures, faults) is display's business.
 //
 // Datasheet: https://cdn-shop.adafruit.com/datasheets/SSD1306.pdf
 package screen
@@ -30,67 +30,6 @@ const (
 	pitch   = 12 // line pitch in pixels: 13-pixel glyphs overlap by one blank row
 )
 
-// Status is what the screen shows.
-type Status struct {
-	// ToMove is the player to move, 0 or 1, or -1 when no game is on.
-	ToMove int
-	// Players are the players' names; empty names read "P0" and "P1".
-	Players [2]string
-	// Captures are each player's captured marbles: white, grey, black.
-	Captures [2][3]int
-	// Line is a short status, e.g. "remove a free ring".
-	Line string
-	// Faults are sensor faults, most important first.
-	Faults []string
-}
-
-// Lines lays the status out as Rows lines of at most Columns characters.
-// It is the pure half of Show.
-func Lines(s Status) []string {
-	name := func(p int) string {
-		if s.Players[p] != "" {
-			return s.Players[p]
-		}
-		return fmt.Sprintf("P%d", p)
-	}
-	var l []string
-	switch s.ToMove {
-	case 0, 1:
-		l = append(l, name(s.ToMove)+" to move")
-	default:
-		l = append(l, "no game")
-	}
-	for p := 0; p < 2; p++ {
-		mark := " "
-		if p == s.ToMove {
-			mark = ">"
-		}
-		c := s.Captures[p]
-		caps := fmt.Sprintf(" w%d g%d b%d", c[0], c[1], c[2])
-		n := ascii(name(p))
-		if room := Columns - 1 - len(caps); len(n) > room {
-			n = n[:room]
-		}
-		l = append(l, mark+n+strings.Repeat(" ", Columns-1-len(caps)-len(n))+caps)
-	}
-	l = append(l, s.Line)
-	switch len(s.Faults) {
-	case 0:
-		l = append(l, "")
-	case 1:
-		l = append(l, "! "+s.Faults[0])
-	default:
-		l = append(l, fmt.Sprintf("!%d: %s", len(s.Faults), s.Faults[0]))
-	}
-	for i := range l {
-		l[i] = ascii(l[i])
-		if len(l[i]) > Columns {
-			l[i] = l[i][:Columns]
-		}
-	}
-	return l
-}
-
 // ascii replaces what basicfont cannot draw.
 func ascii(s string) string {
 	return strings.Map(func(r rune) rune {
@@ -101,12 +40,26 @@ func ascii(s string) string {
 	}, s)
 }
 
+// Fit is lines as the screen shows them: at most Rows lines of at most
+// Columns characters, with what basicfont cannot draw as '?'.
+func Fit(lines []string) []string {
+	l := make([]string, 0, Rows)
+	for i := 0; i < len(lines) && i < Rows; i++ {
+		x := ascii(lines[i])
+		if len(x) > Columns {
+			x = x[:Columns]
+		}
+		l = append(l, x)
+	}
+	return l
+}
+
 // Render draws the lines into a new 1-bit image in the controller's
 // memory layout.
-func Render(s Status) *image1bit.VerticalLSB {
+func Render(lines []string) *image1bit.VerticalLSB {
 	img := image1bit.NewVerticalLSB(image.Rect(0, 0, Width, Height))
 	d := font.Drawer{Dst: img, Src: image.NewUniform(image1bit.On), Face: basicfont.Face7x13}
-	for i, line := range Lines(s) {
+	for i, line := range Fit(lines) {
 		d.Dot = fixed.P(0, basicfont.Face7x13.Ascent+i*pitch)
 		d.DrawString(line)
 	}
@@ -154,15 +107,16 @@ func New(bus i2c.Bus, o *Opts) (*Dev, error) {
 	return &Dev{d: d}, nil
 }
 
-// Show draws s, if it differs from what is shown. The I²C transfer of a
-// full screen takes about 25 ms at 400 kHz, so call it from the output
-// goroutine, not the scan loop.
-func (d *Dev) Show(s Status) error {
-	l := Lines(s)
+// Show draws the lines (display.StatusLines lays a status out), if they
+// differ from what is shown. The I²C transfer of a full screen takes about
+// 25 ms at 400 kHz, so call it from the output goroutine, not the scan
+// loop.
+func (d *Dev) Show(lines []string) error {
+	l := Fit(lines)
 	if equal(l, d.last) {
 		return nil
 	}
-	if err := d.d.Draw(d.d.Bounds(), Render(s), image.Point{}); err != nil {
+	if err := d.d.Draw(d.d.Bounds(), Render(l), image.Point{}); err != nil {
 		return fmt.Errorf("screen: %w", err)
 	}
 	d.last = l

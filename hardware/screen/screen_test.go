@@ -7,39 +7,11 @@ import (
 	"github.com/zertzboard/zertzboard/sim"
 )
 
-func TestLines(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		s    Status
-		want []string
-	}{
-		{"no game", Status{ToMove: -1}, []string{
-			"no game",
-			" P0       w0 g0 b0",
-			" P1       w0 g0 b0",
-			"",
-			"",
-		}},
-		{"mid game", Status{ToMove: 1, Players: [2]string{"Alice", "Bob"}, Captures: [2][3]int{{1, 2, 0}, {0, 0, 3}}, Line: "remove a free ring"}, []string{
-			"Bob to move",
-			" Alice    w1 g2 b0",
-			">Bob      w0 g0 b3",
-			"remove a free ring",
-			"",
-		}},
-		{"faults and long names", Status{ToMove: 0, Players: [2]string{"Maximilian-Alexander", "Zoë"}, Faults: []string{"E5: drifting", "A3: saturated"}}, []string{
-			"Maximilian-Alexand",
-			">Maximili w0 g0 b0",
-			" Zo?      w0 g0 b0",
-			"",
-			"!2: E5: drifting",
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := Lines(tc.s); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("Lines(%+v) =\n%q\nwant\n%q", tc.s, got, tc.want)
-			}
-		})
+func TestFit(t *testing.T) {
+	got := Fit([]string{"Zoë moves", "a line far longer than eighteen", "3", "4", "5", "6"})
+	want := []string{"Zo? moves", "a line far longer ", "3", "4", "5"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Fit = %q; want %q", got, want)
 	}
 }
 
@@ -50,7 +22,7 @@ func TestShowOnVirtualScreen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := Status{ToMove: 0, Players: [2]string{"Alice", "Bob"}, Line: "place a marble"}
+		s := []string{"Alice to move", ">Alice    w0 g0 b0", " Bob      w0 g0 b0", "place a marble"}
 		if err := d.Show(s); err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,77 @@
+package display
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Status is what the status screen shows.
+type Status struct {
+	// ToMove is the player to move, 0 or 1, or -1 when no game is on.
+	ToMove int
+	// Players are the players' names; empty names read "P0" and "P1".
+	Players [2]string
+	// Captures are each player's captured marbles: white, grey, black.
+	Captures [2][3]int
+	// Line is a short status, e.g. "remove a free ring".
+	Line string
+	// Faults are sensor faults, most important first.
+	Faults []string
+}
+
+// StatusLines lays the status out as five lines of at most columns
+// characters (screen.Columns on the SSD1306).
+func StatusLines(s Status, columns int) []string {
+	name := func(p int) string {
+		if s.Players[p] != "" {
+			return s.Players[p]
+		}
+		return fmt.Sprintf("P%d", p)
+	}
+	var l []string
+	switch s.ToMove {
+	case 0, 1:
+		l = append(l, name(s.ToMove)+" to move")
+	default:
+		l = append(l, "no game")
+	}
+	for p := 0; p < 2; p++ {
+		mark := " "
+		if p == s.ToMove {
+			mark = ">"
+		}
+		c := s.Captures[p]
+		caps := fmt.Sprintf(" w%d g%d b%d", c[0], c[1], c[2])
+		n := ascii(name(p))
+		if room := max(columns-1-len(caps), 0); len(n) > room {
+			n = n[:room]
+		}
+		l = append(l, mark+n+strings.Repeat(" ", max(columns-1-len(caps)-len(n), 0))+caps)
+	}
+	l = append(l, s.Line)
+	switch len(s.Faults) {
+	case 0:
+		l = append(l, "")
+	case 1:
+		l = append(l, "! "+s.Faults[0])
+	default:
+		l = append(l, fmt.Sprintf("!%d: %s", len(s.Faults), s.Faults[0]))
+	}
+	for i := range l {
+		l[i] = ascii(l[i])
+		if len(l[i]) > columns {
+			l[i] = l[i][:columns]
+		}
+	}
+	return l
+}
+
+// ascii replaces what a plain bitmap font cannot draw.
+func ascii(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7E {
+			return '?'
+		}
+		return r
+	}, s)
+}
