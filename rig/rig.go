@@ -83,7 +83,7 @@ func Open(o Options) (*Rig, error) {
 		} else {
 			var err error
 			if m, err = pi.Detect(); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%w: %w", open.ErrNotFound, err)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 )
 
@@ -16,7 +17,7 @@ func TestCalibrateSimWritesAUsableFile(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("calibrate --sim = %d: %s", code, stderr)
 	}
-	for _, want := range []string{"step 1: take every ring off the base.", "step 2: put a ring on every socket.", "put white marbles", "put black marbles", "wrote " + out} {
+	for _, want := range []string{"step 1: take every ring off the base.", "step 2: put a ring on every socket.", "white marbles on rings", "black marbles on rings", "wrote " + out} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q", want)
 		}
@@ -35,7 +36,7 @@ func TestCalibrateSimWritesAUsableFile(t *testing.T) {
 }
 
 func TestLineInputEOF(t *testing.T) {
-	in := &lineInput{r: bufio.NewReader(strings.NewReader("\n"))}
+	in := &rig.Lines{R: bufio.NewReader(strings.NewReader("\n"))}
 	if err := in.Wait(); err != nil {
 		t.Fatalf("first Enter: %v", err)
 	}

@@ -89,8 +89,16 @@ func TestNoHardwareFailsClearly(t *testing.T) {
 		if c == "selftest" {
 			code, _, errs = runCmd(c)
 		}
-		if code != exitFault || !strings.Contains(errs, "SPI bus SPI0.0 not found") || !strings.Contains(errs, "--sim") {
-			t.Errorf("%s without hardware = %d, %q; want exit 1 naming SPI0.0 and --sim", c, code, errs)
+		if code != exitFault || !strings.Contains(errs, "not found") || !strings.Contains(errs, "--sim") {
+			t.Errorf("%s without hardware = %d, %q; want exit 1, not found and --sim", c, code, errs)
+		}
+		// Named, the model is checked, then the bus is missing.
+		code, _, errs = runCmd(c, "--pi", "4b", "--out", "/dev/null")
+		if c == "selftest" {
+			code, _, errs = runCmd(c, "--pi", "4b")
+		}
+		if code != exitFault || !strings.Contains(errs, "SPI bus SPI1.0 not found") || !strings.Contains(errs, "dtoverlay=spi1-1cs") || !strings.Contains(errs, "--sim") {
+			t.Errorf("%s --pi 4b without hardware = %d, %q; want exit 1 naming SPI1.0, its overlay and --sim", c, code, errs)
 		}
 	}
 }

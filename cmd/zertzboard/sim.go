@@ -18,6 +18,7 @@ import (
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
@@ -229,12 +230,12 @@ func randomGame(seed uint64) *record.Record {
 // same board (ports, once opened, stay claimed) so the live rig can open
 // the real one afterwards.
 func simCalibration(w *wiring.Wiring, live *sim.Hardware) (*classify.Calibration, error) {
-	r, err := openSimRig(w, live.Board)
+	r, err := rig.Open(rig.Options{Wiring: w, Sim: true, Board: live.Board})
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	cal, err := calibrate(r, 40, nopInput{}, io.Discard)
+	cal, err := r.Calibrate(rig.CalibrateOpts{Frames: 40})
 	live.Board.SetAll(engine.NoRing)
 	return cal, err
 }

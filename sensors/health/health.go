@@ -69,10 +69,33 @@ type Opts struct {
 	// unreadable before it is reported. A hand hovering over the board
 	// lasts a few seconds.
 	UnreadableWindows int
+	// StuckWindows is how many whole windows a reading must not move by
+	// one count before the sensor is called stuck. 0 means 1.
+	StuckWindows int
 }
 
 // DefaultOpts suit 200 scans a second and a 12-bit ADC.
-var DefaultOpts = Opts{Window: 200, RailMargin: 8, NoiseLimit: 24, DriftFraction: 0.6, UnreadableWindows: 10}
+var DefaultOpts = Opts{Window: 200, RailMargin: 8, NoiseLimit: 24, DriftFraction: 0.6, UnreadableWindows: 10, StuckWindows: 1}
+
+// OptsFor scales DefaultOpts to an ADC of bits bits. Counts thresholds
+// scale with the count size: a 10-bit count is four 12-bit counts, so the
+// rail margin and noise limit are a quarter. A healthy sensor's noise
+// (a few 12-bit counts, hardware/README.md) is under one 10-bit count, so
+// a quiet 10-bit reading can hold still for a window; "stuck" then needs
+// 4^(12-bits) windows of stillness, as unlikely as one window at 12 bits.
+func OptsFor(bits int) Opts {
+	o := DefaultOpts
+	if bits == 12 || bits < 8 || bits > 16 {
+		return o
+	}
+	scale := math.Ldexp(1, bits-12)
+	o.RailMargin = uint16(max(1, math.Round(float64(o.RailMargin)*scale)))
+	o.NoiseLimit *= scale
+	if bits < 12 {
+		o.StuckWindows = 1 << (2 * (12 - bits))
+	}
+	return o
+}
 
 type acc struct {
 	n, nDiff, nDev, rail int
@@ -83,6 +106,8 @@ type acc struct {
 	last                 uint16
 	lastClass            engine.Content
 	unreadable           int // consecutive unreadable windows
+	still                int // consecutive windows without a change
+	stillAt              uint16
 	allUnreadable        bool
 	faults               Kind
 	detail               [8]string
@@ -98,10 +123,12 @@ type Monitor struct {
 	s      []acc
 }
 
-// New returns a monitor for the calibrated sockets.
+// New returns a monitor for the calibrated sockets; nil options mean
+// OptsFor(cal.Bits).
 func New(cal *classify.Calibration, o *Opts) *Monitor {
 	if o == nil {
-		o = &DefaultOpts
+		d := OptsFor(cal.Bits)
+		o = &d
 	}
 	m := &Monitor{cal: cal, o: *o, top: uint16(1<<cal.Bits - 1), s: make([]acc, len(cal.Sockets))}
 	if m.o.Window < 2 {
@@ -174,7 +201,16 @@ func (m *Monitor) evaluate() {
 		case a.rail == a.n:
 			a.set(&f, Saturated, "reads %d-%d, at the rail of 0-%d", a.min, a.max, m.top)
 		case a.min == a.max:
-			a.set(&f, Stuck, "reads exactly %d for %d frames", a.min, a.n)
+			if a.still > 0 && a.stillAt == a.min {
+				a.still++
+			} else {
+				a.still, a.stillAt = 1, a.min
+			}
+			if a.still >= max(m.o.StuckWindows, 1) {
+				a.set(&f, Stuck, "reads exactly %d for %d frames", a.min, a.still*a.n)
+			}
+		default:
+			a.still = 0
 		}
 		if a.nDiff > a.n/2 {
 			if noise := a.sumDiff / float64(a.nDiff); noise > m.o.NoiseLimit {

@@ -157,3 +157,47 @@ func TestDriftWindowEndingUnreadable(t *testing.T) {
 		t.Errorf("faults %v; want A1 drifting", f)
 	}
 }
+
+// TestStuckScalesWithResolution: a healthy sensor's noise of about one
+// 12-bit count is a quarter of a 10-bit count, so a quiet 10-bit reading
+// may hold one value for a whole window. OptsFor(10) waits 16 windows
+// before calling that stuck; at 12 bits one window is enough.
+func TestStuckScalesWithResolution(t *testing.T) {
+	base := engine.MustStandardBoard("37")
+	for _, tc := range []struct {
+		bits       int
+		windows    int // windows of stillness before stuck
+		railMargin uint16
+		noiseLimit float64
+	}{
+		{12, 1, 8, 24},
+		{10, 16, 2, 6},
+	} {
+		cal := &classify.Calibration{Base: base, Bits: tc.bits, Sockets: make([]classify.Bands, base.Len())}
+		o := OptsFor(tc.bits)
+		if o.RailMargin != tc.railMargin || o.NoiseLimit != tc.noiseLimit || max(o.StuckWindows, 1) != tc.windows {
+			t.Errorf("OptsFor(%d) = %+v; want rail %d, noise %v, stuck after %d windows", tc.bits, o, tc.railMargin, tc.noiseLimit, tc.windows)
+		}
+		o.Window = 10
+		m := New(cal, &o)
+		raw := make([]uint16, base.Len())
+		cls := make([]engine.Content, base.Len())
+		for i := range raw {
+			raw[i] = uint16(1 << (tc.bits - 1))
+			cls[i] = engine.Unreadable
+		}
+		for w := 1; w <= tc.windows; w++ {
+			for f := 0; f < o.Window; f++ {
+				m.Observe(raw, cls)
+			}
+			stuck := false
+			for _, f := range m.Faults() {
+				stuck = stuck || f.Kind == Stuck
+			}
+			if want := w == tc.windows; stuck != want {
+				t.Errorf("%d bits, after %d still windows: stuck = %v; want %v", tc.bits, w, stuck, want)
+				break
+			}
+		}
+	}
+}
