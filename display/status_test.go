@@ -40,4 +40,3 @@ func TestLines(t *testing.T) {
 		})
 	}
 }
-

@@ -18,8 +18,8 @@ import (
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
-	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
 )
