@@ -12,6 +12,9 @@
 //	[hardware]
 //	wiring = /etc/zertzboard/base.wiring          # default: the reference wiring
 //	calibration = /var/lib/zertzboard/calibration.json
+//	pi = auto                 # zero, zero2w, 3b, 4b, 5; auto reads /proc/device-tree/model
+//	scan-rate = auto          # 100Hz-200Hz; auto: 200 Hz where the scan fits, else 100 Hz
+//	spidev-bufsiz = 4096      # as raised in cmdline.txt (spidev.bufsiz=N)
 //
 //	[journal]
 //	path = /var/lib/zertzboard/journal.jsonl
@@ -46,7 +49,10 @@ import (
 	"strings"
 	"time"
 
+	"periph.io/x/conn/v3/physic"
+
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/internal/ini"
 )
 
@@ -68,6 +74,13 @@ type Config struct {
 
 	Wiring      string // "" means the reference wiring
 	Calibration string
+	// Pi is the Raspberry Pi model (hardware/pi); "" reads it from the
+	// device tree.
+	Pi string
+	// ScanRate is the scan rate; 0 lets the wiring check choose.
+	ScanRate physic.Frequency
+	// SPIBufSiz is spidev's bufsiz; 0 means its default, 4096.
+	SPIBufSiz int
 
 	Journal string
 
@@ -117,7 +130,7 @@ func Parse(name string, r io.Reader) (*Config, error) {
 	}
 	known := map[string][]string{
 		"board":    {"id", "variant", "mode", "first", "players", "settle"},
-		"hardware": {"wiring", "calibration"},
+		"hardware": {"wiring", "calibration", "pi", "scan-rate", "spidev-bufsiz"},
 		"journal":  {"path"},
 		"mqtt":     {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key"},
 		"user":     {"password", "role"},
@@ -175,6 +188,31 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				c.Wiring = v
 			case "hardware.calibration":
 				c.Calibration = v
+			case "hardware.pi":
+				if v == "auto" {
+					c.Pi = ""
+					break
+				}
+				if _, err := pi.ByName(v); err != nil {
+					return nil, bad(s, e, "%q: want auto or one of %s", v, pi.Names())
+				}
+				c.Pi = v
+			case "hardware.scan-rate":
+				if v == "auto" {
+					c.ScanRate = 0
+					break
+				}
+				var f physic.Frequency
+				if err := f.Set(v); err != nil || f < 100*physic.Hertz || f > 1000*physic.Hertz {
+					return nil, bad(s, e, "%q: want auto or a rate from 100Hz to 1kHz (below 100 Hz a quick hand falls between scans)", v)
+				}
+				c.ScanRate = f
+			case "hardware.spidev-bufsiz":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 64 || n > 1<<20 {
+					return nil, bad(s, e, "%q: want spidev's bufsiz in bytes, 64 to 1048576", v)
+				}
+				c.SPIBufSiz = n
 			case "journal.path":
 				c.Journal = v
 			case "mqtt.broker":

@@ -76,6 +76,7 @@ func (r *Rig) Calibrate(o CalibrateOpts) (*classify.Calibration, error) {
 	base := r.Wiring.Base
 	n := base.Len()
 	samples := make([]classify.Samples, n)
+	context := make([]classify.Samples, n)
 	step := 0
 	vacant := classify.Index(engine.Vacant)
 	whole := func(c engine.Content, prompt string) error {
@@ -159,10 +160,13 @@ func (r *Rig) Calibrate(o CalibrateOpts) (*classify.Calibration, error) {
 				samples[x.s][k] = m[x.s]
 				marble[x.s] = true
 			}
-			// Every other socket held a vacant ring, some beside marbles.
+			// Every other socket held a vacant ring, some beside marbles:
+			// its band must hold those readings too. Only the mean of
+			// each, so that the context stays small.
 			for s := 0; s < n; s++ {
 				if !marble[s] {
-					samples[s][vacant] = append(samples[s][vacant], m[s]...)
+					mean, _ := classify.MeanStd(m[s])
+					context[s][vacant] = append(context[s][vacant], uint16(math.Round(mean)))
 				}
 			}
 			left := pending[:0]
@@ -180,7 +184,7 @@ func (r *Rig) Calibrate(o CalibrateOpts) (*classify.Calibration, error) {
 			}
 		}
 	}
-	cal, err := classify.Fit(base, r.Bits(), samples, nil)
+	cal, err := classify.FitContext(base, r.Bits(), samples, context, nil)
 	if err != nil {
 		return nil, err
 	}

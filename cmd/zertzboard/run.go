@@ -11,9 +11,11 @@ import (
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/config"
 	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 )
 
@@ -30,7 +32,10 @@ SIGTERM or Ctrl-C stops it cleanly with the LEDs dark.
 
 The configuration file is documented in the config package and in
 firmware-config/README.md; "zertzboard calibrate" writes the calibration
-it needs. On a machine without the hardware, use "zertzboard sim".
+it needs. Before any bus is opened, the wiring is checked against the Pi
+(as "zertzboard check-wiring" does), which also picks the scan rate, and a
+calibration measured with another ADC is refused. On a machine without the
+hardware, use "zertzboard sim".
 
 Examples:
   zertzboard run --config /etc/zertzboard/zertzboard.conf
@@ -77,11 +82,13 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 	if err != nil {
 		return fmt.Errorf("%w (calibrate the board first: zertzboard calibrate --out %s)", err, cfg.Calibration)
 	}
-	buses, err := open.Host()
-	if err != nil {
-		return err
+	o := rig.Options{Wiring: w, Check: pi.CheckOpts{BufSiz: cfg.SPIBufSiz, Rate: cfg.ScanRate}}
+	if cfg.Pi != "" {
+		if o.Model, err = pi.ByName(cfg.Pi); err != nil {
+			return err
+		}
 	}
-	r, err := open.Open(w, buses, nil)
+	r, err := rig.Open(o)
 	if err != nil {
 		if errors.Is(err, open.ErrNotFound) {
 			err = fmt.Errorf("%w\n(no board hardware here? \"zertzboard sim\" runs the same controller on a simulated board)", err)
@@ -89,6 +96,10 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		return err
 	}
 	defer r.Close()
+	if err := r.CheckCalibration(cal); err != nil {
+		return fmt.Errorf("%s: %w", cfg.Calibration, err)
+	}
+	log.Info("hardware", "pi", r.Report.Model.Title, "scan-rate", r.Report.Rate.String(), "scan", r.Report.Scan.Mean.String(), "ioctls-per-scan", r.Report.Scan.Ioctls)
 	mode, err := referee.ParseMode(cfg.Mode)
 	if err != nil {
 		return err
@@ -99,7 +110,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 	}
 	d := &daemon{
 		node: node.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
-			SettleMS: cfg.SettleMS, Rig: r, Calibration: cal, JournalPath: cfg.Journal, Logger: log},
+			SettleMS: cfg.SettleMS, Rig: r.Rig, Calibration: cal, JournalPath: cfg.Journal, Logger: log},
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,
 		username: cfg.Username, password: cfg.Password, store: cfg.Store, token: cfg.Token,
 		tls:  broadcast.TLSConfig{CAFile: cfg.CA, CertFile: cfg.Cert, KeyFile: cfg.Key},

@@ -84,7 +84,11 @@ func Check(w *wiring.Wiring, m *Model, o *CheckOpts) (*Report, error) {
 			return nil, err
 		}
 		if !ctl.CPHA {
-			return nil, c.errf(f, "SPI%d is the auxiliary SPI (%s): it has no CPHA, so no mode 3, which periph's %s driver asks for, and no DMA; put the LEDs on SPI0 (MOSI GPIO10) and the ADC on SPI1", ctl.Bus, ctl.Driver, l.Kind)
+			drv := "nrzled"
+			if l.Kind == wiring.APA102 {
+				drv = "apa102"
+			}
+			return nil, c.errf(f, "SPI%d is the auxiliary SPI (%s): it has no CPHA, so no mode 3, which periph's %s driver asks for, and no DMA; put the LEDs on SPI0 (MOSI GPIO10) and the ADC on SPI1", ctl.Bus, ctl.Driver, drv)
 		}
 		if l.Kind != wiring.APA102 && !ctl.DMA {
 			return nil, c.errf(f, "SPI%d (%s) has no DMA here: a %d-byte WS2812 stream refilled from interrupts stalls mid-frame and the LEDs show wrong colours; use SPI0", ctl.Bus, ctl.Driver, LEDBytes(l))
@@ -191,7 +195,7 @@ type checker struct {
 }
 
 func (c *checker) errf(field, format string, a ...any) error {
-	return &wiring.Error{Pkg: "check-wiring", File: c.w.File, Line: c.w.Line(field), Field: field, Msg: fmt.Sprintf("%s: ", c.m.Title) + fmt.Sprintf(format, a...)}
+	return &wiring.Error{Pkg: "pi", File: c.w.File, Line: c.w.Line(field), Field: field, Msg: fmt.Sprintf("%s: ", c.m.Title) + fmt.Sprintf(format, a...)}
 }
 
 func (c *checker) adcField() string {

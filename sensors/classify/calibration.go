@@ -175,11 +175,19 @@ var ErrOverlap = errors.New("classify: classes overlap")
 // less a guard, so that the most drift and crosstalk is tolerated before a
 // reading becomes unreadable.
 func Fit(base *engine.Board, bits int, samples []Samples, o *FitOpts) (*Calibration, error) {
+	return FitContext(base, bits, samples, nil, o)
+}
+
+// FitContext is Fit with, per socket, readings that each class's band must
+// also contain but that do not set its centre or noise: a vacant ring
+// measured beside marbles, whose fields leak in (hardware/README.md,
+// "Crosstalk"). context may be nil.
+func FitContext(base *engine.Board, bits int, samples, context []Samples, o *FitOpts) (*Calibration, error) {
 	if o == nil {
 		o = &DefaultFitOpts
 	}
-	if len(samples) != base.Len() {
-		return nil, fmt.Errorf("classify: %d sockets of samples for a %d-socket base", len(samples), base.Len())
+	if len(samples) != base.Len() || (context != nil && len(context) != base.Len()) {
+		return nil, fmt.Errorf("classify: %d sockets of samples (%d of context) for a %d-socket base", len(samples), len(context), base.Len())
 	}
 	c := &Calibration{Base: base, Bits: bits, Hysteresis: o.Hysteresis, Sockets: make([]Bands, base.Len())}
 	top := float64(int(1)<<bits - 1)
@@ -188,6 +196,7 @@ func Fit(base *engine.Board, bits int, samples []Samples, o *FitOpts) (*Calibrat
 		type stat struct {
 			class     int
 			mean, std float64
+			lo, hi    float64 // how far the context readings reach below and above the mean
 		}
 		var st [NumClasses]stat
 		for i, v := range samples[s] {
@@ -196,6 +205,12 @@ func Fit(base *engine.Board, bits int, samples []Samples, o *FitOpts) (*Calibrat
 			}
 			st[i].class = i
 			st[i].mean, st[i].std = MeanStd(v)
+			if context != nil {
+				for _, x := range context[s][i] {
+					st[i].lo = math.Max(st[i].lo, st[i].mean-float64(x))
+					st[i].hi = math.Max(st[i].hi, float64(x)-st[i].mean)
+				}
+			}
 		}
 		sort.Slice(st[:], func(a, b int) bool { return st[a].mean < st[b].mean })
 		half := make([][2]float64, NumClasses) // below, above
@@ -206,6 +221,10 @@ func Fit(base *engine.Board, bits int, samples []Samples, o *FitOpts) (*Calibrat
 			if h < o.Sigmas*a.std || h < o.Sigmas*b.std || h < 1 {
 				return nil, fmt.Errorf("%w: socket %s: %c (mean %.0f, σ %.1f) and %c (mean %.0f, σ %.1f) are too close",
 					ErrOverlap, lab, Classes[a.class], a.mean, a.std, Classes[b.class], b.mean, b.std)
+			}
+			if h < a.hi+1 || h < b.lo+1 {
+				return nil, fmt.Errorf("%w: socket %s: %c (mean %.0f, up to %+.0f beside other pieces) and %c (mean %.0f, down to %+.0f) are too close",
+					ErrOverlap, lab, Classes[a.class], a.mean, a.hi, Classes[b.class], b.mean, -b.lo)
 			}
 			half[k][1], half[k+1][0] = h, h
 		}
