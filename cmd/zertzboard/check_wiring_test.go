@@ -41,4 +41,3 @@ func TestCheckWiring(t *testing.T) {
 		t.Errorf("check-wiring --help = %d, %q", code, errs)
 	}
 }
-
