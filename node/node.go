@@ -1,7 +1,9 @@
 // Package node runs one board: the scan loop reads the sensors, the
-// classifier and the mount turn counts into the game board's cells, the
-// controller referees them and journals and broadcasts every committed
-// change, and the display shows the guidance on the LEDs and the screen.
+// classifier and the mount turn counts into the game board's cells and
+// queues them; on its own goroutine the controller referees them and
+// journals (fsync) and broadcasts every committed change, so that neither
+// the SD card nor the network can delay a scan; and the display shows the
+// guidance on the LEDs and the screen.
 // The same code runs on a Raspberry Pi and on the simulator; only the
 // buses differ.
 package node
@@ -62,7 +64,8 @@ type Options struct {
 	// change (the simulator's status screen).
 	Terminal io.Writer
 	// OnFrame, if not nil, sees every classified frame of the game board
-	// (e.g. to record a frame log). It must not keep cells.
+	// (e.g. to record a frame log), on the referee's goroutine, just
+	// before the referee. It must not keep cells.
 	OnFrame func(ms int64, cells []byte)
 }
 
@@ -79,6 +82,8 @@ type Node struct {
 	// armedAt is when new game was pressed, awaiting confirm; only the
 	// buttons goroutine uses it.
 	armedAt time.Time
+	// onScan, in tests, sees every scan on the scan goroutine.
+	onScan func(*scan.Frame)
 }
 
 // New opens the journal, resumes its game or starts one, and mounts the
@@ -169,8 +174,14 @@ func (n *Node) Run(ctx context.Context) error {
 			}
 		}()
 	}
-	err := n.scan(ctx)
+	// The referee, the journal's fsync and the broadcast run on their own
+	// goroutine: a stalled SD card or network never delays a scan.
+	q := newFrameQueue(queueFrames, n.opt.Rig.Wiring.Base.Len())
+	refereeDone := make(chan struct{})
+	go func() { defer close(refereeDone); n.referee(ctx, q) }()
+	err := n.scan(ctx, q)
 	cancel()
+	<-refereeDone
 	wg.Wait()
 	if h := n.opt.Rig.LEDs; h != nil {
 		if herr := h.Halt(); herr != nil {
@@ -184,8 +195,9 @@ func (n *Node) Run(ctx context.Context) error {
 }
 
 // scan is the hot loop: the pipeline classifies and projects each scan
-// onto the game board, and the controller referees it.
-func (n *Node) scan(ctx context.Context) error {
+// onto the game board, and the frame is queued for the referee. It never
+// waits for the referee, the journal or the network.
+func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 	var faults []health.Fault
 	n.start = time.Now()
 	first := true
@@ -197,20 +209,51 @@ func (n *Node) scan(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		var changed []health.Fault
 		if f.Faults != nil && !sameFaults(f.Faults, faults) {
-			faults = f.Faults
-			n.reportFaults(sf.T, faults)
+			faults, changed = f.Faults, f.Faults
 		}
 		ms := sf.T.Sub(n.start).Milliseconds()
 		n.nowMS.Store(ms)
-		if n.opt.OnFrame != nil {
-			n.opt.OnFrame(ms, f.Cells)
-		}
-		if err := n.ctrl.Frame(ms, f.Cells); err != nil {
-			n.log.Error("frame", "err", err)
+		q.push(ms, sf.T, f.Cells, changed)
+		if n.onScan != nil {
+			n.onScan(sf)
 		}
 		return nil
 	})
+}
+
+// referee takes the queued frames in order: faults reported, the frame
+// recorded (OnFrame) and refereed, every committed change journalled and
+// published. When ctx is done it finishes the frames already queued.
+func (n *Node) referee(ctx context.Context, q *frameQueue) {
+	handle := func(e *queued) {
+		if e.faults != nil {
+			n.reportFaults(e.t, e.faults)
+		}
+		if n.opt.OnFrame != nil {
+			n.opt.OnFrame(e.ms, e.cells)
+		}
+		if err := n.ctrl.Frame(e.ms, e.cells); err != nil {
+			n.log.Error("frame", "err", err)
+		}
+	}
+	var dropped uint64
+	for {
+		for q.pop(handle) {
+		}
+		if d := q.Dropped(); d != dropped {
+			n.log.Warn("the referee fell behind the scan; frames dropped", "dropped", d-dropped)
+			dropped = d
+		}
+		select {
+		case <-ctx.Done():
+			for q.pop(handle) {
+			}
+			return
+		case <-q.ready:
+		}
+	}
 }
 
 func sameFaults(a, b []health.Fault) bool {

@@ -67,10 +67,28 @@ type Fake struct {
 	now     time.Time
 	tickers []*fakeTicker
 	slept   time.Duration
+	added   chan struct{} // closed and replaced when a ticker is made
 }
 
 // NewFake returns a fake clock set to start.
-func NewFake(start time.Time) *Fake { return &Fake{now: start} }
+func NewFake(start time.Time) *Fake { return &Fake{now: start, added: make(chan struct{})} }
+
+// WaitTicker blocks until a running ticker of period d exists, so that a
+// test advances the clock only once the loop it drives is waiting on it.
+func (f *Fake) WaitTicker(d time.Duration) {
+	for {
+		f.mu.Lock()
+		for _, t := range f.tickers {
+			if t.period == d && !t.stopped {
+				f.mu.Unlock()
+				return
+			}
+		}
+		added := f.added
+		f.mu.Unlock()
+		<-added
+	}
+}
 
 // Now returns the fake time.
 func (f *Fake) Now() time.Time {
@@ -124,6 +142,10 @@ func (f *Fake) NewTicker(d time.Duration) Ticker {
 	defer f.mu.Unlock()
 	t := &fakeTicker{f: f, c: make(chan time.Time, 1), period: d, next: f.now.Add(d)}
 	f.tickers = append(f.tickers, t)
+	if f.added != nil {
+		close(f.added)
+	}
+	f.added = make(chan struct{})
 	return t
 }
 

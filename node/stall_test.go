@@ -1,0 +1,149 @@
+package node
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/scan"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sim"
+)
+
+// stallPub blocks the goroutine that publishes, once armed, until
+// released: what an fsync of the journal on a busy SD card (hundreds of
+// ms) or a stuck network write does to the goroutine that commits.
+type stallPub struct {
+	mu      sync.Mutex
+	armed   bool
+	stalled chan struct{} // closed when the stall begins
+	release chan struct{}
+}
+
+func (p *stallPub) stall() {
+	p.mu.Lock()
+	armed := p.armed
+	p.armed = false
+	p.mu.Unlock()
+	if armed {
+		close(p.stalled)
+		<-p.release
+	}
+}
+func (p *stallPub) State(live.State)      { p.stall() }
+func (p *stallPub) Move(live.MoveMessage) { p.stall() }
+func (p *stallPub) Event(referee.Event)   { p.stall() }
+func (p *stallPub) Record([]byte)         {}
+
+// TestStallCostsNoScan: while the referee's goroutine is stuck for 500 ms
+// of scans (100 at 200 Hz) in what follows a commit (journal fsync, MQTT),
+// the scan goroutine scans every tick, with no overrun; once the stall
+// ends, the referee catches up on every frame, in order.
+func TestStallCostsNoScan(t *testing.T) {
+	// No buttons: their poll ticker would share the scan's period.
+	src := string(wiring.ReferenceText())
+	src = src[:strings.Index(src, "[buttons]")] + src[strings.Index(src, "[mount]"):]
+	w, err := wiring.Parse("nobuttons.wiring", strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := sim.NewBoard(w.Base, nil)
+	hw, err := sim.New(w, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clock.NewFake(time.Unix(0, 0))
+	rig, err := open.Open(w, hw, &open.Opts{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	cal := calibrateSim(t, rig, board)
+	m, err := w.Mount(engine.MustStandardBoard("37"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range m.Sockets {
+		board.Set(s, engine.Vacant)
+	}
+	p := &stallPub{stalled: make(chan struct{}), release: make(chan struct{})}
+	var mu sync.Mutex
+	var refereed []int64
+	n, err := New(Options{BoardID: "s", Variant: "37", Rig: rig, Calibration: cal, Publisher: p,
+		OnFrame: func(ms int64, _ []byte) { mu.Lock(); refereed = append(refereed, ms); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	scans := make(chan *scan.Frame, 1)
+	n.onScan = func(f *scan.Frame) { scans <- &scan.Frame{Seq: f.Seq, T: f.T, Overruns: f.Overruns} }
+	p.mu.Lock()
+	p.armed = true
+	p.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- n.Run(ctx) }()
+	clk.WaitTicker(rig.Scanner.Period())
+	guard := time.After(10 * time.Second) // a deadlock guard, not a timing
+	// next moves the clock to the next tick (a scan's own bus and settle
+	// time counts towards it) and waits for that scan.
+	tick := clk.Now().Add(rig.Scanner.Period())
+	next := func() *scan.Frame {
+		clk.Advance(tick.Sub(clk.Now()))
+		tick = tick.Add(rig.Scanner.Period())
+		select {
+		case f := <-scans:
+			return f
+		case err := <-done:
+			t.Fatalf("Run returned %v", err)
+		case <-guard:
+			buf := make([]byte, 1<<20)
+			t.Log(string(buf[:runtime.Stack(buf, true)]))
+			t.Fatal("no scan: the scan goroutine is blocked")
+		}
+		return nil
+	}
+	// A white marble on the centre: after the settle time the referee
+	// publishes the pending turn, and the publisher stalls.
+	d4, _ := w.Base.ParseCell("D4")
+	board.Set(d4, engine.WhiteMarble)
+	for stalled := false; !stalled; {
+		next()
+		select {
+		case <-p.stalled:
+			stalled = true
+		default:
+		}
+	}
+	before := next()
+	var last *scan.Frame
+	for i := 0; i < 100; i++ {
+		last = next()
+	}
+	if last.Overruns != before.Overruns {
+		t.Errorf("%d overruns during the stall; want 0", last.Overruns-before.Overruns)
+	}
+	close(p.release)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got, want := len(refereed), int(last.Seq)+1; got != want {
+		t.Errorf("the referee saw %d frames; the scan made %d", got, want)
+	}
+	for i := 1; i < len(refereed); i++ {
+		if refereed[i] < refereed[i-1] {
+			t.Fatalf("frame %d at %d ms after one at %d ms", i, refereed[i], refereed[i-1])
+		}
+	}
+}
