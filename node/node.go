@@ -227,7 +227,7 @@ func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 // recorded (OnFrame) and refereed, every committed change journalled and
 // published. When ctx is done it finishes the frames already queued.
 func (n *Node) referee(ctx context.Context, q *frameQueue) {
-	handle := func(e *queued) {
+	handle := func(e queued) {
 		if e.faults != nil {
 			n.reportFaults(e.t, e.faults)
 		}

@@ -74,7 +74,7 @@ func (q *frameQueue) poke() {
 
 // pop hands the oldest frame to fn, outside the lock, and reports false
 // when the queue is empty. fn must not keep e.cells.
-func (q *frameQueue) pop(fn func(e *queued)) bool {
+func (q *frameQueue) pop(fn func(e queued)) bool {
 	q.mu.Lock()
 	if q.n == 0 {
 		q.mu.Unlock()
@@ -88,7 +88,7 @@ func (q *frameQueue) pop(fn func(e *queued)) bool {
 	q.head = (q.head + 1) % len(q.ring)
 	q.n--
 	q.mu.Unlock()
-	fn(&e)
+	fn(e)
 	q.mu.Lock()
 	if q.ring[i].cells == nil {
 		q.ring[i].cells = e.cells[:0]

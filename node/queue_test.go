@@ -18,7 +18,7 @@ func TestFrameQueue(t *testing.T) {
 	push(20, "oobo")
 	var got []int64
 	var cells []string
-	for q.pop(func(e *queued) { got = append(got, e.ms); cells = append(cells, string(e.cells)) }) {
+	for q.pop(func(e queued) { got = append(got, e.ms); cells = append(cells, string(e.cells)) }) {
 	}
 	want := []int64{5, 10, 20}
 	if len(got) != len(want) || got[0] != 5 || got[1] != 10 || got[2] != 20 || cells[2] != "oobo" {
@@ -31,7 +31,7 @@ func TestFrameQueue(t *testing.T) {
 	b := []byte("oooo")
 	if n := testing.AllocsPerRun(100, func() {
 		q.push(1, t0, b, nil)
-		q.pop(func(*queued) {})
+		q.pop(func(queued) {})
 	}); n != 0 {
 		t.Errorf("push+pop allocates %v times", n)
 	}
