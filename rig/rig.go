@@ -39,6 +39,9 @@ type Options struct {
 	Timing bool
 	// Seed makes the simulated latencies reproducible.
 	Seed uint64
+	// NoPackets: the simulated ADCs lack TxPackets, so every conversion
+	// is its own ioctl (for comparison with the batched scan).
+	NoPackets bool
 }
 
 // Rig is the open hardware, real or simulated.
@@ -107,7 +110,7 @@ func Open(o Options) (*Rig, error) {
 		b = sim.NewBoard(w.Base, nil)
 	}
 	clk := clock.NewFake(time.Unix(0, 0))
-	so := &sim.Opts{Model: m, Seed: o.Seed}
+	so := &sim.Opts{Model: m, Seed: o.Seed, NoPackets: o.NoPackets}
 	if o.Timing {
 		so.Clock = clk
 	}

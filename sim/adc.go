@@ -21,8 +21,9 @@ type ADC struct {
 	input   func(ch int) uint16
 
 	// ctl and timing, when set, are the Pi's controller and cost model.
-	ctl    *pi.Controller
-	timing *Timing
+	ctl       *pi.Controller
+	timing    *Timing
+	noPackets bool
 
 	mu        sync.Mutex
 	connected bool
@@ -116,6 +117,9 @@ func (c *adcConn) charge(transfers, n int) {
 // conversions (KeepCS false), since its falling edge starts one, and the
 // whole message must fit spidev's buffer.
 func (c *adcConn) TxPackets(p []spi.Packet) error {
+	if c.a.noPackets {
+		return fmt.Errorf("sim: %s: TxPackets is not implemented", c.a)
+	}
 	n := 0
 	for i := range p {
 		n += len(p[i].W)

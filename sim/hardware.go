@@ -51,6 +51,9 @@ type Opts struct {
 	Clock clock.Clock
 	// Seed makes the drawn latencies reproducible.
 	Seed uint64
+	// NoPackets makes the ADCs refuse TxPackets, as periph's fakes do, so
+	// that the drivers fall back to one Tx (one ioctl) per conversion.
+	NoPackets bool
 }
 
 // DefaultModel is the Pi that New simulates.
@@ -112,7 +115,7 @@ func NewWith(w *wiring.Wiring, b *Board, o *Opts) (*Hardware, error) {
 	for i, a := range w.ADCs {
 		i := i
 		d := NewADC(a.Bus, a.Chip, func(ch int) uint16 { return h.input(i, ch) })
-		d.ctl, d.timing = h.controller(a.Bus), h.Timing
+		d.ctl, d.timing, d.noPackets = h.controller(a.Bus), h.Timing, o.NoPackets
 		h.ADCs[a.Bus] = d
 	}
 	if w.LEDs != nil {
