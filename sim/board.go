@@ -13,10 +13,49 @@ import (
 // Levels are the mean readings per class, indexed like classify.Classes.
 type Levels [classify.NumClasses]float64
 
-// DefaultLevels model DRV5055-class sensors on a 12-bit ADC at 3.3 V:
-// mid-scale with no magnet, the ring's small magnet pulls down, each marble
-// colour has its own strength and polarity.
-var DefaultLevels = Levels{2048, 1800, 1350, 2500, 3100}
+// The sensing design of hardware/README.md, which the simulator's sockets
+// follow.
+const (
+	// SensitivityMVPerMT is the DRV5055A2's sensitivity at VCC = 3.3 V.
+	SensitivityMVPerMT = 30.0
+	// CountsPerMT is that sensitivity on a 12-bit ADC with VREF = VCC =
+	// 3.3 V: 30 mV/mT ÷ (3300 mV / 4096).
+	CountsPerMT = SensitivityMVPerMT / (3300.0 / 4096)
+	// SaturationMT is where the DRV5055A2's output leaves its linear
+	// range at 3.3 V (datasheet: about ±44 mT; the A1 saturates at ±21).
+	SaturationMT = 44.0
+	// CrosstalkRatio is a neighbour's field at a sensor relative to its
+	// own sensor: a dipole 6 mm above its sensor seen from 30 mm away is
+	// −0.33 % of the on-axis field (the axial field reverses off axis).
+	CrosstalkRatio = -0.0035
+	// GainSpread is the per-socket spread of every magnet's field at its
+	// sensor: ±0.3 mm in a 6 mm distance is ±5 % (field ∝ 1/d³ near the
+	// axis, less for a finite magnet).
+	GainSpread = 0.05
+	// OffsetCounts is the per-socket spread of the sensor's quiescent
+	// output (no field) in counts: ±1 % of VCC is ±41 counts.
+	OffsetCounts = 40
+	// NoiseCounts is a reading's noise: the sensor's about 0.5 counts
+	// and the ADC's about 1 count, with margin.
+	NoiseCounts = 4
+)
+
+// FieldsMT are the design's fields at a socket's sensor per class, in
+// millitesla: no ring; a ring's 3×1 mm N35 disc 5 mm above, south down;
+// with a marble, the ring plus the marble's ballast magnet 6 mm above
+// (white 4×2 mm N35 south down, grey 4×3 mm N35 north down, black
+// 6×3 mm N35 north down).
+var FieldsMT = [classify.NumClasses]float64{0, -7.3, -7.3 - 12.7, -7.3 + 16.2, -7.3 + 32.0}
+
+// DefaultLevels are FieldsMT in counts of a 12-bit ADC: mid-scale with no
+// field.
+var DefaultLevels = func() Levels {
+	var l Levels
+	for i, f := range FieldsMT {
+		l[i] = math.Round(2048 + f*CountsPerMT)
+	}
+	return l
+}()
 
 // BoardOpts configures a Board.
 type BoardOpts struct {
@@ -30,14 +69,18 @@ type BoardOpts struct {
 	// Noise is the standard deviation of each reading, in counts.
 	Noise float64
 	// Crosstalk is the fraction of each neighbour's magnetic field (its
-	// level's distance from the no-ring level) that a sensor picks up.
+	// level's distance from the no-ring level) that a sensor picks up;
+	// negative when it reads opposite, as a dipole's does off axis.
 	Crosstalk float64
+	// Gain is the largest per-socket deviation of the magnets' fields at
+	// the sensor, as a fraction (mounting height, magnet tolerance).
+	Gain float64
 	// Seed makes the noise and offsets reproducible.
 	Seed uint64
 }
 
-// DefaultBoardOpts are noisy enough to exercise the classifier.
-var DefaultBoardOpts = BoardOpts{Bits: 12, Levels: DefaultLevels, Spread: 40, Noise: 4, Crosstalk: 0.005, Seed: 1}
+// DefaultBoardOpts are the figures of hardware/README.md.
+var DefaultBoardOpts = BoardOpts{Bits: 12, Levels: DefaultLevels, Spread: OffsetCounts, Noise: NoiseCounts, Crosstalk: CrosstalkRatio, Gain: GainSpread, Seed: 1}
 
 // Board is a virtual base: what lies on each socket and how each sensor
 // responds. It is safe for concurrent use.
@@ -50,6 +93,7 @@ type Board struct {
 	rng    *rand.Rand
 	cells  []engine.Content
 	offset []float64
+	gain   []float64
 	dead   []int     // -1, or the constant reading of a dead sensor
 	drift  []float64 // counts added per reading
 	drifts []float64 // accumulated drift
@@ -64,11 +108,12 @@ func NewBoard(base *engine.Board, o *BoardOpts) *Board {
 	}
 	n := base.Len()
 	b := &Board{base: base, o: *o, top: float64(int(1)<<o.Bits - 1), rng: rand.New(rand.NewPCG(o.Seed, 0x2e27)),
-		cells: make([]engine.Content, n), offset: make([]float64, n), dead: make([]int, n),
+		cells: make([]engine.Content, n), offset: make([]float64, n), gain: make([]float64, n), dead: make([]int, n),
 		drift: make([]float64, n), drifts: make([]float64, n), noise: make([]float64, n), reads: make([]int, n)}
 	for i := range b.cells {
 		b.cells[i] = engine.NoRing
 		b.offset[i] = (b.rng.Float64()*2 - 1) * o.Spread
+		b.gain[i] = 1 + (b.rng.Float64()*2-1)*o.Gain
 		b.dead[i] = -1
 	}
 	return b
@@ -166,7 +211,7 @@ func (b *Board) Level(s engine.Cell) float64 {
 
 func (b *Board) level(s engine.Cell) float64 {
 	lv := &b.o.Levels
-	v := lv[classify.Index(b.cells[s])] + b.offset[s] + b.drifts[s]
+	v := lv[0] + (lv[classify.Index(b.cells[s])]-lv[0])*b.gain[s] + b.offset[s] + b.drifts[s]
 	for _, n := range b.base.Neighbours(s) {
 		v += b.o.Crosstalk * (lv[classify.Index(b.cells[n])] - lv[0])
 	}

@@ -19,7 +19,7 @@ import (
 func TestHardwareRoutesTheMux(t *testing.T) {
 	w := wiring.Reference()
 	o := DefaultBoardOpts
-	o.Noise, o.Spread, o.Crosstalk = 0, 0, 0
+	o.Noise, o.Spread, o.Crosstalk, o.Gain = 0, 0, 0, 0
 	b := NewBoard(w.Base, &o)
 	h, err := New(w, b)
 	if err != nil {
@@ -40,10 +40,10 @@ func TestHardwareRoutesTheMux(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := d.ReadRaw(so.Channel); v != 3100 {
-		t.Errorf("E5 through its mux address reads %d; want 3100", v)
+	if v, _ := d.ReadRaw(so.Channel); float64(v) != DefaultLevels[4] {
+		t.Errorf("E5 through its mux address reads %d; want %.0f", v, DefaultLevels[4])
 	}
-	if v, _ := d.ReadRaw(7); v == 3100 || b.Reads(e5) != 1 {
+	if v, _ := d.ReadRaw(7); float64(v) == DefaultLevels[4] || b.Reads(e5) != 1 {
 		t.Errorf("an unused channel read %d and E5 was read %d times", v, b.Reads(e5))
 	}
 	// A disabled mux connects nothing.
@@ -151,7 +151,7 @@ func TestRefusesWhatTheKernelRefuses(t *testing.T) {
 func TestBatchedConversionsAndTheirCost(t *testing.T) {
 	w := wiring.Reference()
 	o := DefaultBoardOpts
-	o.Noise, o.Spread, o.Crosstalk = 0, 0, 0
+	o.Noise, o.Spread, o.Crosstalk, o.Gain = 0, 0, 0, 0
 	b := NewBoard(w.Base, &o)
 	zero, _ := pi.ByName("zero")
 	clk := clock.NewFake(time.Unix(0, 0))

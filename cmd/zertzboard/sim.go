@@ -110,7 +110,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 
 	w := wiring.Reference()
-	board := sim.NewBoard(w.Base, &sim.BoardOpts{Bits: 12, Levels: sim.DefaultLevels, Spread: 40, Noise: 4, Crosstalk: 0.005, Seed: *seed})
+	bo := sim.DefaultBoardOpts
+	bo.Seed = *seed
+	board := sim.NewBoard(w.Base, &bo)
 	hw, err := sim.New(w, board)
 	if err != nil {
 		return fail("%v", err)
