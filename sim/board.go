@@ -41,11 +41,11 @@ const (
 )
 
 // FieldsMT are the design's fields at a socket's sensor per class, in
-// millitesla: no ring; a ring's 3×1 mm N35 disc 5 mm above, south down;
-// with a marble, the ring plus the marble's ballast magnet 6 mm above
-// (white 4×2 mm N35 south down, grey 4×3 mm N35 north down, black
-// 6×3 mm N35 north down).
-var FieldsMT = [classify.NumClasses]float64{0, -7.3, -7.3 - 12.7, -7.3 + 16.2, -7.3 + 32.0}
+// millitesla: no ring; a ring's 12×9×1 mm N35 annulus 5 mm above; with a
+// marble, the ring plus the marble's magnet 6 mm above, turned by the
+// ring's field until it attracts it, so adding to it (white 3×2 mm,
+// grey 4×3 mm, black 5×3 mm, all N35).
+var FieldsMT = [classify.NumClasses]float64{0, -6.0, -6.0 - 7.5, -6.0 - 16.2, -6.0 - 23.9}
 
 // DefaultLevels are FieldsMT in counts of a 12-bit ADC: mid-scale with no
 // field.
