@@ -9,6 +9,7 @@
 package node
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/controller"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/open"
@@ -84,6 +86,11 @@ type Node struct {
 	armedAt time.Time
 	// onScan, in tests, sees every scan on the scan goroutine.
 	onScan func(*scan.Frame)
+	// confirmed is the official class of every base socket while the
+	// board holds still in the official position (Unreadable off the game
+	// board), or nil: the referee's goroutine sets it, the scan goroutine
+	// lets the sensors' baselines track drift against it.
+	confirmed atomic.Pointer[[]engine.Content]
 }
 
 // New opens the journal, resumes its game or starts one, and mounts the
@@ -213,6 +220,9 @@ func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 		if f.Faults != nil && !sameFaults(f.Faults, faults) {
 			faults, changed = f.Faults, f.Faults
 		}
+		if c := n.confirmed.Load(); c != nil {
+			n.pipe.Load().Track(*c)
+		}
 		ms := sf.T.Sub(n.start).Milliseconds()
 		n.nowMS.Store(ms)
 		q.push(ms, sf.T, f.Cells, changed)
@@ -227,6 +237,12 @@ func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 // recorded (OnFrame) and refereed, every committed change journalled and
 // published. When ctx is done it finishes the frames already queued.
 func (n *Node) referee(ctx context.Context, q *frameQueue) {
+	settle := n.opt.SettleMS
+	if settle <= 0 {
+		settle = 100
+	}
+	var last []byte
+	var since int64
 	handle := func(e queued) {
 		if e.faults != nil {
 			n.reportFaults(e.t, e.faults)
@@ -236,6 +252,14 @@ func (n *Node) referee(ctx context.Context, q *frameQueue) {
 		}
 		if err := n.ctrl.Frame(e.ms, e.cells); err != nil {
 			n.log.Error("frame", "err", err)
+		}
+		// The board confirms the sensors once it has held still for the
+		// settle time in the official position.
+		if !bytes.Equal(e.cells, last) {
+			last, since = append(last[:0], e.cells...), e.ms
+			n.confirmed.Store(nil)
+		} else if n.confirmed.Load() == nil && e.ms-since >= settle {
+			n.confirm(e.cells)
 		}
 	}
 	var dropped uint64
@@ -254,6 +278,27 @@ func (n *Node) referee(ctx context.Context, q *frameQueue) {
 		case <-q.ready:
 		}
 	}
+}
+
+// confirm sets the confirmed classes when cells, the settled board, is the
+// official position.
+func (n *Node) confirm(cells []byte) {
+	st := n.ctrl.State()
+	if st.Cells != string(cells) {
+		return
+	}
+	m, err := n.opt.Rig.Wiring.Mount(n.ctrl.Board())
+	if err != nil || len(m.Sockets) != len(cells) {
+		return
+	}
+	base := make([]engine.Content, m.Base.Len())
+	for i := range base {
+		base[i] = engine.Unreadable
+	}
+	for c, s := range m.Sockets {
+		base[s] = engine.Content(cells[c])
+	}
+	n.confirmed.Store(&base)
 }
 
 func sameFaults(a, b []health.Fault) bool {

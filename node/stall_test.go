@@ -111,6 +111,36 @@ func TestStallCostsNoScan(t *testing.T) {
 		}
 		return nil
 	}
+	// The empty 37 board held still past the settle time confirms every
+	// game socket's class to the sensors' baseline tracking.
+	for i := 0; i < 40; i++ {
+		next()
+	}
+	waitFrames := func(k int) {
+		for {
+			mu.Lock()
+			got := len(refereed)
+			mu.Unlock()
+			if got >= k {
+				return
+			}
+			next()
+		}
+	}
+	waitFrames(40)
+	c := n.confirmed.Load()
+	if c == nil {
+		t.Fatal("a still board in the official position is not confirmed")
+	}
+	confirmedVacant := 0
+	for _, k := range *c {
+		if k == engine.Vacant {
+			confirmedVacant++
+		}
+	}
+	if confirmedVacant != 37 {
+		t.Errorf("%d sockets confirmed vacant; want the 37 board's 37", confirmedVacant)
+	}
 	// A white marble on the centre: after the settle time the referee
 	// publishes the pending turn, and the publisher stalls.
 	d4, _ := w.Base.ParseCell("D4")
@@ -135,6 +165,9 @@ func TestStallCostsNoScan(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	if n.confirmed.Load() != nil {
+		t.Error("a board with a marble the referee has not committed is still confirmed")
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -14,6 +14,7 @@ package classify
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/zertzboard/zertzboard/engine"
 )
@@ -82,7 +83,29 @@ func Classify(b *Bands, h uint16, prev engine.Content, v uint16) engine.Content 
 type Classifier struct {
 	cal  *Calibration
 	prev []engine.Content
+	// Baseline tracking (Track): each socket's offset, subtracted from
+	// its readings, and how far it may go.
+	track TrackOpts
+	off   []float64
+	limit []float64
 }
+
+// TrackOpts tunes Track.
+type TrackOpts struct {
+	// Rate is the fraction of a confirmed reading's distance from its
+	// class's reference that the socket's baseline moves per frame: at
+	// 1/4096 and 200 frames a second, a time constant of 20 s, far slower
+	// than a hand and fast enough for the LEDs warming the board.
+	Rate float64
+	// MaxShift is how far the baseline may move in all, as a fraction of
+	// the socket's smallest room from a reference to its band's edge.
+	// Beyond it the health check reports the drift: calibrate again.
+	MaxShift float64
+}
+
+// DefaultTrackOpts follow drift slowly and at most half way to a band's
+// edge.
+var DefaultTrackOpts = TrackOpts{Rate: 1.0 / 4096, MaxShift: 0.5}
 
 // New returns a classifier with every socket unreadable until its first
 // reading.
@@ -90,6 +113,51 @@ func New(cal *Calibration) *Classifier {
 	c := &Classifier{cal: cal, prev: make([]engine.Content, len(cal.Sockets))}
 	c.Reset()
 	return c
+}
+
+// Track follows slow drift (temperature, hardware/README.md "Drift") of
+// each socket's baseline, but only where the referee confirms the board:
+// confirmed[s] is the class the official position puts on socket s, or
+// engine.Unreadable where it confirms nothing (a board in motion, an
+// illegal board, a socket off the game board). A socket whose last class
+// (Classify) differs from its confirmed class is not tracked, so a hand or
+// a misplaced piece never drags a baseline. raw is the frame just
+// classified. It does not allocate.
+func (c *Classifier) Track(raw []uint16, confirmed []engine.Content) {
+	if c.off == nil {
+		c.EnableTracking(&DefaultTrackOpts)
+	}
+	for s, k := range confirmed {
+		i := Index(k)
+		if i < 0 || s >= len(raw) || c.prev[s] != k {
+			continue
+		}
+		ref := float64(c.cal.Sockets[s][i].Ref)
+		o := c.off[s] + c.track.Rate*(float64(raw[s])-c.off[s]-ref)
+		c.off[s] = max(-c.limit[s], min(c.limit[s], o))
+	}
+}
+
+// EnableTracking sets Track's options and forgets the baselines.
+func (c *Classifier) EnableTracking(o *TrackOpts) {
+	c.track = *o
+	c.off = make([]float64, len(c.prev))
+	c.limit = make([]float64, len(c.prev))
+	for s := range c.limit {
+		room := 1 << 16
+		for _, b := range c.cal.Sockets[s] {
+			room = min(room, b.Room(true), b.Room(false))
+		}
+		c.limit[s] = o.MaxShift * float64(room)
+	}
+}
+
+// Baseline is socket s's tracked offset, in counts.
+func (c *Classifier) Baseline(s int) float64 {
+	if c.off == nil {
+		return 0
+	}
+	return c.off[s]
 }
 
 // Reset forgets the held classes.
@@ -111,6 +179,9 @@ func (c *Classifier) Classify(dst []engine.Content, raw []uint16) error {
 	}
 	h := c.cal.Hysteresis
 	for i, v := range raw {
+		if c.off != nil {
+			v = uint16(max(0, min(65535, int(v)-int(math.Round(c.off[i])))))
+		}
 		k := Classify(&c.cal.Sockets[i], h, c.prev[i], v)
 		c.prev[i] = k
 		dst[i] = k

@@ -186,3 +186,75 @@ func BenchmarkClassify61(b *testing.B) {
 		}
 	}
 }
+
+// TestTrackFollowsConfirmedDrift: a vacant ring's reading creeps up by 70
+// counts, past its band and hysteresis (hi = ref + 51, + 8 here). With the referee confirming
+// the vacant ring, the baseline follows and the socket stays 'o'; without
+// confirmation, or confirmed as something else, it does not, and the
+// reading ends unreadable.
+func TestTrackFollowsConfirmedDrift(t *testing.T) {
+	base := engine.MustStandardBoard("37")
+	mk := func() *Calibration {
+		c := &Calibration{Base: base, Bits: 12, Hysteresis: 8, Sockets: make([]Bands, base.Len())}
+		for s := range c.Sockets {
+			c.Sockets[s] = Bands{
+				{Lo: 1950, Ref: 2048, Hi: 2150}, {Lo: 1700, Ref: 1800, Hi: 1851}, {Lo: 1200, Ref: 1350, Hi: 1500},
+				{Lo: 2350, Ref: 2500, Hi: 2650}, {Lo: 2900, Ref: 3100, Hi: 3300},
+			}
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name    string
+		confirm engine.Content // the referee's class for every socket
+		want    engine.Content
+	}{
+		{"confirmed vacant", engine.Vacant, engine.Vacant},
+		{"nothing confirmed", engine.Unreadable, engine.Unreadable},
+		{"confirmed as something else", engine.WhiteMarble, engine.Unreadable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cls := New(mk())
+			raw := make([]uint16, base.Len())
+			out := make([]engine.Content, base.Len())
+			conf := make([]engine.Content, base.Len())
+			for i := range conf {
+				conf[i] = tc.confirm
+			}
+			// 70 counts over 40 000 frames (200 s at 200 Hz).
+			for f := 0; f < 40000; f++ {
+				for i := range raw {
+					raw[i] = uint16(1800 + 70*f/40000)
+				}
+				if err := cls.Classify(out, raw); err != nil {
+					t.Fatal(err)
+				}
+				cls.Track(raw, conf)
+			}
+			if out[0] != tc.want {
+				t.Errorf("after drifting 70 counts: %c (baseline %.1f); want %c", out[0], cls.Baseline(0), tc.want)
+			}
+		})
+	}
+	// The baseline never moves more than half the smallest room (51/2).
+	cls := New(mk())
+	raw := make([]uint16, base.Len())
+	out := make([]engine.Content, base.Len())
+	conf := make([]engine.Content, base.Len())
+	for i := range conf {
+		conf[i] = engine.Vacant
+	}
+	for f := 0; f < 200000; f++ {
+		for i := range raw {
+			raw[i] = uint16(1800 + min(f/1000, 45))
+		}
+		_ = cls.Classify(out, raw)
+		cls.Track(raw, conf)
+	}
+	if b := cls.Baseline(0); b > 25.5 || b < 20 {
+		t.Errorf("baseline %.1f; want capped at 25.5", b)
+	}
+	if n := testing.AllocsPerRun(10, func() { _ = cls.Classify(out, raw); cls.Track(raw, conf) }); n != 0 {
+		t.Errorf("Classify+Track allocate %v times", n)
+	}
+}

@@ -117,6 +117,16 @@ func (p *Pipeline) Process(t time.Time, raw []uint16) (*Frame, error) {
 	return f, nil
 }
 
+// Track lets each socket's baseline follow slow drift where the referee
+// confirms the board: confirmed is the official class per base socket
+// (engine.Unreadable where nothing is confirmed), applied to the frame
+// last processed (classify.Classifier.Track). It does not allocate.
+func (p *Pipeline) Track(confirmed []engine.Content) {
+	if p.f.Raw != nil && len(confirmed) == len(p.f.Raw) {
+		p.cls.Track(p.f.Raw, confirmed)
+	}
+}
+
 // Flush flushes the recorder, if any.
 func (p *Pipeline) Flush() error {
 	if p.o.Recorder == nil {
