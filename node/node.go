@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/controller"
-	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/display"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/scan"
