@@ -132,6 +132,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		term = stdout
 	}
 	d := &daemon{
+		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
