@@ -80,7 +80,13 @@ type Node struct {
 	pipe  atomic.Pointer[pipeline.Pipeline]
 	disp  *screens
 	start time.Time    // the first scan's time; only the scan loop uses it
-	nowMS atomic.Int64 // the latest frame's time, for commands from other goroutines
+	// nowMS is the time of the latest frame the referee has taken, for
+	// commands from other goroutines: a command never runs ahead of the
+	// frames still queued before it.
+	nowMS atomic.Int64
+	// gen counts remounts; a frame scanned for an earlier mount (another
+	// game board) is dropped when it reaches the referee.
+	gen atomic.Uint64
 	// armedAt is when new game was pressed, awaiting confirm; only the
 	// buttons goroutine uses it.
 	armedAt time.Time
@@ -141,6 +147,7 @@ func (n *Node) remount() error {
 	if err != nil {
 		return fmt.Errorf("node: %w", err)
 	}
+	n.gen.Add(1)
 	n.pipe.Store(p)
 	n.disp.setMount(m)
 	return nil
@@ -212,7 +219,9 @@ func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 		if first {
 			n.start, first = sf.T, false
 		}
-		f, err := n.pipe.Load().Process(sf.T, sf.Raw)
+		gen := n.gen.Load()
+		pipe := n.pipe.Load()
+		f, err := pipe.Process(sf.T, sf.Raw)
 		if err != nil {
 			return err
 		}
@@ -221,11 +230,10 @@ func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 			faults, changed = f.Faults, f.Faults
 		}
 		if c := n.confirmed.Load(); c != nil {
-			n.pipe.Load().Track(*c)
+			pipe.Track(*c)
 		}
 		ms := sf.T.Sub(n.start).Milliseconds()
-		n.nowMS.Store(ms)
-		q.push(ms, sf.T, f.Cells, changed)
+		q.push(ms, gen, sf.T, f.Cells, changed)
 		if n.onScan != nil {
 			n.onScan(sf)
 		}
@@ -247,6 +255,10 @@ func (n *Node) referee(ctx context.Context, q *frameQueue) {
 		if e.faults != nil {
 			n.reportFaults(e.t, e.faults)
 		}
+		if e.gen != n.gen.Load() {
+			return // scanned for the previous game board
+		}
+		n.nowMS.Store(e.ms)
 		if n.opt.OnFrame != nil {
 			n.opt.OnFrame(e.ms, e.cells)
 		}

@@ -16,6 +16,7 @@ const queueFrames = 1024
 // queued is one scanned frame waiting for the referee.
 type queued struct {
 	ms     int64
+	gen    uint64 // the node's mount generation when scanned
 	t      time.Time
 	cells  []byte
 	faults []health.Fault // nil unless the faults changed on this frame
@@ -44,7 +45,7 @@ func newFrameQueue(size, cells int) *frameQueue {
 // push queues a copy of cells. When the ring is full, a frame equal to
 // the newest queued one is dropped (the board held still, and the
 // referee will see it still at the next change); otherwise the oldest is.
-func (q *frameQueue) push(ms int64, t time.Time, cells []byte, faults []health.Fault) {
+func (q *frameQueue) push(ms int64, gen uint64, t time.Time, cells []byte, faults []health.Fault) {
 	q.mu.Lock()
 	if q.n == len(q.ring) {
 		newest := &q.ring[(q.head+q.n-1)%len(q.ring)]
@@ -58,7 +59,7 @@ func (q *frameQueue) push(ms int64, t time.Time, cells []byte, faults []health.F
 		q.n--
 	}
 	e := &q.ring[(q.head+q.n)%len(q.ring)]
-	e.ms, e.t, e.faults = ms, t, faults
+	e.ms, e.gen, e.t, e.faults = ms, gen, t, faults
 	e.cells = append(e.cells[:0], cells...)
 	q.n++
 	q.mu.Unlock()

@@ -8,7 +8,7 @@ import (
 func TestFrameQueue(t *testing.T) {
 	q := newFrameQueue(3, 4)
 	t0 := time.Unix(0, 0)
-	push := func(ms int64, cells string) { q.push(ms, t0, []byte(cells), nil) }
+	push := func(ms int64, cells string) { q.push(ms, 1, t0, []byte(cells), nil) }
 	push(0, "oooo")
 	push(5, "oooo")
 	push(10, "oowo")
@@ -30,7 +30,7 @@ func TestFrameQueue(t *testing.T) {
 	// Once warm, pushing and popping allocate nothing.
 	b := []byte("oooo")
 	if n := testing.AllocsPerRun(100, func() {
-		q.push(1, t0, b, nil)
+		q.push(1, 1, t0, b, nil)
 		q.pop(func(queued) {})
 	}); n != 0 {
 		t.Errorf("push+pop allocates %v times", n)

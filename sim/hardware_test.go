@@ -197,3 +197,39 @@ func seqN(n int) []int {
 	}
 	return s
 }
+
+// TestTimingDraws: wake-up latencies and fsync times follow the model:
+// mostly near the mean, with the tail and the stall at their rates.
+func TestTimingDraws(t *testing.T) {
+	m, _ := pi.ByName("3b")
+	tm := NewTiming(m, nil, 1)
+	const n = 20000
+	var wakeSum, fsyncSum time.Duration
+	tails, stalls := 0, 0
+	for i := 0; i < n; i++ {
+		w := tm.Wake()
+		if w == m.Timing.WakeTail {
+			tails++
+		} else {
+			wakeSum += w
+		}
+		f := tm.Fsync()
+		if f == m.Timing.FsyncStall {
+			stalls++
+		} else {
+			fsyncSum += f
+		}
+	}
+	if mean := wakeSum / time.Duration(n-tails); mean < m.Timing.WakeMean*8/10 || mean > m.Timing.WakeMean*12/10 {
+		t.Errorf("mean wake-up %s; want about %s", mean, m.Timing.WakeMean)
+	}
+	if tails < n/m.Timing.WakeTailEvery/2 || tails > 2*n/m.Timing.WakeTailEvery {
+		t.Errorf("%d wake-up tails in %d; want about %d", tails, n, n/m.Timing.WakeTailEvery)
+	}
+	if mean := fsyncSum / time.Duration(n-stalls); mean < m.Timing.FsyncMean*8/10 || mean > m.Timing.FsyncMean*12/10 {
+		t.Errorf("mean fsync %s; want about %s", mean, m.Timing.FsyncMean)
+	}
+	if stalls < n/200 || stalls > n/50 {
+		t.Errorf("%d fsync stalls in %d; want about %d", stalls, n, n/100)
+	}
+}

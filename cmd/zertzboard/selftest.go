@@ -195,10 +195,18 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		r.PlaceSelftestPosition()
+		// The drifting sensor ends 95 % of the way to its band's edge, so
+		// that the last health window sees the drift while still reading
+		// its class.
+		driftBy := func(c engine.Cell) {
+			k := classify.Index(r.Sim.Board.Cells()[c])
+			room := to.Calibration.Sockets[c][k].Room(true)
+			r.Sim.Board.Drift(c, 0.95*float64(room)/float64(rf.frames))
+		}
 		for _, s := range []struct {
 			label string
 			f     func(engine.Cell)
-		}{{*dead, func(c engine.Cell) { r.Sim.Board.Kill(c, 0) }}, {*drift, func(c engine.Cell) { r.Sim.Board.Drift(c, 0.5) }}} {
+		}{{*dead, func(c engine.Cell) { r.Sim.Board.Kill(c, 0) }}, {*drift, driftBy}} {
 			if s.label == "" {
 				continue
 			}
