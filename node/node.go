@@ -79,7 +79,7 @@ type Node struct {
 	jrnl  *journal.Journal
 	pipe  atomic.Pointer[pipeline.Pipeline]
 	disp  *screens
-	start time.Time    // the first scan's time; only the scan loop uses it
+	start time.Time // the first scan's time; only the scan loop uses it
 	// nowMS is the time of the latest frame the referee has taken, for
 	// commands from other goroutines: a command never runs ahead of the
 	// frames still queued before it.
