@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"periph.io/x/conn/v3/physic"
 )
 
 const example = `
@@ -63,10 +65,27 @@ func TestParseErrors(t *testing.T) {
 		{"[user bob]\npassword = x\nrole = admin", "z.conf:3: user.bob.role"},
 		{"[mqtt]\nbroker = localhost", "z.conf:2: mqtt.broker"},
 		{"[board\n", "z.conf:1: section header"},
+		{"[hardware]\npi = 2b", "z.conf:2: hardware.pi: \"2b\": want auto or one of zero, zero2w, 3b, 4b, 5"},
+		{"[hardware]\nscan-rate = 50Hz", "z.conf:2: hardware.scan-rate"},
+		{"[hardware]\nspidev-bufsiz = lots", "z.conf:2: hardware.spidev-bufsiz"},
 	} {
 		if _, err := Parse("z.conf", strings.NewReader(tt.src)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Parse(%q) = %v; want %q", tt.src, err, tt.want)
 		}
+	}
+}
+
+func TestParseHardware(t *testing.T) {
+	c, err := Parse("z.conf", strings.NewReader("[hardware]\npi = zero\nscan-rate = 100Hz\nspidev-bufsiz = 8192\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pi != "zero" || c.ScanRate != 100*physic.Hertz || c.SPIBufSiz != 8192 {
+		t.Errorf("hardware: pi %q, scan rate %s, bufsiz %d", c.Pi, c.ScanRate, c.SPIBufSiz)
+	}
+	c, err = Parse("z.conf", strings.NewReader("[hardware]\npi = auto\nscan-rate = auto\n"))
+	if err != nil || c.Pi != "" || c.ScanRate != 0 {
+		t.Errorf("auto: %+v, %v", c, err)
 	}
 }
 
