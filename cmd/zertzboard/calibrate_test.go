@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,5 +43,45 @@ func TestLineInputEOF(t *testing.T) {
 	}
 	if err := in.Wait(); err == nil || !strings.Contains(err.Error(), "input closed") {
 		t.Errorf("Wait at EOF = %v; want input closed", err)
+	}
+}
+
+// A calibration measured with the 12-bit MCP3208 is refused on a wiring
+// with a 10-bit MCP3008: its counts mean other fields.
+func TestCalibrationFromAnotherADCIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cal.json")
+	if code, _, stderr := runCmd("calibrate", "--sim", "--frames", "10", "--out", out); code != exitOK {
+		t.Fatalf("calibrate --sim = %d: %s", code, stderr)
+	}
+	src := strings.Replace(string(wiring.ReferenceText()), "chip = mcp3208", "chip = mcp3008", 1)
+	wpath := filepath.Join(dir, "mcp3008.wiring")
+	if err := os.WriteFile(wpath, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd("selftest", "--sim", "--wiring", wpath, "--calibration", out, "--no-led-walk", "--frames", "10")
+	if code != exitFault || !strings.Contains(stderr, "measured with a 12-bit ADC and this wiring has a 10-bit one") {
+		t.Errorf("selftest with a 12-bit calibration on an MCP3008 = %d, %q; want it refused", code, stderr)
+	}
+}
+
+// Without --out, calibrate --sim writes into a new temporary directory,
+// never the current one, and says where.
+func TestCalibrateSimDefaultOut(t *testing.T) {
+	code, stdout, stderr := runCmd("calibrate", "--sim", "--frames", "10")
+	if code != exitOK {
+		t.Fatalf("calibrate --sim = %d: %s", code, stderr)
+	}
+	i := strings.Index(stdout, "wrote ")
+	if i < 0 {
+		t.Fatalf("no \"wrote\" line:\n%s", stdout)
+	}
+	path := strings.SplitN(stdout[i+len("wrote "):], ":", 2)[0]
+	defer os.RemoveAll(filepath.Dir(path))
+	if !strings.HasPrefix(path, os.TempDir()) || filepath.Base(path) != "calibration.json" {
+		t.Errorf("calibrate --sim wrote %q; want a file in a new directory under %s", path, os.TempDir())
+	}
+	if _, err := os.Stat("calibration.json"); err == nil {
+		t.Error("calibrate --sim wrote calibration.json into the current directory")
 	}
 }
