@@ -26,6 +26,10 @@ func TestVersionCommandAndFlag(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
+	info, ok := debug.ReadBuildInfo()
+	if code := run([]string{"version", "--short"}, &stdout, &stderr); code != exitOK || stdout.String() != buildVersion(version, info, ok)+"\n" {
+		t.Errorf("version --short: exit %d, stdout %q", code, stdout.String())
+	}
 	if code := run([]string{"version", "extra"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `"extra"`) {
 		t.Errorf("version extra: exit %d, stderr %q", code, stderr.String())
 	}
@@ -84,5 +88,8 @@ func TestVersionStampedByLinker(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(out), "zertzboard "+want+" (") {
 		t.Errorf("stamped binary says %q, want the version %q", out, want)
+	}
+	if out, err := exec.Command(bin, "version", "--short").Output(); err != nil || string(out) != want+"\n" {
+		t.Errorf("stamped binary: version --short says %q, %v; want %q", out, err, want)
 	}
 }

@@ -296,3 +296,72 @@ func TestDpkgDebReadsPackage(t *testing.T) {
 		t.Errorf("dpkg-deb --info conffiles: %q, %v", out, err)
 	}
 }
+
+// packaging/check-deb.sh passes a good package and names what is wrong
+// with a bad one. (It runs the binary and lintian too; not here: the
+// binary is fake, and CI runs the script on the real packages.)
+func TestCheckDebScript(t *testing.T) {
+	if _, err := exec.LookPath("dpkg-deb"); err != nil {
+		t.Skip("dpkg-deb not installed (Debian's dpkg package): packaging/check-deb.sh needs it")
+	}
+	const version = "0.0~git20261122.223014.0e75f5d"
+	check := func(name string, change func(p *deb.Package)) (string, error) {
+		p, err := zertzboardPackage(root, "arm64", version, defaultMaintainer, fakeBinary(elf.ELFCLASS64, elf.EM_AARCH64), mtime)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if change != nil {
+			change(p)
+		}
+		dir := filepath.Join(t.TempDir(), "dist")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, name)
+		var b bytes.Buffer
+		if err := p.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("sh", filepath.Join(root, "packaging/check-deb.sh"), file)
+		cmd.Env = append(os.Environ(), "CHECK_DEB_RUN=0", "CHECK_DEB_LINTIAN=0")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	good := "zertzboard_" + version + "_arm64.deb"
+	if out, err := check(good, nil); err != nil || !strings.Contains(out, "check-deb: 1 package(s) OK") {
+		t.Fatalf("a good package fails: %v\n%s", err, out)
+	}
+	setFile := func(path string, f func(*deb.File)) func(p *deb.Package) {
+		return func(p *deb.Package) {
+			for i := range p.Files {
+				if p.Files[i].Path == path {
+					f(&p.Files[i])
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		name, file string
+		change     func(p *deb.Package)
+		want       string
+	}{
+		{"armhf binary in the arm64 package", good, setFile("/usr/bin/zertzboard", func(f *deb.File) { f.Data = fakeBinary(elf.ELFCLASS32, elf.EM_ARM) }), "ELF class/data/machine '1 1 40', want '2 1 183'"},
+		{"world-readable configuration", good, setFile("/etc/zertzboard/zertzboard.conf", func(f *deb.File) { f.Mode = 0o644 }), "missing: -rw-r----- root/root ./etc/zertzboard/zertzboard.conf"},
+		{"wiring not a conffile", good, setFile("/etc/zertzboard/wiring", func(f *deb.File) { f.Conffile = false }), "conffiles:"},
+		{"unit runs another binary", good, setFile("/usr/lib/systemd/system/zertzboard.service", func(f *deb.File) {
+			f.Data = bytes.ReplaceAll(f.Data, []byte("ExecStart=/usr/bin/zertzboard"), []byte("ExecStart=/usr/local/bin/zertzboard"))
+		}), "unit's ExecStart"},
+		{"postinst enables the service", good, func(p *deb.Package) {
+			p.Scripts["postinst"] = append(p.Scripts["postinst"], []byte("systemctl enable --now zertzboard\n")...)
+		}, "postinst starts or enables the service"},
+		{"misnamed file", "zertzboard_1.0_arm64.deb", nil, "file name, want zertzboard_" + version + "_arm64.deb"},
+	} {
+		out, err := check(c.file, c.change)
+		if err == nil || !strings.Contains(out, c.want) {
+			t.Errorf("%s: exit %v, want a failure naming %q:\n%s", c.name, err, c.want, out)
+		}
+	}
+}
