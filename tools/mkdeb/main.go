@@ -65,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		v, err := gitVersion(".")
 		if err != nil {
-			fmt.Fprintln(stderr, "mkdeb version:", err)
+			fmt.Fprintf(stderr, "mkdeb version: %v\n(outside a git checkout, give the version: make deb DEB_VERSION=1.2.3 SOURCE_DATE_EPOCH=$(date +%%s))\n", err)
 			return 1
 		}
 		fmt.Fprintln(stdout, v)
