@@ -81,6 +81,7 @@ deb:
 	rm -f $(DIST)/zertzboard_*.deb; \
 	for arch in arm64 armhf; do \
 	  case $$arch in arm64) goarch=arm64 goarm=;; armhf) goarch=arm goarm=6;; esac; \
+	  echo "deb: building zertzboard for linux/$$goarch$${goarm:+v$$goarm} (the first build takes a minute or two)"; \
 	  CGO_ENABLED=0 GOOS=linux GOARCH=$$goarch GOARM=$$goarm $(GO) build -trimpath \
 	    -ldflags "$(LDFLAGS) -X main.version=$$version" -o $(BIN)/deb/$$arch/zertzboard $(PKG); \
 	  $(MKDEB) build --arch $$arch --binary $(BIN)/deb/$$arch/zertzboard --version "$$version" --out $(DIST); \
