@@ -365,3 +365,64 @@ func TestCheckDebScript(t *testing.T) {
 		}
 	}
 }
+
+// "mkdeb version" on a real repository: before a tag, on it, after it,
+// and with local changes.
+func TestGitVersion(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	env := append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	gitRun := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	commit := func(content, date string) string {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "f"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitRun("add", "f")
+		cmd := exec.Command("git", "commit", "-q", "-m", content)
+		cmd.Dir, cmd.Env = dir, append(env, "GIT_COMMITTER_DATE="+date, "GIT_AUTHOR_DATE="+date)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git commit: %v\n%s", err, out)
+		}
+		return gitRun("rev-parse", "--short", "HEAD")
+	}
+	version := func() string {
+		t.Helper()
+		v, err := gitVersion(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	gitRun("init", "-q")
+	h1 := commit("one", "2026-11-22T22:30:14Z")
+	if got, want := version(), "0.0~git20261122.223014."+h1; got != want {
+		t.Errorf("before a tag: %q, want %q", got, want)
+	}
+	gitRun("tag", "v0.1.0")
+	if got := version(); got != "0.1.0" {
+		t.Errorf("on v0.1.0: %q", got)
+	}
+	h2 := commit("two", "2026-11-23T08:00:00Z")
+	if got, want := version(), "0.1.0+git20261123.080000."+h2; got != want {
+		t.Errorf("after v0.1.0: %q, want %q", got, want)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := version(); !strings.HasPrefix(got, "0.1.0+git20261123.080000."+h2+"+dirty") {
+		t.Errorf("with local changes: %q", got)
+	}
+}
