@@ -62,7 +62,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist
 
 # Debian packages for the Pi: dist/zertzboard_VERSION_arm64.deb (Pi 3/4/5,
 # Zero 2 W on 64-bit Raspberry Pi OS) and _armhf.deb (armv6 code: every Pi,
