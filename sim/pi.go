@@ -44,6 +44,11 @@ func (t *Timing) ioctl(transfers, n int, f physic.Frequency, idle int) {
 	}
 	tm := t.Model.Timing
 	d := tm.Ioctl + time.Duration(max(transfers-1, 0))*tm.Transfer
+	if tm.IoctlJitter > 0 {
+		t.mu.Lock()
+		d += time.Duration(t.rng.ExpFloat64() * float64(tm.IoctlJitter))
+		t.mu.Unlock()
+	}
 	d += time.Duration(int64(n*(8+idle)) * int64(time.Second) / int64(f/physic.Hertz))
 	t.clk.Sleep(d)
 }

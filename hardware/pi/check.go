@@ -346,7 +346,7 @@ func EstimateScan(w *wiring.Wiring, m *Model) Estimate {
 			}
 			e.Ioctls++
 			e.Conversions += k
-			d += t.Ioctl + time.Duration(k-1)*t.Transfer + ByteTime(m, adc, 3*k)
+			d += t.Ioctl + t.IoctlJitter + time.Duration(k-1)*t.Transfer + ByteTime(m, adc, 3*k)
 		}
 	}
 	e.Mean = d
