@@ -213,6 +213,7 @@ func (n *Node) Run(ctx context.Context) error {
 // waits for the referee, the journal or the network.
 func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 	var faults []health.Fault
+	var lastPipe *pipeline.Pipeline
 	n.start = time.Now()
 	first := true
 	return n.opt.Rig.Scanner.Run(ctx, func(sf *scan.Frame) error {
@@ -221,6 +222,13 @@ func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 		}
 		gen := n.gen.Load()
 		pipe := n.pipe.Load()
+		if pipe != lastPipe {
+			// A new game board: the sensors' baselines carry over.
+			if lastPipe != nil {
+				pipe.AdoptBaselines(lastPipe)
+			}
+			lastPipe = pipe
+		}
 		f, err := pipe.Process(sf.T, sf.Raw)
 		if err != nil {
 			return err

@@ -152,6 +152,20 @@ func (c *Classifier) EnableTracking(o *TrackOpts) {
 	}
 }
 
+// AdoptBaselines takes over the tracked baselines of from, a classifier
+// of the same calibration's base (a new game board on the same sensors),
+// so that a new game does not forget the drift already followed. Neither
+// classifier may be in use meanwhile.
+func (c *Classifier) AdoptBaselines(from *Classifier) {
+	if from.off == nil || len(from.off) != len(c.prev) {
+		return
+	}
+	c.EnableTracking(&from.track)
+	for s := range c.off {
+		c.off[s] = max(-c.limit[s], min(c.limit[s], from.off[s]))
+	}
+}
+
 // Baseline is socket s's tracked offset, in counts.
 func (c *Classifier) Baseline(s int) float64 {
 	if c.off == nil {

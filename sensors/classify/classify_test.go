@@ -258,3 +258,33 @@ func TestTrackFollowsConfirmedDrift(t *testing.T) {
 		t.Errorf("Classify+Track allocate %v times", n)
 	}
 }
+
+func TestAdoptBaselines(t *testing.T) {
+	base := engine.MustStandardBoard("37")
+	cal := &Calibration{Base: base, Bits: 12, Hysteresis: 8, Sockets: make([]Bands, base.Len())}
+	for s := range cal.Sockets {
+		cal.Sockets[s] = Bands{
+			{Lo: 1950, Ref: 2048, Hi: 2150}, {Lo: 1700, Ref: 1800, Hi: 1900}, {Lo: 1200, Ref: 1350, Hi: 1500},
+			{Lo: 2350, Ref: 2500, Hi: 2650}, {Lo: 2900, Ref: 3100, Hi: 3300},
+		}
+	}
+	old := New(cal)
+	raw := make([]uint16, base.Len())
+	out := make([]engine.Content, base.Len())
+	conf := make([]engine.Content, base.Len())
+	for i := range raw {
+		raw[i], conf[i] = 1830, engine.Vacant
+	}
+	for f := 0; f < 20000; f++ {
+		_ = old.Classify(out, raw)
+		old.Track(raw, conf)
+	}
+	c := New(cal)
+	c.AdoptBaselines(old)
+	if got, want := c.Baseline(3), old.Baseline(3); got != want || got < 20 {
+		t.Errorf("adopted baseline %.1f; want %.1f (about 30)", got, want)
+	}
+	if New(cal).Baseline(3) != 0 {
+		t.Error("a fresh classifier has a baseline")
+	}
+}

@@ -127,6 +127,11 @@ func (p *Pipeline) Track(confirmed []engine.Content) {
 	}
 }
 
+// AdoptBaselines takes over the sensors' tracked baselines from the
+// pipeline this one replaces (classify.Classifier.AdoptBaselines). Call it
+// from the goroutine that runs both.
+func (p *Pipeline) AdoptBaselines(from *Pipeline) { p.cls.AdoptBaselines(from.cls) }
+
 // Flush flushes the recorder, if any.
 func (p *Pipeline) Flush() error {
 	if p.o.Recorder == nil {
