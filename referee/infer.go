@@ -12,7 +12,7 @@ import (
 // as pending, an earlier position of the game is a take-back, and anything
 // else is illegal.
 func (r *Referee) infer(t int64, obs string) []Event {
-	r.tbWait = 0
+	r.tbWait, r.recheck, r.recheckOne, r.deferred = 0, false, false, false
 	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()
@@ -35,9 +35,18 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		if k, ok := r.matchTakeback(obs); ok {
 			return r.takeback(t, k)
 		}
+		// A marble set down after the end: if the end was inferred
+		// wrongly, the game goes on; follow it.
+		for c := 0; c < len(exp); c++ {
+			if isMarble(obs[c]) && obs[c] != exp[c] {
+				ev, _ := r.track(t, obs)
+				return ev
+			}
+		}
 		return nil // the board is being cleared after the game
 	}
 	if d == 0 {
+		r.hyps = nil
 		var ev []Event
 		if r.illegal {
 			r.illegal = false
@@ -72,7 +81,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		// holds for longer than a hop takes.
 		if capture && liftedJumper(obs, exp, p) {
 			if ev, ok := r.chainInProgress(t, obs, exp, p); ok {
-				r.tbWait = k
+				r.tbWait, r.deferred = k, true
 				return ev
 			}
 		}
@@ -95,6 +104,9 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	// of one turn and saw it merged with the next, or lost sight for
 	// longer; resynchronise where the board is a position two turns away.
 	if ev, ok := r.inferTwo(t, obs); ok {
+		return ev
+	}
+	if ev, ok := r.track(t, obs); ok {
 		return ev
 	}
 	if pl.reason != "" {

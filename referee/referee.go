@@ -109,7 +109,14 @@ type Referee struct {
 	orig    [engine.MaxCells]byte
 
 	hop    int64 // see Config.HopMS
-	tbWait int   // a take-back of this many turns waits for the board to hold HopMS
+	// deferred: a verdict waits for the board to hold HopMS: a take-back
+	// of tbWait turns, or (recheck) lines of play followed while lost.
+	deferred bool
+	tbWait   int
+	recheck  bool
+	// recheckOne: a single turn whose claimed marble was never seen
+	// settled, confirmed (unseenOK) once the board has held.
+	recheckOne, unseenOK bool
 	// redo holds the turns the last take-back undid, in playing order:
 	// putting the pieces back re-commits them.
 	redo []redoTurn
@@ -120,6 +127,8 @@ type Referee struct {
 	lost    int  // settled boards in a row that were illegal
 	// lostBefore is lost before the observation being inferred.
 	lostBefore int
+	hyps     []hypothesis // lines of play followed while lost
+	question *question    // an open question to the players
 	// seen is the colour of the marble last seen settled on each vacant
 	// ring of the official board, 0 for none: evidence for inferring turns
 	// the board never showed whole.
@@ -230,10 +239,8 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.away = -1
 	}
 	if r.candDone {
-		if r.tbWait != 0 && t-r.candSince >= r.hop {
-			k := r.tbWait
-			r.tbWait = 0
-			return r.takeback(t, k)
+		if r.deferred && t-r.candSince >= r.hop {
+			return r.late(t)
 		}
 		return nil
 	}
@@ -280,7 +287,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.game = engine.NewGame(engine.NewPosition(r.cfg.Board, r.cfg.Rules, first&1))
 	r.cells = []string{r.game.Position().Cells()}
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
-	r.tbWait, r.redo = 0, nil
+	r.tbWait, r.redo, r.hyps, r.lost, r.question = 0, nil, nil, 0, nil
 	r.candDone, r.settled = false, "" // look at the board afresh
 	r.guide = r.idleGuidance()
 	return nil

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"os"
 	"fmt"
 	"strings"
 
@@ -76,49 +77,50 @@ type twoCand struct {
 // as when the scan stalls while the hands keep moving. It commits them
 // when every reading leads to the same position, and tells the players to
 // finish the turn when the readings agree only that two turns are under
-// way. From further back (the last turn or two taken back first) it
-// resynchronises the same way, so the referee never stays lost.
+// way. (track resynchronises from further back.)
 func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
-	n := r.game.Len()
-	maxBack := 0
-	if r.lostBefore >= 1 {
-		// Only once the players have carried on past an illegal board
-		// (rather than putting it right) is an earlier position the
-		// better reading: an illegal try on this one can look like
-		// turns from there.
-		maxBack = 2
+	base := r.game.Position()
+	if base.Result().Over {
+		return nil, false
 	}
-	for back := 0; back <= maxBack && back <= n; back++ {
-		base := r.game.PositionAfter(n - back)
-		if base.Result().Over {
-			continue
+	cands := r.twoTurnReadings(base, r.Expected(), r.toClear, obs, true)
+	if len(cands) == 0 {
+		return nil, false
+	}
+	one, whole, start := splitCands(cands)
+	if len(one) > 0 && !r.unseenOK {
+		// One turn whose claimed marble went before the scan saw it
+		// settled, or an illegal try (a ring lifted that is not free):
+		// a try is put right at once, so wait for the board to hold.
+		r.recheckOne, r.deferred = true, true
+		return nil, false
+	}
+	switch {
+	case len(one) > 0 && samePositions(one, false):
+		// One turn whose claimed marbles went before the scan saw them.
+		return r.commitReading(t, obs, 0, one[0], false), true
+	case len(one) > 0:
+		lines := make([][]engine.Turn, len(one))
+		for i, c := range one {
+			lines[i] = []engine.Turn{c.t1}
 		}
-		clear := r.toClear
-		if back > 0 {
-			clear = 0
+		return r.ask(t, obs, 0, lines)
+	case len(whole) > 0 && samePositions(whole, true):
+		return r.commitReading(t, obs, 0, whole[0], true), true
+	case len(whole) == 0 && samePositions(start, false):
+		return r.commitReading(t, obs, 0, start[0], false), true
+	case len(whole) > 0:
+		lines := make([][]engine.Turn, len(whole))
+		for i, c := range whole {
+			lines[i] = []engine.Turn{c.t1, c.t2}
 		}
-		cands := r.twoTurnReadings(base, r.cells[n-back], clear, obs, back > 0)
-		if len(cands) == 0 {
-			continue
-		}
-		one, whole, start := splitCands(cands)
-		switch {
-		case len(one) > 0 && samePositions(one, false):
-			return r.commitReading(t, obs, back, one[0], false), true
-		case len(one) > 0:
-			continue // an earlier position's turns, but which is unclear
-		case len(whole) > 0 && samePositions(whole, true):
-			return r.commitReading(t, obs, back, whole[0], true), true
-		case back == 0 && len(whole) == 0 && len(start) > 0 && samePositions(start, false):
-			return r.commitReading(t, obs, back, start[0], false), true
-		case back == 0:
-			// Two turns are under way and their order is not yet clear:
-			// wait for the board to complete them, without red LEDs.
-			h := make(hints, r.b.Len())
-			return r.pendingEvent(t, "finish the turn (two turns seen at once)", nil, h), true
+		if ev, ok := r.ask(t, obs, 0, lines); ok {
+			return ev, true
 		}
 	}
-	return nil, false
+	// Two turns are under way and their order is not yet clear: wait for
+	// the board to complete them, without red LEDs.
+	return r.pendingEvent(t, "finish the turn (two turns seen at once)", nil, make(hints, r.b.Len())), true
 }
 
 func splitCands(cs []twoCand) (one, whole, start []twoCand) {
@@ -146,6 +148,14 @@ func samePositions(cs []twoCand, whole bool) bool {
 
 // commitReading takes back `back` turns, then commits the reading's turns.
 func (r *Referee) commitReading(t int64, obs string, back int, c twoCand, whole bool) []Event {
+	// While lost, the lines followed stay: an inferred reading may be
+	// what lost the referee.
+	hyps := r.hyps
+	defer func() {
+		if r.hyps == nil {
+			r.hyps = hyps
+		}
+	}()
 	var ev []Event
 	if back > 0 {
 		ev = append(ev, r.takeback(t, back)...)
@@ -167,7 +177,7 @@ func (r *Referee) commitReading(t int64, obs string, back int, c twoCand, whole 
 	case back > 0:
 		reason = fmt.Sprintf("resynchronised: %d turn(s) taken back and %d inferred", back, len(turns))
 	case c.one:
-		reason = "a turn inferred"
+		reason = "a turn inferred: its claimed rings went before the scan saw them"
 	case !whole:
 		reason = "a turn and the start of the next seen at once (the scan missed the board between them)"
 	}
@@ -297,4 +307,184 @@ func (i Inferred) String() string {
 		parts[k] = fmt.Sprint(n)
 	}
 	return fmt.Sprintf("turns %s inferred: %s", strings.Join(parts, ", "), i.Reason)
+}
+
+// maxHypotheses bounds the positions track follows while lost, and
+// maxBack how many committed turns it doubts.
+const (
+	maxHypotheses = 24
+	maxBack       = 3
+)
+
+// hypothesis is a line of play the referee follows while lost: from the
+// official position after turn base, the turns seen since.
+type hypothesis struct {
+	base  int
+	turns []engine.Turn
+	pos   engine.Position
+}
+
+// track follows a board that no reading of the official position
+// explains. From the official position and the two before it (a wrong
+// commit may be what lost the referee), it keeps every line of play that
+// explains each settled board in at most two turns, and resynchronises to
+// one as soon as all that explain the board exactly agree on the
+// position. The first illegal board only starts the lines: an illegal try
+// right after a turn can look like turns from before it, and players put
+// an illegal try right, where lost players carry on.
+func (r *Referee) track(t int64, obs string) ([]Event, bool) {
+	n := r.game.Len()
+	started := r.hyps != nil
+	if r.hyps == nil {
+		for back := 0; back <= maxBack && back <= n; back++ {
+			r.hyps = append(r.hyps, hypothesis{base: n - back, pos: r.game.PositionAfter(n - back)})
+		}
+	}
+	var next, exact []hypothesis
+	add := func(h hypothesis) {
+		hc := h.pos.Cells()
+		for c := 0; c < len(hc); c++ {
+			if hc[c] == '.' && obs[c] != '.' {
+				return // rings never come back
+			}
+		}
+		for _, x := range next {
+			if x.pos.Equal(h.pos) {
+				return
+			}
+		}
+		next = append(next, h)
+	}
+	for _, h := range r.hyps {
+		if h.pos.Result().Over {
+			add(h)
+			continue
+		}
+		hc := h.pos.Cells()
+		cands := r.twoTurnReadings(h.pos, hc, 0, obs, true)
+		for _, c := range cands {
+			nh := hypothesis{base: h.base, turns: append(append([]engine.Turn(nil), h.turns...), c.t1)}
+			switch {
+			case c.one:
+				nh.pos = c.q1
+				exact = append(exact, nh)
+			case c.whole:
+				nh.turns = append(nh.turns, c.t2)
+				nh.pos = c.q2
+				exact = append(exact, nh)
+			default:
+				nh.pos = c.q1
+			}
+			add(nh)
+		}
+		// The turn after them may be under way too: a marble set down or
+		// a ring lifted. Without that cell, the board may be turns from h.
+		buf := []byte(obs)
+		for c := 0; c < len(hc); c++ {
+			if hc[c] != 'o' || obs[c] == 'o' {
+				continue
+			}
+			buf[c] = 'o'
+			for _, k := range r.twoTurnReadings(h.pos, hc, 0, string(buf), true) {
+				if !k.one && !k.whole {
+					continue
+				}
+				nh := hypothesis{base: h.base, turns: append(append([]engine.Turn(nil), h.turns...), k.t1), pos: k.q1}
+				if k.whole {
+					nh.turns, nh.pos = append(nh.turns, k.t2), k.q2
+				}
+				add(nh)
+			}
+			buf[c] = obs[c]
+		}
+	}
+	for _, h := range r.hyps { // the board may still be on its way
+		add(h)
+	}
+	if len(next) > maxHypotheses {
+		next = next[:maxHypotheses]
+	}
+	r.hyps = next
+	if os.Getenv("TRACKDBG") != "" {
+		fmt.Println("TRACK", t, started, len(next), len(exact))
+		for _, h := range next {
+			fmt.Println("   H", h.base, len(h.turns), h.pos)
+		}
+	}
+	if len(exact) == 0 {
+		return nil, false
+	}
+	if !started {
+		// An illegal try is put right at once; a board that stays is the
+		// game going on. Look again if it holds.
+		r.recheck, r.deferred = true, true
+		return nil, false
+	}
+	for _, h := range exact[1:] {
+		if !h.pos.Equal(exact[0].pos) {
+			// Perhaps they differ only in a colour never seen: ask.
+			var lines [][]engine.Turn
+			for _, x := range exact {
+				if x.base == exact[0].base {
+					lines = append(lines, x.turns)
+				}
+			}
+			if len(lines) == len(exact) {
+				return r.ask(t, obs, n-exact[0].base, lines)
+			}
+			return nil, false
+		}
+	}
+	return r.resync(t, obs, exact[0]), true
+}
+
+// late gives the verdict that waited for the board to hold.
+func (r *Referee) late(t int64) []Event {
+	r.deferred = false
+	switch {
+	case r.tbWait != 0:
+		k := r.tbWait
+		r.tbWait = 0
+		return r.takeback(t, k)
+	case r.recheckOne:
+		r.recheckOne, r.unseenOK = false, true
+		defer func() { r.unseenOK = false }()
+		if ev, ok := r.inferTwo(t, r.settled); ok {
+			return ev
+		}
+	case r.recheck:
+		r.recheck = false
+		// The lines have seen this board already; let them see it again
+		// as their second.
+		hyps := r.hyps
+		r.hyps = nil
+		for _, h := range hyps {
+			if h.base <= r.game.Len() && len(h.turns) == 0 {
+				r.hyps = append(r.hyps, h)
+			}
+		}
+		if ev, ok := r.track(t, r.settled); ok {
+			return ev
+		}
+	}
+	return nil
+}
+
+// resync takes the game back to the hypothesis' base and commits its
+// turns.
+func (r *Referee) resync(t int64, obs string, h hypothesis) []Event {
+	var ev []Event
+	if back := r.game.Len() - h.base; back > 0 {
+		ev = append(ev, r.takeback(t, back)...)
+	}
+	r.redo, r.hyps = nil, nil
+	first := r.game.Len() + 1
+	for _, turn := range h.turns {
+		ev = append(ev, r.commit(t, obs, turn, false)...)
+	}
+	turns := make([]int, 0, r.game.Len()-first+1)
+	for k := first; k <= r.game.Len(); k++ {
+		turns = append(turns, k)
+	}
+	return append(ev, Event{t, Inferred{Turns: turns, Reason: fmt.Sprintf("resynchronised: the board is the position %d turn(s) after turn %d", len(h.turns), h.base)}})
 }

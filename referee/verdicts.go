@@ -39,7 +39,7 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 		r.missed = append(r.missed, n)
 		ev = append(ev, Event{t, MissedCapture{Turn: n, Player: player, Jumps: firstHops(p)}})
 	}
-	r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo = false, false, engine.NoCell, nil, nil
+	r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = false, false, engine.NoCell, nil, nil, nil
 	return append(ev, r.afterTurn(t)...)
 }
 
@@ -122,7 +122,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 		return []Event{{t, Fault{Reason: err.Error()}}}
 	}
 	r.cells = r.cells[:len(r.cells)-k]
-	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo = 0, false, false, engine.NoCell, nil, redo
+	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = 0, false, false, engine.NoCell, nil, redo, nil
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]
 	}
@@ -176,6 +176,10 @@ func (r *Referee) idleGuidance() Guidance {
 		}
 	}
 	var status []string
+	if q := r.question; q != nil {
+		h.set(q.cell, RoleChainContinues)
+		status = append(status, "Which colour was on "+r.b.Label(q.cell)+"? Take-back button: next colour, confirm: answer")
+	}
 	if r.toClear != 0 {
 		cs := cellsOf(r.toClear)
 		for _, c := range cs {
