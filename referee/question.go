@@ -13,9 +13,9 @@ import (
 // and rewrites the game if the answer differs.
 type question struct {
 	cell    engine.Cell
-	base    int                           // the game's length before the inferred turns
-	turn    int                           // the turn (1-based) that placed the marble
-	options []engine.Color                // possible colours, the provisional one first
+	base    int                            // the game's length before the inferred turns
+	turn    int                            // the turn (1-based) that placed the marble
+	options []engine.Color                 // possible colours, the provisional one first
 	lines   map[engine.Color][]engine.Turn // the inferred turns for each colour
 	chosen  engine.Color
 }

@@ -108,7 +108,7 @@ type Referee struct {
 	toClear uint64
 	orig    [engine.MaxCells]byte
 
-	hop    int64 // see Config.HopMS
+	hop int64 // see Config.HopMS
 	// deferred: a verdict waits for the board to hold HopMS: a take-back
 	// of tbWait turns, or (recheck) lines of play followed while lost.
 	deferred bool
@@ -127,8 +127,8 @@ type Referee struct {
 	lost    int  // settled boards in a row that were illegal
 	// lostBefore is lost before the observation being inferred.
 	lostBefore int
-	hyps     []hypothesis // lines of play followed while lost
-	question *question    // an open question to the players
+	hyps       []hypothesis // lines of play followed while lost
+	question   *question    // an open question to the players
 	// seen is the colour of the marble last seen settled on each vacant
 	// ring of the official board, 0 for none: evidence for inferring turns
 	// the board never showed whole.

@@ -1,7 +1,6 @@
 package referee
 
 import (
-	"os"
 	"fmt"
 	"strings"
 
@@ -405,12 +404,6 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		next = next[:maxHypotheses]
 	}
 	r.hyps = next
-	if os.Getenv("TRACKDBG") != "" {
-		fmt.Println("TRACK", t, started, len(next), len(exact))
-		for _, h := range next {
-			fmt.Println("   H", h.base, len(h.turns), h.pos)
-		}
-	}
 	if len(exact) == 0 {
 		return nil, false
 	}
