@@ -29,6 +29,16 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	}
 	d := r.diff(obs, exp)
 	if p.Result().Over {
+		// The board shows the result until the players clear it and set
+		// it up again; then a new game may begin.
+		if strings.Trim(obs, ".") == "" {
+			r.cleared = true
+			return nil
+		}
+		if r.cleared && obs == engine.NewPosition(r.b, r.cfg.Rules, 0).Cells() {
+			r.cleared = false
+			return []Event{{t, SetUp{}}}
+		}
 		if d == 0 {
 			return nil // the claimed rings are coming off
 		}

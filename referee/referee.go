@@ -129,6 +129,7 @@ type Referee struct {
 	lostBefore int
 	hyps       []hypothesis // lines of play followed while lost
 	question   *question    // an open question to the players
+	cleared    bool         // after the game, the board was seen cleared
 	// seen is the colour of the marble last seen settled on each vacant
 	// ring of the official board, 0 for none: evidence for inferring turns
 	// the board never showed whole.
@@ -287,7 +288,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.game = engine.NewGame(engine.NewPosition(r.cfg.Board, r.cfg.Rules, first&1))
 	r.cells = []string{r.game.Position().Cells()}
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
-	r.tbWait, r.redo, r.hyps, r.lost, r.question = 0, nil, nil, 0, nil
+	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared = 0, nil, nil, 0, nil, false
 	r.candDone, r.settled = false, "" // look at the board afresh
 	r.guide = r.idleGuidance()
 	return nil

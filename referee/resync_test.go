@@ -236,3 +236,22 @@ func TestUnseenColourFromPool(t *testing.T) {
 		t.Errorf("captures %v; want the last grey claimed", caps)
 	}
 }
+
+// After a finished game the board shows the result; only once the players
+// have cleared it and set it up again does the referee say a new game may
+// begin. Setting up without clearing first (or a half-cleared board) is
+// not a new game.
+func TestSetUpAfterGameOver(t *testing.T) {
+	b := newBench(t, "37 w.oo/o.ooo/.ooooo/o.ooooo/o.gooo/ooooo/oooo 1,4,8 2,0,0 2,3,2 0", Casual)
+	b.expect(b.show("E4=b G4=."), "move forced-capture")
+	b.expect(b.show("E3=o E4=o E5=g"), "move")
+	b.expect(b.show("B1=w C2=."), "move game-over")
+	start := strings.Repeat("o", 37)
+	b.expect(b.hold(start), "") // not cleared yet: rings come back only on a fresh board
+	b.expect(b.hold(strings.Repeat(".", 37)), "")
+	if !strings.HasPrefix(b.r.Guidance().Status, "Game over") {
+		t.Errorf("status while cleared %q; want the result", b.r.Guidance().Status)
+	}
+	b.expect(b.hold(start), "set-up")
+	b.expect(b.hold(start), "")
+}
