@@ -218,7 +218,11 @@ type evPub struct {
 	kinds []string
 }
 
-func (p *evPub) Event(e referee.Event) { p.mu.Lock(); p.kinds = append(p.kinds, e.Body.Kind()); p.mu.Unlock() }
+func (p *evPub) Event(e referee.Event) {
+	p.mu.Lock()
+	p.kinds = append(p.kinds, e.Body.Kind())
+	p.mu.Unlock()
+}
 
 // A damaged journal never stops the board: it resumes from the last good
 // entry and says so on MQTT events, the screen and the log.
