@@ -154,3 +154,39 @@ func TestSimSIGTERMDeliversTheEnd(t *testing.T) {
 		t.Errorf("status %q; want offline\n%s", v.status, out)
 	}
 }
+
+// TestSimRestartAfterFinishedGame: a sim started again on a journal whose
+// game is over shows that game's end, has the players clear the board,
+// and plays the next game through.
+func TestSimRestartAfterFinishedGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two whole games in real time")
+	}
+	game := filepath.Join(samples, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	rec, err := record.ReadFile(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jpath := filepath.Join(t.TempDir(), "j.jsonl")
+	args := []string{"sim", "--game", game, "--speed", "40", "--settle", "40", "--exit-at-end", "--board-id", "again",
+		"--mqtt-listen", "127.0.0.1:0", "--ws-listen", "off", "--http", "off", "--journal", jpath}
+	var seq uint64
+	for round := 1; round <= 2; round++ {
+		var stderr strings.Builder
+		if code := run(args, &strings.Builder{}, &stderr); code != exitOK {
+			t.Fatalf("round %d: sim exit %d:\n%s", round, code, stderr.String())
+		}
+		j, g, err := journal.Open(jpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.Close()
+		if g == nil || g.Game.Len() != len(rec.Turns) || !g.Game.Position().Result().Over {
+			t.Fatalf("round %d: the journal holds %v; want the whole game of %d turns", round, g, len(rec.Turns))
+		}
+		if round == 2 && (!strings.Contains(stderr.String(), "the players clear the board") || g.Seq <= seq+uint64(len(rec.Turns))) {
+			t.Errorf("round 2 did not clear the finished game and play a new one (seq %d after %d):\n%s", g.Seq, seq, stderr.String())
+		}
+		seq = g.Seq
+	}
+}
