@@ -71,7 +71,8 @@ type Config struct {
 	// HopMS is how long a position that is both an earlier position of
 	// the game and a capture under way (the jumper lifted off its ring)
 	// must hold before it counts as a take-back: longer than a hop takes.
-	// 0 means DefaultHopMS; it must be at least SettleMS.
+	// 0 means DefaultHopMS (or SettleMS if longer); it must be at least
+	// SettleMS.
 	HopMS int64
 	// Game, if not nil, resumes a game in progress (e.g. from a journal)
 	// instead of starting a new one; First is then ignored.
@@ -159,7 +160,7 @@ func New(cfg Config) (*Referee, error) {
 		r.settle = DefaultSettleMS
 	}
 	if r.hop == 0 {
-		r.hop = DefaultHopMS
+		r.hop = max(DefaultHopMS, r.settle)
 	}
 	if r.hop < r.settle {
 		return nil, fmt.Errorf("referee: hop time %d ms is shorter than the settle time %d ms", r.hop, r.settle)
