@@ -81,7 +81,7 @@ func TestSimExitAtEndDeliversTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole game in real time")
 	}
-	game := filepath.Join(samples, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
 	rec, err := record.ReadFile(game)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestSimSIGTERMDeliversTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon as a process")
 	}
-	game := filepath.Join(samples, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
 	dir := t.TempDir()
 	jpath := filepath.Join(dir, "journal.jsonl")
 	addr := "127.0.0.1:" + freePort(t)
@@ -162,7 +162,7 @@ func TestSimRestartAfterFinishedGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays two whole games in real time")
 	}
-	game := filepath.Join(samples, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
 	rec, err := record.ReadFile(game)
 	if err != nil {
 		t.Fatal(err)

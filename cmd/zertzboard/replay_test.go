@@ -3,14 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/record"
 )
 
@@ -18,8 +17,10 @@ const (
 	testdata   = "../../record/testdata"
 	illegalSGF = testdata + "/illegal-ring-not-free.sgf"
 	openingRec = testdata + "/opening.json"
-	samples    = "../../../shared/games/boardspace-sample"
 )
+
+// sampleDir holds the built-in Boardspace games.
+var sampleDir = samples.BuiltinDir()
 
 // replayLine is the contract's --json object, decoded loosely enough to see
 // nulls.
@@ -131,12 +132,6 @@ func TestReplayJSONKeyOrder(t *testing.T) {
 
 // TestReplaySamples checks real games against MANIFEST.tsv's columns.
 func TestReplaySamples(t *testing.T) {
-	if _, err := os.Stat(samples); errors.Is(err, fs.ErrNotExist) {
-		if testing.Short() {
-			t.Skip("no Boardspace samples; skipping in -short mode")
-		}
-		t.Fatalf("no Boardspace samples at %s", samples)
-	}
 	cases := []struct {
 		file    string
 		turns   int
@@ -155,7 +150,7 @@ func TestReplaySamples(t *testing.T) {
 	}
 	var files []string
 	for _, c := range cases {
-		files = append(files, filepath.Join(samples, c.file))
+		files = append(files, filepath.Join(sampleDir, c.file))
 	}
 	lines, stderr, code := runReplayJSON(t, files...)
 	if code != exitOK {
@@ -271,7 +266,7 @@ func TestReplayWarnings(t *testing.T) {
 		t.Errorf("stderr does not warn:\n%s", stderr)
 	}
 	// A won game with a turn recorded after the end.
-	won := filepath.Join(samples, "001_Z-shoto-Dumbot-2005-01-17-2004.sgf")
+	won := filepath.Join(sampleDir, "001_Z-shoto-Dumbot-2005-01-17-2004.sgf")
 	rec, err := record.ReadFile(won)
 	if err != nil {
 		t.Skipf("sample %s: %v", won, err)
