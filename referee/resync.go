@@ -118,7 +118,12 @@ func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
 		}
 	}
 	// Two turns are under way and their order is not yet clear: wait for
-	// the board to complete them, without red LEDs.
+	// the board to complete them, without red LEDs. If it stays like this,
+	// look further: the lines of play followed from here on may tell.
+	if ev, ok := r.track(t, obs); ok {
+		return ev, true
+	}
+	r.recheck, r.deferred = true, true
 	return r.pendingEvent(t, "finish the turn (two turns seen at once)", nil, make(hints, r.b.Len())), true
 }
 
@@ -423,9 +428,24 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 				}
 			}
 			if len(lines) == len(exact) {
-				return r.ask(t, obs, n-exact[0].base, lines)
+				if ev, ok := r.ask(t, obs, n-exact[0].base, lines); ok {
+					return ev, true
+				}
 			}
-			return nil, false
+			// Or only in who took an isolated group (the order of two
+			// turns the scan missed): the board can never tell, so
+			// rather than stay lost, go on with one and say so.
+			for _, x := range exact[1:] {
+				if x.pos.Cells() != exact[0].pos.Cells() || x.pos.ToMove() != exact[0].pos.ToMove() {
+					return nil, false
+				}
+			}
+			ev := r.resync(t, obs, exact[0])
+			if inf, ok := ev[len(ev)-1].Body.(Inferred); ok {
+				inf.Reason += "; the order of the turns, and so who took the isolated rings, was not seen: the first reading is assumed"
+				ev[len(ev)-1].Body = inf
+			}
+			return ev, true
 		}
 	}
 	return r.resync(t, obs, exact[0]), true
@@ -447,12 +467,17 @@ func (r *Referee) late(t int64) []Event {
 		}
 	case r.recheck:
 		r.recheck = false
-		// The lines have seen this board already; let them see it again
-		// as their second.
+		// The board held: let the lines (and fresh ones from the official
+		// position and the ones before it) see it again, as a board the
+		// players carried on to.
 		hyps := r.hyps
 		r.hyps = nil
+		n := r.game.Len()
+		for back := 0; back <= maxBack && back <= n; back++ {
+			r.hyps = append(r.hyps, hypothesis{base: n - back, pos: r.game.PositionAfter(n - back)})
+		}
 		for _, h := range hyps {
-			if h.base <= r.game.Len() && len(h.turns) == 0 {
+			if h.base <= n && len(r.hyps) < maxHypotheses {
 				r.hyps = append(r.hyps, h)
 			}
 		}
