@@ -17,8 +17,13 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	p := r.game.Position()
 	exp := r.Expected()
 	for c := 0; c < len(exp); c++ {
-		if exp[c] == 'o' && isMarble(obs[c]) {
+		switch {
+		case exp[c] != 'o':
+			r.seen[c] = 0 // the official board accounts for this cell
+		case isMarble(obs[c]):
 			r.seen[c] = obs[c]
+		case obs[c] == 'o':
+			r.seen[c] = 0 // the marble seen there was lifted again
 		}
 	}
 	clearing := r.toClear

@@ -290,6 +290,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.cells = []string{r.game.Position().Cells()}
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared = 0, nil, nil, 0, nil, false
+	r.seen = [engine.MaxCells]byte{}
 	r.candDone, r.settled = false, "" // look at the board afresh
 	r.guide = r.idleGuidance()
 	return nil
