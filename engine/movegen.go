@@ -106,7 +106,7 @@ func (p *Position) appendPlacements(buf []Turn) []Turn {
 
 // Perft counts the leaf positions of the game tree to the given depth, one
 // move being one whole turn. Finished games are leaves that do not count
-// beyond their depth.
+// beyond their depth. The last ply is counted, not generated (CountTurns).
 func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
@@ -116,11 +116,11 @@ func Perft(p Position, depth int) uint64 {
 }
 
 func perft(p Position, depth int, bufs [][]Turn) uint64 {
+	if depth == 1 {
+		return uint64(p.CountTurns())
+	}
 	turns := p.LegalTurns(bufs[depth-1][:0])
 	bufs[depth-1] = turns
-	if depth == 1 {
-		return uint64(len(turns))
-	}
 	var n uint64
 	for i := range turns {
 		n += perft(p.apply(&turns[i]), depth-1, bufs)

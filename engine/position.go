@@ -71,6 +71,11 @@ type Position struct {
 	result  Result
 	claimed uint64 // rings claimed by isolation in the turn that led here
 	hist    *histNode
+	hash    uint64 // Zobrist hash of the key, kept by apply (zobrist.go)
+	// unsettled is set when a parsed position has a group of rings with no
+	// vacant ring: the next placement claims it, so apply must not take
+	// its shortcut past the isolation check. Play never leaves one.
+	unsettled bool
 }
 
 // posKey is what makes two positions the same for repetition.
@@ -98,6 +103,7 @@ func NewPosition(b *Board, r *Rules, first int) Position {
 	for c := range p.pool {
 		p.pool[c] = int8(r.Pool[c])
 	}
+	p.hash = p.zobrist()
 	p.result = p.evaluate()
 	return p
 }

@@ -121,6 +121,8 @@ func ParsePositionOn(b *Board, r *Rules, s string) (Position, error) {
 		}
 		p.hist = &histNode{key: q.key(), prev: p.hist}
 	}
+	p.hash = p.zobrist()
+	p.unsettled = p.rings&^b.closure(p.vacant(), p.rings) != 0
 	p.result = p.evaluate()
 	return p, nil
 }

@@ -1,0 +1,256 @@
+package engine
+
+import "math/bits"
+
+// CountTurns returns len(p.LegalTurns(nil)) without writing out a turn:
+// placements are counted from the vacant and free rings, capture chains by
+// walking them. Perft uses it for the last ply. It does not allocate.
+func (p Position) CountTurns() int {
+	if p.result.Over {
+		return 0
+	}
+	if n := p.countCaptures(); n > 0 {
+		return n
+	}
+	n := p.countPlacements()
+	if n == 0 {
+		return 1 // a pass
+	}
+	return n
+}
+
+func (p *Position) countCaptures() int {
+	occ := p.occ()
+	n := 0
+	for m := occ; m != 0; m &= m - 1 {
+		c := Cell(bits.TrailingZeros64(m))
+		if p.jumpDir(occ, c) >= 0 {
+			n += p.countChains(occ, c)
+		}
+	}
+	return n
+}
+
+// countChains counts the maximal chains from c (c can jump, or the chain
+// that reached it ends here).
+func (p *Position) countChains(occ uint64, c Cell) int {
+	b := p.b
+	n := 0
+	for d := 0; d < 6; d++ {
+		to := b.jumpTo[c][d]
+		if to < 0 {
+			continue
+		}
+		mid := bit(b.jumpMid[c][d])
+		if occ&mid == 0 || p.rings&^occ&bit(to) == 0 {
+			continue
+		}
+		n += p.countChains(occ&^(bit(c)|mid)|bit(to), to)
+	}
+	if n == 0 {
+		return 1
+	}
+	return n
+}
+
+// countPlacements counts colour × vacant ring × removal: a vacant ring that
+// is itself free leaves one free ring fewer to remove, and with none left
+// the placement removes nothing (one turn).
+func (p *Position) countPlacements() int {
+	supply := p.supply(p.toMove)
+	colours := 0
+	for _, n := range supply {
+		if n > 0 {
+			colours++
+		}
+	}
+	if colours == 0 {
+		return 0
+	}
+	vac, free := p.vacant(), p.free()
+	nf, nv := bits.OnesCount64(free), bits.OnesCount64(vac)
+	per := (nv-nf)*max(nf, 1) + nf*max(nf-1, 1)
+	return colours * per
+}
+
+// Apply plays a turn taken from p.LegalTurns (or WinningTurn) without
+// checking it: the fast path for searches that generate their own turns.
+// A turn from anywhere else must go through Play; an illegal one gives a
+// position that breaks the rules.
+func (p Position) Apply(t *Turn) Position { return p.apply(t) }
+
+// WinningTurn returns a turn that wins the game at once for the player to
+// move, if there is one: a capture chain, or a placement whose isolation
+// claims, that completes a winning set, or a placement that claims the
+// last rings. It decides without playing every turn: isolation is worked
+// out once per removable ring, not once per placement. The turn is legal
+// in p.
+func (p Position) WinningTurn() (Turn, bool) {
+	if p.result.Over {
+		return Turn{}, false
+	}
+	if p.r.Wins(p.caps[p.toMove]) {
+		// A parsed position can hand the mover a winning set already;
+		// no game reaches one. Play the turns to see.
+		for _, t := range p.LegalTurns(nil) {
+			if q := p.apply(&t); q.result.Over && q.result.Winner == int(p.toMove) {
+				return t, true
+			}
+		}
+		return Turn{}, false
+	}
+	if p.HasCapture() {
+		return p.winningCapture()
+	}
+	return p.winningPlacement()
+}
+
+// winningCapture searches the capture chains for one that completes a
+// winning set. Captures only add marbles, so a chain that reaches a winning
+// set on the way wins however it is completed.
+func (p *Position) winningCapture() (Turn, bool) {
+	occ := p.occ()
+	var path [MaxPath]Cell
+	var t Turn
+	caps := p.caps[p.toMove]
+	for m := occ; m != 0; m &= m - 1 {
+		c := Cell(bits.TrailingZeros64(m))
+		if p.jumpDir(occ, c) >= 0 && p.winChain(occ, c, caps, &path, 0, &t) {
+			return t, true
+		}
+	}
+	return Turn{}, false
+}
+
+func (p *Position) winChain(occ uint64, c Cell, caps [3]int8, path *[MaxPath]Cell, depth int, out *Turn) bool {
+	path[depth] = c
+	b := p.b
+	jumped := false
+	for d := 0; d < 6; d++ {
+		to := b.jumpTo[c][d]
+		if to < 0 {
+			continue
+		}
+		mc := b.jumpMid[c][d]
+		mid := bit(mc)
+		if occ&mid == 0 || p.rings&^occ&bit(to) == 0 {
+			continue
+		}
+		jumped = true
+		next := caps
+		for col := range p.marbles {
+			if p.marbles[col]&mid != 0 {
+				next[col]++
+			}
+		}
+		// Marbles jumped earlier in this chain are gone from occ, so the
+		// colour read from p.marbles is right: mid is still occupied.
+		if p.winChain(occ&^(bit(c)|mid)|bit(to), to, next, path, depth+1, out) {
+			return true
+		}
+	}
+	if jumped || depth == 0 || !p.r.Wins(caps) {
+		return false
+	}
+	*out = Turn{Kind: Capture, At: NoCell, Remove: NoCell, n: uint8(depth + 1)}
+	copy(out.path[:depth+1], path[:depth+1])
+	return true
+}
+
+// winningPlacement: a placement wins only through what it claims. For each
+// choice of removal the groups of the remaining rings are found once: the
+// groups with no vacant ring are claimed by any placement, and a group whose
+// only vacant ring is at is claimed too when the marble goes on at.
+func (p *Position) winningPlacement() (Turn, bool) {
+	supply := p.supply(p.toMove)
+	if supply[0]+supply[1]+supply[2] == 0 {
+		return Turn{}, false
+	}
+	vac, free := p.vacant(), p.free()
+	if vac == 0 {
+		return Turn{}, false
+	}
+	// Placements that remove nothing: on the only free ring, or anywhere
+	// when none is free.
+	switch {
+	case free == 0:
+		if t, ok := p.winOnRemoval(NoCell, vac, supply); ok {
+			return t, true
+		}
+	case bits.OnesCount64(free) == 1:
+		if t, ok := p.winOnRemoval(NoCell, free, supply); ok {
+			return t, true
+		}
+	}
+	for f := free; f != 0; f &= f - 1 {
+		rem := Cell(bits.TrailingZeros64(f))
+		if t, ok := p.winOnRemoval(rem, vac&^bit(rem), supply); ok {
+			return t, true
+		}
+	}
+	return Turn{}, false
+}
+
+// winOnRemoval looks for a winning placement on one of the rings in ats,
+// with ring rem removed (NoCell: none).
+func (p *Position) winOnRemoval(rem Cell, ats uint64, supply [3]int8) (Turn, bool) {
+	b := p.b
+	rings := p.rings &^ bit(rem)
+	vac := p.vacant() &^ bit(rem)
+	base := rings &^ b.closure(vac, rings) // claimed whatever is placed
+	// Groups whose only vacant ring is a candidate: placing there claims
+	// the group as well.
+	var single [MaxCells]uint64
+	var singles uint64
+	for left := vac; left != 0; {
+		v := Cell(bits.TrailingZeros64(left))
+		g := b.closure(bit(v), rings)
+		left &^= g
+		if g&vac == bit(v) && ats&bit(v) != 0 {
+			single[v] = g
+			singles |= bit(v)
+		}
+	}
+	src := p.source()
+	try := func(at Cell, claimed uint64) (Turn, bool) {
+		if claimed == 0 {
+			return Turn{}, false
+		}
+		full := rings&^claimed == 0
+		for _, col := range Colors {
+			if supply[col] == 0 {
+				continue
+			}
+			caps := p.caps[p.toMove]
+			if src == FromCaptures {
+				caps[col]--
+			}
+			for c := range caps {
+				caps[c] += int8(bits.OnesCount64(p.marbles[c] & claimed))
+			}
+			if claimed&bit(at) != 0 {
+				caps[col]++
+			}
+			if full || p.r.Wins(caps) {
+				return Turn{Kind: Place, Color: col, From: src, At: at, Remove: rem}, true
+			}
+		}
+		return Turn{}, false
+	}
+	for s := singles; s != 0; s &= s - 1 {
+		at := Cell(bits.TrailingZeros64(s))
+		if t, ok := try(at, base|single[at]); ok {
+			return t, true
+		}
+	}
+	if base != 0 {
+		if rest := ats &^ singles; rest != 0 {
+			// Any other ring gives the same claim; the colour matters
+			// only through the supply.
+			if t, ok := try(Cell(bits.TrailingZeros64(rest)), base); ok {
+				return t, true
+			}
+		}
+	}
+	return Turn{}, false
+}
