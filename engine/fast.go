@@ -170,6 +170,9 @@ func (p *Position) winningPlacement() (Turn, bool) {
 	if vac == 0 {
 		return Turn{}, false
 	}
+	if !p.couldWinByClaims(supply) {
+		return Turn{}, false
+	}
 	// Placements that remove nothing: on the only free ring, or anywhere
 	// when none is free.
 	switch {
@@ -191,22 +194,50 @@ func (p *Position) winningPlacement() (Turn, bool) {
 	return Turn{}, false
 }
 
+// couldWinByClaims is a quick bound: claiming every marble on the board
+// and the one placed must complete a winning set, unless a claim could
+// take the last rings (a full-board win). Early in a game it rules out
+// every placement at once.
+func (p *Position) couldWinByClaims(supply [3]int8) bool {
+	if bits.OnesCount64(p.vacant()) <= 2 || p.unsettled {
+		return true // the last vacant rings: a claim may take every ring
+	}
+	best := p.caps[p.toMove]
+	for c := range best {
+		best[c] += int8(bits.OnesCount64(p.marbles[c]))
+		if supply[c] > 0 {
+			best[c]++
+		}
+	}
+	return p.r.Wins(best)
+}
+
 // winOnRemoval looks for a winning placement on one of the rings in ats,
 // with ring rem removed (NoCell: none).
 func (p *Position) winOnRemoval(rem Cell, ats uint64, supply [3]int8) (Turn, bool) {
 	b := p.b
 	rings := p.rings &^ bit(rem)
 	vac := p.vacant() &^ bit(rem)
-	base := rings &^ b.closure(vac, rings) // claimed whatever is placed
+	// base: the groups left with no vacant ring, claimed whatever is
+	// placed. Removing rem cuts nothing off when its remaining neighbours
+	// form one arc and one of them is vacant (see mayIsolate).
+	var base uint64
+	if around := b.nbrMask[rem&63] & rings; rem == NoCell && !p.unsettled {
+		// nothing removed: every group keeps its vacant ring
+	} else if p.unsettled || around&vac == 0 && around != 0 || arcs[b.arcMask(rem, rings)] > 1 {
+		base = rings &^ b.closure(vac, rings)
+	}
 	// Groups whose only vacant ring is a candidate: placing there claims
-	// the group as well.
+	// the group as well. Only a vacant ring with no vacant neighbour can
+	// be the only one of its group.
 	var single [MaxCells]uint64
 	var singles uint64
-	for left := vac; left != 0; {
+	for left := ats; left != 0; left &= left - 1 {
 		v := Cell(bits.TrailingZeros64(left))
-		g := b.closure(bit(v), rings)
-		left &^= g
-		if g&vac == bit(v) && ats&bit(v) != 0 {
+		if b.nbrMask[v]&vac != 0 {
+			continue
+		}
+		if g := b.closure(bit(v), rings); g&vac == bit(v) {
 			single[v] = g
 			singles |= bit(v)
 		}
@@ -253,4 +284,16 @@ func (p *Position) winOnRemoval(rem Cell, ats uint64, supply [3]int8) (Turn, boo
 		}
 	}
 	return Turn{}, false
+}
+
+// arcMask is the 6-bit mask of c's neighbours that are in rings, in
+// direction order.
+func (b *Board) arcMask(c Cell, rings uint64) uint8 {
+	var m uint8
+	for d := 0; d < 6; d++ {
+		if n := b.nbr[c][d]; n != NoCell && rings&bit(n) != 0 {
+			m |= 1 << d
+		}
+	}
+	return m
 }

@@ -156,13 +156,7 @@ func (q *Position) mayIsolate(at, rem Cell) bool {
 	if around&vac == 0 {
 		return true
 	}
-	var m uint8
-	for d := 0; d < 6; d++ {
-		if n := b.nbr[rem][d]; n != NoCell && q.rings&bit(n) != 0 {
-			m |= 1 << d
-		}
-	}
-	return arcs[m] > 1
+	return arcs[b.arcMask(rem, q.rings)] > 1
 }
 
 // Between returns the cell jumped over from one cell to another, or NoCell

@@ -1,0 +1,325 @@
+// Package solve answers one question about a ZÈRTZ position: can the
+// player to move force a win within K of their own turns, whatever the
+// opponent does? When it can, it gives the principal line.
+//
+// The search is over whole turns, as the engine generates them. The
+// attacker needs one turn that wins at once or leaves every defender turn
+// losing within the remaining budget; the defender escapes with any turn
+// after which the attacker cannot. Iterative deepening on K finds the
+// shortest win first. Captures are compulsory, so where one exists the
+// engine lists only capture chains and the search follows them first by
+// construction; the defender's refutation of one attacker turn (a killer)
+// is tried first at the next. A transposition table keyed by the engine's
+// Zobrist hash remembers proven wins and refutations per depth.
+//
+// The last attacker turn of a line is not searched turn by turn:
+// engine.Position.WinningTurn decides it from the isolation groups and the
+// capture chains directly.
+//
+// The package is pure: no goroutines and no clocks. A caller bounds the
+// work with a context (cancellation or deadline) and a node limit; the
+// result then says whether the whole depth was searched.
+package solve
+
+import (
+	"context"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// MaxTurns bounds K: deeper searches cannot finish on a board's computer.
+const MaxTurns = 8
+
+// Options bound a search.
+type Options struct {
+	// MaxTurns is K, the attacker's own turns, 1 to MaxTurns.
+	MaxTurns int
+	// MaxNodes stops the search after about this many positions (0: no
+	// limit). Nodes are positions played or tested for a winning turn.
+	MaxNodes int64
+	// TableBits sizes the transposition table at 2^TableBits entries of
+	// 16 bytes (0: 18, 4 MiB). It is clamped to 10…24.
+	TableBits int
+}
+
+// Win is a forced win.
+type Win struct {
+	Player int           // the player to move, who wins
+	Turns  int           // own turns to the win, 1 or more
+	Line   []engine.Turn // the principal line: attacker, defender, …, attacker's winning turn
+}
+
+// Result is a search's outcome.
+type Result struct {
+	// Win is the shortest forced win found, or nil.
+	Win *Win
+	// Complete is true when the question was answered for the whole
+	// depth: a win was found (no shorter one exists) or every depth up to
+	// MaxTurns was refuted. It is false when the context or the node
+	// limit stopped the search first.
+	Complete bool
+	// Depth is the deepest K fully refuted: there is no forced win within
+	// Depth turns. With a Win it is Turns−1.
+	Depth int
+	// Nodes counts the positions searched.
+	Nodes int64
+}
+
+// Solve searches p. It returns at once, with Complete set, when the game
+// is over (nothing to force) or when MaxTurns is below 1.
+func Solve(ctx context.Context, p engine.Position, opt Options) Result {
+	if opt.MaxTurns > MaxTurns {
+		opt.MaxTurns = MaxTurns
+	}
+	if p.Result().Over || opt.MaxTurns < 1 {
+		return Result{Complete: true}
+	}
+	s := newSearcher(ctx, opt)
+	var res Result
+	for k := 1; k <= opt.MaxTurns; k++ {
+		won := s.attack(p, k, 0)
+		if s.stopped {
+			break
+		}
+		if won {
+			line := s.line(p, k)
+			if s.stopped || !Wins(p, line) {
+				// A line that does not replay to the win would mean a
+				// hash collision in the table: report nothing rather
+				// than a false claim.
+				break
+			}
+			res.Win = &Win{Player: p.ToMove(), Turns: k, Line: line}
+			res.Complete = true
+			break
+		}
+		res.Depth = k
+		res.Complete = k == opt.MaxTurns
+	}
+	res.Nodes = s.nodes
+	return res
+}
+
+// entry is one transposition-table slot: the position's hash, the
+// smallest K proven to win and the largest K proven not to (0: unknown).
+type entry struct {
+	key   uint64
+	win   uint8
+	noWin uint8
+}
+
+type searcher struct {
+	ctx      context.Context
+	maxNodes int64
+	nodes    int64
+	nextPoll int64
+	stopped  bool
+	table    []entry
+	mask     uint64
+	bufs     [][]engine.Turn           // per ply
+	killer   [2 * MaxTurns]engine.Turn // the defender turn that last refuted, per ply
+}
+
+// pollEvery is how many nodes pass between looks at the context.
+const pollEvery = 1024
+
+func newSearcher(ctx context.Context, opt Options) *searcher {
+	bitsN := opt.TableBits
+	switch {
+	case bitsN == 0:
+		bitsN = 18
+	case bitsN < 10:
+		bitsN = 10
+	case bitsN > 24:
+		bitsN = 24
+	}
+	return &searcher{
+		ctx: ctx, maxNodes: opt.MaxNodes, nextPoll: pollEvery,
+		table: make([]entry, 1<<bitsN), mask: 1<<bitsN - 1,
+		bufs: make([][]engine.Turn, 2*MaxTurns+2),
+	}
+}
+
+// tick counts a node and says whether to stop.
+func (s *searcher) tick() bool {
+	s.nodes++
+	if s.nodes >= s.nextPoll {
+		s.nextPoll = s.nodes + pollEvery
+		if s.ctx.Err() != nil || (s.maxNodes > 0 && s.nodes >= s.maxNodes) {
+			s.stopped = true
+		}
+	}
+	return s.stopped
+}
+
+// cacheable: positions with an empty pool can recur, and whether they
+// are a draw by repetition depends on history the hash leaves out.
+func cacheable(p engine.Position) bool { return p.Pool() != [3]int{} }
+
+func (s *searcher) probe(p engine.Position, k int) (won, known bool) {
+	if !cacheable(p) {
+		return false, false
+	}
+	h := p.Hash()
+	e := &s.table[h&s.mask]
+	if e.key != h {
+		return false, false
+	}
+	switch {
+	case e.win != 0 && int(e.win) <= k:
+		return true, true
+	case int(e.noWin) >= k:
+		return false, true
+	}
+	return false, false
+}
+
+func (s *searcher) store(p engine.Position, k int, won bool) {
+	if !cacheable(p) || s.stopped {
+		return
+	}
+	h := p.Hash()
+	e := &s.table[h&s.mask]
+	if e.key != h {
+		*e = entry{key: h}
+	}
+	if won {
+		if e.win == 0 || int(e.win) > k {
+			e.win = uint8(k)
+		}
+	} else if int(e.noWin) < k {
+		e.noWin = uint8(k)
+	}
+}
+
+// attack reports whether the player to move in p wins within k own turns.
+// ply indexes the per-ply buffers.
+func (s *searcher) attack(p engine.Position, k, ply int) bool {
+	if s.tick() {
+		return false
+	}
+	if _, ok := p.WinningTurn(); ok {
+		return true
+	}
+	if k == 1 {
+		return false
+	}
+	if won, ok := s.probe(p, k); ok {
+		return won
+	}
+	turns := p.LegalTurns(s.bufs[ply][:0])
+	s.bufs[ply] = turns
+	won := false
+	for i := range turns {
+		q := p.Apply(&turns[i])
+		if q.Result().Over {
+			continue // a win was caught above; a draw is no win
+		}
+		if s.tick() {
+			return false
+		}
+		if s.defend(q, k-1, ply+1) {
+			won = true
+			break
+		}
+	}
+	s.store(p, k, won)
+	return won
+}
+
+// defend reports whether every turn of the player to move in q loses
+// within k turns of the opponent.
+func (s *searcher) defend(q engine.Position, k, ply int) bool {
+	turns := q.LegalTurns(s.bufs[ply][:0])
+	s.bufs[ply] = turns
+	// The turn that refuted the previous attack at this ply often refutes
+	// this one too: try it first.
+	for i := range turns {
+		if turns[i] == s.killer[ply] {
+			turns[0], turns[i] = turns[i], turns[0]
+			break
+		}
+	}
+	for i := range turns {
+		r := q.Apply(&turns[i])
+		if r.Result().Over || !s.attack(r, k, ply+1) {
+			if !s.stopped {
+				s.killer[ply] = turns[i]
+			}
+			return false // an escape (or the search stopped)
+		}
+	}
+	return true
+}
+
+// line returns the principal line of a win within k turns, proven by
+// attack: the attacker's winning turns and the defender's most stubborn
+// replies (one that holds out longest).
+func (s *searcher) line(p engine.Position, k int) []engine.Turn {
+	var out []engine.Turn
+	for ; k >= 1; k-- {
+		if t, ok := p.WinningTurn(); ok {
+			return append(out, t)
+		}
+		// Copy: the searches below reuse the per-ply buffers.
+		turns := append([]engine.Turn(nil), p.LegalTurns(nil)...)
+		var next engine.Position
+		found := false
+		for i := range turns {
+			q := p.Apply(&turns[i])
+			if q.Result().Over || !s.defend(q, k-1, 1) {
+				if s.stopped {
+					return nil
+				}
+				continue
+			}
+			out = append(out, turns[i])
+			// The defender: any reply loses; show one that lasts.
+			replies := append([]engine.Turn(nil), q.LegalTurns(nil)...)
+			best := 0
+			for j := range replies {
+				r := q.Apply(&replies[j])
+				if k-2 < 1 || !s.attack(r, k-2, 2) {
+					best = j
+					break
+				}
+			}
+			if s.stopped {
+				return nil
+			}
+			out = append(out, replies[best])
+			next = q.Apply(&replies[best])
+			found = true
+			break
+		}
+		if !found {
+			return nil // cannot happen after a proof; treated as stopped
+		}
+		p = next
+	}
+	return out
+}
+
+// Wins reports whether line is legal from p, alternates from the player to
+// move, and ends with that player's win on its last turn.
+func Wins(p engine.Position, line []engine.Turn) bool {
+	if len(line) == 0 || len(line)%2 == 0 {
+		return false
+	}
+	player := p.ToMove()
+	for i, t := range line {
+		if p.Result().Over {
+			return false
+		}
+		q, err := p.Play(t)
+		if err != nil {
+			return false
+		}
+		p = q
+		if i < len(line)-1 && p.Result().Over {
+			return false
+		}
+	}
+	r := p.Result()
+	return r.Over && r.Winner == player
+}
