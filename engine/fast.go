@@ -297,3 +297,11 @@ func (b *Board) arcMask(c Cell, rings uint64) uint8 {
 	}
 	return m
 }
+
+// OnBoard returns the marbles of each colour on the board.
+func (p Position) OnBoard() [3]int {
+	return [3]int{bits.OnesCount64(p.marbles[0]), bits.OnesCount64(p.marbles[1]), bits.OnesCount64(p.marbles[2])}
+}
+
+// VacantRings returns the number of vacant rings.
+func (p Position) VacantRings() int { return bits.OnesCount64(p.vacant()) }

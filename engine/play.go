@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"strings"
@@ -174,9 +175,22 @@ func (b *Board) Between(from, to Cell) Cell {
 // and why, as an *IllegalTurnError.
 func (p Position) Check(t Turn) error { return p.check(t, false) }
 
+// Legal reports whether t is legal in p: Check without the explanation,
+// for searches that test many turns.
+func (p Position) Legal(t Turn) bool { return p.checkTurn(t, false, true) == nil }
+
+// errQuiet stands for any illegal turn when no explanation is wanted.
+var errQuiet = errors.New("engine: illegal turn")
+
 // check is Check; overCapture lets a placement ignore a compulsory capture.
-func (p Position) check(t Turn, overCapture bool) error {
+func (p Position) check(t Turn, overCapture bool) error { return p.checkTurn(t, overCapture, false) }
+
+// checkTurn is check; quiet returns errQuiet instead of an explanation.
+func (p Position) checkTurn(t Turn, overCapture, quiet bool) error {
 	bad := func(rule Rule, format string, args ...any) error {
+		if quiet {
+			return errQuiet
+		}
 		return &IllegalTurnError{Turn: FormatTurn(p.b, t), Rule: rule, Reason: fmt.Sprintf(format, args...)}
 	}
 	b := p.b

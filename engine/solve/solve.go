@@ -109,15 +109,16 @@ type entry struct {
 }
 
 type searcher struct {
-	ctx      context.Context
-	maxNodes int64
-	nodes    int64
-	nextPoll int64
-	stopped  bool
-	table    []entry
-	mask     uint64
-	bufs     [][]engine.Turn           // per ply
-	killer   [2 * MaxTurns]engine.Turn // the defender turn that last refuted, per ply
+	ctx       context.Context
+	maxNodes  int64
+	nodes     int64
+	nextPoll  int64
+	stopped   bool
+	table     []entry // allocated on first use
+	tableBits int
+	mask      uint64
+	bufs      [][]engine.Turn           // per ply
+	killer    [2 * MaxTurns]engine.Turn // the defender turn that last refuted, per ply
 }
 
 // pollEvery is how many nodes pass between looks at the context.
@@ -135,7 +136,7 @@ func newSearcher(ctx context.Context, opt Options) *searcher {
 	}
 	return &searcher{
 		ctx: ctx, maxNodes: opt.MaxNodes, nextPoll: pollEvery,
-		table: make([]entry, 1<<bitsN), mask: 1<<bitsN - 1,
+		tableBits: bitsN, mask: 1<<bitsN - 1,
 		bufs: make([][]engine.Turn, 2*MaxTurns+2),
 	}
 }
@@ -156,9 +157,16 @@ func (s *searcher) tick() bool {
 // are a draw by repetition depends on history the hash leaves out.
 func cacheable(p engine.Position) bool { return p.Pool() != [3]int{} }
 
+// minTableK: below it a node is cheaper to search than to look up (and
+// the table need not be allocated at all).
+const minTableK = 3
+
 func (s *searcher) probe(p engine.Position, k int) (won, known bool) {
-	if !cacheable(p) {
+	if k < minTableK || !cacheable(p) {
 		return false, false
+	}
+	if s.table == nil {
+		s.table = make([]entry, 1<<s.tableBits)
 	}
 	h := p.Hash()
 	e := &s.table[h&s.mask]
@@ -175,7 +183,7 @@ func (s *searcher) probe(p engine.Position, k int) (won, known bool) {
 }
 
 func (s *searcher) store(p engine.Position, k int, won bool) {
-	if !cacheable(p) || s.stopped {
+	if k < minTableK || !cacheable(p) || s.stopped || s.table == nil {
 		return
 	}
 	h := p.Hash()
@@ -192,6 +200,27 @@ func (s *searcher) store(p engine.Position, k int, won bool) {
 	}
 }
 
+// mayWin is a quick bound: can the player to move in p win within k own
+// turns even if every marble on the board and every marble placed on the
+// way (one a turn, 2k−1 turns) ended in their captures? A full-board win
+// needs the vacant rings gone, and a placement turn fills one and removes
+// at most one (claims take no vacant ring; captures only add vacancies).
+func mayWin(p engine.Position, k int) bool {
+	turns := 2*k - 1
+	if p.VacantRings() <= 2*turns {
+		return true
+	}
+	me := p.ToMove()
+	best := p.Captures(me)
+	board, pool, theirs := p.OnBoard(), p.Pool(), p.Captures(1-me)
+	var caps [3]int8
+	for c := range best {
+		n := best[c] + board[c] + min(turns, pool[c]+theirs[c])
+		caps[c] = int8(min(n, 100))
+	}
+	return p.Rules().Wins(caps)
+}
+
 // attack reports whether the player to move in p wins within k own turns.
 // ply indexes the per-ply buffers.
 func (s *searcher) attack(p engine.Position, k, ply int) bool {
@@ -201,7 +230,7 @@ func (s *searcher) attack(p engine.Position, k, ply int) bool {
 	if _, ok := p.WinningTurn(); ok {
 		return true
 	}
-	if k == 1 {
+	if k == 1 || !mayWin(p, k) {
 		return false
 	}
 	if won, ok := s.probe(p, k); ok {
@@ -230,23 +259,30 @@ func (s *searcher) attack(p engine.Position, k, ply int) bool {
 // defend reports whether every turn of the player to move in q loses
 // within k turns of the opponent.
 func (s *searcher) defend(q engine.Position, k, ply int) bool {
-	turns := q.LegalTurns(s.bufs[ply][:0])
-	s.bufs[ply] = turns
 	// The turn that refuted the previous attack at this ply often refutes
-	// this one too: try it first.
-	for i := range turns {
-		if turns[i] == s.killer[ply] {
-			turns[0], turns[i] = turns[i], turns[0]
-			break
+	// this one too: try it first, before generating the rest (a check
+	// costs far less than writing out a thousand placements).
+	killer := s.killer[ply]
+	tried := false
+	if killer.Kind != 0 && q.Legal(killer) {
+		tried = true
+		r := q.Apply(&killer)
+		if r.Result().Over || !s.attack(r, k, ply+1) {
+			return false // an escape (or the search stopped)
 		}
 	}
+	turns := q.LegalTurns(s.bufs[ply][:0])
+	s.bufs[ply] = turns
 	for i := range turns {
+		if tried && turns[i] == killer {
+			continue
+		}
 		r := q.Apply(&turns[i])
 		if r.Result().Over || !s.attack(r, k, ply+1) {
 			if !s.stopped {
 				s.killer[ply] = turns[i]
 			}
-			return false // an escape (or the search stopped)
+			return false
 		}
 	}
 	return true

@@ -1,0 +1,81 @@
+package solve
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/samples"
+	"github.com/zertzboard/zertzboard/record"
+)
+
+// benchPositions are positions from the built-in sample games (the same on
+// every machine): every fourth turn from the sixth, and the last four
+// before each game's end, when a capture game or not.
+func benchPositions(b *testing.B) []engine.Position {
+	b.Helper()
+	files, err := samples.Records(samples.BuiltinDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out []engine.Position
+	for _, f := range files {
+		rec, err := record.ReadFile(f)
+		if err != nil {
+			b.Fatalf("%s: %v", filepath.Base(f), err)
+		}
+		rep, err := rec.Replay()
+		if err != nil {
+			continue
+		}
+		g := rep.Game
+		for i := 6; i < g.Len(); i++ {
+			if i%4 == 2 || i >= g.Len()-4 {
+				if p := g.PositionAfter(i); !p.Result().Over {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// BenchmarkSolve times proving or refuting a forced win within K own
+// turns over the sample positions, and reports the median and the 95th
+// percentile per position. K=3 is bounded at 2 s per position; "timeouts"
+// counts the positions it did not finish.
+func BenchmarkSolve(b *testing.B) {
+	ps := benchPositions(b)
+	for k := 1; k <= 3; k++ {
+		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
+			times := make([]time.Duration, 0, len(ps)*b.N)
+			var nodes int64
+			incomplete := 0
+			for i := 0; i < b.N; i++ {
+				for _, p := range ps {
+					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+					t0 := time.Now()
+					res := Solve(ctx, p, Options{MaxTurns: k})
+					times = append(times, time.Since(t0))
+					cancel()
+					nodes += res.Nodes
+					if !res.Complete {
+						incomplete++
+					}
+				}
+			}
+			slices.Sort(times)
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+			b.ReportMetric(ms(times[len(times)/2]), "median-ms")
+			b.ReportMetric(ms(times[len(times)*95/100]), "p95-ms")
+			b.ReportMetric(ms(times[len(times)-1]), "max-ms")
+			b.ReportMetric(float64(nodes)/float64(len(times)), "nodes/pos")
+			b.ReportMetric(float64(incomplete)/float64(b.N), "timeouts")
+			b.ReportMetric(float64(len(ps)), "positions")
+		})
+	}
+}
