@@ -131,3 +131,18 @@ func TestWinningTurn(t *testing.T) {
 	}
 	t.Logf("%d winning positions checked", wins)
 }
+
+func TestTurnsMatchesLegalTurns(t *testing.T) {
+	forEachRandomPosition(t, 10, func(p Position, turns []Turn) {
+		i := 0
+		for turn := range p.Turns() {
+			if i >= len(turns) || turn != turns[i] {
+				t.Fatalf("%s: Turns yields %s as turn %d; LegalTurns lists %v", p, FormatTurn(p.b, turn), i, len(turns))
+			}
+			i++
+		}
+		if i != len(turns) {
+			t.Fatalf("%s: Turns yields %d; LegalTurns lists %d", p, i, len(turns))
+		}
+	})
+}

@@ -79,3 +79,13 @@ func BenchmarkSolve(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkDiagram5(b *testing.B) {
+	p := mustParse(b, diagram5)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if res := Solve(context.Background(), p, Options{MaxTurns: 2}); res.Win == nil {
+			b.Fatal("no win")
+		}
+	}
+}

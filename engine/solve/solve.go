@@ -137,7 +137,6 @@ func newSearcher(ctx context.Context, opt Options) *searcher {
 	return &searcher{
 		ctx: ctx, maxNodes: opt.MaxNodes, nextPoll: pollEvery,
 		tableBits: bitsN, mask: 1<<bitsN - 1,
-		bufs: make([][]engine.Turn, 2*MaxTurns+2),
 	}
 }
 
@@ -211,18 +210,28 @@ func mayWin(p engine.Position, k int) bool {
 		return true
 	}
 	me := p.ToMove()
-	best := p.Captures(me)
-	board, pool, theirs := p.OnBoard(), p.Pool(), p.Captures(1-me)
-	var caps [3]int8
-	for c := range best {
-		n := best[c] + board[c] + min(turns, pool[c]+theirs[c])
-		caps[c] = int8(min(n, 100))
+	r := p.Rules()
+	have, board, pool, theirs := p.Captures(me), p.OnBoard(), p.Pool(), p.Captures(1-me)
+	short := 0 // marbles still missing for one of each
+	for c := range have {
+		base := have[c] + board[c]
+		avail := pool[c] + theirs[c] // what could yet be placed
+		if base+min(turns, avail) >= r.Win[c] {
+			return true
+		}
+		if need := r.WinEach - base; need > 0 {
+			if need > avail {
+				short = 1 << 20
+			}
+			short += need
+		}
 	}
-	return p.Rules().Wins(caps)
+	// The placed marbles are one a turn, shared among the colours.
+	return short <= turns
 }
 
 // attack reports whether the player to move in p wins within k own turns.
-// ply indexes the per-ply buffers.
+// ply indexes the killer table.
 func (s *searcher) attack(p engine.Position, k, ply int) bool {
 	if s.tick() {
 		return false
@@ -236,11 +245,9 @@ func (s *searcher) attack(p engine.Position, k, ply int) bool {
 	if won, ok := s.probe(p, k); ok {
 		return won
 	}
-	turns := p.LegalTurns(s.bufs[ply][:0])
-	s.bufs[ply] = turns
 	won := false
-	for i := range turns {
-		q := p.Apply(&turns[i])
+	for t := range p.Turns() {
+		q := p.Apply(&t)
 		if q.Result().Over {
 			continue // a win was caught above; a draw is no win
 		}
@@ -271,16 +278,14 @@ func (s *searcher) defend(q engine.Position, k, ply int) bool {
 			return false // an escape (or the search stopped)
 		}
 	}
-	turns := q.LegalTurns(s.bufs[ply][:0])
-	s.bufs[ply] = turns
-	for i := range turns {
-		if tried && turns[i] == killer {
+	for t := range q.Turns() {
+		if tried && t == killer {
 			continue
 		}
-		r := q.Apply(&turns[i])
+		r := q.Apply(&t)
 		if r.Result().Over || !s.attack(r, k, ply+1) {
 			if !s.stopped {
-				s.killer[ply] = turns[i]
+				s.killer[ply] = t
 			}
 			return false
 		}
@@ -297,8 +302,7 @@ func (s *searcher) line(p engine.Position, k int) []engine.Turn {
 		if t, ok := p.WinningTurn(); ok {
 			return append(out, t)
 		}
-		// Copy: the searches below reuse the per-ply buffers.
-		turns := append([]engine.Turn(nil), p.LegalTurns(nil)...)
+		turns := p.LegalTurns(nil)
 		var next engine.Position
 		found := false
 		for i := range turns {
@@ -311,7 +315,7 @@ func (s *searcher) line(p engine.Position, k int) []engine.Turn {
 			}
 			out = append(out, turns[i])
 			// The defender: any reply loses; show one that lasts.
-			replies := append([]engine.Turn(nil), q.LegalTurns(nil)...)
+			replies := q.LegalTurns(nil)
 			best := 0
 			for j := range replies {
 				r := q.Apply(&replies[j])
@@ -358,4 +362,37 @@ func Wins(p engine.Position, line []engine.Turn) bool {
 	}
 	r := p.Result()
 	return r.Over && r.Winner == player
+}
+
+// Report is a result in the contract's JSON form (zertzboard analyze
+// --json; the "analysis" of the live state adds fields to it):
+//
+//	{"forced_win":null|{"player":0|1,"turns":K,"line":["notation",...]},"complete":true|false,"nodes":N,"ms":T}
+type Report struct {
+	ForcedWin *ReportWin `json:"forced_win"`
+	Complete  bool       `json:"complete"`
+	Nodes     int64      `json:"nodes"`
+	MS        int64      `json:"ms"`
+}
+
+// ReportWin is a forced win with its line in the project's notation,
+// starting with the side to move.
+type ReportWin struct {
+	Player int      `json:"player"`
+	Turns  int      `json:"turns"`
+	Line   []string `json:"line"`
+}
+
+// Report describes r, found on board b in ms milliseconds (the caller's
+// clock: the package keeps none).
+func (r Result) Report(b *engine.Board, ms int64) Report {
+	rep := Report{Complete: r.Complete, Nodes: r.Nodes, MS: ms}
+	if r.Win != nil {
+		w := &ReportWin{Player: r.Win.Player, Turns: r.Win.Turns, Line: make([]string, len(r.Win.Line))}
+		for i, t := range r.Win.Line {
+			w.Line[i] = engine.FormatTurn(b, t)
+		}
+		rep.ForcedWin = w
+	}
+	return rep
 }
