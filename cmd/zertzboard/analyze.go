@@ -25,7 +25,7 @@ defence, and "no forced win within K" means none exists. It starts from a
 board's start, a position in a record (--from, --turns) or a position's text
 form (--position).
 
---ms bounds the time. A search that runs out of time says how deep it got:
+--ms bounds the time (and --nodes the work). A search that runs out of time says how deep it got:
 with --json, "complete" is false.
 
 --json prints one object:
@@ -44,7 +44,7 @@ Examples:
 const exitIncomplete = 3
 
 func runAnalyze(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("analyze", "--board B [--blitz] [--from FILE --turns N | --position TEXT] [--max-turns K] [--ms BUDGET] [--json]", analyzeAbout, stderr)
+	fs := newFlagSet("analyze", "--board B [--blitz] [--from FILE --turns N | --position TEXT] [--max-turns K] [--ms BUDGET] [--nodes N] [--json]", analyzeAbout, stderr)
 	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
 	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
 	from := fs.String("from", "", "analyse the position after the first --turns turns of this record (SGF or JSON)")
@@ -52,6 +52,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	position := fs.String("position", "", "analyse this position, in the engine's text form (see the engine package)")
 	maxTurns := fs.Int("max-turns", 2, fmt.Sprintf("K: look for wins within this many of the mover's own turns (1 to %d)", solve.MaxTurns))
 	ms := fs.Int64("ms", 10000, "time budget in milliseconds (0: none)")
+	nodes := fs.Int64("nodes", 0, "stop after about this many positions (0: no limit); unlike --ms, the same on every machine")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -67,6 +68,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		return fail("--max-turns %d: want 1 to %d", *maxTurns, solve.MaxTurns)
 	case *ms < 0:
 		return fail("--ms %d: want 0 (no limit) or more", *ms)
+	case *nodes < 0:
+		return fail("--nodes %d: want 0 (no limit) or more", *nodes)
 	case *position != "" && *from != "":
 		return fail("give --from or --position, not both")
 	}
@@ -87,7 +90,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		defer cancel()
 	}
 	t0 := time.Now()
-	res := solve.Solve(ctx, start, solve.Options{MaxTurns: *maxTurns})
+	res := solve.Solve(ctx, start, solve.Options{MaxTurns: *maxTurns, MaxNodes: *nodes})
 	rep := res.Report(start.Board(), time.Since(t0).Milliseconds())
 	if *asJSON {
 		out, _ := json.Marshal(rep)
