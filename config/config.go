@@ -30,6 +30,12 @@
 //	password = …
 //	role = operator           # board, operator or viewer
 //
+//	[analysis]                # live forced-win analysis for the stream
+//	enabled = auto            # on, off, or auto: on in casual mode, off in
+//	                          # tournament mode (players must not see it)
+//	turns = 2                 # look for wins within so many own turns (1 to 4)
+//	budget = 2s               # time for one position (10ms to 60s)
+//
 //	[http]
 //	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
 //	username = …              # external broker: a viewer account for the
@@ -84,6 +90,16 @@ type Config struct {
 	HTTP         string
 	HTTPUsername string // a viewer account on an external broker
 	HTTPPassword string
+
+	Analysis       string // "auto", "on" or "off"
+	AnalysisTurns  int
+	AnalysisBudget time.Duration
+}
+
+// AnalysisOn reports whether live analysis runs: "auto" means in casual
+// mode only.
+func (c *Config) AnalysisOn() bool {
+	return c.Analysis == "on" || c.Analysis == "auto" && c.Mode != "tournament"
 }
 
 // Defaults are used for keys the file leaves out.
@@ -92,6 +108,7 @@ var Defaults = Config{
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
+	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: 2 * time.Second,
 }
 
 // Load reads and checks a configuration file.
@@ -122,11 +139,12 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		"mqtt":     {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key"},
 		"user":     {"password", "role"},
 		"http":     {"listen", "username", "password"},
+		"analysis": {"enabled", "turns", "budget"},
 	}
 	for _, s := range secs {
 		keys, ok := known[s.Name]
 		if !ok {
-			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user or http)"})
+			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user, http or analysis)"})
 		}
 		if (s.Name == "user") != (s.Arg != "") {
 			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "[user NAME] takes a name; other sections take none"})
@@ -213,6 +231,23 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				c.HTTPUsername = v
 			case "http.password":
 				c.HTTPPassword = v
+			case "analysis.enabled":
+				if v != "auto" && v != "on" && v != "off" {
+					return nil, bad(s, e, "%q: want auto, on or off", v)
+				}
+				c.Analysis = v
+			case "analysis.turns":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 4 {
+					return nil, bad(s, e, "%q: want 1 to 4 own turns", v)
+				}
+				c.AnalysisTurns = n
+			case "analysis.budget":
+				d, err := time.ParseDuration(v)
+				if err != nil || d < 10*time.Millisecond || d > time.Minute {
+					return nil, bad(s, e, "%q: want a duration from 10ms to 60s", v)
+				}
+				c.AnalysisBudget = d
 			}
 		}
 		if s.Name == "user" {

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
@@ -63,6 +64,9 @@ type Options struct {
 	// OnFrame, if not nil, sees every classified frame of the game board
 	// (e.g. to record a frame log). It must not keep cells.
 	OnFrame func(ms int64, cells []byte)
+	// Analysis, if not nil, turns on live forced-win analysis (see
+	// controller.Config.Analysis).
+	Analysis *analyst.Options
 }
 
 // Node is a running board.
@@ -104,6 +108,7 @@ func New(opt Options) (*Node, error) {
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
+		Analysis: opt.Analysis,
 	})
 	if err != nil {
 		n.Close()
@@ -295,8 +300,11 @@ func (n *Node) Do(c Command) error {
 	return fmt.Errorf("node: unknown command %q", c.Name)
 }
 
-// Close closes the journal.
+// Close stops the analysis and closes the journal.
 func (n *Node) Close() error {
+	if n.ctrl != nil {
+		n.ctrl.Close()
+	}
 	if n.jrnl != nil {
 		return n.jrnl.Close()
 	}

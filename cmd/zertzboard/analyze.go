@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
 )
@@ -119,4 +120,13 @@ func describeAnalysis(p engine.Position, res solve.Result, maxTurns int, rep sol
 		return fmt.Sprintf("out of time: no forced win for player %d within %s; %d not finished %s", p.ToMove(), plural(res.Depth, "turn"), res.Depth+1, stats)
 	}
 	return fmt.Sprintf("out of time before a whole turn was searched %s", stats)
+}
+
+// analysisOptions are the daemon's live-analysis options; nil when off.
+// Zero turns or budget take the analyst's defaults.
+func analysisOptions(on bool, turns int, budget time.Duration) *analyst.Options {
+	if !on {
+		return nil
+	}
+	return &analyst.Options{MaxTurns: turns, Budget: budget}
 }

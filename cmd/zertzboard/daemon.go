@@ -250,6 +250,7 @@ func (d *daemon) run(ctx context.Context) error {
 			first = err
 		}
 	}
+	n.Controller().Close() // no analysis publishes once the broadcast is closed
 	if err := pub.Close(); err != nil && first == nil {
 		first = err
 	}
