@@ -15,7 +15,7 @@ import (
 // chanPub passes every state to a channel, so a test waits for events.
 type chanPub struct{ states chan live.State }
 
-func (p chanPub) State(s live.State)    { p.states <- s }
+func (p chanPub) State(s live.State)  { p.states <- s }
 func (chanPub) Move(live.MoveMessage) {}
 func (chanPub) Event(referee.Event)   {}
 func (chanPub) Record([]byte)         {}
