@@ -49,11 +49,11 @@ func TestAnalysisView(t *testing.T) {
 	svg := BoardSVG(&st, nil)
 	parseSVG(t, svg) // well-formed
 	for _, want := range []string{
-		`<circle class="aplace attacker b" data-step="1"`,   // black on E4
+		`<circle class="aplace attacker b" data-step="1"`,    // black on E4
 		`<line class="aarrow remove attacker" data-step="1"`, // removing D2
-		`<polyline class="aarrow defender" data-step="2"`,   // E3xE5
-		`<circle class="aplace attacker w" data-step="3"`,   // white on B1
-		`<path class="aremove attacker" data-step="3"`,      // C2
+		`<polyline class="aarrow defender" data-step="2"`,    // E3xE5
+		`<circle class="aplace attacker w" data-step="3"`,    // white on B1
+		`<path class="aremove attacker" data-step="3"`,       // C2
 	} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("board lacks %s", want)
