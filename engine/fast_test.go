@@ -52,6 +52,9 @@ func TestApplyShortcut(t *testing.T) {
 func TestHashIncremental(t *testing.T) {
 	seen := map[uint64]posKey{}
 	forEachRandomPosition(t, 10, func(p Position, turns []Turn) {
+		if p.edge != p.b.edges(p.rings) {
+			t.Fatalf("%s: incremental edge rings %x; from scratch %x", p, p.edge, p.b.edges(p.rings))
+		}
 		if p.hash != p.zobrist() {
 			t.Fatalf("%s: incremental hash %x; from scratch %x", p, p.hash, p.zobrist())
 		}
@@ -60,7 +63,7 @@ func TestHashIncremental(t *testing.T) {
 		}
 		seen[p.hash] = p.key()
 		for i := range turns {
-			if q := p.apply(&turns[i]); q.hash != q.zobrist() {
+			if q := p.apply(&turns[i]); q.hash != q.zobrist() || q.edge != q.b.edges(q.rings) {
 				t.Fatalf("%s then %s: incremental hash %x; from scratch %x", p, FormatTurn(p.b, turns[i]), q.hash, q.zobrist())
 			}
 		}

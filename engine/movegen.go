@@ -114,7 +114,10 @@ func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
+	// One buffer per ply, reused across siblings; the root's is exact, and
+	// the others grow to their largest position once.
 	bufs := make([][]Turn, depth)
+	bufs[depth-1] = make([]Turn, 0, p.CountTurns())
 	return perft(p, depth, bufs)
 }
 

@@ -104,6 +104,9 @@ func (p Position) apply(t *Turn) Position {
 		}
 	}
 	q.hash = h
+	if q.rings != p.rings {
+		q.edge = b.edgesAfter(p.edge, p.rings, q.rings)
+	}
 	q.toMove = 1 - m
 	if q.poolEmpty() && q.rings == p.rings && q.pool == p.pool {
 		q.hist = &histNode{key: p.key(), prev: p.hist}
