@@ -117,7 +117,6 @@ type searcher struct {
 	table     []entry // allocated on first use
 	tableBits int
 	mask      uint64
-	bufs      [][]engine.Turn           // per ply
 	killer    [2 * MaxTurns]engine.Turn // the defender turn that last refuted, per ply
 }
 
