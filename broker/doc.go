@@ -5,7 +5,7 @@
 //
 // Topics live under Config.Prefix (default "zertz/"), one level per board:
 // <prefix><board-id>/state, <prefix><board-id>/cmd/<name>, … (the layout of
-// ../shared/design/ARCHITECTURE.md, MQTT topics).
+// docs/CONTRACTS.md, section 5; its roles are in 5.4).
 //
 // Known upstream issue: mochi 2.7.9 reads a topic's retained path without a
 // lock while it scans retained messages for a wildcard subscription, and
