@@ -173,21 +173,35 @@ func (p *Position) winningPlacement() (Turn, bool) {
 	if !p.couldWinByClaims(supply) {
 		return Turn{}, false
 	}
+	// Only a vacant ring with no vacant neighbour can be the last of its
+	// group: lonely now, or once the removed ring, its one vacant
+	// neighbour, is gone.
+	var lonely, oneNbr uint64
+	for v := vac; v != 0; v &= v - 1 {
+		c := bits.TrailingZeros64(v)
+		switch bits.OnesCount64(p.b.nbrMask[c] & vac) {
+		case 0:
+			lonely |= 1 << uint(c)
+		case 1:
+			oneNbr |= 1 << uint(c)
+		}
+	}
 	// Placements that remove nothing: on the only free ring, or anywhere
 	// when none is free.
 	switch {
 	case free == 0:
-		if t, ok := p.winOnRemoval(NoCell, vac, supply); ok {
+		if t, ok := p.winOnRemoval(NoCell, vac, lonely, supply); ok {
 			return t, true
 		}
 	case bits.OnesCount64(free) == 1:
-		if t, ok := p.winOnRemoval(NoCell, free, supply); ok {
+		if t, ok := p.winOnRemoval(NoCell, free, lonely, supply); ok {
 			return t, true
 		}
 	}
 	for f := free; f != 0; f &= f - 1 {
 		rem := Cell(bits.TrailingZeros64(f))
-		if t, ok := p.winOnRemoval(rem, vac&^bit(rem), supply); ok {
+		l := (lonely | p.b.nbrMask[rem]&oneNbr) &^ bit(rem)
+		if t, ok := p.winOnRemoval(rem, vac&^bit(rem), l, supply); ok {
 			return t, true
 		}
 	}
@@ -213,8 +227,9 @@ func (p *Position) couldWinByClaims(supply [3]int8) bool {
 }
 
 // winOnRemoval looks for a winning placement on one of the rings in ats,
-// with ring rem removed (NoCell: none).
-func (p *Position) winOnRemoval(rem Cell, ats uint64, supply [3]int8) (Turn, bool) {
+// with ring rem removed (NoCell: none). lonely holds the vacant rings
+// with no vacant neighbour once rem is gone.
+func (p *Position) winOnRemoval(rem Cell, ats, lonely uint64, supply [3]int8) (Turn, bool) {
 	b := p.b
 	rings := p.rings &^ bit(rem)
 	vac := p.vacant() &^ bit(rem)
@@ -228,49 +243,33 @@ func (p *Position) winOnRemoval(rem Cell, ats uint64, supply [3]int8) (Turn, boo
 		base = rings &^ b.closure(vac, rings)
 	}
 	// Groups whose only vacant ring is a candidate: placing there claims
-	// the group as well. Only a vacant ring with no vacant neighbour can
-	// be the only one of its group.
-	var single [MaxCells]uint64
+	// the group as well.
+	var singleAt [8]Cell
+	var singleG [8]uint64
 	var singles uint64
-	for left := ats; left != 0; left &= left - 1 {
+	n := 0
+	for left := ats & lonely; left != 0 && n < len(singleAt); left &= left - 1 {
 		v := Cell(bits.TrailingZeros64(left))
-		if b.nbrMask[v]&vac != 0 {
-			continue
-		}
-		if g := b.closure(bit(v), rings); g&vac == bit(v) {
-			single[v] = g
+		if g, ok := b.soleVacancy(v, rings, vac); ok {
+			singleAt[n], singleG[n] = v, g
 			singles |= bit(v)
+			n++
 		}
 	}
-	src := p.source()
-	try := func(at Cell, claimed uint64) (Turn, bool) {
-		if claimed == 0 {
-			return Turn{}, false
-		}
-		full := rings&^claimed == 0
-		for _, col := range Colors {
-			if supply[col] == 0 {
-				continue
-			}
-			caps := p.caps[p.toMove]
-			if src == FromCaptures {
-				caps[col]--
-			}
-			for c := range caps {
-				caps[c] += int8(bits.OnesCount64(p.marbles[c] & claimed))
-			}
-			if claimed&bit(at) != 0 {
-				caps[col]++
-			}
-			if full || p.r.Wins(caps) {
-				return Turn{Kind: Place, Color: col, From: src, At: at, Remove: rem}, true
+	if n == len(singleAt) {
+		// More lone vacancies than the list holds: take the slow road
+		// for the rest (no real position comes near).
+		for left := ats & lonely &^ singles; left != 0; left &= left - 1 {
+			v := Cell(bits.TrailingZeros64(left))
+			if g, ok := b.soleVacancy(v, rings, vac); ok {
+				if t, ok := p.tryClaim(rem, v, base|g, rings, supply); ok {
+					return t, true
+				}
 			}
 		}
-		return Turn{}, false
 	}
-	for s := singles; s != 0; s &= s - 1 {
-		at := Cell(bits.TrailingZeros64(s))
-		if t, ok := try(at, base|single[at]); ok {
+	for i := 0; i < n; i++ {
+		if t, ok := p.tryClaim(rem, singleAt[i], base|singleG[i], rings, supply); ok {
 			return t, true
 		}
 	}
@@ -278,12 +277,60 @@ func (p *Position) winOnRemoval(rem Cell, ats uint64, supply [3]int8) (Turn, boo
 		if rest := ats &^ singles; rest != 0 {
 			// Any other ring gives the same claim; the colour matters
 			// only through the supply.
-			if t, ok := try(Cell(bits.TrailingZeros64(rest)), base); ok {
+			if t, ok := p.tryClaim(rem, Cell(bits.TrailingZeros64(rest)), base, rings, supply); ok {
 				return t, true
 			}
 		}
 	}
 	return Turn{}, false
+}
+
+// tryClaim: does placing on at, removing rem, claiming claimed (rings is
+// the ring set after the removal) win with some colour of the supply?
+func (p *Position) tryClaim(rem, at Cell, claimed, rings uint64, supply [3]int8) (Turn, bool) {
+	if claimed == 0 {
+		return Turn{}, false
+	}
+	src := p.source()
+	full := rings&^claimed == 0
+	for _, col := range Colors {
+		if supply[col] == 0 {
+			continue
+		}
+		caps := p.caps[p.toMove]
+		if src == FromCaptures {
+			caps[col]--
+		}
+		for c := range caps {
+			caps[c] += int8(bits.OnesCount64(p.marbles[c] & claimed))
+		}
+		if claimed&bit(at) != 0 {
+			caps[col]++
+		}
+		if full || p.r.Wins(caps) {
+			return Turn{Kind: Place, Color: col, From: src, At: at, Remove: rem}, true
+		}
+	}
+	return Turn{}, false
+}
+
+// soleVacancy: is v the only vacant ring of its group in rings? If so it
+// returns the group. The flood stops at the first other vacant ring, which
+// is usually a step or two away.
+func (b *Board) soleVacancy(v Cell, rings, vac uint64) (uint64, bool) {
+	reach := bit(v)
+	todo := reach
+	for todo != 0 {
+		c := bits.TrailingZeros64(todo)
+		todo &= todo - 1
+		add := b.nbrMask[c] & rings &^ reach
+		if add&vac != 0 {
+			return 0, false
+		}
+		reach |= add
+		todo |= add
+	}
+	return reach, true
 }
 
 // arcMask is the 6-bit mask of c's neighbours that are in rings, in

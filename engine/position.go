@@ -270,6 +270,9 @@ func (p *Position) firstJump() (from, over Cell, ok bool) {
 	occ := p.occ()
 	for m := occ; m != 0; m &= m - 1 {
 		c := Cell(bits.TrailingZeros64(m))
+		if p.b.nbrMask[c]&occ == 0 {
+			continue // nothing next to it to jump
+		}
 		if d := p.jumpDir(occ, c); d >= 0 {
 			return c, p.b.jumpMid[c][d], true
 		}
@@ -280,12 +283,10 @@ func (p *Position) firstJump() (from, over Cell, ok bool) {
 // jumpDir returns a direction in which the marble at c can jump given the
 // occupied set occ, or -1.
 func (p *Position) jumpDir(occ uint64, c Cell) int {
+	mid, to := &p.b.midMask[c], &p.b.toMask[c]
+	land := p.rings &^ occ
 	for d := 0; d < 6; d++ {
-		to := p.b.jumpTo[c][d]
-		if to < 0 {
-			continue
-		}
-		if occ&bit(p.b.jumpMid[c][d]) != 0 && p.rings&^occ&bit(to) != 0 {
+		if occ&mid[d] != 0 && land&to[d] != 0 {
 			return d
 		}
 	}
