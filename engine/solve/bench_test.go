@@ -92,3 +92,19 @@ func BenchmarkDiagram5(b *testing.B) {
 
 // benchBudget bounds one position's search in BenchmarkSolve.
 var benchBudget = 2 * time.Second
+
+// BenchmarkSolveFixedWork searches within 3 turns, bounded to 30000
+// positions each, over the sample positions: the same work on every
+// machine and every run (unlike BenchmarkSolve's time budget), so ns/op
+// compares builds and machines.
+func BenchmarkSolveFixedWork(b *testing.B) {
+	ps := benchPositions(b)
+	var n int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, p := range ps {
+			n += Solve(context.Background(), p, Options{MaxTurns: 3, MaxNodes: 30000}).Nodes
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "nodes/op")
+}

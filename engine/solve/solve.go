@@ -38,7 +38,7 @@ type Options struct {
 	// limit). Nodes are positions played or tested for a winning turn.
 	MaxNodes int64
 	// TableBits sizes the transposition table at 2^TableBits entries of
-	// 16 bytes (0: 18, 4 MiB). It is clamped to 10…24.
+	// 16 bytes (0: 16, 1 MiB). It is clamped to 10…24.
 	TableBits int
 }
 
@@ -127,7 +127,7 @@ func newSearcher(ctx context.Context, opt Options) *searcher {
 	bitsN := opt.TableBits
 	switch {
 	case bitsN == 0:
-		bitsN = 18
+		bitsN = 16
 	case bitsN < 10:
 		bitsN = 10
 	case bitsN > 24:
@@ -155,12 +155,13 @@ func (s *searcher) tick() bool {
 // are a draw by repetition depends on history the hash leaves out.
 func cacheable(p engine.Position) bool { return p.Pool() != [3]int{} }
 
-// minTableK: below it a node is cheaper to search than to look up (and
-// the table need not be allocated at all).
-const minTableK = 3
+// minTableK: below it a node is cheaper to search than to look up. The
+// root is never looked up (each depth searches it once), so a search
+// within two turns never allocates the table.
+const minTableK = 2
 
-func (s *searcher) probe(p engine.Position, k int) (won, known bool) {
-	if k < minTableK || !cacheable(p) {
+func (s *searcher) probe(p engine.Position, k, ply int) (won, known bool) {
+	if k < minTableK || ply == 0 || !cacheable(p) {
 		return false, false
 	}
 	if s.table == nil {
@@ -182,6 +183,7 @@ func (s *searcher) probe(p engine.Position, k int) (won, known bool) {
 
 func (s *searcher) store(p engine.Position, k int, won bool) {
 	if k < minTableK || !cacheable(p) || s.stopped || s.table == nil {
+		// (nil: the root, never probed, so never allocated; see probe)
 		return
 	}
 	h := p.Hash()
@@ -241,7 +243,7 @@ func (s *searcher) attack(p engine.Position, k, ply int) bool {
 	if k == 1 || !mayWin(p, k) {
 		return false
 	}
-	if won, ok := s.probe(p, k); ok {
+	if won, ok := s.probe(p, k, ply); ok {
 		return won
 	}
 	won := false
