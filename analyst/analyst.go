@@ -1,6 +1,8 @@
 // Package analyst runs the forced-win search (engine/solve) on the live
 // game: each new position on its own goroutine, cancelled as soon as the
-// next position is committed, so the frame loop never waits for it.
+// next position is committed, so the frame loop never waits for it. On
+// Linux the search runs on a thread of the lowest priority, so it never
+// takes a core from the frame loop either.
 package analyst
 
 import (
@@ -24,10 +26,10 @@ type Options struct {
 	MaxNodes int64
 }
 
-// DefaultOptions: within 2 own turns (under 100 ms at the 95th percentile
-// of the sample games' positions on a desktop core, see the solve
-// benchmarks), and up to 2 s for positions that need it.
-var DefaultOptions = Options{MaxTurns: 2, Budget: 2 * time.Second}
+// DefaultOptions: within 2 own turns (a few ms at the 95th percentile of
+// the sample games' positions on a desktop core, under 100 ms at worst;
+// see the solve benchmarks), and up to 1 s for positions that need it.
+var DefaultOptions = Options{MaxTurns: 2, Budget: time.Second}
 
 // Analyst searches one position at a time.
 type Analyst struct {
@@ -73,6 +75,7 @@ func (a *Analyst) Analyze(p engine.Position) {
 	go func() {
 		defer a.wg.Done()
 		defer cancel()
+		background()
 		t0 := time.Now()
 		res := solve.Solve(ctx, p, solve.Options{MaxTurns: a.opt.MaxTurns, MaxNodes: a.opt.MaxNodes})
 		an := live.Analysis{Report: res.Report(p.Board(), time.Since(t0).Milliseconds()), MaxTurns: a.opt.MaxTurns, Depth: res.Depth}

@@ -13,11 +13,11 @@ func TestAnalysis(t *testing.T) {
 		turns  int
 		budget time.Duration
 	}{
-		{"[board]\nmode = casual", true, 2, 2 * time.Second},
-		{"[board]\nmode = tournament", false, 2, 2 * time.Second},
+		{"[board]\nmode = casual", true, 2, time.Second},
+		{"[board]\nmode = tournament", false, 2, time.Second},
 		{"[board]\nmode = tournament\n[analysis]\nenabled = on\nturns = 3\nbudget = 500ms", true, 3, 500 * time.Millisecond},
-		{"[analysis]\nenabled = off", false, 2, 2 * time.Second},
-		{"[analysis]\nenabled = auto", true, 2, 2 * time.Second},
+		{"[analysis]\nenabled = off", false, 2, time.Second},
+		{"[analysis]\nenabled = auto", true, 2, time.Second},
 	}
 	for _, tt := range tests {
 		c, err := Parse("z.conf", strings.NewReader(tt.src))

@@ -34,7 +34,7 @@
 //	enabled = auto            # on, off, or auto: on in casual mode, off in
 //	                          # tournament mode (players must not see it)
 //	turns = 2                 # look for wins within so many own turns (1 to 4)
-//	budget = 2s               # time for one position (10ms to 60s)
+//	budget = 1s               # time for one position (10ms to 60s)
 //
 //	[http]
 //	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
@@ -108,7 +108,7 @@ var Defaults = Config{
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
-	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: 2 * time.Second,
+	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: time.Second,
 }
 
 // Load reads and checks a configuration file.
