@@ -36,7 +36,7 @@ func TestCountTurnsMatchesLegalTurns(t *testing.T) {
 // prove nothing was cut off. Played from an unsettled copy (which always
 // floods), every turn must give the same position, claims and hash.
 func TestApplyShortcut(t *testing.T) {
-	forEachRandomPosition(t, 20, func(p Position, turns []Turn) {
+	forEachRandomPosition(t, 6, func(p Position, turns []Turn) {
 		slow := p
 		slow.unsettled = true
 		for i := range turns {
@@ -51,7 +51,7 @@ func TestApplyShortcut(t *testing.T) {
 
 func TestHashIncremental(t *testing.T) {
 	seen := map[uint64]posKey{}
-	forEachRandomPosition(t, 10, func(p Position, turns []Turn) {
+	forEachRandomPosition(t, 4, func(p Position, turns []Turn) {
 		if p.edge != p.b.edges(p.rings) {
 			t.Fatalf("%s: incremental edge rings %x; from scratch %x", p, p.edge, p.b.edges(p.rings))
 		}
@@ -106,11 +106,11 @@ func TestWinningTurn(t *testing.T) {
 			t.Fatalf("%s: WinningTurn's %s does not win", p, FormatTurn(p.b, got))
 		}
 	}
-	forEachRandomPosition(t, 30, check)
+	forEachRandomPosition(t, 12, check)
 	// Random games rarely end in a win by captures; make positions that
 	// do by letting one side hold near-winning captures.
 	rng := rand.New(rand.NewPCG(3, 4))
-	forEachRandomPosition(t, 10, func(p Position, turns []Turn) {
+	forEachRandomPosition(t, 6, func(p Position, turns []Turn) {
 		if p.result.Over || p.poolEmpty() {
 			return
 		}

@@ -109,10 +109,14 @@ func bruteForced(p engine.Position, m engine.Turn, k int) bool {
 	return true
 }
 
-// sampleGames replays the sample games that end in a win by captures.
-func sampleGames(t *testing.T) []*engine.Game {
+// sampleGames replays the sample games that end in a win by captures:
+// the built-in ones, and with all the larger sample too.
+func sampleGames(t *testing.T, all bool) []*engine.Game {
 	t.Helper()
-	files, err := samples.All()
+	files, err := samples.Records(samples.BuiltinDir())
+	if all {
+		files, err = samples.All()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +143,7 @@ func sampleGames(t *testing.T) []*engine.Game {
 // TestSampleWinsInOne: one turn before a game's winning turn, the winner
 // to move has a forced win in 1, and its line wins.
 func TestSampleWinsInOne(t *testing.T) {
-	for _, g := range sampleGames(t) {
+	for _, g := range sampleGames(t, true) {
 		n := g.Len()
 		p := g.PositionAfter(n - 1)
 		winner := g.Position().Result().Winner
@@ -158,21 +162,26 @@ func TestSampleWinsInOne(t *testing.T) {
 // turn reports none; where a search within two turns reports a win, brute
 // force confirms every defence loses; where it reports none, brute force
 // finds an escape from every first turn. Positions: the last turns of the
-// sample games.
+// sample games (within two turns: the built-in games, brute force being
+// slow).
 func TestNoFalseWins(t *testing.T) {
-	games := sampleGames(t)
-	checked, wins2 := 0, 0
-	for _, g := range games {
+	for _, g := range sampleGames(t, true) {
 		for back := 1; back <= 4 && back <= g.Len(); back++ {
 			p := g.PositionAfter(g.Len() - back)
 			res := Solve(context.Background(), p, Options{MaxTurns: 1})
 			if want := bruteWinsNow(p); (res.Win != nil) != want || !res.Complete {
 				t.Errorf("%s: Solve(1 turn) = %+v; brute force finds a win: %v", p, res, want)
 			}
-			if testing.Short() || back > 3 {
-				continue
-			}
-			res = Solve(context.Background(), p, Options{MaxTurns: 2})
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	checked, wins2 := 0, 0
+	for _, g := range sampleGames(t, false) {
+		for back := 1; back <= 3 && back <= g.Len(); back++ {
+			p := g.PositionAfter(g.Len() - back)
+			res := Solve(context.Background(), p, Options{MaxTurns: 2})
 			if !res.Complete {
 				t.Errorf("%s: two turns not searched: %+v", p, res)
 				continue
@@ -195,6 +204,9 @@ func TestNoFalseWins(t *testing.T) {
 				}
 			}
 		}
+	}
+	if wins2 < 5 {
+		t.Errorf("only %d wins in 2 among %d positions: the test checks too little", wins2, checked)
 	}
 	t.Logf("%d positions checked within 2 turns; %d wins in 2", checked, wins2)
 }
