@@ -24,6 +24,10 @@ type Options struct {
 	Budget time.Duration
 	// MaxNodes, if not 0, bounds it too: the same on every machine.
 	MaxNodes int64
+	// InTournament analyses tournament games too. Off, a game in
+	// tournament mode (the players must not see the analysis) is not
+	// analysed, whatever mode a resumed journal brings.
+	InTournament bool
 }
 
 // DefaultOptions: within 2 own turns (a few ms at the 95th percentile of

@@ -147,3 +147,32 @@ func TestAnalysisOff(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalysisTournament: with analysis on "auto" (InTournament false), a
+// tournament game is never analysed.
+func TestAnalysisTournament(t *testing.T) {
+	rec, frames := playFrames(t, "020_Z-Dumbot-fenway-2018-02-24-1204.sgf", 7)
+	pub := chanPub{states: make(chan live.State, 4096)}
+	c, err := New(Config{BoardID: "b1", Variant: rec.Variant, First: rec.First, Players: rec.Players, Publisher: pub,
+		Mode: referee.Tournament, Analysis: &analyst.Options{MaxTurns: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range frames {
+		if err := c.Frame(f.t, f.cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close()
+	close(pub.states)
+	n := 0
+	for st := range pub.states {
+		n++
+		if st.Analysis != nil {
+			t.Fatalf("seq %d: analysis %+v of a tournament game", st.Seq, st.Analysis)
+		}
+	}
+	if n < len(rec.Turns) {
+		t.Fatalf("%d states published for %d turns", n, len(rec.Turns))
+	}
+}

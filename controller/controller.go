@@ -49,8 +49,9 @@ type Config struct {
 	Display   Display   // may be nil
 	Logger    *slog.Logger
 	// Analysis, if set, searches every new position for a forced win on
-	// its own goroutine and publishes the state again with it. Nil: off
-	// (tournament play: the players must not see it).
+	// its own goroutine and publishes the state again with it; tournament
+	// games only with InTournament (the players must not see it). Nil:
+	// off.
 	Analysis *analyst.Options
 }
 
@@ -98,7 +99,11 @@ func New(cfg Config) (*Controller, error) {
 	} else if err := c.startGame(0, cfg.Variant, cfg.First); err != nil {
 		return nil, err
 	}
+	// The analysis goroutine may report before New returns: hold the lock
+	// as every other caller of announce does.
+	c.mu.Lock()
 	c.announce(c.lastT, nil)
+	c.mu.Unlock()
 	return c, nil
 }
 
@@ -290,6 +295,10 @@ func (c *Controller) snapshot(t int64) live.State {
 // analyst cancels the previous search: a new commit always wins.
 func (c *Controller) analyse() {
 	if c.an == nil {
+		return
+	}
+	if c.ref.Mode() == referee.Tournament && !c.an.Options().InTournament {
+		c.analysed, c.analysis = engine.Position{}, nil
 		return
 	}
 	p := c.ref.Position()

@@ -122,11 +122,12 @@ func describeAnalysis(p engine.Position, res solve.Result, maxTurns int, rep sol
 	return fmt.Sprintf("out of time before a whole turn was searched %s", stats)
 }
 
-// analysisOptions are the daemon's live-analysis options; nil when off.
+// analysisOptions are the daemon's live-analysis options for the setting
+// "on", "off" or "auto" (on, but not for tournament games); nil when off.
 // Zero turns or budget take the analyst's defaults.
-func analysisOptions(on bool, turns int, budget time.Duration) *analyst.Options {
-	if !on {
+func analysisOptions(setting string, turns int, budget time.Duration) *analyst.Options {
+	if setting == "off" {
 		return nil
 	}
-	return &analyst.Options{MaxTurns: turns, Budget: budget}
+	return &analyst.Options{MaxTurns: turns, Budget: budget, InTournament: setting == "on"}
 }

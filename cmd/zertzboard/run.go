@@ -101,7 +101,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		setting: struct{ listen, ws, http string }{"[mqtt] listen in " + cfg.File, "[mqtt] websocket in " + cfg.File, "[http] listen in " + cfg.File},
 		node: node.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
 			SettleMS: cfg.SettleMS, Rig: r, Calibration: cal, JournalPath: cfg.Journal, Logger: log,
-			Analysis: analysisOptions(cfg.AnalysisOn(), cfg.AnalysisTurns, cfg.AnalysisBudget)},
+			Analysis: analysisOptions(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget)},
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,
 		username: cfg.Username, password: cfg.Password, store: cfg.Store, token: cfg.Token,
 		tls:  broadcast.TLSConfig{CAFile: cfg.CA, CertFile: cfg.Cert, KeyFile: cfg.Key},

@@ -94,7 +94,6 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
 		return fail("--analysis %q: want auto, on or off", *analysis)
 	}
-	analysisOn := *analysis == "on" || *analysis == "auto" && mode != referee.Tournament
 	games, note, err := simGames(*game, *seed)
 	if err != nil {
 		return fail("%v", err)
@@ -140,7 +139,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term,
-			Analysis: analysisOptions(analysisOn, 0, 0)},
+			Analysis: analysisOptions(*analysis, 0, 0)},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
