@@ -45,6 +45,10 @@ type Config struct {
 	ConnectTimeout time.Duration
 	// CloseTimeout bounds Close's wait for client goroutines (default 5s).
 	CloseTimeout time.Duration
+	// DrainTimeout bounds Close's wait, before it disconnects anyone, for
+	// the messages already accepted to reach the connected subscribers
+	// (default DefaultDrainTimeout; negative: no wait).
+	DrainTimeout time.Duration
 
 	Logger *slog.Logger // nil discards
 }
@@ -55,6 +59,7 @@ type Broker struct {
 	log  *slog.Logger
 	srv  *mqtt.Server
 	auth *authHook
+	sent *sentHook
 	tcp  *tcpListener
 	ws   *wsListener
 
@@ -82,6 +87,9 @@ func New(cfg Config) (*Broker, error) {
 	if cfg.CloseTimeout <= 0 {
 		cfg.CloseTimeout = 5 * time.Second
 	}
+	if cfg.DrainTimeout == 0 {
+		cfg.DrainTimeout = DefaultDrainTimeout
+	}
 	if err := checkPrefix(cfg.Prefix); err != nil {
 		return nil, err
 	}
@@ -103,7 +111,11 @@ func New(cfg Config) (*Broker, error) {
 	if err := srv.AddHook(auth, nil); err != nil {
 		return nil, fmt.Errorf("broker: adding the auth hook: %w", err)
 	}
-	b := &Broker{cfg: cfg, log: log, srv: srv, auth: auth}
+	sent := &sentHook{}
+	if err := srv.AddHook(sent, nil); err != nil {
+		return nil, fmt.Errorf("broker: adding the drain hook: %w", err)
+	}
+	b := &Broker{cfg: cfg, log: log, srv: srv, auth: auth, sent: sent}
 	if cfg.TCPAddr != Off {
 		b.tcp = newTCPListener("tcp", cfg.TCPAddr, cfg.ConnectTimeout)
 	}
@@ -180,9 +192,10 @@ func (b *Broker) Subscribe(filter string, fn func(topic string, payload []byte, 
 	return nil
 }
 
-// Close disconnects every client, closes the listeners and waits, up to
-// Config.CloseTimeout, for the client goroutines. It is safe to call more
-// than once.
+// Close lets the messages already accepted reach the connected
+// subscribers (up to Config.DrainTimeout), then disconnects every client,
+// closes the listeners and waits, up to Config.CloseTimeout, for the client
+// goroutines. It is safe to call more than once.
 func (b *Broker) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -194,6 +207,9 @@ func (b *Broker) closeLocked() error {
 		return nil
 	}
 	b.closed = true
+	if b.started && b.cfg.DrainTimeout > 0 {
+		b.drain(b.cfg.DrainTimeout)
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
