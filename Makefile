@@ -1,21 +1,29 @@
-# zertzboard: build, test and run. Needs only Go (see README.md).
+# zertzboard: build, test and run. README.md lists what each target needs.
 GO        ?= go
 BIN       := bin
 PKG       := ./cmd/zertzboard
 STATICCHECK_VERSION := v0.7.0
-SAMPLES   ?= ../shared/games/boardspace-sample
 LDFLAGS   := -s -w
+# Flags for "make run", e.g. make run ARGS='--speed 4 --http 127.0.0.1:9090'.
+ARGS      ?=
 
 .PHONY: all build test test-short test-pi lint run pi bench clean
 
 all: build
 
+# The first build downloads the modules and compiles for a minute or so; say
+# so before the silence.
 build:
+	@[ -x $(BIN)/zertzboard ] || echo "make: building $(BIN)/zertzboard (the first build downloads modules and takes a minute or so)"
 	$(GO) build -o $(BIN)/zertzboard $(PKG)
 
-# The whole suite, with the race detector.
+# The whole suite, with the race detector when a C compiler is there.
+# scripts/test-prereqs says which tests this machine will skip (outside CI)
+# or fails (in CI) when a tool they need is missing.
 test:
-	$(GO) test -race -count=1 ./...
+	@race=$$(scripts/test-prereqs) || exit 1; \
+	  echo "$(GO) test $$race -count=1 ./..."; \
+	  $(GO) test $$race -count=1 ./...
 
 # Skips the slow conformance and property tests.
 test-short:
@@ -28,9 +36,11 @@ lint:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 # The main job: the whole controller on a simulated board, playing the
-# sample games, with the embedded MQTT broker and the web page on localhost.
-run:
-	$(GO) run $(PKG) sim
+# built-in games, with the embedded MQTT broker and the scoreboard on
+# localhost. exec hands the recipe's process to zertzboard, so SIGTERM to
+# make and Ctrl-C reach it and it stops cleanly (status 0, no make error).
+run: build
+	@exec $(BIN)/zertzboard sim $(ARGS)
 
 # Static cross-builds for the Raspberry Pi: arm64 (Pi 3/4/5, Zero 2 W) and
 # armv6 (Pi Zero, Pi 1).
@@ -44,6 +54,7 @@ pi:
 # alignment surprises on armv6.
 PI_TESTS := ./hardware/... ./sensors/... ./sim/... ./engine/ ./referee/
 test-pi:
+	@command -v qemu-aarch64 >/dev/null && command -v qemu-arm >/dev/null || { echo "make test-pi: needs qemu-aarch64 and qemu-arm (Debian: qemu-user)" >&2; exit 1; }
 	CGO_ENABLED=0 GOARCH=arm64 $(GO) test -short -exec qemu-aarch64 $(PI_TESTS)
 	CGO_ENABLED=0 GOARCH=arm GOARM=6 $(GO) test -short -exec qemu-arm $(PI_TESTS)
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/physical"
@@ -37,7 +38,7 @@ type frame struct {
 
 func playFrames(t *testing.T, game string, seed uint64) (*record.Record, []frame) {
 	t.Helper()
-	rec, err := record.ReadFile(filepath.Join("../../shared/games/boardspace-sample", game))
+	rec, err := record.ReadFile(samples.Path(game))
 	if err != nil {
 		t.Fatal(err)
 	}

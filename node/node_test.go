@@ -13,6 +13,7 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/physical"
@@ -47,7 +48,7 @@ func calibrateSim(t *testing.T, r *open.Rig, b *sim.Board) *classify.Calibration
 // drivers, the classifier and the mount, is refereed into the recorded
 // game, journalled and broadcast.
 func TestGameThroughTheSimulatedHardware(t *testing.T) {
-	rec, err := record.ReadFile("../../shared/games/boardspace-sample/032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	rec, err := record.ReadFile(samples.Path("032_Z11-ddyer-pmolz-2023-11-27-2100.sgf"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,7 @@ package record
 
 import (
 	"encoding/csv"
-	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,24 +10,17 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/samples"
 )
 
-// sampleDir holds the Boardspace sample games and their MANIFEST.tsv, which
-// an independent replayer wrote. It is outside this module, in the shared
-// workspace.
-const sampleDir = "../../shared/games/boardspace-sample"
-
-// manifestRow is one line of MANIFEST.tsv, by column name.
+// manifestRow is one line of MANIFEST.tsv, by column name, with the
+// directory it came from.
 type manifestRow map[string]string
 
-// loadManifest reads MANIFEST.tsv. Without the samples it skips in -short
-// mode and fails otherwise, so that a full run cannot pass by accident.
-func loadManifest(t *testing.T) []manifestRow {
+// loadManifest reads dir/MANIFEST.tsv, which an independent replayer wrote.
+func loadManifest(t *testing.T, dir string) []manifestRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sampleDir, "MANIFEST.tsv"))
-	if errors.Is(err, fs.ErrNotExist) && testing.Short() {
-		t.Skipf("no sample games at %s (they live in the shared workspace); skipping in -short mode", sampleDir)
-	}
+	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {
 		t.Fatalf("sample games: %v", err)
 	}
@@ -45,7 +36,7 @@ func loadManifest(t *testing.T) []manifestRow {
 	}
 	var out []manifestRow
 	for _, row := range rows[1:] {
-		m := manifestRow{}
+		m := manifestRow{"dir": dir}
 		for i, name := range rows[0] {
 			if i < len(row) {
 				m[name] = row[i]
@@ -140,13 +131,27 @@ var manifestVariants = map[string]string{"Zertz": "37", "Zertz+11": "48", "Zertz
 
 var manifestEndings = map[string]Outcome{"win": Win, "resign": Resigned, "winontime": Timeout}
 
-// TestConformance replays every Boardspace sample game and checks it
-// against MANIFEST.tsv.
+// TestConformance replays every Boardspace game of the built-in set and,
+// when it is there, of the larger sample, and checks each against its
+// MANIFEST.tsv.
 func TestConformance(t *testing.T) {
-	rows := loadManifest(t)
-	if len(rows) != 201 {
-		t.Errorf("MANIFEST.tsv lists %d games; want 201", len(rows))
-	}
+	t.Run("builtin", func(t *testing.T) {
+		rows := loadManifest(t, samples.BuiltinDir())
+		if want := len(samples.BuiltinNames()); len(rows) != want {
+			t.Errorf("MANIFEST.tsv lists %d games; want %d", len(rows), want)
+		}
+		checkGames(t, rows)
+	})
+	t.Run("extended", func(t *testing.T) {
+		dir := samples.ExtendedDir()
+		if dir == "" {
+			t.Skipf("no larger sample (set %s or put it at ../shared/games/boardspace-sample)", samples.EnvDir)
+		}
+		checkGames(t, loadManifest(t, dir))
+	})
+}
+
+func checkGames(t *testing.T, rows []manifestRow) {
 	for _, m := range rows {
 		t.Run(strings.TrimSuffix(m["file"], ".sgf"), func(t *testing.T) {
 			t.Parallel()
@@ -156,7 +161,7 @@ func TestConformance(t *testing.T) {
 }
 
 func checkGame(t *testing.T, m manifestRow) {
-	rec, err := ReadFile(filepath.Join(sampleDir, m["file"]))
+	rec, err := ReadFile(filepath.Join(m["dir"], m["file"]))
 	if err != nil {
 		t.Fatalf("ReadFile: %v", err)
 	}
@@ -210,15 +215,23 @@ func checkGame(t *testing.T, m manifestRow) {
 	}
 }
 
-// sampleFiles lists the sample games, skipping in -short mode without them.
+// sampleFiles lists the built-in games, then those of the larger sample
+// when it is there.
 func sampleFiles(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(sampleDir, "*.sgf"))
-	if err != nil || len(files) == 0 {
-		if testing.Short() {
-			t.Skipf("no sample games at %s; skipping in -short mode", sampleDir)
+	var files []string
+	for _, dir := range []string{samples.BuiltinDir(), samples.ExtendedDir()} {
+		if dir == "" {
+			continue
 		}
-		t.Fatalf("no sample games at %s", sampleDir)
+		fs, err := filepath.Glob(filepath.Join(dir, "*.sgf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fs...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no sample games: internal/samples/boardspace is empty")
 	}
 	return files
 }

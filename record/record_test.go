@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/samples"
 )
 
 // TestReplayIllegal replays the deliberately illegal record: turn 2
@@ -69,8 +70,8 @@ func TestReplayResult(t *testing.T) {
 // TestReplayBoardWinsOverStop: a game won on the board stays won, even if
 // the record then says the winner resigned.
 func TestReplayBoardWinsOverStop(t *testing.T) {
-	files := sampleFiles(t)
-	rec := readSample(t, files[0]) // 001: shoto (P0) wins by filling the board
+	// shoto (P0) wins by filling the board.
+	rec := readSample(t, samples.Path("001_Z-shoto-Dumbot-2005-01-17-2004.sgf"))
 	rec.Stop = Stop{Resign, 0}
 	rep, err := rec.Replay()
 	if err != nil {

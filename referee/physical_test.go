@@ -3,24 +3,23 @@ package referee_test
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 )
 
-const samples = "../../shared/games/boardspace-sample"
-
+// sampleFiles lists the built-in games and, when it is there, the larger
+// sample's.
 func sampleFiles(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(samples, "*.sgf"))
+	files, err := samples.All()
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no sample games in %s (it must sit beside the repo): %v", samples, err)
+		t.Fatalf("no sample games: %v", err)
 	}
-	sort.Strings(files)
 	return files
 }
 

@@ -1,9 +1,9 @@
 package referee_test
 
 import (
-	"path/filepath"
 	"testing"
 
+	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
@@ -12,7 +12,7 @@ import (
 // BenchmarkGameFrames referees a whole 48-ring game played physically at
 // 200 Hz, and reports the frames per second one core sustains.
 func BenchmarkGameFrames(b *testing.B) {
-	rec, err := record.ReadFile(filepath.Join(samples, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf"))
+	rec, err := record.ReadFile(samples.Path("032_Z11-ddyer-pmolz-2023-11-27-2100.sgf"))
 	if err != nil {
 		b.Fatal(err)
 	}

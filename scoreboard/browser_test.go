@@ -174,6 +174,13 @@ func browseGame(t *testing.T, br *browser, variant string) {
 	br.navigate(page + "?overlay=1")
 	br.waitFor("the overlay", fmt.Sprintf(`document.body.classList.contains("overlay") && document.querySelector('#view .sb[data-seq="%d"]')`, seq))
 	br.screenshot("scoreboard-" + variant + "-overlay.png")
+	// A stream overlay never shows scrollbars: the move box shows the last
+	// moves and does not scroll.
+	var scrolls bool
+	br.eval(`(() => { const ol = document.querySelector('.moves ol'); return !!ol && (ol.scrollHeight > ol.clientHeight + 1 || ol.scrollWidth > ol.clientWidth + 1); })()`, &scrolls)
+	if scrolls {
+		t.Errorf("%s: the overlay's move box scrolls", variant)
+	}
 
 	// Latency: publish the rest of the game one state at a time, each
 	// once the page shows the previous one.

@@ -10,8 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +17,7 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
@@ -26,8 +25,6 @@ import (
 
 // wait bounds every wait on a condition; tests finish far sooner.
 const wait = 10 * time.Second
-
-const sampleDir = "../../shared/games/boardspace-sample"
 
 func testLogger(t testing.TB) *slog.Logger {
 	if testing.Verbose() {
@@ -57,10 +54,9 @@ func sampleGame(t testing.TB, minTurns int) (*record.Record, *record.Replay) {
 // replays legally and has at least minTurns turns.
 func sampleGameOf(t testing.TB, variant string, minTurns int) (*record.Record, *record.Replay) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(sampleDir, "*.sgf"))
-	sort.Strings(files)
-	if len(files) == 0 {
-		t.Skipf("no sample games in %s", sampleDir)
+	files, err := samples.Records(samples.BuiltinDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, f := range files {
 		rec, err := record.ReadFile(f)
@@ -76,7 +72,7 @@ func sampleGameOf(t testing.TB, variant string, minTurns int) (*record.Record, *
 		}
 		return rec, rep
 	}
-	t.Fatalf("no %s-ring sample game of %d turns in %s", variant, minTurns, sampleDir)
+	t.Fatalf("no %s-ring built-in game of %d turns", variant, minTurns)
 	return nil, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -198,14 +199,33 @@ func resultText(s *live.State) string {
 	return "Game over: " + reason
 }
 
+// playerName is what the page calls player p: the name, or "Player N"
+// without one. Two players of the same name (two "guest"s) are told apart by
+// their number, so a result never leaves it open who won.
 func playerName(s *live.State, p int) string {
 	if p < 0 || p > 1 {
 		return "?"
 	}
-	if n := strings.TrimSpace(s.Players[p]); n != "" {
-		return n
+	n := strings.TrimSpace(s.Players[p])
+	switch {
+	case n == "":
+		return fmt.Sprintf("Player %d", p+1)
+	case strings.EqualFold(n, strings.TrimSpace(s.Players[1-p])):
+		return fmt.Sprintf("%s (player %d)", n, p+1)
 	}
-	return fmt.Sprintf("Player %d", p+1)
+	return n
+}
+
+// playerToken matches the referee's names for the players, P0 and P1: the
+// referee is pure and knows no names.
+var playerToken = regexp.MustCompile(`\bP([01])\b`)
+
+// namePlayers puts the players' names into a referee status line, so the
+// footer names players as the header does.
+func namePlayers(s *live.State, status string) string {
+	return playerToken.ReplaceAllStringFunc(status, func(tok string) string {
+		return playerName(s, int(tok[1]-'0'))
+	})
 }
 
 func contentName(c string) string {
@@ -263,11 +283,11 @@ func renderSide(b *strings.Builder, v view) {
 		if i == len(s.Moves)-1 {
 			cls = ` class="last"`
 		}
-		fmt.Fprintf(b, `<li%s>%s</li>`, cls, esc(m))
+		fmt.Fprintf(b, `<li%s data-n="%d">%s</li>`, cls, i+1, esc(m))
 	}
 	b.WriteString(`</ol></section>`)
 	if s.Status != "" {
-		fmt.Fprintf(b, `<p class="status">%s</p>`, esc(s.Status))
+		fmt.Fprintf(b, `<p class="status">%s</p>`, esc(namePlayers(s, s.Status)))
 	}
 	b.WriteString(`</aside>`)
 }

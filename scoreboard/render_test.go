@@ -193,3 +193,37 @@ func TestLastMoveHighlights(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayersNamedEverywhere: the footer's referee status names the players
+// as the header does, and two players of one name are told apart.
+func TestPlayersNamedEverywhere(t *testing.T) {
+	tests := []struct {
+		players      [2]string
+		status, want string
+	}{
+		{[2]string{"Ann", "Bob"}, "P1 must capture: D4 can jump E4", "Bob must capture: D4 can jump E4"},
+		{[2]string{"Ann", "Bob"}, "Game over: P0 wins (captures)", "Game over: Ann wins (captures)"},
+		{[2]string{"guest", "guest"}, "P0 to move: place a marble", "guest (player 1) to move: place a marble"},
+		{[2]string{"", ""}, "P1: remove a free ring", "Player 2: remove a free ring"},
+		// Only whole tokens: a cell label or a word containing P0 stays.
+		{[2]string{"Ann", "Bob"}, "P10 PP0 P0x", "P10 PP0 P0x"},
+	}
+	for _, tt := range tests {
+		s := newState(t, "37", tt.players)
+		if got := namePlayers(&s, tt.status); got != tt.want {
+			t.Errorf("namePlayers(%q, %q) = %q; want %q", tt.players, tt.status, got, tt.want)
+		}
+	}
+	s := newState(t, "37", [2]string{"guest", "guest"})
+	s.Phase, s.Result = "over", "captures"
+	w := 1
+	s.Winner = &w
+	if got, want := resultText(&s), "guest (player 2) wins (captures)"; got != want {
+		t.Errorf("resultText with two guests = %q; want %q", got, want)
+	}
+	s.Status = "Game over: P1 wins (captures)"
+	html := renderBoard(view{id: "t1", state: &s, status: "online"})
+	if !strings.Contains(html, `<p class="status">Game over: guest (player 2) wins (captures)</p>`) {
+		t.Errorf("the footer does not name the winner; page:\n%s", html)
+	}
+}

@@ -77,7 +77,7 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon as a process")
 	}
-	game := filepath.Join(samples, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
 	rec, err := record.ReadFile(game)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -50,6 +51,38 @@ type daemon struct {
 	play func(ctx context.Context, n *node.Node) error
 	// ready, if not nil, is called once everything listens.
 	ready func(mqttURL, httpURL string)
+	// setting names how a user changes each listening address (a flag or
+	// a configuration key), for the error when one is in use.
+	setting struct{ listen, ws, http string }
+}
+
+// inUse rewrites an "address already in use" error from listening on one
+// of the daemon's addresses as one line naming the address and the setting
+// that changes it. Other errors pass through.
+func (d *daemon) inUse(err error) error {
+	if !errors.Is(err, syscall.EADDRINUSE) {
+		return err
+	}
+	addr, setting, what := "", d.setting.listen, "the MQTT broker"
+	var op *net.OpError
+	if errors.As(err, &op) && op.Addr != nil {
+		addr = op.Addr.String()
+	}
+	// Match by port: "localhost:8080" listens as 127.0.0.1:8080.
+	port := func(a string) string { _, p, _ := net.SplitHostPort(a); return p }
+	switch {
+	case addr == "":
+		addr = d.listen
+	case port(addr) == port(d.ws) && port(d.ws) != port(d.listen):
+		setting, what = d.setting.ws, "the MQTT WebSocket listener"
+	case port(addr) == port(d.http) && port(d.http) != port(d.listen):
+		setting, what = d.setting.http, "the scoreboard"
+	}
+	hint := ""
+	if strings.HasSuffix(addr, ":1883") {
+		hint = " (another MQTT broker? Debian's mosquitto listens there once installed)"
+	}
+	return fmt.Errorf("%s cannot listen on %s: the address is already in use%s; choose another with %s (port 0 picks a free one)", what, addr, hint, setting)
 }
 
 // mqttOut adapts the publisher to the controller: it never blocks, and
@@ -106,7 +139,7 @@ func (d *daemon) run(ctx context.Context) error {
 			}
 		}
 		if err := b.Start(); err != nil {
-			return fmt.Errorf("starting the MQTT broker on %s: %w", d.listen, err)
+			return d.inUse(fmt.Errorf("starting the MQTT broker on %s: %w", d.listen, err))
 		}
 		defer b.Close()
 		embedded = true
@@ -168,7 +201,7 @@ func (d *daemon) run(ctx context.Context) error {
 			cancel()
 			wg.Wait()
 			pub.Close()
-			return fmt.Errorf("web page on %s: %w", d.http, err)
+			return d.inUse(fmt.Errorf("web page on %s: %w", d.http, err))
 		}
 		if !embedded {
 			tc, err := d.tls.Build()

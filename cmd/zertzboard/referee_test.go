@@ -16,7 +16,7 @@ import (
 // writeFrames plays a sample game physically into a frame log.
 func writeFrames(t *testing.T, game string, seed uint64) (path string, rec *record.Record) {
 	t.Helper()
-	rec, err := record.ReadFile(filepath.Join(samples, game))
+	rec, err := record.ReadFile(filepath.Join(sampleDir, game))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestRefereeCommandRecordsWhatItSaw(t *testing.T) {
 		t.Errorf("%d move events and %d game-over; want %d and 1", moves, over, len(rec.Turns))
 	}
 	// The record it wrote replays to the same game as the original.
-	lines, _, code := runReplayJSON(t, out, filepath.Join(samples, game))
+	lines, _, code := runReplayJSON(t, out, filepath.Join(sampleDir, game))
 	if code != exitOK {
 		t.Fatalf("replay exit %d", code)
 	}

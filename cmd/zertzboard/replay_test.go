@@ -3,21 +3,23 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zertzboard/zertzboard/internal/samples"
 )
 
 const (
 	testdata   = "../../record/testdata"
 	illegalSGF = testdata + "/illegal-ring-not-free.sgf"
 	openingRec = testdata + "/opening.json"
-	samples    = "../../../shared/games/boardspace-sample"
 )
+
+// sampleDir holds the built-in Boardspace games.
+var sampleDir = samples.BuiltinDir()
 
 // replayLine is the contract's --json object, decoded loosely enough to see
 // nulls.
@@ -128,12 +130,6 @@ func TestReplayJSONKeyOrder(t *testing.T) {
 
 // TestReplaySamples checks real games against MANIFEST.tsv's columns.
 func TestReplaySamples(t *testing.T) {
-	if _, err := os.Stat(samples); errors.Is(err, fs.ErrNotExist) {
-		if testing.Short() {
-			t.Skip("no Boardspace samples; skipping in -short mode")
-		}
-		t.Fatalf("no Boardspace samples at %s", samples)
-	}
 	cases := []struct {
 		file    string
 		turns   int
@@ -152,7 +148,7 @@ func TestReplaySamples(t *testing.T) {
 	}
 	var files []string
 	for _, c := range cases {
-		files = append(files, filepath.Join(samples, c.file))
+		files = append(files, filepath.Join(sampleDir, c.file))
 	}
 	lines, stderr, code := runReplayJSON(t, files...)
 	if code != exitOK {

@@ -98,6 +98,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		users = append(users, broker.User{Name: u.Name, Password: u.Password, Role: broker.Role(u.Role)})
 	}
 	d := &daemon{
+		setting: struct{ listen, ws, http string }{"[mqtt] listen in " + cfg.File, "[mqtt] websocket in " + cfg.File, "[http] listen in " + cfg.File},
 		node: node.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
 			SettleMS: cfg.SettleMS, Rig: r, Calibration: cal, JournalPath: cfg.Journal, Logger: log},
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,

@@ -1,20 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
@@ -35,9 +37,10 @@ broker and the scoreboard on localhost. Simulated players play a real recorded
 game on the board at human speed, with hands hovering, sensor noise, the
 odd illegal try put back, and take-backs; then the next game, forever.
 
-By default the games are the Boardspace samples in
-../shared/games/boardspace-sample, in order; --game plays one record (SGF
-or JSON) instead. Without either, a game of random legal moves is played.
+By default the games are the 33 real Boardspace games built into the binary
+(chosen for rule coverage: 37, 48 and 61 rings, long capture chains,
+isolation, full boards, resignations), in order; --game plays one record
+(SGF or JSON) instead, and --game random a game of random legal moves.
 
 Watch it: subscribe to zertz/<board-id>/# on the broker (mosquitto_sub -t
 'zertz/#' -v), or open the scoreboard (a board's page, the tournament view,
@@ -51,7 +54,7 @@ Examples:
 
 func runSim(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--exit-at-end]", simAbout, stderr)
-	game := fs.String("game", "", "play this record (SGF or JSON) instead of the sample games")
+	game := fs.String("game", "", `play this record (SGF or JSON), or "random", instead of the built-in games`)
 	speed := fs.Float64("speed", 1, "how fast the simulated players move (2 = twice human speed)")
 	mqttListen := fs.String("mqtt-listen", "127.0.0.1:1883", "the embedded MQTT broker's TCP address (port 0 picks one)")
 	wsListen := fs.String("ws-listen", "127.0.0.1:8083", `the embedded broker's WebSocket address, for browsers ("off" for none)`)
@@ -129,6 +132,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		term = stdout
 	}
 	d := &daemon{
+		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
@@ -177,11 +181,12 @@ func portOf(url string) string {
 	return "1883"
 }
 
-const sampleDir = "../shared/games/boardspace-sample"
-
-// simGames returns the games to play: one record, the samples, or a
-// random game.
+// simGames returns the games to play: one record, a random game, or the
+// built-in games.
 func simGames(path string, seed uint64) ([]*record.Record, string, error) {
+	if path == "random" {
+		return []*record.Record{randomGame(seed)}, "playing a game of random legal moves on 37 rings", nil
+	}
 	if path != "" {
 		rec, err := record.ReadFile(path)
 		if err != nil {
@@ -192,22 +197,22 @@ func simGames(path string, seed uint64) ([]*record.Record, string, error) {
 		}
 		return []*record.Record{rec}, "", nil
 	}
-	files, _ := filepath.Glob(filepath.Join(sampleDir, "*.sgf"))
-	sort.Strings(files)
 	var games []*record.Record
-	for _, f := range files {
-		rec, err := record.ReadFile(f)
+	for _, name := range samples.BuiltinNames() {
+		data, err := fs.ReadFile(samples.Builtin(), name)
 		if err != nil {
-			continue
+			return nil, "", err
 		}
-		if rep, err := rec.Replay(); err == nil && rep.Game.Len() > 0 {
-			games = append(games, rec)
+		rec, err := record.Read(bytes.NewReader(data))
+		if err != nil {
+			return nil, "", fmt.Errorf("built-in game %s: %w", name, err)
 		}
+		if _, err := rec.Replay(); err != nil {
+			return nil, "", fmt.Errorf("built-in game %s: %w", name, err)
+		}
+		games = append(games, rec)
 	}
-	if len(games) > 0 {
-		return games, fmt.Sprintf("playing the %d sample games in %s", len(games), sampleDir), nil
-	}
-	return []*record.Record{randomGame(seed)}, "no sample games found; playing a game of random legal moves", nil
+	return games, fmt.Sprintf("playing the %d built-in Boardspace games", len(games)), nil
 }
 
 // randomGame plays random legal turns on 37 rings to the end.

@@ -72,7 +72,7 @@ func TestSimGameOverMQTT(t *testing.T) {
 	}
 	defer b.Close()
 
-	game := filepath.Join(samples, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
 	rec, err := record.ReadFile(game)
 	if err != nil {
 		t.Fatal(err)
