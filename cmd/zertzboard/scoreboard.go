@@ -101,9 +101,9 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 	defer cancel()
 	follow := make(chan error, 1)
 	go func() { follow <- sb.Follow(ctx, cfg.mqtt) }()
-	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
+	srv := scoreboard.NewHTTPServer(sb.Handler(), cfg.log)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(scoreboard.LimitListener(ln, cfg.log)) }()
 	if ready != nil {
 		ready("http://" + ln.Addr().String() + "/")
 	}
