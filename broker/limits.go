@@ -136,7 +136,7 @@ type guardConn struct {
 	state   int    // 0: first header byte; 1: length bytes; 2: body
 	length  uint32 // remaining length being decoded
 	shift   uint
-	body    int64 // body bytes still to skip
+	body    int64  // body bytes still to skip
 	packets int    // packets begun
 	connect []byte // the first bytes of the CONNECT body
 	tokens  float64

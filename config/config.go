@@ -147,8 +147,8 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		"mqtt": {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key",
 			"server-cert", "server-key", "max-packet", "max-client-id", "max-inflight", "max-queued",
 			"max-connections", "max-connections-per-address", "connection-rate"},
-		"user":     {"password", "role"},
-		"http":     {"listen", "username", "password"},
+		"user": {"password", "role"},
+		"http": {"listen", "username", "password"},
 	}
 	for _, s := range secs {
 		keys, ok := known[s.Name]

@@ -3,10 +3,10 @@ package scoreboard
 import (
 	"errors"
 	"io"
-	"os"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"

@@ -31,21 +31,21 @@ import (
 // daemon is what "run" and "sim" share: a node, the MQTT broadcast (with
 // the embedded broker unless an external one is named) and the web page.
 type daemon struct {
-	node     node.Options // without Publisher and Commands
-	broker   string       // "embedded" or a URL
-	listen   string       // embedded broker TCP address
-	ws       string       // embedded broker WebSocket address ("off" for none)
-	users    []broker.User
-	limits   broker.Limits // the embedded broker's; zero fields take defaults
+	node   node.Options // without Publisher and Commands
+	broker string       // "embedded" or a URL
+	listen string       // embedded broker TCP address
+	ws     string       // embedded broker WebSocket address ("off" for none)
+	users  []broker.User
+	limits broker.Limits // the embedded broker's; zero fields take defaults
 	// brokerCert and brokerKey (PEM files) put the embedded broker's
 	// listeners on TLS.
 	brokerCert, brokerKey string
-	username string
-	password string
-	store    string // paho's persistent store directory
-	token    string
-	tls      broadcast.TLSConfig
-	http     string // "off" for none
+	username              string
+	password              string
+	store                 string // paho's persistent store directory
+	token                 string
+	tls                   broadcast.TLSConfig
+	http                  string // "off" for none
 	// viewer is the scoreboard's account on an external broker; empty
 	// user means anonymous.
 	viewerUser, viewerPass string

@@ -196,7 +196,7 @@ func (b *board) sampleRSS() {
 // watch subscribes to the board's state as an anonymous viewer would.
 func (b *board) watch(t *testing.T) {
 	t.Helper()
-	o := paho.NewClientOptions().AddBroker("tcp://"+b.mqtt).SetClientID("hostile-watcher").
+	o := paho.NewClientOptions().AddBroker("tcp://" + b.mqtt).SetClientID("hostile-watcher").
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(100 * time.Millisecond).
 		SetMaxReconnectInterval(500 * time.Millisecond).SetKeepAlive(10 * time.Second).SetOrderMatters(true)
 	o.SetOnConnectHandler(func(c paho.Client) {
