@@ -390,3 +390,26 @@ func TestTLSListeners(t *testing.T) {
 		t.Errorf("certificate without key: %v", err)
 	}
 }
+
+// A subscriber that stops reading is disconnected once MaxQueued packets
+// wait for it, instead of holding copies of every message.
+func TestStuckSubscriberDisconnected(t *testing.T) {
+	b := startBroker(t, Config{WSAddr: Off, Limits: Limits{MaxQueued: 4}})
+	c, r, _ := rawClient(t, b.TCPAddr(), connectPacket(4, "stuck", "", ""))
+	sub := append(append([]byte{0, 1}, str("zertz/#")...), 0)
+	c.Write(append(append([]byte{0x82}, varint(len(sub))...), sub...))
+	if ack := readPacket(t, r); ack[0] != 0x90 {
+		t.Fatalf("SUBACK = % x", ack)
+	}
+	// Never read again. The kernel's buffers fill first, then the queue.
+	payload := bytes.Repeat([]byte("s"), 60000)
+	for i := 0; i < 2000; i++ {
+		if err := b.srv.Publish("zertz/b1/state", payload, false, 0); err != nil {
+			t.Fatal(err)
+		}
+		if cl, ok := b.srv.Clients.Get("stuck"); !ok || cl.Closed() {
+			return
+		}
+	}
+	t.Fatal("a subscriber that never reads is still connected after 2000 messages of 60 kB")
+}
