@@ -14,5 +14,7 @@
 //
 // ZERTZBOARD_BIN names a prebuilt binary to attack instead of building
 // one, e.g. an older version, to measure it (the suite then logs each
-// attack's memory even when it fails).
+// attack's memory even when it fails). HOSTILE_SETTLE (a duration) waits
+// that long after each attack, for such a version to finish logging what
+// it read; run one attack per board with -run 'TestHostileClients/NAME$'.
 package hostile
