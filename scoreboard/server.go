@@ -113,7 +113,9 @@ var HTTPLimits = connlimit.Limits{Total: 512, PerAddr: 64, Rate: 32, Burst: 128}
 // NewHTTPServer is the http.Server for a scoreboard handler: headers must
 // arrive within 5 s (slowloris) and fit in 16 KiB, idle connections close
 // after a minute, and every response is Secure. Event streams set their
-// own write deadlines.
+// own write deadlines. There is no ReadTimeout: net/http keeps it as the
+// read deadline while a handler runs, and its expiry cancels the request,
+// which would end every event stream after that long.
 func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -121,7 +123,6 @@ func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           Secure(h),
 		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second, // requests have no body
 		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),

@@ -1,6 +1,7 @@
 package scoreboard
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"net"
@@ -115,5 +116,39 @@ func TestSlowHeadersClosed(t *testing.T) {
 	}
 	if strings.Contains(string(b), "200 OK") {
 		t.Errorf("incomplete request answered: %.100s", b)
+	}
+}
+
+// An event stream outlives the header timeout: nothing the server sets
+// ends a stream that is being written.
+func TestEventStreamOutlivesTimeouts(t *testing.T) {
+	s := New(Options{Logger: testLogger(t), Heartbeat: 20 * time.Millisecond})
+	defer s.Close()
+	srv := NewHTTPServer(s.Handler(), nil)
+	if srv.ReadTimeout != 0 || srv.WriteTimeout != 0 {
+		t.Errorf("ReadTimeout %v, WriteTimeout %v: either would end event streams", srv.ReadTimeout, srv.WriteTimeout)
+	}
+	srv.ReadHeaderTimeout = 50 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(LimitListener(ln, nil))
+	defer srv.Close()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	// Forty heartbeats: many times the header timeout.
+	r := bufio.NewReader(resp.Body)
+	for pings := 0; pings < 40; {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended after %d heartbeats: %v", pings, err)
+		}
+		if strings.HasPrefix(l, ": ping") {
+			pings++
+		}
 	}
 }
