@@ -558,7 +558,7 @@ func TestHostileClients(t *testing.T) {
 			seq, _ := b.lastSeq()
 			start := time.Now()
 			a.run(t, b, src)
-			src += 40
+			src += 200 // each attack from addresses of its own
 			// Two states: the board has done whatever the attack left it
 			// to do (an old version logs a refused packet afterwards).
 			flowing := b.awaitSeq(seq + 1)
