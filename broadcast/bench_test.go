@@ -12,7 +12,7 @@ import (
 
 // BenchmarkStateLatency measures PublishState to a paho subscriber on
 // loopback through the embedded broker, one state at a time: the "state at
-// a subscriber" leg of the end-to-end budget (ARCHITECTURE.md, Performance
+// a subscriber" leg of the end-to-end budget (docs/CONTRACTS.md, Performance
 // budgets). It reports the median and p99, with paho's file store (the
 // configuration for a board) and with the in-memory store, to show what
 // the disk costs.

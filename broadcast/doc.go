@@ -1,6 +1,6 @@
 // Package broadcast publishes a board's live game over MQTT and receives
 // its commands, with the topics, retain flags, QoS and payloads of
-// ../shared/design/ARCHITECTURE.md (MQTT topics):
+// docs/CONTRACTS.md (section 5, MQTT):
 //
 //	<prefix>status   retained, QoS 1: "online" / "offline" (also the Last Will)
 //	<prefix>state    retained, QoS 1: live.State

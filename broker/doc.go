@@ -5,7 +5,7 @@
 //
 // Topics live under Config.Prefix (default "zertz/"), one level per board:
 // <prefix><board-id>/state, <prefix><board-id>/cmd/<name>, … (the layout of
-// ../shared/design/ARCHITECTURE.md, MQTT topics). Board IDs are checked
+// docs/CONTRACTS.md, section 5; its roles are in 5.4). Board IDs are checked
 // (internal/boardid) in every topic a client publishes to.
 //
 // Roles (auth.go): the board publishes its topics and reads its commands;

@@ -69,7 +69,7 @@ type Board struct {
 }
 
 // columnLayout builds a layout from per-column sizes and offsets (the
-// tables in RULINGS.md).
+// tables in docs/RULES.md, section 1.3).
 func columnLayout(name string, sizes, offs []int) Layout {
 	l := Layout{Name: name, LabelOffsets: offs}
 	for x, n := range sizes {
@@ -85,9 +85,9 @@ var (
 	layout48 = columnLayout("48", []int{5, 6, 7, 8, 7, 6, 5, 4}, []int{3, 2, 1, 0, 1, 2, 3, 4})
 	layout61 = columnLayout("61", []int{5, 6, 7, 8, 9, 8, 7, 6, 5}, []int{4, 3, 2, 1, 0, 1, 2, 3, 4})
 
-	// The 48-ring board's extra rings, in groups (RULINGS.md; rulebook H,
-	// diagram 6). Another rotation would fit the counts too, which is why a
-	// configuration may give its own layout.
+	// The 48-ring board's extra rings, in groups (docs/RULES.md, section
+	// 1.4; rulebook H, diagram 6). Another rotation would fit the counts
+	// too, which is why a layout is data: NewBoard takes any other.
 	extraGroup1 = []Coord{{4, 13}, {5, 12}, {6, 11}}
 	extraGroup2 = []Coord{{0, 11}, {1, 12}, {2, 13}}
 	extraGroup3 = []Coord{{7, 4}, {7, 6}, {7, 8}, {7, 10}}

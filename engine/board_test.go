@@ -6,7 +6,7 @@ import (
 )
 
 func TestStandardBoards(t *testing.T) {
-	// Column sizes from RULINGS.md, by board.
+	// Column sizes from docs/RULES.md (section 1.3), by board.
 	tests := []struct {
 		name    string
 		cells   int

@@ -1,8 +1,8 @@
 // Package engine is the ZÈRTZ rules engine: boards, positions, legal turns,
-// isolation claims and results, exactly as ../shared/rules/RULINGS.md reads
-// the rulebook. It is pure: no I/O, no goroutines, no clocks. Everything
-// else in zertzboard (the referee, the LEDs, the broadcast) asks it what is
-// legal.
+// isolation claims and results, exactly as docs/RULES.md describes them
+// (the rulebook, with the project's decisions on its open points). It is
+// pure: no I/O, no goroutines, no clocks. Everything else in zertzboard
+// (the referee, the LEDs, the broadcast) asks it what is legal.
 //
 // # Boards
 //

@@ -2,7 +2,7 @@
 // JSON object per line, {"t": <milliseconds>, "cells": "<string>"}, with
 // one character per cell in board order ('.' no ring, 'o' vacant ring, 'w',
 // 'g', 'b' a marble, '?' unreadable). Times never decrease. The format is a
-// contract (../shared/design/ARCHITECTURE.md).
+// contract (docs/CONTRACTS.md, section 2).
 package framelog
 
 import (

@@ -53,6 +53,7 @@
 //
 // # Events
 //
-// Events marshal to the JSON lines of the contract in
-// ../shared/design/ARCHITECTURE.md: {"t": …, "event": "move", …}.
+// Events marshal to the JSON lines of the contract in docs/CONTRACTS.md
+// (section 4): {"t": …, "event": "move", …}. The rules they apply, the
+// modes included, are docs/RULES.md.
 package referee

@@ -2,7 +2,7 @@
 // view of every board on the broker, each board's game drawn live, and a
 // transparent overlay for stream software (OBS browser sources).
 //
-// It reads the MQTT topics of ../shared/design/ARCHITECTURE.md:
+// It reads the MQTT topics of docs/CONTRACTS.md (section 5):
 // <prefix>+/state (the retained live.State), +/status (online/offline),
 // +/events (pending, illegal, …) and +/moves. Feed it with Follow (a paho
 // client, for "zertzboard scoreboard") or by calling Handle from an

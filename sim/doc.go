@@ -5,7 +5,7 @@
 //
 // It plugs in at the periph bus interfaces (spi.PortCloser, i2c.BusCloser,
 // gpio.PinIO), so that every driver and everything above them runs the
-// same code in simulation as on the Pi (ARCHITECTURE.md, "The data path").
+// same code in simulation as on the Pi.
 //
 // The virtual sensors are deliberately imperfect: every socket has its own
 // offset, readings carry Gaussian noise, neighbours' magnets leak in

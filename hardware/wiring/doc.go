@@ -2,7 +2,7 @@
 // sits on which ADC, channel and multiplexer address, the LED chain order,
 // the screen, the buttons, and where a smaller game board sits on the base.
 //
-// Wiring is data, not code (ARCHITECTURE.md): a board builder who routes
+// Wiring is data, not code: a board builder who routes
 // the sockets differently edits a file, not the program. The format is
 // described in firmware-config/README.md and the reference wiring is
 // firmware-config/reference-61.wiring.

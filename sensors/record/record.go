@@ -1,5 +1,5 @@
 // Package record writes what the sensors saw: classified frames in the
-// frame-log format (ARCHITECTURE.md, "*.frames.jsonl"), which the referee
+// frame-log format (docs/CONTRACTS.md, section 2), which the referee
 // can replay, and raw frames ("*.raw.jsonl") for re-calibrating or
 // debugging offline.
 //
