@@ -219,6 +219,13 @@ func (b *board) watch(t *testing.T) {
 	t.Cleanup(func() { c.Disconnect(50) })
 }
 
+// states is how many states the watcher has received.
+func (b *board) states() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.seqs)
+}
+
 func (b *board) lastSeq() (uint64, chan struct{}) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -548,6 +555,7 @@ func TestHostileClients(t *testing.T) {
 		before, max int64
 		ok          bool
 		took        time.Duration
+		during      int // states received while the attack ran
 	}
 	var results []result
 	src := 0
@@ -556,8 +564,9 @@ func TestHostileClients(t *testing.T) {
 			before, _ := b.rss()
 			b.peak.Store(before)
 			seq, _ := b.lastSeq()
-			start := time.Now()
+			start, n0 := time.Now(), b.states()
 			a.run(t, b, src)
+			during := b.states() - n0
 			src += 200 // each attack from addresses of its own
 			// Two states: the board has done whatever the attack left it
 			// to do (an old version logs a refused packet afterwards).
@@ -567,7 +576,7 @@ func TestHostileClients(t *testing.T) {
 				// read (formatting a 50 MiB packet takes seconds).
 				time.Sleep(d)
 			}
-			results = append(results, result{a.name, before, b.peak.Load(), flowing, time.Since(start).Round(100 * time.Millisecond)})
+			results = append(results, result{a.name, before, b.peak.Load(), flowing, time.Since(start).Round(100 * time.Millisecond), during})
 			if !flowing {
 				t.Errorf("no state with seq above %d within %v", seq+1, wait)
 			}
@@ -585,7 +594,7 @@ func TestHostileClients(t *testing.T) {
 	var report strings.Builder
 	fmt.Fprintf(&report, "board RSS (MB), start-up peak %.1f:\n", float64(base)/(1<<20))
 	for _, r := range results {
-		fmt.Fprintf(&report, "  %-42s %6.1f → peak %7.1f  state flowing: %-5v %v\n", r.name, float64(r.before)/(1<<20), float64(r.max)/(1<<20), r.ok, r.took)
+		fmt.Fprintf(&report, "  %-42s %6.1f → peak %7.1f  state flowing: %-5v (%d during the attack) %v\n", r.name, float64(r.before)/(1<<20), float64(r.max)/(1<<20), r.ok, r.during, r.took)
 	}
 	fmt.Fprintf(&report, "  VmHWM after all attacks: %.1f MB; longest log line: %d bytes", float64(hwm)/(1<<20), b.maxLine.Load())
 	t.Log(report.String())
