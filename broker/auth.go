@@ -148,6 +148,14 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 		h.log.Warn("broker: connection refused: will topic not permitted", "client", cl.ID, "user", name, "role", role, "topic", pk.Connect.WillTopic)
 		return false
 	}
+	if role == RoleViewer {
+		// A viewer's session ends with its connection, whatever it asked
+		// for: otherwise anyone could leave sessions behind, each holding
+		// subscriptions and up to MaxInflight messages, under new client
+		// IDs for as long as sessions last.
+		cl.Properties.Clean = true
+		cl.Properties.Props.SessionExpiryInterval = 0
+	}
 	return true
 }
 

@@ -413,3 +413,37 @@ func TestStuckSubscriberDisconnected(t *testing.T) {
 	}
 	t.Fatal("a subscriber that never reads is still connected after 2000 messages of 60 kB")
 }
+
+// A viewer asking for a persistent session gets none: a session left
+// behind would hold its subscriptions and messages for as long as
+// sessions last.
+func TestViewerSessionsEndWithTheConnection(t *testing.T) {
+	b := startBroker(t, Config{WSAddr: Off})
+	for _, version := range []byte{4, 5} {
+		id := fmt.Sprint("persistent-viewer-", version)
+		pk := connectPacket(version, id, "", "")
+		pk[2+7] &^= 0x02 // clean session / clean start off (flags after the protocol name and level)
+		c, r, ack := rawClient(t, b.TCPAddr(), pk)
+		if ack[2] != 0 {
+			t.Fatalf("CONNACK % x", ack)
+		}
+		sub := append(append([]byte{0, 1}, str("zertz/#")...), 1)
+		if version == 5 {
+			sub = append(append([]byte{0, 1, 0}, str("zertz/#")...), 1)
+		}
+		c.Write(append(append([]byte{0x82}, varint(len(sub))...), sub...))
+		readPacket(t, r)
+		c.Write([]byte{0xe0, 0})
+		rest(t, c, r)
+		waitUntil(t, func() bool { _, ok := b.srv.Clients.Get(id); return !ok }, fmt.Sprintf("MQTT %d viewer's session kept after it left", version))
+	}
+	// A board keeps its session.
+	pk := connectPacket(4, "board-session", "board1", "board-secret")
+	pk[2+7] &^= 0x02
+	c, r, _ := rawClient(t, b.TCPAddr(), pk)
+	c.Write([]byte{0xe0, 0})
+	rest(t, c, r)
+	if _, ok := b.srv.Clients.Get("board-session"); !ok {
+		t.Error("the board's persistent session was dropped")
+	}
+}
