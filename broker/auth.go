@@ -82,7 +82,7 @@ func (h *authHook) ID() string { return "zertzboard-auth" }
 
 func (h *authHook) Provides(b byte) bool {
 	switch b {
-	case mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPacketEncode, mqtt.OnPublishDropped:
+	case mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPacketEncode, mqtt.OnPublishDropped, mqtt.OnSubscribe:
 		return true
 	}
 	return false
@@ -120,6 +120,31 @@ func (h *authHook) OnPacketEncode(cl *mqtt.Client, pk packets.Packet) packets.Pa
 	case pk.FixedHeader.Type == packets.Connack && cl.Properties.ProtocolVersion == 5:
 		pk.Properties.MaximumPacketSize = h.limits.MaxPacketSize
 	}
+	return pk
+}
+
+// OnSubscribe refuses the filters that would take a client past
+// MaxSubscriptions, by making them invalid: mochi then answers each with
+// "topic filter invalid" in SUBACK, one code per filter as MQTT requires.
+func (h *authHook) OnSubscribe(cl *mqtt.Client, pk packets.Packet) packets.Packet {
+	if cl.Net.Inline {
+		return pk
+	}
+	n := cl.State.Subscriptions.Len()
+	filters := make(packets.Subscriptions, len(pk.Filters))
+	copy(filters, pk.Filters)
+	for i, f := range filters {
+		if _, have := cl.State.Subscriptions.Get(f.Filter); have {
+			continue
+		}
+		if n >= h.limits.MaxSubscriptions {
+			h.log.Warn("broker: subscription refused: too many", "client", cl.ID, "max", h.limits.MaxSubscriptions)
+			filters[i].Filter = ""
+			continue
+		}
+		n++
+	}
+	pk.Filters = filters
 	return pk
 }
 

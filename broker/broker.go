@@ -131,7 +131,7 @@ func New(cfg Config) (*Broker, error) {
 	caps.MaximumInflight = lim.MaxInflight
 	caps.MaximumClientWritesPending = int32(lim.MaxQueued)
 	caps.MaximumClients = int64(2 * lim.MaxConns) // both listeners; each bounds its own
-	caps.MaximumSessionExpiryInterval = 60 * 60 // a board or an operator away longer starts afresh
+	caps.MaximumSessionExpiryInterval = 60 * 60   // a board or an operator away longer starts afresh
 	caps.MaximumMessageExpiryInterval = 24 * 60 * 60
 	caps.TopicAliasMaximum = 16 // each alias keeps a topic name per client
 	srv := mqtt.New(&mqtt.Options{

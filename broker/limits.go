@@ -37,6 +37,9 @@ type Limits struct {
 	// (default 64). A client that falls further behind (it stopped
 	// reading) is disconnected, as a scoreboard drops a stuck browser.
 	MaxQueued int
+	// MaxSubscriptions bounds one client's subscriptions (default 64; a
+	// scoreboard needs five). Filters beyond it are refused in SUBACK.
+	MaxSubscriptions int
 	// MaxKeepalive is the longest keepalive granted, in seconds (default
 	// 300). A client asking for none or for more gets this one (MQTT 5
 	// clients are told so in CONNACK); a silent connection is closed after
@@ -61,18 +64,19 @@ type Limits struct {
 
 // DefaultLimits are the limits used for zero fields.
 var DefaultLimits = Limits{
-	MaxPacketSize:   64 << 10,
-	MaxClientIDLen:  128,
-	ReceiveMaximum:  16,
-	MaxInflight:     64,
-	MaxQueued:       64,
-	MaxKeepalive:    300,
-	PacketRate:      200,
-	PacketBurst:     1000,
-	MaxConns:        256,
-	MaxConnsPerAddr: 32,
-	ConnRate:        8,
-	ConnBurst:       32,
+	MaxPacketSize:    64 << 10,
+	MaxClientIDLen:   128,
+	ReceiveMaximum:   16,
+	MaxInflight:      64,
+	MaxQueued:        64,
+	MaxSubscriptions: 64,
+	MaxKeepalive:     300,
+	PacketRate:       200,
+	PacketBurst:      1000,
+	MaxConns:         256,
+	MaxConnsPerAddr:  32,
+	ConnRate:         8,
+	ConnBurst:        32,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -83,6 +87,7 @@ func (l Limits) withDefaults() Limits {
 	setIf(&l.MaxInflight, d.MaxInflight)
 	setIf(&l.MaxQueued, d.MaxQueued)
 	setIf(&l.MaxKeepalive, d.MaxKeepalive)
+	setIf(&l.MaxSubscriptions, d.MaxSubscriptions)
 	setIf(&l.PacketRate, d.PacketRate)
 	setIf(&l.PacketBurst, d.PacketBurst)
 	setIf(&l.MaxConns, d.MaxConns)

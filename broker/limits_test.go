@@ -447,3 +447,24 @@ func TestViewerSessionsEndWithTheConnection(t *testing.T) {
 		t.Error("the board's persistent session was dropped")
 	}
 }
+
+func TestSubscriptionLimit(t *testing.T) {
+	b := startBroker(t, Config{WSAddr: Off, Limits: Limits{MaxSubscriptions: 3}})
+	c, r, _ := rawClient(t, b.TCPAddr(), connectPacket(4, "many-subs", "", ""))
+	var sub []byte
+	for i := 0; i < 5; i++ {
+		sub = append(append(sub, str(fmt.Sprintf("zertz/b%d/state", i))...), 0)
+	}
+	sub = append([]byte{0, 1}, sub...)
+	c.Write(append(append([]byte{0x82}, varint(len(sub))...), sub...))
+	ack := readPacket(t, r) // 0x90, packet id (2), then one code per filter
+	if got := ack[3:]; !bytes.Equal(got, []byte{0, 0, 0, 0x80, 0x80}) {
+		t.Errorf("SUBACK codes % x; want three granted and two refused", got)
+	}
+	// Subscribing again to one it has costs nothing.
+	again := append(append([]byte{0, 2}, str("zertz/b0/state")...), 0)
+	c.Write(append(append([]byte{0x82}, varint(len(again))...), again...))
+	if ack := readPacket(t, r); ack[3] != 0 {
+		t.Errorf("re-subscribing: SUBACK % x", ack)
+	}
+}
