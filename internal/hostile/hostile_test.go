@@ -31,7 +31,7 @@ const (
 	// old version cannot take the machine down with it.
 	killRSS = 3 << 30
 	// wait bounds every wait for an event.
-	wait = 30 * time.Second
+	wait = 60 * time.Second
 )
 
 // buildZertzboard builds the command without the race detector (which
