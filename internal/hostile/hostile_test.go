@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -492,8 +493,18 @@ var slowloris = attack{"HTTP slowloris, 200 connections", func(t *testing.T, b *
 			c.Write([]byte(fmt.Sprintf("X-Slow-%d: %d\r\n", k, k)))
 		}
 	}
+	open := 0
 	for _, c := range conns {
+		// The board must have closed it: reading ends in EOF or a reset
+		// (perhaps after a 408), never in our deadline.
+		c.SetReadDeadline(time.Now().Add(wait))
+		if _, err := io.Copy(io.Discard, c); errors.Is(err, os.ErrDeadlineExceeded) {
+			open++
+		}
 		c.Close()
+	}
+	if open > 0 {
+		t.Errorf("%d of %d slowloris connections still open after six seconds of headers", open, len(conns))
 	}
 }}
 
