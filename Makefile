@@ -64,4 +64,31 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist
+
+# Debian packages for the Pi: dist/zertzboard_VERSION_arm64.deb (Pi 3/4/5,
+# Zero 2 W on 64-bit Raspberry Pi OS) and _armhf.deb (armv6 code: every Pi,
+# Pi Zero and Pi 1 included, on 32-bit Raspberry Pi OS). The version comes
+# from git (go run ./tools/mkdeb version); DEB_VERSION=1.2.3 overrides it.
+# Install: packaging/README.md. Check: make deb-check.
+DIST        := dist
+DEB_VERSION ?=
+MKDEB       := $(GO) run ./tools/mkdeb
+
+.PHONY: deb deb-check
+deb:
+	@set -e; \
+	version='$(DEB_VERSION)'; [ -n "$$version" ] || version=$$($(MKDEB) version); \
+	echo "deb: version $$version"; \
+	rm -f $(DIST)/zertzboard_*.deb; \
+	for arch in arm64 armhf; do \
+	  case $$arch in arm64) goarch=arm64 goarm=;; armhf) goarch=arm goarm=6;; esac; \
+	  echo "deb: building zertzboard for linux/$$goarch$${goarm:+v$$goarm} (the first build takes a minute or two)"; \
+	  CGO_ENABLED=0 GOOS=linux GOARCH=$$goarch GOARM=$$goarm $(GO) build -trimpath \
+	    -ldflags "$(LDFLAGS) -X main.version=$$version" -o $(BIN)/deb/$$arch/zertzboard $(PKG); \
+	  $(MKDEB) build --arch $$arch --binary $(BIN)/deb/$$arch/zertzboard --version "$$version" --out $(DIST); \
+	done
+
+# Checks the packages in dist/ with dpkg-deb (and lintian when installed).
+deb-check:
+	sh packaging/check-deb.sh $(DIST)/zertzboard_*.deb

@@ -14,6 +14,14 @@ import (
 	"strings"
 )
 
+// version is stamped at build time:
+//
+//	go build -ldflags "-X main.version=1.2.3" ./cmd/zertzboard
+//
+// "make deb" stamps the package's Debian version. Unstamped builds report
+// what the Go toolchain recorded (see buildVersion).
+var version string
+
 // command is one subcommand. run returns the process exit code.
 type command struct {
 	name    string
@@ -47,6 +55,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return exitOK
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		printVersion(stdout)
+		return exitOK
+	}
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "zertzboard: unknown command %q\n\n", args[0])
@@ -72,7 +84,8 @@ Commands:`)
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, `
-Run "zertzboard COMMAND --help" for a command's flags and examples.`)
+Run "zertzboard COMMAND --help" for a command's flags and examples.
+"zertzboard --version" prints the version.`)
 }
 
 // newFlagSet makes a flag set that prints a teaching usage text: the
