@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/gorilla/websocket"
 )
 
 // Raw MQTT, to send what no well-behaved client library would.
@@ -466,5 +468,31 @@ func TestSubscriptionLimit(t *testing.T) {
 	c.Write(append(append([]byte{0x82}, varint(len(again))...), again...))
 	if ack := readPacket(t, r); ack[3] != 0 {
 		t.Errorf("re-subscribing: SUBACK % x", ack)
+	}
+}
+
+// Over WebSocket too, a packet is refused by its header: a client claiming
+// 50 MiB in a PUBLISH is closed without the broker reading it.
+func TestOversizedOverWebSocket(t *testing.T) {
+	b := startBroker(t, Config{TCPAddr: Off})
+	ws, _, err := websocket.DefaultDialer.Dial("ws://"+b.WSAddr()+"/", http.Header{"Sec-WebSocket-Protocol": {"mqtt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ws.WriteMessage(websocket.BinaryMessage, connectPacket(4, "ws-big", "", ""))
+	ws.SetReadDeadline(time.Now().Add(wait))
+	if _, ack, err := ws.ReadMessage(); err != nil || ack[0] != 0x20 {
+		t.Fatalf("CONNACK % x, %v", ack, err)
+	}
+	ws.WriteMessage(websocket.BinaryMessage, publishPacket(4, 0, "zertz/b1/state", nil)[:1])
+	ws.WriteMessage(websocket.BinaryMessage, varint(50<<20))
+	_, msg, err := ws.ReadMessage()
+	var ne net.Error
+	switch {
+	case err == nil:
+		t.Errorf("after a 50 MiB claim the broker sent % x and kept the connection", msg)
+	case errors.As(err, &ne) && ne.Timeout():
+		t.Error("after a 50 MiB claim the broker is waiting for the body")
 	}
 }
