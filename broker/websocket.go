@@ -85,6 +85,7 @@ func (l *wsListener) Serve(establish listeners.EstablishFn) {
 }
 
 func (l *wsListener) handle(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff") // on Upgrade's error replies
 	c, err := l.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // Upgrade has replied with the HTTP error
