@@ -31,6 +31,7 @@
 //	max-client-id = 128       # embedded: the longest client ID (bytes)
 //	max-inflight = 64         # embedded: unacknowledged QoS 1 messages per client
 //	max-queued = 64           # embedded: packets waiting for a slow client
+//	max-subscriptions = 64    # embedded: subscriptions per client
 //	max-connections = 256     # embedded: open connections per listener
 //	max-connections-per-address = 32
 //	connection-rate = 8       # embedded: new connections per second per address
@@ -106,6 +107,7 @@ type Limits struct {
 	MaxClientID     int // bytes
 	MaxInflight     int
 	MaxQueued       int
+	MaxSubs         int
 	MaxConns        int
 	MaxConnsPerAddr int
 	ConnRate        float64 // per second per address
@@ -145,7 +147,7 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		"hardware": {"wiring", "calibration"},
 		"journal":  {"path"},
 		"mqtt": {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key",
-			"server-cert", "server-key", "max-packet", "max-client-id", "max-inflight", "max-queued",
+			"server-cert", "server-key", "max-packet", "max-client-id", "max-inflight", "max-queued", "max-subscriptions",
 			"max-connections", "max-connections-per-address", "connection-rate"},
 		"user": {"password", "role"},
 		"http": {"listen", "username", "password"},
@@ -247,6 +249,10 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				}
 			case "mqtt.max-queued":
 				if c.Limits.MaxQueued, err = atoiIn(v, 1, 65535); err != nil {
+					return nil, bad(s, e, "%q: want 1 to 65535", v)
+				}
+			case "mqtt.max-subscriptions":
+				if c.Limits.MaxSubs, err = atoiIn(v, 1, 65535); err != nil {
 					return nil, bad(s, e, "%q: want 1 to 65535", v)
 				}
 			case "mqtt.max-connections":

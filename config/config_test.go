@@ -87,6 +87,7 @@ max-packet = 128KiB
 max-client-id = 64
 max-inflight = 10
 max-queued = 20
+max-subscriptions = 8
 max-connections = 100
 max-connections-per-address = 5
 connection-rate = 2.5
@@ -94,7 +95,7 @@ connection-rate = 2.5
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Limits{MaxPacket: 128 << 10, MaxClientID: 64, MaxInflight: 10, MaxQueued: 20, MaxConns: 100, MaxConnsPerAddr: 5, ConnRate: 2.5}
+	want := Limits{MaxPacket: 128 << 10, MaxClientID: 64, MaxInflight: 10, MaxQueued: 20, MaxSubs: 8, MaxConns: 100, MaxConnsPerAddr: 5, ConnRate: 2.5}
 	if c.Limits != want || c.ServerCert != "/etc/zertzboard/broker.pem" || c.ServerKey != "/etc/zertzboard/broker.key" {
 		t.Errorf("limits %+v, TLS %q %q; want %+v", c.Limits, c.ServerCert, c.ServerKey, want)
 	}

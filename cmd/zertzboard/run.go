@@ -103,7 +103,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 			SettleMS: cfg.SettleMS, Rig: r, Calibration: cal, JournalPath: cfg.Journal, Logger: log},
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,
 		limits: broker.Limits{MaxPacketSize: uint32(cfg.Limits.MaxPacket), MaxClientIDLen: cfg.Limits.MaxClientID,
-			MaxInflight: uint16(cfg.Limits.MaxInflight), MaxQueued: cfg.Limits.MaxQueued, MaxConns: cfg.Limits.MaxConns,
+			MaxInflight: uint16(cfg.Limits.MaxInflight), MaxQueued: cfg.Limits.MaxQueued, MaxSubscriptions: cfg.Limits.MaxSubs, MaxConns: cfg.Limits.MaxConns,
 			MaxConnsPerAddr: cfg.Limits.MaxConnsPerAddr, ConnRate: cfg.Limits.ConnRate},
 		brokerCert: cfg.ServerCert, brokerKey: cfg.ServerKey,
 		username: cfg.Username, password: cfg.Password, store: cfg.Store, token: cfg.Token,
