@@ -48,6 +48,10 @@ type Config struct {
 	ConnectTimeout time.Duration
 	// CloseTimeout bounds Close's wait for client goroutines (default 5s).
 	CloseTimeout time.Duration
+	// DrainTimeout bounds Close's wait, before it disconnects anyone, for
+	// the messages already accepted to reach the connected subscribers
+	// (default DefaultDrainTimeout; negative: no wait).
+	DrainTimeout time.Duration
 
 	// Limits bound packets, client IDs, queues and connections.
 	Limits Limits
@@ -70,6 +74,7 @@ type Broker struct {
 	log  *slog.Logger
 	srv  *mqtt.Server
 	auth *authHook
+	sent *sentHook
 	tcp  *tcpListener
 	ws   *wsListener
 
@@ -96,6 +101,9 @@ func New(cfg Config) (*Broker, error) {
 	}
 	if cfg.CloseTimeout <= 0 {
 		cfg.CloseTimeout = 5 * time.Second
+	}
+	if cfg.DrainTimeout == 0 {
+		cfg.DrainTimeout = DefaultDrainTimeout
 	}
 	if err := checkPrefix(cfg.Prefix); err != nil {
 		return nil, err
@@ -145,7 +153,11 @@ func New(cfg Config) (*Broker, error) {
 	if err := srv.AddHook(auth, nil); err != nil {
 		return nil, fmt.Errorf("broker: adding the auth hook: %w", err)
 	}
-	b := &Broker{cfg: cfg, log: log, srv: srv, auth: auth}
+	sent := &sentHook{}
+	if err := srv.AddHook(sent, nil); err != nil {
+		return nil, fmt.Errorf("broker: adding the drain hook: %w", err)
+	}
+	b := &Broker{cfg: cfg, log: log, srv: srv, auth: auth, sent: sent}
 	if cfg.TCPAddr != Off {
 		b.tcp = newTCPListener("tcp", cfg.TCPAddr, cfg.ConnectTimeout, lim, tc)
 	}
@@ -242,9 +254,10 @@ func (b *Broker) Subscribe(filter string, fn func(topic string, payload []byte, 
 	return nil
 }
 
-// Close disconnects every client, closes the listeners and waits, up to
-// Config.CloseTimeout, for the client goroutines. It is safe to call more
-// than once.
+// Close lets the messages already accepted reach the connected
+// subscribers (up to Config.DrainTimeout), then disconnects every client,
+// closes the listeners and waits, up to Config.CloseTimeout, for the client
+// goroutines. It is safe to call more than once.
 func (b *Broker) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -256,6 +269,9 @@ func (b *Broker) closeLocked() error {
 		return nil
 	}
 	b.closed = true
+	if b.started && b.cfg.DrainTimeout > 0 {
+		b.drain(b.cfg.DrainTimeout)
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

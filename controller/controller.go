@@ -120,6 +120,17 @@ func (c *Controller) Frame(t int64, cells []byte) error {
 	if len(ev) == 0 {
 		return nil
 	}
+	if _, ok := ev[0].Body.(referee.SetUp); ok && len(ev) == 1 {
+		// The finished game was cleared away and the board set up: the
+		// next game begins, the other player first.
+		p := c.ref.Position()
+		if err := c.startGame(t, p.Variant(), 1-c.ref.Game().Start().ToMove()); err != nil {
+			return err
+		}
+		c.log.Info("new game: the board was cleared and set up", "variant", p.Variant(), "seq", c.seq)
+		c.announce(t, nil)
+		return nil
+	}
 	return c.handle(t, ev)
 }
 
@@ -156,6 +167,10 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			c.log.Debug("illegal board", "reason", b.Reason)
 		case referee.Fault:
 			c.log.Warn("fault", "reason", b.Reason)
+		case referee.Inferred:
+			c.log.Warn("turns inferred", "turns", b.Turns, "reason", b.Reason)
+		case referee.Question:
+			c.log.Warn("question to the players", "question", b.Text)
 		}
 	}
 	if err != nil {
@@ -256,6 +271,26 @@ func (c *Controller) DemandTakeback(t int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.announce(t, c.ref.DemandTakeback(t))
+}
+
+// Asking returns the referee's open question, if any: the cell whose
+// marble's colour it could not see, and the possible colours.
+func (c *Controller) Asking() (cell string, options []engine.Color, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ref.Asking()
+}
+
+// Answer gives the players' answer to the referee's question; a change of
+// colour rewrites the game, journalled and announced like any change.
+func (c *Controller) Answer(t int64, colour engine.Color) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ev := c.ref.Answer(t, colour)
+	if len(ev) == 0 {
+		return nil
+	}
+	return c.handle(t, ev)
 }
 
 // State returns the current snapshot.

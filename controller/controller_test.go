@@ -253,3 +253,50 @@ func TestPublishOrder(t *testing.T) {
 		t.Errorf("published %q; want %q", got, want)
 	}
 }
+
+// After a finished game, the next begins only once the players have
+// cleared the board and set it up: the controller then starts it, the
+// other player first, journalled.
+func TestNewGameOnceClearedAndSetUp(t *testing.T) {
+	rec, frames := playFrames(t, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf", 5)
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{BoardID: "b", Variant: rec.Variant, First: rec.First, Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms int64
+	for _, f := range frames {
+		ms = f.t
+		c.Frame(ms, f.cells)
+	}
+	end := c.State()
+	if end.Phase != "over" {
+		t.Fatalf("setup: the game is not over (%s after %d turns)", end.Phase, end.Turn)
+	}
+	hold := func(cells string) {
+		for i := 0; i < 60; i++ {
+			ms += 5
+			c.Frame(ms, []byte(cells))
+		}
+	}
+	n := len(end.Cells)
+	hold(strings.Repeat(".", n))
+	if s := c.State(); s.Phase != "over" || s.Seq != end.Seq {
+		t.Fatalf("a cleared board changed the finished game: %+v", s)
+	}
+	hold(strings.Repeat("o", n))
+	s := c.State()
+	if s.Phase == "over" || s.Turn != 0 || s.Seq != end.Seq+1 || c.First() != 1-rec.First {
+		t.Fatalf("after clearing and setting up: phase %s turn %d seq %d first %d; want a new game, seq %d, first %d",
+			s.Phase, s.Turn, s.Seq, c.First(), end.Seq+1, 1-rec.First)
+	}
+	j.Close()
+	_, g, err := journal.Open(path)
+	if err != nil || g == nil || g.Game.Len() != 0 || g.Seq != s.Seq {
+		t.Fatalf("journal after the new game: %+v, %v", g, err)
+	}
+}

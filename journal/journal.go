@@ -9,9 +9,19 @@
 //	{"op":"takeback","seq":4,"t":9900,"n":1}
 //	{"op":"players","seq":5,"t":9950,"players":["ann","cat"]}
 //
-// "seq" is the broadcast sequence number after the change. A crash can
-// tear only the last line, which Open drops. Open also compacts the file
-// to the current game.
+// "seq" is the broadcast sequence number after the change. Each line ends
+// with "crc", the CRC-32C (Castagnoli) of the line as it would be without
+// it, as 8 hex digits:
+//
+//	{"op":"turn","seq":2,"t":5230,"turn":"WD4-A1","crc":"6c1e2b0a"}
+//
+// A crash can tear only the last line, which Open drops. Any other bad
+// line (a checksum that does not match, text that is not an entry, an
+// entry that does not apply) is damage: Open keeps the good entries before
+// it, moves the rest of the file to PATH.damaged, resumes from the last
+// good entry and reports it (Journal.Damage); it never refuses to start
+// because of what the file holds. Journals written before checksums load
+// as they are. Open also compacts the file to the current game.
 package journal
 
 import (
@@ -20,9 +30,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/zertzboard/zertzboard/engine"
 )
@@ -54,71 +66,216 @@ type Game struct {
 
 // Journal appends to the journal file. It is not safe for concurrent use.
 type Journal struct {
-	path string
-	f    *os.File
-	game *Game
-	buf  []byte
+	path   string
+	f      *os.File
+	game   *Game
+	buf    []byte
+	damage *Damage
+}
+
+// Damage is what Open found wrong in a journal and what it did about it.
+type Damage struct {
+	Path   string // the journal
+	Line   int    // the first bad line (1-based)
+	Reason string // what is wrong with it
+	Kept   int    // good entries kept before it
+	Turns  int    // turns of the resumed game
+	Moved  string // where the damaged lines went ("" if they could not be saved)
+}
+
+func (d *Damage) Error() string {
+	moved := "they could not be saved"
+	if d.Moved != "" {
+		moved = "moved to " + d.Moved
+	}
+	return fmt.Sprintf("journal %s damaged at line %d (%s): resumed from the last good entry (%d entries, %d turns); the lines from %d on were %s",
+		d.Path, d.Line, d.Reason, d.Kept, d.Turns, d.Line, moved)
+}
+
+// Kind names the damage as a referee-style event ("journal-damaged") for
+// the MQTT events topic.
+func (d *Damage) Kind() string { return "journal-damaged" }
+
+// MarshalJSON writes the event's fields.
+func (d *Damage) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Path    string `json:"path"`
+		Line    int    `json:"line"`
+		Reason  string `json:"reason"`
+		Kept    int    `json:"kept"`
+		Turns   int    `json:"turns"`
+		Moved   string `json:"moved"`
+		Message string `json:"message"`
+	}{d.Path, d.Line, d.Reason, d.Kept, d.Turns, d.Moved, d.Error()})
+}
+
+// Damage returns what Open found wrong, or nil.
+func (j *Journal) Damage() *Damage { return j.damage }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// crcSuffix is what a checksummed line ends with: ,"crc":"xxxxxxxx"}
+const crcSuffixLen = len(`,"crc":"00000000"}`)
+
+// seal appends the checksum to a marshalled entry.
+func seal(dst, entry []byte) []byte {
+	sum := crc32.Checksum(entry, castagnoli)
+	dst = append(dst, entry[:len(entry)-1]...)
+	dst = append(dst, `,"crc":"`...)
+	dst = fmt.Appendf(dst, "%08x", sum)
+	return append(dst, `"}`...)
+}
+
+// unseal checks a line's checksum. It returns the entry's text without
+// it, whether the line had one, and whether it matched.
+func unseal(line []byte) (entry []byte, sealed, ok bool) {
+	n := len(line)
+	if n < crcSuffixLen+2 || !bytes.HasPrefix(line[n-crcSuffixLen:], []byte(`,"crc":"`)) || !bytes.HasSuffix(line, []byte(`"}`)) {
+		return line, false, false
+	}
+	want, err := strconv.ParseUint(string(line[n-10:n-2]), 16, 32)
+	if err != nil {
+		return line, true, false
+	}
+	entry = append(append([]byte(nil), line[:n-crcSuffixLen]...), '}')
+	return entry, true, crc32.Checksum(entry, castagnoli) == uint32(want)
 }
 
 // Open opens (or creates) the journal at path and returns it with the game
-// it holds, or a nil Game when it holds none. Errors name the file and line.
+// it holds, or a nil Game when it holds none. Damage in the file does not
+// stop it (see the package comment and Journal.Damage); only a file it
+// cannot read or write does.
 func Open(path string) (*Journal, *Game, error) {
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
-	entries, err := parse(path, data)
-	if err != nil {
-		return nil, nil, err
-	}
+	entries, bad, reason := parse(data)
 	// Keep only the current game, written afresh: this drops a torn last
-	// line and the games before.
+	// line and the games before. An entry that does not apply is damage
+	// too: the game stops before it.
+	var g *Game
 	start := 0
 	for i, e := range entries {
 		if e.Op == "game" {
 			start = i
 		}
 	}
-	entries = entries[start:]
-	var g *Game
-	for i, e := range entries {
-		if g, err = apply(g, e); err != nil {
-			return nil, nil, fmt.Errorf("journal: %s: entry %d (%s): %w", path, start+i+1, e.Op, err)
+	for i := start; i < len(entries); i++ {
+		ng, err := apply(g, entries[i].Entry)
+		if err != nil {
+			if entries[i].line < bad || bad == 0 {
+				bad, reason = entries[i].line, fmt.Sprintf("entry %s does not apply: %v", entries[i].Op, err)
+			}
+			entries = entries[:i]
+			break
+		}
+		g = ng
+	}
+	var dmg *Damage
+	if bad > 0 {
+		kept := 0
+		for _, e := range entries {
+			if e.line < bad {
+				kept++
+			}
+		}
+		entries = entries[:min(kept, len(entries))]
+		dmg = &Damage{Path: path, Line: bad, Reason: reason, Kept: kept}
+		if g != nil {
+			dmg.Turns = g.Game.Len()
+		}
+		if moved, err := saveDamaged(path, data, bad); err == nil {
+			dmg.Moved = moved
 		}
 	}
-	if err := rewrite(path, entries); err != nil {
+	if start > len(entries) {
+		start = len(entries)
+	}
+	current := make([]Entry, 0, len(entries)-start)
+	for _, e := range entries[start:] {
+		current = append(current, e.Entry)
+	}
+	if err := rewrite(path, current); err != nil {
 		return nil, nil, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Journal{path: path, f: f, game: g}, g, nil
+	return &Journal{path: path, f: f, game: g, damage: dmg}, g, nil
 }
 
-// parse reads the entries; a torn (unterminated, unreadable) last line is
-// dropped, any other bad line is an error.
-func parse(path string, data []byte) ([]Entry, error) {
-	var out []Entry
-	line := 0
+// numbered is an entry and its line.
+type numbered struct {
+	Entry
+	line int
+}
+
+// parse reads the entries up to the first bad line, which it returns
+// (0 when none) with the reason. A torn (unterminated) last line is
+// dropped without complaint: it is what a crash in the middle of a write
+// leaves.
+func parse(data []byte) (out []numbered, bad int, reason string) {
+	line, sealed := 0, false
 	for len(data) > 0 {
 		line++
 		i := bytes.IndexByte(data, '\n')
-		if i < 0 { // no newline: the write was cut short
-			var e Entry
-			if json.Unmarshal(data, &e) == nil && e.Op != "" {
-				out = append(out, e) // complete but for the newline
-			}
-			break
+		torn := i < 0
+		raw := data
+		if !torn {
+			raw = data[:i]
 		}
+		entry, hasCRC, ok := unseal(raw)
 		var e Entry
-		if err := json.Unmarshal(data[:i], &e); err != nil || e.Op == "" {
-			return nil, fmt.Errorf("journal: %s:%d: not a journal entry: %q", path, line, truncate(data[:i]))
+		switch {
+		case torn:
+			if (ok || !hasCRC && !sealed) && json.Unmarshal(entry, &e) == nil && e.Op != "" {
+				out = append(out, numbered{e, line}) // complete but for the newline
+			}
+			return out, 0, ""
+		case hasCRC && !ok:
+			return out, line, fmt.Sprintf("checksum mismatch: %q", truncate(raw))
+		case !hasCRC && sealed:
+			return out, line, fmt.Sprintf("no checksum after checksummed lines: %q", truncate(raw))
 		}
-		out = append(out, e)
+		sealed = sealed || hasCRC
+		if err := json.Unmarshal(entry, &e); err != nil || e.Op == "" {
+			return out, line, fmt.Sprintf("not a journal entry: %q", truncate(raw))
+		}
+		out = append(out, numbered{e, line})
 		data = data[i+1:]
 	}
-	return out, nil
+	return out, 0, ""
+}
+
+// saveDamaged appends the lines from bad on to PATH.damaged, with a
+// header saying where they came from, and syncs it.
+func saveDamaged(path string, data []byte, bad int) (string, error) {
+	rest := data
+	for l := 1; l < bad && len(rest) > 0; l++ {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			rest = nil
+			break
+		}
+		rest = rest[i+1:]
+	}
+	out := path + ".damaged"
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(f, "# from %s, line %d on\n", path, bad)
+	f.Write(rest)
+	if len(rest) > 0 && rest[len(rest)-1] != '\n' {
+		f.Write([]byte{'\n'})
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return "", err
+	}
+	return out, f.Close()
 }
 
 func truncate(b []byte) string {
@@ -191,9 +348,11 @@ func rewrite(path string, entries []Entry) error {
 	}
 	defer os.Remove(tmp.Name())
 	w := bufio.NewWriter(tmp)
+	var line []byte
 	for _, e := range entries {
 		b, _ := json.Marshal(e)
-		w.Write(b)
+		line = seal(line[:0], b)
+		w.Write(line)
 		w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {
@@ -257,7 +416,7 @@ func (j *Journal) append(e Entry) error {
 		return fmt.Errorf("journal: %s entry refused: %w", e.Op, err)
 	}
 	b, _ := json.Marshal(e)
-	j.buf = append(append(j.buf[:0], b...), '\n')
+	j.buf = append(seal(j.buf[:0], b), '\n')
 	if _, err := j.f.Write(j.buf); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}

@@ -94,19 +94,98 @@ func TestOpenCompactsToTheCurrentGame(t *testing.T) {
 	}
 }
 
+// Damage never stops Open: the good entries before the first bad line are
+// kept, the rest moved to PATH.damaged, and the damage reported.
 func TestBadJournal(t *testing.T) {
 	dir := t.TempDir()
-	tests := []struct{ content, want string }{
-		{"{\"op\":\"game\",\"seq\":1,\"variant\":\"37\"}\nnonsense\n", ":2: not a journal entry"},
-		{"{\"op\":\"turn\",\"seq\":1,\"turn\":\"WD4-A1\"}\n", "before any game"},
-		{"{\"op\":\"game\",\"seq\":1,\"variant\":\"39\"}\n", "unknown variant"},
-		{"{\"op\":\"game\",\"seq\":1,\"variant\":\"37\"}\n{\"op\":\"turn\",\"seq\":2,\"turn\":\"WD4-D5\"}\n", "entry 2 (turn)"},
+	legacyGame := "{\"op\":\"game\",\"seq\":1,\"variant\":\"37\"}\n"
+	tests := []struct {
+		content    string
+		line, kept int
+		want       string
+	}{
+		{legacyGame + "nonsense\n", 2, 1, "not a journal entry"},
+		{"{\"op\":\"turn\",\"seq\":1,\"turn\":\"WD4-A1\"}\n", 1, 0, "before any game"},
+		{"{\"op\":\"game\",\"seq\":1,\"variant\":\"39\"}\n", 1, 0, "unknown variant"},
+		{legacyGame + "{\"op\":\"turn\",\"seq\":2,\"turn\":\"WD4-D5\"}\n", 2, 1, "entry turn does not apply"},
 	}
 	for i, tt := range tests {
 		path := filepath.Join(dir, string(rune('a'+i)))
 		os.WriteFile(path, []byte(tt.content), 0o644)
-		if _, _, err := Open(path); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("Open(%q) = %v; want %q", tt.content, err, tt.want)
+		j, _, err := Open(path)
+		if err != nil {
+			t.Errorf("Open(%q) refused: %v", tt.content, err)
+			continue
 		}
+		d := j.Damage()
+		if d == nil || d.Line != tt.line || d.Kept != tt.kept || !strings.Contains(d.Reason, tt.want) || d.Moved != path+".damaged" {
+			t.Errorf("Open(%q): damage %+v; want line %d, %d kept, %q", tt.content, d, tt.line, tt.kept, tt.want)
+		}
+		j.Close()
+		moved, _ := os.ReadFile(path + ".damaged")
+		if !strings.Contains(string(moved), strings.Split(tt.content, "\n")[tt.line-1]) {
+			t.Errorf("%s.damaged holds %q", path, moved)
+		}
+	}
+}
+
+// The finding: a one-byte corruption that keeps the JSON valid and the
+// game legal. The checksum catches it; the game resumes from the entry
+// before, and nothing after it is lost without a word.
+func TestChecksumCatchesValidLookingCorruption(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, _ := Open(path)
+	j.NewGame(1, 0, "37", 0, "casual", [2]string{})
+	turns := []string{"WD4-A1", "GF2-G4", "BB3-A4", "WC3-G1"}
+	for i, turn := range turns {
+		if err := j.Turn(uint64(i+2), int64(10*i), turn, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	data, _ := os.ReadFile(path)
+	// Turn 2's time 10 becomes 19: still JSON, still a legal game.
+	bad := strings.Replace(string(data), `"seq":3,"t":10`, `"seq":3,"t":19`, 1)
+	if bad == string(data) {
+		t.Fatalf("the test's corruption did not apply to:\n%s", data)
+	}
+	os.WriteFile(path, []byte(bad), 0o644)
+	j, g, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	d := j.Damage()
+	if d == nil || d.Line != 3 || !strings.Contains(d.Reason, "checksum") || g.Game.Len() != 1 || d.Turns != 1 {
+		t.Fatalf("damage %+v, resumed %d turns; want checksum damage at line 3 and 1 turn", d, g.Game.Len())
+	}
+	if !strings.Contains(d.Error(), "moved to "+path+".damaged") {
+		t.Errorf("message %q", d.Error())
+	}
+	moved, _ := os.ReadFile(path + ".damaged")
+	if !strings.Contains(string(moved), `"seq":3,"t":19`) || !strings.Contains(string(moved), "WC3-G1") {
+		t.Errorf(".damaged holds %q; want the damaged line and the ones after", moved)
+	}
+	// The journal goes on from the good prefix.
+	if err := j.Turn(3, 50, "GF2-G4", false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Journals written before checksums load as they are, and are written
+// with checksums from then on.
+func TestLegacyJournalLoads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	legacy := "{\"op\":\"game\",\"seq\":1,\"t\":0,\"variant\":\"37\",\"mode\":\"casual\",\"players\":[\"a\",\"b\"]}\n" +
+		"{\"op\":\"turn\",\"seq\":2,\"t\":10,\"turn\":\"WD4-A1\"}\n"
+	os.WriteFile(path, []byte(legacy), 0o644)
+	j, g, err := Open(path)
+	if err != nil || j.Damage() != nil || g == nil || g.Game.Len() != 1 {
+		t.Fatalf("Open(legacy) = %+v, damage %v, %v", g, j.Damage(), err)
+	}
+	j.Close()
+	data, _ := os.ReadFile(path)
+	if strings.Count(string(data), `"crc":"`) != 2 {
+		t.Errorf("rewritten journal without checksums:\n%s", data)
 	}
 }

@@ -75,9 +75,11 @@ type Node struct {
 	disp  *screens
 	start time.Time    // the first scan's time; only the scan loop uses it
 	nowMS atomic.Int64 // the latest frame's time, for commands from other goroutines
-	// armedAt is when new game was pressed, awaiting confirm; only the
-	// buttons goroutine uses it.
+	// armedAt is when new game was pressed, awaiting confirm; askIdx is
+	// the colour the buttons offer while the referee asks. Only the
+	// buttons goroutine uses them.
 	armedAt time.Time
+	askIdx  int
 }
 
 // New opens the journal, resumes its game or starts one, and mounts the
@@ -90,17 +92,29 @@ func New(opt Options) (*Node, error) {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	n := &Node{opt: opt, log: opt.Logger}
+	var warning string
+	var damage *journal.Damage
 	if opt.JournalPath != "" {
 		j, g, err := journal.Open(opt.JournalPath)
-		if err != nil {
-			return nil, err
-		}
-		n.jrnl = j
-		if g != nil {
-			n.log.Info("journal holds a game in progress", "path", opt.JournalPath, "variant", g.Variant, "turns", g.Game.Len())
+		switch {
+		case err != nil:
+			// A board that cannot keep its journal still referees: say
+			// so loudly rather than refuse to start.
+			warning = "NO JOURNAL: " + err.Error()
+			n.log.Error("the journal cannot be opened; refereeing without one: a crash will lose the game", "path", opt.JournalPath, "err", err)
+		default:
+			n.jrnl = j
+			if damage = j.Damage(); damage != nil {
+				warning = fmt.Sprintf("JOURNAL DAMAGED at line %d: resumed at turn %d", damage.Line, damage.Turns)
+				n.log.Error("journal damaged", "err", damage.Error())
+			}
+			if g != nil {
+				n.log.Info("journal holds a game in progress", "path", opt.JournalPath, "variant", g.Variant, "turns", g.Game.Len())
+			}
 		}
 	}
 	n.disp = newScreens(opt.Rig, opt.Terminal, n.log)
+	n.disp.warn = warning
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
@@ -110,6 +124,13 @@ func New(opt Options) (*Node, error) {
 		return nil, err
 	}
 	n.ctrl = ctrl
+	if p := opt.Publisher; p != nil && warning != "" {
+		var body referee.Body = referee.Fault{Reason: warning}
+		if damage != nil {
+			body = damage
+		}
+		p.Event(referee.Event{T: 0, Body: body})
+	}
 	if err := n.remount(); err != nil {
 		n.Close()
 		return nil, err
@@ -272,10 +293,24 @@ func (n *Node) button(e buttons.Event) {
 	case buttons.Confirm:
 		if !n.armedAt.IsZero() && e.T.Sub(n.armedAt) <= confirmWindow {
 			n.newGameByButton()
+		} else if _, opts, ok := n.ctrl.Asking(); ok {
+			// The referee asked which colour a marble was: confirm
+			// answers with the colour offered.
+			c := opts[n.askIdx%len(opts)]
+			n.askIdx = 0
+			if err := n.ctrl.Answer(n.nowMS.Load(), c); err != nil {
+				n.log.Error("answer", "err", err)
+			}
 		}
 		n.armedAt = time.Time{}
 		n.disp.setNotice("")
 	case buttons.Takeback:
+		if cell, opts, ok := n.ctrl.Asking(); ok {
+			// While the referee asks, take-back offers the next colour.
+			n.askIdx = (n.askIdx + 1) % len(opts)
+			n.disp.setNotice(fmt.Sprintf("Was %s %s? Confirm to answer", cell, opts[n.askIdx]))
+			return
+		}
 		if err := n.Do(Command{Name: "takeback"}); err != nil {
 			n.log.Error("take-back button", "err", err)
 		}
@@ -330,6 +365,7 @@ type screens struct {
 	fault  []string
 	system string // a fault outside the sensors (SetFault), shown first
 	notice string // overrides the status line, e.g. a button awaiting confirm
+	warn   string // a standing warning (a damaged journal), shown with the faults
 	dirty  chan struct{}
 	leds   []color.NRGBA
 }
@@ -385,6 +421,9 @@ func (d *screens) run(ctx context.Context) {
 		g, s, m, faults := d.g, d.s, d.m, d.fault
 		if d.system != "" {
 			faults = append([]string{d.system}, faults...)
+		}
+		if d.warn != "" {
+			faults = append([]string{d.warn}, faults...)
 		}
 		if d.notice != "" {
 			g.Status = d.notice

@@ -2,6 +2,8 @@ package node
 
 import (
 	"context"
+	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -208,5 +210,62 @@ func TestButtons(t *testing.T) {
 	press(buttons.Takeback, 12*time.Second)
 	if g := n.ctrl.State().Status; !strings.HasPrefix(g, "Take back turn 1: restore A1 (empty ring), D4 (empty ring)") {
 		t.Errorf("status after the take-back demand: %q", g)
+	}
+}
+
+// evPub records the kinds of the events a node publishes.
+type evPub struct {
+	pub
+	kinds []string
+}
+
+func (p *evPub) Event(e referee.Event) {
+	p.mu.Lock()
+	p.kinds = append(p.kinds, e.Body.Kind())
+	p.mu.Unlock()
+}
+
+// A damaged journal never stops the board: it resumes from the last good
+// entry and says so on MQTT events, the screen and the log.
+func TestDamagedJournalIsReportedLoudly(t *testing.T) {
+	jpath := filepath.Join(t.TempDir(), "j")
+	j, _, _ := journal.Open(jpath)
+	j.NewGame(1, 0, "37", 0, "casual", [2]string{})
+	j.Turn(2, 10, "WD4-A1", false)
+	j.Turn(3, 20, "GF2-G4", false)
+	j.Close()
+	data, _ := os.ReadFile(jpath)
+	os.WriteFile(jpath, []byte(strings.Replace(string(data), "GF2-G4", "GF2-G3", 1)), 0o644)
+
+	w := wiring.Reference()
+	board := sim.NewBoard(w.Base, nil)
+	hw, err := sim.New(w, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig, err := open.Open(w, hw, &open.Opts{Clock: clock.NewFake(time.Unix(0, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	p := &evPub{}
+	var log strings.Builder
+	n, err := New(Options{BoardID: "b", Variant: "37", Rig: rig, Calibration: calibrateSim(t, rig, board), JournalPath: jpath, Publisher: p,
+		Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatalf("a damaged journal stopped the board: %v", err)
+	}
+	defer n.Close()
+	if s := n.Controller().State(); s.Turn != 1 {
+		t.Errorf("resumed at turn %d; want 1, the last good entry", s.Turn)
+	}
+	if len(p.kinds) == 0 || p.kinds[0] != "journal-damaged" {
+		t.Errorf("events %v; want journal-damaged first", p.kinds)
+	}
+	if !strings.Contains(n.disp.warn, "JOURNAL DAMAGED at line 3") {
+		t.Errorf("screen warning %q", n.disp.warn)
+	}
+	if !strings.Contains(log.String(), "journal damaged") {
+		t.Errorf("log:\n%s", log.String())
 	}
 }

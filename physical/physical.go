@@ -38,6 +38,22 @@ type Options struct {
 	// Lag is the chance that a claimed group is left on the board until
 	// after the next turn.
 	Lag float64
+	// HopMS is the referee's hop time: a take-back that restores a
+	// position in which the lifted marble could be jumping is held longer
+	// than this, so that it reads as a take-back and not a capture under
+	// way. 0 means 1500.
+	HopMS int64
+	// Stalls is the chance, per scan, that the scan stalls: no frames for
+	// StallMS while the hands keep moving (a GC pause, an SD card's fsync,
+	// a starved CPU). The referee may then see the end of one turn merged
+	// with the next.
+	Stalls float64
+	// StallMS is the longest stall; each lasts between a quarter of it and
+	// all of it. 0 means 600.
+	StallMS int64
+	// Hover is the chance, per capture, that the jumper is held in the air
+	// over its start for longer than the settle time before the first hop.
+	Hover float64
 }
 
 // DefaultOptions plays at human speed with a little of everything.
@@ -49,6 +65,8 @@ type Stats struct {
 	IllegalTries int // illegal boards held long enough to be seen
 	Takebacks    int // extra turns made and taken back
 	Glitches     int
+	Stalls       int   // frame windows dropped
+	StalledMS    int64 // their total length
 	DurationMS   int64
 }
 
@@ -65,6 +83,7 @@ type player struct {
 	emit  Emit
 	stats Stats
 	lag   []engine.Cell // claimed rings left on the board for later
+	quiet int64         // no frames are emitted before this time (a stall)
 }
 
 // Play plays turns from start onto the board, calling emit for every scan.
@@ -77,6 +96,12 @@ func Play(start engine.Position, turns []engine.Turn, opt Options, emit Emit) (S
 	}
 	if opt.Speed <= 0 {
 		opt.Speed = 1
+	}
+	if opt.HopMS <= 0 {
+		opt.HopMS = 1500
+	}
+	if opt.StallMS <= 0 {
+		opt.StallMS = 600
 	}
 	pl := &player{opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x5eed)), b: start.Board(), cells: []byte(start.Cells()), emit: emit}
 	if err := pl.hold(1000); err != nil {
@@ -109,6 +134,18 @@ func (pl *player) ms(lo, hi int) int64 {
 
 // scan emits the current cells once and advances the clock.
 func (pl *player) scan() error {
+	if pl.now < pl.quiet {
+		pl.now += pl.opt.ScanMS // stalled: the hands move, nobody looks
+		return nil
+	}
+	if pl.opt.Stalls > 0 && pl.rng.Float64() < pl.opt.Stalls {
+		d := pl.opt.StallMS/4 + pl.rng.Int64N(pl.opt.StallMS*3/4+1)
+		pl.quiet = pl.now + d
+		pl.stats.Stalls++
+		pl.stats.StalledMS += d
+		pl.now += pl.opt.ScanMS
+		return nil
+	}
 	pl.stats.Frames++
 	err := pl.emit(pl.now, pl.cells)
 	pl.now += pl.opt.ScanMS
@@ -315,6 +352,15 @@ func (pl *player) capture(turn engine.Turn) error {
 		}
 		return pl.touch(c, jumper)
 	}
+	if pl.opt.Hover > 0 && pl.rng.Float64() < pl.opt.Hover {
+		// The jumper lifted and held over the board, seen settled, but
+		// set down well within a hop's time.
+		pl.cells[path[0]] = 'o'
+		if err := pl.holdFor(2*pl.opt.SettleMS + pl.rng.Int64N(pl.opt.HopMS/2)); err != nil {
+			return err
+		}
+		pl.cells[path[0]] = jumper
+	}
 	if pl.rng.IntN(2) == 0 { // hop by hop
 		for i := 1; i < len(path); i++ {
 			if when[i-1] == 0 {
@@ -381,7 +427,7 @@ func (pl *player) illegalTry(p engine.Position) error {
 		if err := pl.touch(stuck[pl.rng.IntN(len(stuck))], '.'); err != nil {
 			return err
 		}
-	case len(vacant) >= 2: // two marbles at once
+	case len(vacant) >= 2 && len(free) > 0: // two marbles at once (with no free ring it could be two turns)
 		pl.rng.Shuffle(len(vacant), func(i, j int) { vacant[i], vacant[j] = vacant[j], vacant[i] })
 		for _, c := range vacant[:2] {
 			if err := pl.touch(c, "wgb"[pl.rng.IntN(3)]); err != nil {
@@ -433,5 +479,22 @@ func (pl *player) takeback(p engine.Position, real engine.Turn) error {
 			return err
 		}
 	}
+	// Restored, the board must read as a take-back, not as the marble
+	// lifted to jump: hold it for longer than a hop takes.
+	if q.HasCapture() {
+		if err := pl.holdFor(pl.opt.HopMS + pl.opt.SettleMS); err != nil {
+			return err
+		}
+	}
 	return pl.hold(300)
+}
+
+// holdFor keeps the board still for ms (referee time, not scaled).
+func (pl *player) holdFor(ms int64) error {
+	for end := pl.now + ms; pl.now < end; {
+		if err := pl.scan(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

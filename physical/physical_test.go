@@ -107,3 +107,39 @@ func TestSpeedScalesTime(t *testing.T) {
 		t.Errorf("4× speed took %d ms; normal %d ms", fast.DurationMS, slow.DurationMS)
 	}
 }
+
+// Stalls drop windows of frames while the hands go on: the gaps between
+// frame times are the stalls, they add up to what Stats says, and the
+// game still ends on the same board.
+func TestStallsDropFrameWindows(t *testing.T) {
+	p, turns := diagram5(t)
+	opt := DefaultOptions
+	opt.Seed, opt.Stalls, opt.StallMS = 3, 0.01, 400
+	frames, times, stats := record(t, p, turns, opt)
+	if stats.Stalls == 0 {
+		t.Fatal("no stall at a 1 % chance per scan")
+	}
+	var gaps, gapMS int64
+	for i := 1; i < len(times); i++ {
+		if d := times[i] - times[i-1]; d > opt.ScanMS {
+			gaps++
+			gapMS += d - opt.ScanMS
+			if d-opt.ScanMS < opt.StallMS/4 || d-opt.ScanMS > opt.StallMS+opt.ScanMS {
+				t.Errorf("a gap of %d ms; stalls last %d to %d ms", d-opt.ScanMS, opt.StallMS/4, opt.StallMS)
+			}
+		}
+	}
+	if gaps != int64(stats.Stalls) {
+		t.Errorf("%d gaps in the frame times; Stats says %d stalls", gaps, stats.Stalls)
+	}
+	if gapMS < stats.StalledMS-int64(stats.Stalls)*opt.ScanMS || gapMS > stats.StalledMS+int64(stats.Stalls)*opt.ScanMS {
+		t.Errorf("gaps add up to %d ms; Stats says %d", gapMS, stats.StalledMS)
+	}
+	q := p
+	for _, turn := range turns {
+		q = q.MustPlay(turn)
+	}
+	if last := frames[len(frames)-1]; last != q.Cells() {
+		t.Errorf("last frame %s; want %s", last, q.Cells())
+	}
+}

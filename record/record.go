@@ -34,6 +34,13 @@ type Record struct {
 	// them with engine.Position.PlayOverCapture; every other turn must obey
 	// the compulsory capture.
 	MissedCaptures []int
+	// Warnings are what a reader tolerated in the source, e.g. a half
+	// turn dropped before a resignation. Replay adds its own.
+	Warnings []string
+	// StopCut says the last turn was still under way when the game
+	// stopped off the board (the SGF had no Done before the resignation
+	// or time win): Replay drops it, with a warning, if it is illegal.
+	StopCut bool
 }
 
 // StopKind is how a game stopped off the board.
@@ -108,29 +115,54 @@ type Replay struct {
 	// Result is how the game ended: on the board if it did, else as the
 	// record's Stop says.
 	Result Result
+	// Warnings are what the record has that Boardspace accepts and the
+	// rules do not use: the reader's (Record.Warnings), an incomplete last
+	// turn before a resignation or time win, turns recorded after the
+	// game ended.
+	Warnings []string
 }
 
-// Replay plays every turn of r through the engine. When a turn is illegal
-// it returns the game up to that turn and a *TurnError; the Replay's Result
+// ReplayOptions tune Replay.
+type ReplayOptions struct {
+	// Strict makes turns recorded after the game ended, and an
+	// incomplete last turn before a resignation, errors instead of
+	// warnings.
+	Strict bool
+}
+
+// Replay plays every turn of r through the engine, tolerating what
+// Boardspace accepts (see Replay.Warnings). When a turn is illegal it
+// returns the game up to that turn and a *TurnError; the Replay's Result
 // is then that of the game so far.
-func (r *Record) Replay() (*Replay, error) {
+func (r *Record) Replay() (*Replay, error) { return r.ReplayWith(ReplayOptions{}) }
+
+// ReplayWith is Replay with options.
+func (r *Record) ReplayWith(opt ReplayOptions) (*Replay, error) {
 	start, err := r.Start()
 	if err != nil {
 		return nil, err
 	}
 	g := engine.NewGame(start)
-	rep := &Replay{Game: g}
+	rep := &Replay{Game: g, Warnings: append([]string(nil), r.Warnings...)}
 	missed := map[int]bool{}
 	for _, n := range r.MissedCaptures {
 		missed[n] = true
 	}
 	for i, t := range r.Turns {
 		p := g.Position()
+		if res := p.Result(); res.Over && !opt.Strict {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d turn(s) recorded after the game ended at turn %d (%s) are ignored; the result stands", len(r.Turns)-i, i, res))
+			break
+		}
 		play := g.Play
 		if missed[i+1] {
 			play = g.PlayOverCapture
 		}
 		if err := play(t); err != nil {
+			if i == len(r.Turns)-1 && r.StopCut && !opt.Strict {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("turn %d %s was still under way when the game stopped (%s) and is dropped: %v", i+1, engine.FormatTurn(p.Board(), t), r.Stop.Kind, err))
+				break
+			}
 			rep.Result = r.result(g.Position())
 			return rep, newTurnError(i+1, p, t, err)
 		}

@@ -80,12 +80,54 @@ func TestReplayBoardWinsOverStop(t *testing.T) {
 	if want := (Result{Outcome: Win, Winner: 0, Reason: engine.ReasonFullBoard}); rep.Result != want {
 		t.Errorf("Result = %+v; want %+v", rep.Result, want)
 	}
-	// One more turn after the end is illegal, by the game-over rule.
+	// One more turn after the end is ignored with a warning (Boardspace
+	// accepts such records); the result stands.
 	rec.Turns = append(rec.Turns, rec.Turns[len(rec.Turns)-1])
-	_, err = rec.Replay()
+	rep, err = rec.Replay()
+	if err != nil || rep.Result.Outcome != Win || rep.Game.Len() != len(rec.Turns)-1 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "after the game ended") {
+		t.Errorf("turn after the end: %v, %+v, %d turns, warnings %q", err, rep.Result, rep.Game.Len(), rep.Warnings)
+	}
+	// Strict, it is illegal, by the game-over rule.
+	_, err = rec.ReplayWith(ReplayOptions{Strict: true})
 	var te *TurnError
 	if !errors.As(err, &te) || te.Rule != engine.RuleGameOver || te.Turn != len(rec.Turns) {
-		t.Errorf("turn after the end: %v; want a game-over TurnError at turn %d", err, len(rec.Turns))
+		t.Errorf("strict, turn after the end: %v; want a game-over TurnError at turn %d", err, len(rec.Turns))
+	}
+}
+
+// Record endings Boardspace accepts: an incomplete last turn before a
+// resignation or a time win, a duplicated resignation.
+func TestTolerantEndings(t *testing.T) {
+	tests := []struct {
+		name    string
+		sgf     string
+		turns   int
+		outcome Outcome
+		warn    string // "" for none
+	}{
+		{"R- then Resign", game(";P0[1 RtoB 2 0 D 4];P0[2 R- A 1];P0[3 Done];P1[4 R- A 4];P1[5 Resign]"), 1, Resigned, "a ring removed, no marble placed"},
+		{"placement with no removal then Resign", game(";P0[1 RtoB 2 0 D 4];P0[2 R- A 1];P0[3 Done];P1[4 RtoB 2 1 E 4];P1[5 Resign]"), 1, Resigned, "still under way when the game stopped"},
+		{"placement with no removal then WinOnTime", game(";P0[1 RtoB 2 0 D 4];P0[2 R- A 1];P0[3 Done];P1[4 RtoB 2 1 E 4];P0[5 WinOnTime]"), 1, Timeout, "still under way"},
+		{"duplicated Resign", game(";P0[1 RtoB 2 0 D 4];P0[2 R- A 1];P0[3 Done];P1[4 Resign];P1[5 Resign]"), 1, Resigned, ""},
+		{"complete turn then Resign", game(";P0[1 RtoB 2 0 D 4];P0[2 R- A 1];P1[3 RtoB 2 1 E 4];P1[4 R- G 4];P1[5 Resign]"), 2, Resigned, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := ReadSGF(strings.NewReader(tt.sgf))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := rec.Replay()
+			if err != nil || rep.Game.Len() != tt.turns || rep.Result.Outcome != tt.outcome {
+				t.Fatalf("Replay: %v, %d turns, %+v; want %d turns, %s", err, rep.Game.Len(), rep.Result, tt.turns, tt.outcome)
+			}
+			switch {
+			case tt.warn == "" && len(rep.Warnings) != 0:
+				t.Errorf("warnings %q; want none", rep.Warnings)
+			case tt.warn != "" && (len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], tt.warn)):
+				t.Errorf("warnings %q; want one with %q", rep.Warnings, tt.warn)
+			}
+		})
 	}
 }
 

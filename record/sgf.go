@@ -146,7 +146,8 @@ type assembler struct {
 	rec     *Record
 	b       *engine.Board
 	pending pendingTurn
-	ended   bool // Resign or WinOnTime seen
+	ended   bool   // Resign or WinOnTime seen
+	endCmd  string // which
 }
 
 // pendingTurn is a turn in the making.
@@ -199,16 +200,17 @@ func isDigits(s string) bool {
 // act applies one action.
 func (a *assembler) act(ac action) error {
 	if a.ended {
-		if ac.cmd == "done" {
-			return nil
+		if ac.cmd == "done" || ac.cmd == a.endCmd {
+			return nil // a bare Done, or the same ending recorded twice
 		}
 		return a.fail(ac, "action after the game was resigned or won on time")
 	}
 	if ac.cmd == "start" {
 		return a.start(ac)
 	}
-	if a.pending.player >= 0 && a.pending.player != ac.player {
-		// No Done: the other player acting ends the turn.
+	if a.pending.player >= 0 && a.pending.player != ac.player && ac.cmd != "resign" && ac.cmd != "winontime" {
+		// No Done: the other player acting ends the turn (a resignation
+		// or time win ends it below, as possibly incomplete).
 		if err := a.flush(); err != nil {
 			return err
 		}
@@ -217,9 +219,20 @@ func (a *assembler) act(ac action) error {
 	case "done":
 		return a.flush()
 	case "resign", "winontime":
+		// A turn left half done when the game stopped (a ring removed
+		// and no marble yet) is no turn: drop it, and say so. A
+		// placement still missing its removal is kept for Replay, which
+		// drops it if it is illegal (Record.StopCut).
+		if t := a.pending; t.player >= 0 && !t.placed && len(t.path) < 2 && t.remove != engine.NoCell {
+			a.rec.Warnings = append(a.rec.Warnings, fmt.Sprintf("line %d: the turn under way when the game stopped (a ring removed, no marble placed) is dropped", t.started.line))
+			a.pending = pendingTurn{player: -1, remove: engine.NoCell}
+		}
+		n := len(a.rec.Turns)
 		if err := a.flush(); err != nil {
 			return err
 		}
+		a.rec.StopCut = len(a.rec.Turns) > n
+		a.endCmd = ac.cmd
 		kind := Resign
 		if ac.cmd == "winontime" {
 			kind = WinOnTime

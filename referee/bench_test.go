@@ -75,3 +75,29 @@ func BenchmarkInferCommit(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/inference")
 }
+
+// BenchmarkInferTwoTurns is the cost of reading a settled board as two
+// turns at once (the scan stalled over the end of one), committing both,
+// and of the take-back that restores the start: the two-turn search runs
+// only when no single turn explains a board.
+func BenchmarkInferTwoTurns(b *testing.B) {
+	r := benchReferee(b, start37)
+	exp := r.Expected()
+	two := []byte(exp)
+	for _, e := range [][2]string{{"D4", "w"}, {"A1", "."}, {"F2", "g"}, {"G4", "."}} {
+		c, _ := r.b.ParseCell(e[0])
+		two[c] = e[1][0]
+	}
+	obs := string(two)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if ev := r.infer(int64(i), obs); len(ev) != 3 || ev[2].Body.Kind() != "inferred" {
+			b.Fatalf("events %v", ev)
+		}
+		if ev := r.infer(int64(i), exp); len(ev) == 0 || ev[0].Body.Kind() != "takeback" {
+			b.Fatalf("events %v", ev)
+		}
+		r.redo = nil // measure the search, not the redo shortcut
+	}
+}

@@ -34,6 +34,29 @@
 //
 // A player who cannot move passes automatically.
 //
+// # Real timing
+//
+// A jumper lifted off its ring can leave exactly the position before the
+// last turn (a placement that removed no ring, whose marble now jumps);
+// that board is a capture under way, and becomes a take-back only if it
+// holds for longer than a hop takes (HopMS). Any take-back is reversible:
+// putting the pieces back re-commits the turns it undid.
+//
+// When the scan stalls (a GC pause, an SD card's fsync, a starved CPU)
+// the referee can miss the settled end of a turn. A board that no single
+// turn explains is read as two consecutive turns, and committed when
+// every reading leads to the same position (an Inferred event says so);
+// when the readings differ only in the colour of a marble the board never
+// showed, the referee goes on with one and asks (Question, Answer). If a
+// board is still unexplained, it follows every line of play from the
+// official position and the three before it that explains each settled
+// board in at most two turns, and resynchronises as soon as those that
+// explain the board agree: it never stays lost. The first illegal board
+// only starts those lines, since players put an illegal try right at once.
+//
+// After a finished game the board shows the result; once the players have
+// cleared it and set it up again, a SetUp event lets the next game begin.
+//
 // # Modes
 //
 // Casual mode flags a placement while a capture is compulsory at once and

@@ -133,6 +133,10 @@ type GameOver struct {
 	Reason string `json:"reason"`
 }
 
+// SetUp: after a finished game, the players cleared the board and set it
+// up again: a new game may begin (the controller starts one).
+type SetUp struct{}
+
 // Fault: the input could not be used, e.g. a frame of the wrong length.
 type Fault struct {
 	Reason string `json:"reason"`
@@ -150,3 +154,4 @@ func (MissedCapture) Kind() string  { return "missed-capture" }
 func (TakebackDemand) Kind() string { return "takeback-demand" }
 func (GameOver) Kind() string       { return "game-over" }
 func (Fault) Kind() string          { return "fault" }
+func (SetUp) Kind() string          { return "set-up" }

@@ -12,8 +12,20 @@ import (
 // as pending, an earlier position of the game is a take-back, and anything
 // else is illegal.
 func (r *Referee) infer(t int64, obs string) []Event {
+	r.tbWait, r.recheck, r.recheckOne, r.deferred = 0, false, false, false
+	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()
+	for c := 0; c < len(exp); c++ {
+		switch {
+		case exp[c] != 'o':
+			r.seen[c] = 0 // the official board accounts for this cell
+		case isMarble(obs[c]):
+			r.seen[c] = obs[c]
+		case obs[c] == 'o':
+			r.seen[c] = 0 // the marble seen there was lifted again
+		}
+	}
 	clearing := r.toClear
 	for _, c := range cellsOf(r.toClear) {
 		if obs[c] == '.' {
@@ -22,15 +34,34 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	}
 	d := r.diff(obs, exp)
 	if p.Result().Over {
+		// The board shows the result until the players clear it and set
+		// it up again; then a new game may begin.
+		if strings.Trim(obs, ".") == "" {
+			r.cleared = true
+			return nil
+		}
+		if r.cleared && obs == engine.NewPosition(r.b, r.cfg.Rules, 0).Cells() {
+			r.cleared = false
+			return []Event{{t, SetUp{}}}
+		}
 		if d == 0 {
 			return nil // the claimed rings are coming off
 		}
 		if k, ok := r.matchTakeback(obs); ok {
 			return r.takeback(t, k)
 		}
+		// A marble set down after the end: if the end was inferred
+		// wrongly, the game goes on; follow it.
+		for c := 0; c < len(exp); c++ {
+			if isMarble(obs[c]) && obs[c] != exp[c] {
+				ev, _ := r.track(t, obs)
+				return ev
+			}
+		}
 		return nil // the board is being cleared after the game
 	}
 	if d == 0 {
+		r.hyps = nil
 		var ev []Event
 		if r.illegal {
 			r.illegal = false
@@ -45,6 +76,9 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		}
 		return ev
 	}
+	if ev, ok := r.matchRedo(t, obs); ok {
+		return ev
+	}
 	capture := p.HasCapture()
 	if capture {
 		if turn, ok := r.matchChain(obs, exp, p); ok {
@@ -56,6 +90,16 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		return append(pl.events, r.commit(t, obs, pl.turn, false)...)
 	}
 	if k, ok := r.matchTakeback(obs); ok {
+		// A jumper lifted off its ring can leave exactly the position
+		// before the last turn (a placement that removed no ring, whose
+		// marble now jumps). That is a capture under way until the board
+		// holds for longer than a hop takes.
+		if capture && liftedJumper(obs, exp, p) {
+			if ev, ok := r.chainInProgress(t, obs, exp, p); ok {
+				r.tbWait, r.deferred = k, true
+				return ev
+			}
+		}
 		return r.takeback(t, k)
 	}
 	// A capture under way can look like a placement over the capture whose
@@ -70,6 +114,15 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	}
 	if pl.pending {
 		return append(pl.events, r.pendingEvent(t, pl.need, pl.cells, pl.hints)...)
+	}
+	// No single turn explains the board: perhaps the scan missed the end
+	// of one turn and saw it merged with the next, or lost sight for
+	// longer; resynchronise where the board is a position two turns away.
+	if ev, ok := r.inferTwo(t, obs); ok {
+		return ev
+	}
+	if ev, ok := r.track(t, obs); ok {
+		return ev
 	}
 	if pl.reason != "" {
 		return r.flagIllegal(t, obs, exp, d, pl.reason, pl.rule)
@@ -196,6 +249,9 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 	}
 	if len(fits) == 0 {
 		return nil, false
+	}
+	if r.probing {
+		return nil, true
 	}
 	if at != engine.NoCell && (len(r.jumperSeen) == 0 || r.jumperSeen[len(r.jumperSeen)-1] != at) {
 		r.jumperSeen = append(r.jumperSeen, at)
@@ -326,7 +382,7 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 	if pool := p.Pool(); pool[0]+pool[1]+pool[2] == 0 {
 		src = engine.FromCaptures
 	}
-	if r.cfg.Mode == Tournament {
+	if r.cfg.Mode == Tournament && !r.probing {
 		if r.restAt != engine.NoCell && r.restAt != at {
 			m.events = append(m.events, Event{r.lastT, TouchMove{Player: p.ToMove(), From: r.b.Label(r.restAt), To: r.b.Label(at)}})
 		}
@@ -432,4 +488,29 @@ func (r *Referee) matchTakeback(obs string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// liftedJumper reports whether the observation differs from the official
+// board only by one marble lifted off its ring, and that marble can start
+// a capture.
+func liftedJumper(obs, exp string, p engine.Position) bool {
+	at := engine.NoCell
+	for c := 0; c < len(exp); c++ {
+		if obs[c] == exp[c] {
+			continue
+		}
+		if at != engine.NoCell || obs[c] != 'o' || !isMarble(exp[c]) {
+			return false
+		}
+		at = engine.Cell(c)
+	}
+	if at == engine.NoCell {
+		return false
+	}
+	for _, turn := range p.CaptureTurns() {
+		if turn.Path()[0] == at {
+			return true
+		}
+	}
+	return false
 }

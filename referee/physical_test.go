@@ -3,6 +3,8 @@ package referee_test
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -130,4 +132,131 @@ func sameLoop(a, b engine.Turn, pa, pb engine.Position) bool {
 	}
 	x, y := a.Path(), b.Path()
 	return x[0] == y[0] && x[len(x)-1] == y[len(y)-1] && pa.Equal(pb)
+}
+
+// TestSampleGamesWithStalls plays every sample game with scan stalls: the
+// frames stop for 150–600 ms while the hands go on, so the referee misses
+// settled boards and sees turns merged, and jumpers hover over the board.
+// Each game should end with exactly the record's game: the same number of
+// turns and the same final position (two placements seen at once may be
+// recorded in either order). The players answer the referee's questions.
+func TestSampleGamesWithStalls(t *testing.T) {
+	files := sampleFiles(t)
+	seeds := []uint64{11, 12}
+	if testing.Short() {
+		seeds = seeds[:1]
+	}
+	stalls, inferred, games, lost := 0, 0, 0, 0
+	var mu sync.Mutex
+	var asked atomic.Int64
+	t.Run("games", func(t *testing.T) {
+		for i, file := range files {
+			if testing.Short() && i%10 != 0 {
+				continue
+			}
+			rec, err := record.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := rec.Replay()
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			for _, seed := range seeds {
+				t.Run(fmt.Sprintf("%s/seed%d", filepath.Base(file), seed), func(t *testing.T) {
+					t.Parallel()
+					start := rep.Game.Start()
+					ref, err := referee.New(referee.Config{Board: start.Board(), Rules: start.Rules(), First: rec.First})
+					if err != nil {
+						t.Fatal(err)
+					}
+					opt := physical.DefaultOptions
+					opt.Seed, opt.ScanMS = seed, 10
+					opt.Stalls, opt.StallMS, opt.Hover = 0.001, 600, 0.2
+					var last referee.Event
+					n := 0
+					var lastMS int64
+					var lastCells []byte
+					observe := func(ms int64, cells []byte) error {
+						lastMS, lastCells = ms, append(lastCells[:0], cells...)
+						for _, e := range ref.ObserveBytes(ms, cells) {
+							last = e
+							switch b := e.Body.(type) {
+							case referee.Inferred:
+								n++
+							case referee.Question:
+								// The players remember what they put there: the
+								// record's placement on that cell nearest the turn
+								// asked about (a referee that followed another line
+								// may number the turns differently).
+								cell, _ := start.Board().ParseCell(b.Cell)
+								want, best := engine.Turn{}, -1
+								for i := 0; i < rep.Game.Len(); i++ {
+									if tn, _ := rep.Game.Turn(i); tn.Kind == engine.Place && tn.At == cell {
+										if d := abs(i + 1 - b.Turn); best < 0 || d < best {
+											want, best = tn, d
+										}
+									}
+								}
+								if best < 0 {
+									// The referee follows a line of play that is not
+									// the record's: the players cannot answer better
+									// than its own guess.
+									want.Color, _ = engine.ParseColor(b.Options[0])
+									t.Logf("asked about %s, where the record never puts a marble", b.Cell)
+								}
+								asked.Add(1)
+								for _, a := range ref.Answer(ms, want.Color) {
+									last = a
+								}
+							}
+						}
+						return nil
+					}
+					stats, err := physical.Play(start, rec.Turns, opt, observe)
+					if err != nil {
+						t.Fatal(err)
+					}
+					// The players step back; the board stays as it is.
+					for end := lastMS + 3000; lastMS < end; {
+						observe(lastMS+opt.ScanMS, lastCells)
+					}
+					mu.Lock()
+					stalls += stats.Stalls
+					inferred += n
+					mu.Unlock()
+					g := ref.Game()
+					mu.Lock()
+					games++
+					mu.Unlock()
+					if g.Len() != rep.Game.Len() || !g.Position().Equal(rep.Game.Position()) {
+						mu.Lock()
+						lost++
+						mu.Unlock()
+						t.Logf("referee ended at turn %d, %s; the record at turn %d, %s (last event %v, %d stalls)",
+							g.Len(), g.Position(), rep.Game.Len(), rep.Game.Position(), last, stats.Stalls)
+					}
+				})
+			}
+		}
+	})
+	t.Logf("%d stalls, %d inferences, %d questions; %d of %d games ended exactly as recorded", stalls, inferred, asked.Load(), games-lost, games)
+	// Known weak point: a stall that hides both hops of a jump and the
+	// turns around it can leave two lines of play that the rest of the
+	// game never tells apart; the referee follows one of them. At this
+	// stall rate (one every ten seconds of play) that is about 1 % of
+	// games.
+	if lost*100 > games {
+		t.Errorf("%d of %d games ended off the record; want at most 1 %%", lost, games)
+	}
+	if stalls == 0 || inferred == 0 {
+		t.Errorf("%d stalls and %d inferences: the test exercised nothing", stalls, inferred)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

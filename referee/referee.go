@@ -51,6 +51,11 @@ const DefaultSettleMS = 100
 // One- and two-scan glitches last 5 to 20 ms at 100–200 Hz.
 const DefaultGlitchMS = 25
 
+// DefaultHopMS is how long a lifted jumper may stay in the hand before
+// the board it leaves behind counts as a take-back. A hop (lift, carry a
+// few centimetres, set down) takes a person well under a second.
+const DefaultHopMS = 1500
+
 // Config sets up a referee.
 type Config struct {
 	Board *engine.Board
@@ -63,6 +68,12 @@ type Config struct {
 	// GlitchMS is the longest excursion that does not interrupt settling;
 	// 0 means DefaultGlitchMS. It must be shorter than SettleMS.
 	GlitchMS int64
+	// HopMS is how long a position that is both an earlier position of
+	// the game and a capture under way (the jumper lifted off its ring)
+	// must hold before it counts as a take-back: longer than a hop takes.
+	// 0 means DefaultHopMS (or SettleMS if longer); it must be at least
+	// SettleMS.
+	HopMS int64
 	// Game, if not nil, resumes a game in progress (e.g. from a journal)
 	// instead of starting a new one; First is then ignored.
 	Game *engine.Game
@@ -98,6 +109,33 @@ type Referee struct {
 	toClear uint64
 	orig    [engine.MaxCells]byte
 
+	hop int64 // see Config.HopMS
+	// deferred: a verdict waits for the board to hold HopMS: a take-back
+	// of tbWait turns, or (recheck) lines of play followed while lost.
+	deferred bool
+	tbWait   int
+	recheck  bool
+	// recheckOne: a single turn whose claimed marble was never seen
+	// settled, confirmed (unseenOK) once the board has held.
+	recheckOne, unseenOK bool
+	// redo holds the turns the last take-back undid, in playing order:
+	// putting the pieces back re-commits them.
+	redo []redoTurn
+	// probing: the matchers are asked about a hypothetical position and
+	// must change nothing.
+	probing bool
+	noTwo   bool // inferring the turn under way after an inferred one
+	lost    int  // settled boards in a row that were illegal
+	// lostBefore is lost before the observation being inferred.
+	lostBefore int
+	hyps       []hypothesis // lines of play followed while lost
+	question   *question    // an open question to the players
+	cleared    bool         // after the game, the board was seen cleared
+	// seen is the colour of the marble last seen settled on each vacant
+	// ring of the official board, 0 for none: evidence for inferring turns
+	// the board never showed whole.
+	seen [engine.MaxCells]byte
+
 	restAt     engine.Cell   // tournament: where a placed marble rested this turn
 	jumperSeen []engine.Cell // where the jumping marble was seen this turn
 	illegal    bool          // the last settled observation was illegal
@@ -117,9 +155,15 @@ func New(cfg Config) (*Referee, error) {
 	if cfg.SettleMS < 0 {
 		return nil, fmt.Errorf("referee: settle time %d ms is negative", cfg.SettleMS)
 	}
-	r := &Referee{cfg: cfg, b: cfg.Board, settle: cfg.SettleMS, glitch: cfg.GlitchMS, restAt: engine.NoCell, lastT: -1 << 62, away: -1}
+	r := &Referee{cfg: cfg, b: cfg.Board, settle: cfg.SettleMS, glitch: cfg.GlitchMS, hop: cfg.HopMS, restAt: engine.NoCell, lastT: -1 << 62, away: -1}
 	if r.settle == 0 {
 		r.settle = DefaultSettleMS
+	}
+	if r.hop == 0 {
+		r.hop = max(DefaultHopMS, r.settle)
+	}
+	if r.hop < r.settle {
+		return nil, fmt.Errorf("referee: hop time %d ms is shorter than the settle time %d ms", r.hop, r.settle)
 	}
 	if r.glitch == 0 {
 		r.glitch = DefaultGlitchMS
@@ -196,7 +240,13 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	} else {
 		r.away = -1
 	}
-	if r.candDone || !r.candUsable || t-r.candSince < r.settle {
+	if r.candDone {
+		if r.deferred && t-r.candSince >= r.hop {
+			return r.late(t)
+		}
+		return nil
+	}
+	if !r.candUsable || t-r.candSince < r.settle {
 		return nil
 	}
 	r.candDone = true
@@ -239,6 +289,8 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.game = engine.NewGame(engine.NewPosition(r.cfg.Board, r.cfg.Rules, first&1))
 	r.cells = []string{r.game.Position().Cells()}
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
+	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared = 0, nil, nil, 0, nil, false
+	r.seen = [engine.MaxCells]byte{}
 	r.candDone, r.settled = false, "" // look at the board afresh
 	r.guide = r.idleGuidance()
 	return nil

@@ -39,7 +39,7 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 		r.missed = append(r.missed, n)
 		ev = append(ev, Event{t, MissedCapture{Turn: n, Player: player, Jumps: firstHops(p)}})
 	}
-	r.illegal, r.demand, r.restAt, r.jumperSeen = false, false, engine.NoCell, nil
+	r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = false, false, engine.NoCell, nil, nil, nil
 	return append(ev, r.afterTurn(t)...)
 }
 
@@ -112,15 +112,17 @@ func firstHops(q engine.Position) []Jump {
 func (r *Referee) takeback(t int64, k int) []Event {
 	n := r.game.Len()
 	var undone []string
+	redo := make([]redoTurn, k)
 	for i := n - 1; i >= n-k; i-- {
 		turn, _ := r.game.Turn(i)
 		undone = append(undone, engine.FormatTurn(r.b, turn))
+		redo[i-(n-k)] = redoTurn{turn: turn, over: r.isMissed(i + 1), cells: r.cells[i+1]}
 	}
 	if err := r.game.Undo(k); err != nil {
 		return []Event{{t, Fault{Reason: err.Error()}}}
 	}
 	r.cells = r.cells[:len(r.cells)-k]
-	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen = 0, false, false, engine.NoCell, nil
+	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = 0, false, false, engine.NoCell, nil, redo, nil
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]
 	}
@@ -145,6 +147,7 @@ func (r *Referee) pendingEvent(t int64, need string, cells []engine.Cell, h hint
 // flagIllegal reports an illegal board and says, per cell, what to restore.
 func (r *Referee) flagIllegal(t int64, obs, exp string, d uint64, reason, rule string) []Event {
 	r.illegal = true
+	r.lost = r.lostBefore + 1
 	h := make(hints, r.b.Len())
 	fixes := []CellFix{}
 	for _, c := range cellsOf(d) {
@@ -173,6 +176,10 @@ func (r *Referee) idleGuidance() Guidance {
 		}
 	}
 	var status []string
+	if q := r.question; q != nil {
+		h.set(q.cell, RoleChainContinues)
+		status = append(status, "Which colour was on "+r.b.Label(q.cell)+"? Take-back button: next colour, confirm: answer")
+	}
 	if r.toClear != 0 {
 		cs := cellsOf(r.toClear)
 		for _, c := range cs {

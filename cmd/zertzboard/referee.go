@@ -24,7 +24,11 @@ const refereeAbout = `
 Runs the referee over a frame log (what the sensors saw, one JSON object per
 line: {"t": <ms>, "cells": "<one character per cell>"}) and prints its
 events, one JSON object per line: move, pending, forced-capture, illegal,
-restored, takeback, touch-move, missed-capture, game-over and fault.
+restored, takeback, touch-move, missed-capture, game-over, fault, and
+inferred (turns committed without each being seen settled: two turns seen
+at once, a take-back undone, a resynchronisation), question (the colour of
+a marble never seen; a frame log cannot answer, so the first possibility
+stands) and set-up (after the game, the board cleared and set up again).
 
 An observation counts once it has held for --settle milliseconds without an
 unreadable cell ('?'). Casual mode refuses a placement while a capture is
@@ -33,6 +37,15 @@ touch-move breaches.
 
 --record writes the game the referee saw: Boardspace SGF if OUT ends in
 .sgf, else the zertzboard JSON record. "zertzboard replay" accepts either.
+
+--settle must be 30 to 2000 ms: above the 25 ms glitch window, so that one-
+and two-scan glitches never count, and short enough for a verdict in
+human time. A frame log with no frames is refused: it is not a game.
+
+Exit status: 0 when the whole frame log was refereed (illegal boards are
+events, not failures); 2 for bad flags, an unreadable or empty frame log,
+a frame that breaks the format or does not fit the board, or a record that
+cannot be written.
 
 Examples:
   zertzboard referee --board 37 --frames game.frames.jsonl
@@ -46,7 +59,7 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	modeName := fs.String("mode", "casual", "casual or tournament")
 	frames := fs.String("frames", "", `the frame log to referee ("-" for standard input) (required)`)
 	out := fs.String("record", "", "write the game seen to this file (.sgf for SGF, else JSON)")
-	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds an observation must hold before it counts")
+	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds an observation must hold before it counts (30 to 2000)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -59,6 +72,9 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	}
 	if *board == "" || *frames == "" {
 		return fail("--board and --frames are required (see --help)")
+	}
+	if *settle < 30 || *settle > 2000 {
+		return fail("--settle %d: want 30 to 2000 ms", *settle)
 	}
 	b, err := engine.StandardBoard(*board)
 	if err != nil {
@@ -92,11 +108,17 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	defer w.Flush()
 	enc := json.NewEncoder(w)
 	r := framelog.NewReader(in, name)
+	seen := 0
 	for {
 		f, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			if seen == 0 {
+				w.Flush()
+				return fail("%s: the frame log has no frames", name)
+			}
 			break
 		}
+		seen++
 		if err != nil {
 			w.Flush()
 			return fail("%v", err)

@@ -78,13 +78,15 @@ func TestRefereeCommandRecordsWhatItSaw(t *testing.T) {
 		t.Fatalf("replay exit %d", code)
 	}
 	a, b := lines[0], lines[1]
-	if a.Turns != b.Turns || *a.Winner != *b.Winner || a.Result != b.Result {
+	if a.Turns != b.Turns || *a.Winner != *b.Winner || deref(a.Result) != deref(b.Result) {
 		t.Errorf("seen %+v; recorded %+v", a, b)
 	}
 }
 
 func TestRefereeCommandErrors(t *testing.T) {
 	frames, _ := writeFrames(t, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf", 1)
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	os.WriteFile(empty, []byte("\n"), 0o644)
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(bad, []byte("{\"t\":0,\"cells\":\"ooo\"}\n{\"t\":1,\"cells\":\"oxo\"}\n"), 0o644)
 	tests := []struct {
@@ -97,6 +99,8 @@ func TestRefereeCommandErrors(t *testing.T) {
 		{[]string{"--frames", frames}, "--board and --frames are required"},
 		{[]string{"--board", "48", "--mode", "strict", "--frames", frames}, `mode "strict"`},
 		{[]string{"--board", "48", "--first", "2", "--frames", frames}, "--first 2"},
+		{[]string{"--board", "37", "--frames", empty}, "empty.jsonl: the frame log has no frames"},
+		{[]string{"--board", "37", "--settle", "20", "--frames", frames}, "--settle 20: want 30 to 2000 ms"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zertzboard/zertzboard/display"
 	"io"
 	"strings"
 
+	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/record"
 )
@@ -23,10 +23,18 @@ both players' captures. Records may be Boardspace SGF (37, 48 or 61 rings)
 or the project's JSON record format; the format is detected from the
 content, not the file name.
 
-Exit status: 0 if every record is legal; 1 if any record breaks a rule or
-cannot be read (a record that cannot be read is not a legal record); 2 for
-bad flags or no files. For an illegal turn the message names the file, the
-1-based turn number, the player, the move and the rule it breaks:
+Records are read the way Boardspace accepts them, with a warning (on
+standard error, and in --json) for what the rules do not use: a turn left
+incomplete when a player resigned or won on time is dropped, a resignation
+recorded twice counts once, and turns recorded after the game ended on the
+board are ignored (the result stands). --strict makes the first and the
+last of those errors.
+
+Exit status: 0 if every record is legal (warnings included); 1 if any
+record breaks a rule or cannot be read (a record that cannot be read is not
+a legal record); 2 for bad flags or no files. For an illegal turn the
+message names the file, the 1-based turn number, the player, the move and
+the rule it breaks:
 
   x.sgf: turn 12 (player 1) WD4-A1: illegal: ring A1 is not free: no two adjacent sides are open [ring-not-free]
 
@@ -34,23 +42,27 @@ With --json, each file gives one JSON object on one line of standard output:
 
   {"file": "x.sgf", "variant": "37", "turns": 41, "winner": 0, "result": "win",
    "captures": [{"white": 1, "grey": 5, "black": 2}, {"white": 0, "grey": 1, "black": 3}],
-   "error": null}
+   "error": null, "warnings": []}
 
   variant   ring count, "b" suffix for blitz; null if the file cannot be read
   turns     turns replayed legally
   winner    0 or 1 (P0, P1), or null
-  result    win, draw, resigned, timeout or unfinished (of the legal turns)
+  result    win, draw, resigned, timeout or unfinished (of the legal turns);
+            null if the file cannot be read
   captures  each player's captures after the last legal turn, isolation included
   error     null, or why the record is illegal or unreadable
+  warnings  what was tolerated, in words (see above); [] for none
 
 Examples:
   zertzboard replay game.sgf
   zertzboard replay --json games/*.sgf > results.jsonl
+  zertzboard replay --strict archive/*.sgf
   zertzboard replay --show game.json`
 
 func runReplay(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("replay", "[--json] [--show] FILE…", replayAbout, stderr)
+	fs := newFlagSet("replay", "[--json] [--show] [--strict] FILE…", replayAbout, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object per file, one per line")
+	strict := fs.Bool("strict", false, "turns after the end of the game and a turn left incomplete at a resignation are errors, not warnings")
 	show := fs.Bool("show", false, "draw the board after every turn (on standard error with --json)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -69,10 +81,13 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, path := range fs.Args() {
-		o := replayFile(path, board)
+		o := replayFile(path, board, record.ReplayOptions{Strict: *strict})
 		if o.err != nil {
 			code = exitIllegal
 			fmt.Fprintf(stderr, "%s: %s\n", path, o.errText())
+		}
+		for _, w := range o.warnings() {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", path, w)
 		}
 		if *asJSON {
 			writeReplayJSON(stdout, o)
@@ -93,17 +108,25 @@ type replayOutcome struct {
 
 // replayFile reads and replays one record, drawing every position on
 // board when it is not nil.
-func replayFile(path string, board io.Writer) replayOutcome {
+func replayFile(path string, board io.Writer, opt record.ReplayOptions) replayOutcome {
 	o := replayOutcome{file: path}
 	o.rec, o.err = record.ReadFile(path)
 	if o.err != nil {
 		return o
 	}
-	o.rep, o.err = o.rec.Replay()
+	o.rep, o.err = o.rec.ReplayWith(opt)
 	if board != nil && o.rep != nil {
 		showGame(board, o.rec, o.rep.Game)
 	}
 	return o
+}
+
+// warnings are what the replay tolerated.
+func (o replayOutcome) warnings() []string {
+	if o.rep == nil {
+		return nil
+	}
+	return o.rep.Warnings
 }
 
 // errText is the error without the package prefix when the record itself
@@ -118,13 +141,14 @@ func (o replayOutcome) errText() string {
 
 // replayJSON is the contract's object; field order is the contract's.
 type replayJSON struct {
-	File     string         `json:"file"`
-	Variant  *string        `json:"variant"`
-	Turns    int            `json:"turns"`
-	Winner   *int           `json:"winner"`
-	Result   record.Outcome `json:"result"`
-	Captures [2]capturesObj `json:"captures"`
-	Error    *string        `json:"error"`
+	File     string          `json:"file"`
+	Variant  *string         `json:"variant"`
+	Turns    int             `json:"turns"`
+	Winner   *int            `json:"winner"`
+	Result   *record.Outcome `json:"result"`
+	Captures [2]capturesObj  `json:"captures"`
+	Error    *string         `json:"error"`
+	Warnings []string        `json:"warnings"`
 }
 
 type capturesObj struct {
@@ -134,7 +158,8 @@ type capturesObj struct {
 }
 
 func writeReplayJSON(w io.Writer, o replayOutcome) {
-	j := replayJSON{File: o.file, Result: record.Unfinished}
+	// An unreadable file has no result: null, not "unfinished".
+	j := replayJSON{File: o.file, Warnings: append([]string{}, o.warnings()...)}
 	if o.rec != nil {
 		v := o.rec.Variant
 		j.Variant = &v
@@ -142,7 +167,8 @@ func writeReplayJSON(w io.Writer, o replayOutcome) {
 	if o.rep != nil {
 		p := o.rep.Game.Position()
 		j.Turns = o.rep.Game.Len()
-		j.Result = o.rep.Result.Outcome
+		res := o.rep.Result.Outcome
+		j.Result = &res
 		if w := o.rep.Result.Winner; w >= 0 {
 			j.Winner = &w
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/internal/samples"
+	"github.com/zertzboard/zertzboard/record"
 )
 
 const (
@@ -28,9 +29,10 @@ type replayLine struct {
 	Variant  *string          `json:"variant"`
 	Turns    int              `json:"turns"`
 	Winner   *int             `json:"winner"`
-	Result   string           `json:"result"`
+	Result   *string          `json:"result"`
 	Captures []map[string]int `json:"captures"`
 	Error    *string          `json:"error"`
+	Warnings []string         `json:"warnings"`
 }
 
 // runReplayJSON runs "zertzboard replay --json files…" and decodes its lines.
@@ -69,8 +71,8 @@ func TestReplayIllegalRecord(t *testing.T) {
 	if l.Error == nil || *l.Error != msg {
 		t.Errorf("error = %v; want %q", l.Error, msg)
 	}
-	if l.Turns != 1 || l.Winner != nil || l.Result != "unfinished" {
-		t.Errorf("turns, winner, result = %d, %v, %q; want 1, null, unfinished", l.Turns, l.Winner, l.Result)
+	if l.Turns != 1 || l.Winner != nil || deref(l.Result) != "unfinished" {
+		t.Errorf("turns, winner, result = %d, %v, %v; want 1, null, unfinished", l.Turns, l.Winner, deref(l.Result))
 	}
 }
 
@@ -82,7 +84,7 @@ func TestReplayJSONRecord(t *testing.T) {
 	l := lines[0]
 	// Turn 6 is Dumbot's E2xG2, which jumps the black marble shoto put on F2.
 	want := replayLine{
-		File: openingRec, Variant: ptr("37"), Turns: 6, Result: "unfinished",
+		File: openingRec, Variant: ptr("37"), Turns: 6, Result: ptr("unfinished"), Warnings: []string{},
 		Captures: []map[string]int{{"white": 0, "grey": 0, "black": 0}, {"white": 0, "grey": 0, "black": 1}},
 	}
 	if !reflect.DeepEqual(l, want) {
@@ -122,7 +124,7 @@ func TestReplayJSONKeyOrder(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"file", "variant", "turns", "winner", "result", "captures", "error"}
+	want := []string{"file", "variant", "turns", "winner", "result", "captures", "error", "warnings"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("keys = %q; want %q", keys, want)
 	}
@@ -156,9 +158,9 @@ func TestReplaySamples(t *testing.T) {
 	}
 	for i, c := range cases {
 		l := lines[i]
-		if l.Turns != c.turns || l.Winner == nil || *l.Winner != c.winner || l.Result != c.result || l.Variant == nil || *l.Variant != c.variant || l.Error != nil {
+		if l.Turns != c.turns || l.Winner == nil || *l.Winner != c.winner || deref(l.Result) != c.result || l.Variant == nil || *l.Variant != c.variant || l.Error != nil {
 			t.Errorf("%s: got turns %d, winner %v, result %q, variant %v, error %v; want %d, %d, %q, %q, null",
-				c.file, l.Turns, deref(l.Winner), l.Result, deref(l.Variant), deref(l.Error), c.turns, c.winner, c.result, c.variant)
+				c.file, l.Turns, deref(l.Winner), deref(l.Result), deref(l.Variant), deref(l.Error), c.turns, c.winner, c.result, c.variant)
 		}
 	}
 }
@@ -194,8 +196,9 @@ func TestReplayUnreadable(t *testing.T) {
 		if l.Error == nil || !strings.Contains(*l.Error, want) {
 			t.Errorf("%s: error = %v; want it to contain %q", l.File, deref(l.Error), want)
 		}
-		if l.Variant != nil || l.Winner != nil || l.Result != "unfinished" {
-			t.Errorf("%s: variant %v, winner %v, result %q; want null, null, unfinished", l.File, deref(l.Variant), deref(l.Winner), l.Result)
+		// Unreadable is not unfinished: no result at all.
+		if l.Variant != nil || l.Winner != nil || l.Result != nil {
+			t.Errorf("%s: variant %v, winner %v, result %v; want null, null, null", l.File, deref(l.Variant), deref(l.Winner), deref(l.Result))
 		}
 		if !strings.Contains(stderr, l.File+": ") {
 			t.Errorf("stderr does not name %s:\n%s", l.File, stderr)
@@ -215,7 +218,7 @@ func TestReplayUsage(t *testing.T) {
 	if code := run([]string{"replay", "--help"}, &out, &errOut); code != exitOK {
 		t.Errorf("replay --help: exit %d; want 0", code)
 	}
-	for _, want := range []string{"Usage: zertzboard replay [--json] [--show] FILE…", "Exit status", "-json", "-show", "Examples:"} {
+	for _, want := range []string{"Usage: zertzboard replay [--json] [--show] [--strict] FILE…", "Exit status", "-json", "-show", "-strict", "warnings", "Examples:"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("replay --help does not mention %q:\n%s", want, errOut.String())
 		}
@@ -241,5 +244,44 @@ func TestReplayHumanAndShow(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("replay --show output lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// Record endings Boardspace accepts replay with warnings (exit 0), and
+// --strict makes turns after the end errors.
+func TestReplayWarnings(t *testing.T) {
+	dir := t.TempDir()
+	root := "(;GM[22]VV[2]SU[Zertz]P0[id \"ann\"]P1[id \"bob\"]\n"
+	resign := filepath.Join(dir, "resign.sgf")
+	os.WriteFile(resign, []byte(root+";P0[1 RtoB 2 0 D 4];P0[2 R- A 1];P0[3 Done];P1[4 R- A 4];P1[5 Resign];P1[6 Resign])"), 0o644)
+	lines, stderr, code := runReplayJSON(t, resign)
+	if code != exitOK || len(lines) != 1 {
+		t.Fatalf("exit %d, %d lines; want 0 and one line\n%s", code, len(lines), stderr)
+	}
+	l := lines[0]
+	if l.Turns != 1 || deref(l.Result) != "resigned" || l.Winner == nil || *l.Winner != 0 || l.Error != nil || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "dropped") {
+		t.Errorf("resign.sgf: %+v, warnings %q", l, l.Warnings)
+	}
+	if !strings.Contains(stderr, resign+": warning: ") {
+		t.Errorf("stderr does not warn:\n%s", stderr)
+	}
+	// A won game with a turn recorded after the end.
+	won := filepath.Join(sampleDir, "001_Z-shoto-Dumbot-2005-01-17-2004.sgf")
+	rec, err := record.ReadFile(won)
+	if err != nil {
+		t.Skipf("sample %s: %v", won, err)
+	}
+	rec.Turns = append(rec.Turns, rec.Turns[len(rec.Turns)-1])
+	after := filepath.Join(dir, "after.json")
+	f, _ := os.Create(after)
+	record.WriteJSON(f, rec)
+	f.Close()
+	lines, _, code = runReplayJSON(t, after)
+	if code != exitOK || deref(lines[0].Result) != "win" || len(lines[0].Warnings) != 1 || lines[0].Turns != len(rec.Turns)-1 {
+		t.Errorf("after.json: exit %d, %+v, warnings %q", code, lines[0], lines[0].Warnings)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"replay", "--strict", after}, &out, &errOut); code != exitIllegal || !strings.Contains(errOut.String(), "[game-over]") {
+		t.Errorf("--strict: exit %d, %s", code, errOut.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -131,6 +132,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	defer r.Close()
 	first := games[0]
+	seen := newFrameWatch()
 	var term io.Writer
 	if *show {
 		term = stdout
@@ -138,11 +140,11 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
-			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term},
+			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
-			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log}
+			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen}
 			return p.run(ctx, n)
 		},
 		ready: func(mqttURL, httpURL string) {
@@ -248,7 +250,10 @@ func simCalibration(w *wiring.Wiring, live *sim.Hardware) (*classify.Calibration
 	return cal, err
 }
 
-// simPlayers play the games on the simulated base, paced to the clock.
+// simPlayers play the games on the simulated base. They are closed-loop:
+// every board they mean the referee to see, they hold until the scan has
+// seen it settled, however slow the machine, and only then go on; between
+// those, they keep the wall clock's human pace, scaled by --speed.
 type simPlayers struct {
 	board     *sim.Board
 	wiring    *wiring.Wiring
@@ -258,6 +263,14 @@ type simPlayers struct {
 	seed      uint64
 	exitAtEnd bool
 	log       *slog.Logger
+	seen      *frameWatch
+}
+
+// stepTimeout bounds a wait for the scan to see a board: generous, and
+// shorter at higher speed (but never under a few seconds, since a loaded
+// machine is slow at any speed).
+func (p *simPlayers) stepTimeout() time.Duration {
+	return max(5*time.Second, time.Duration(float64(60*time.Second)/p.speed))
 }
 
 func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
@@ -271,13 +284,23 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 		// otherwise start this record afresh.
 		st := n.Controller().State()
 		k := 0
-		if st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != "over" && isPrefix(st.Moves, rec) {
+		switch {
+		case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != "over" && isPrefix(st.Moves, rec):
 			k = st.Turn
 			if k > 0 {
 				p.log.Info("resuming the game in the journal", "turn", k)
 			}
-		} else if err := n.Do(node.Command{Name: "new-game", Variant: rec.Variant, First: rec.First}); err != nil {
-			return err
+		default:
+			if st.Phase == "over" && i == 0 {
+				// The journal's game is over: the board shows its end
+				// until the players clear it for the next game.
+				if err := p.clearFinished(ctx, n); err != nil {
+					return err
+				}
+			}
+			if err := n.Do(node.Command{Name: "new-game", Variant: rec.Variant, First: rec.First}); err != nil {
+				return err
+			}
 		}
 		if err := n.Do(node.Command{Name: "set-players", Players: rec.Players}); err != nil {
 			return err
@@ -298,7 +321,33 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 		if err := sleepCtx(ctx, time.Duration(float64(5*time.Second)/p.speed)); err != nil {
 			return err
 		}
+		// The players clear the board for the next game.
+		p.place(m, []byte(strings.Repeat(".", len(from.Cells()))))
+		if err := sleepCtx(ctx, time.Duration(float64(2*time.Second)/p.speed)); err != nil {
+			return err
+		}
 	}
+}
+
+// clearFinished sets the journal's finished game on the board, lets the
+// referee see it, and has the players clear it.
+func (p *simPlayers) clearFinished(ctx context.Context, n *node.Node) error {
+	st := n.Controller().State()
+	m, err := p.wiring.Mount(n.Controller().Board())
+	if err != nil {
+		return err
+	}
+	p.log.Info("the journal's game is over; the players clear the board", "result", st.Result, "turns", st.Turn)
+	p.place(m, []byte(st.Cells))
+	if err := p.seen.await(ctx, st.Cells, p.settleMS, p.stepTimeout()); err != nil {
+		p.log.Warn("the scan did not see the finished game's board", "err", err)
+	}
+	empty := strings.Repeat(".", len(st.Cells))
+	p.place(m, []byte(empty))
+	if err := p.seen.await(ctx, empty, p.settleMS, p.stepTimeout()); err != nil {
+		p.log.Warn("the scan did not see the board cleared", "err", err)
+	}
+	return nil
 }
 
 func isPrefix(moves []string, rec *record.Record) bool {
@@ -329,42 +378,123 @@ func (p *simPlayers) place(m *wiring.Mount, cells []byte) {
 	}
 }
 
-// play moves the pieces as the physical generator says, at wall-clock
-// pace. The referee's settle time is real, so the players' holds stretch
-// with the speed to stay visible to it.
+// play moves the pieces as the physical generator says. A board the
+// generator holds for the referee to see (twice the settle time or more)
+// is held until the scan has seen it settled; the pace in between follows
+// the wall clock, scaled by the speed, restarted after each such wait, so
+// a slow machine stretches the game but never skips what must be seen.
 func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Position, turns []engine.Turn, seed uint64) error {
 	opt := physical.DefaultOptions
 	opt.Seed, opt.Speed = seed, p.speed
 	opt.SettleMS = int64(float64(p.settleMS) * p.speed)
+	opt.HopMS = int64(float64(referee.DefaultHopMS) * p.speed)
 	start := time.Now()
-	last := ""
+	last, lastAt := "", int64(0)
 	_, err := physical.Play(from, turns, opt, func(ms int64, cells []byte) error {
 		if string(cells) == last {
 			return nil
 		}
-		last = string(cells)
-		if err := sleepCtx(ctx, time.Until(start.Add(time.Duration(float64(ms)*float64(time.Millisecond)/p.speed)))); err != nil {
+		if err := sleepCtx(ctx, time.Until(start.Add(p.wall(ms)))); err != nil {
 			return err
 		}
+		if ms-lastAt >= 2*opt.SettleMS-opt.ScanMS && last != "" && strings.IndexByte(last, '?') < 0 {
+			// The board the generator held: wait until the referee saw it.
+			if err := p.seen.await(ctx, last, p.settleMS, p.stepTimeout()); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				p.log.Warn("the scan did not see a board the players held; going on", "err", err)
+			}
+			start = time.Now().Add(-p.wall(ms))
+		}
+		last, lastAt = string(cells), ms
 		p.place(m, cells)
 		return nil
 	})
 	return err
 }
 
+// wall is the wall-clock time of generator time ms.
+func (p *simPlayers) wall(ms int64) time.Duration {
+	return time.Duration(float64(ms) * float64(time.Millisecond) / p.speed)
+}
+
 // awaitEnd waits until the referee has committed the whole game.
 func (p *simPlayers) awaitEnd(ctx context.Context, n *node.Node, turns int) error {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(p.stepTimeout() + 10*time.Second)
 	for time.Now().Before(deadline) {
 		if st := n.Controller().State(); st.Turn >= turns {
 			p.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}
-		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
+		if err := p.seen.wait(ctx, 50*time.Millisecond); err != nil {
 			return err
 		}
 	}
 	return fmt.Errorf("the referee saw %d turns of %d", n.Controller().State().Turn, turns)
+}
+
+// frameWatch follows the frames the scan classifies (node's OnFrame), so
+// the simulated players can wait until a board has been seen settled.
+type frameWatch struct {
+	mu    sync.Mutex
+	cells []byte
+	since int64 // scan time the frames first showed cells
+	last  int64 // scan time of the latest frame
+	tick  chan struct{}
+}
+
+func newFrameWatch() *frameWatch { return &frameWatch{tick: make(chan struct{}, 1)} }
+
+// frame is node.Options.OnFrame: it runs on the scan goroutine, before the
+// controller sees the frame, and must be quick.
+func (w *frameWatch) frame(ms int64, cells []byte) {
+	w.mu.Lock()
+	if string(cells) != string(w.cells) {
+		w.cells = append(w.cells[:0], cells...)
+		w.since = ms
+	}
+	w.last = ms
+	w.mu.Unlock()
+	select {
+	case w.tick <- struct{}{}:
+	default:
+	}
+}
+
+// await waits until the scan has shown cells for longer than settle ms
+// and one frame more (so the controller has refereed the frame that
+// settled it), or the timeout passes.
+func (w *frameWatch) await(ctx context.Context, cells string, settleMS int64, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		w.mu.Lock()
+		ok := string(w.cells) == cells && w.last-w.since > settleMS+10
+		w.mu.Unlock()
+		if ok {
+			return nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return fmt.Errorf("the board was not seen settled within %s", timeout)
+		}
+		if err := w.wait(ctx, min(left, 100*time.Millisecond)); err != nil {
+			return err
+		}
+	}
+}
+
+// wait returns at the next frame, after d, or when ctx is done.
+func (w *frameWatch) wait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-w.tick:
+	case <-t.C:
+	}
+	return nil
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

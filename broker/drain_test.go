@@ -1,0 +1,55 @@
+package broker
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// drained publishes n messages from a board, waits until the broker has
+// taken them all, closes the broker and returns how many a connected
+// viewer received.
+func drained(t *testing.T, drain time.Duration, n int) int64 {
+	b := startBroker(t, Config{DrainTimeout: drain})
+	url := "tcp://" + b.TCPAddr()
+	viewer := mustConnect(t, url, "tv", "tv-secret")
+	var got atomic.Int64
+	tok := viewer.Subscribe("zertz/b1/state", 1, func(_ paho.Client, m paho.Message) {
+		time.Sleep(200 * time.Microsecond) // a viewer slower than the board
+		got.Add(1)
+	})
+	if !tok.WaitTimeout(wait) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	board := mustConnect(t, url, "board1", "board-secret")
+	payload := strings.Repeat("x", 2000)
+	for i := 0; i < n; i++ {
+		if tok := board.Publish("zertz/b1/state", 1, false, fmt.Sprint(i, payload)); !tok.WaitTimeout(wait) || tok.Error() != nil {
+			t.Fatalf("publish %d: %v", i, tok.Error())
+		}
+	}
+	roundTrip(t, board)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Whatever reached the viewer's socket is read by now or never.
+	deadline := time.Now().Add(wait)
+	for got.Load() < int64(n) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return got.Load()
+}
+
+// TestCloseDrainsToSubscribers: messages the broker accepted before Close
+// reach a connected subscriber, even a slow one (the board's last state
+// and record at the end of a game).
+func TestCloseDrainsToSubscribers(t *testing.T) {
+	const n = 200
+	if got := drained(t, DefaultDrainTimeout, n); got != n {
+		t.Errorf("the viewer received %d of %d messages before Close", got, n)
+	}
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/zertzboard/zertzboard/journal"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/record"
+)
+
+// viewer is an MQTT subscriber of a board's topics on the embedded broker.
+type viewer struct {
+	mu     sync.Mutex
+	state  live.State
+	record []byte
+	events []string // event kinds
+	status string
+	c      paho.Client
+}
+
+// watchBoard connects an anonymous viewer to the broker at addr, retrying
+// until the broker is up, and subscribes to every topic of the board.
+func watchBoard(t *testing.T, addr, board string) *viewer {
+	t.Helper()
+	v := &viewer{}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("viewer-%d", time.Now().UnixNano())).
+			SetAutoReconnect(false).SetConnectTimeout(5 * time.Second).SetOrderMatters(true)
+		c := paho.NewClient(o)
+		tok := c.Connect()
+		if tok.WaitTimeout(5*time.Second) && tok.Error() == nil {
+			v.c = c
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("cannot connect a viewer to %s: %v", addr, tok.Error())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Cleanup(func() { v.c.Disconnect(10) })
+	tok := v.c.Subscribe("zertz/"+board+"/#", 1, func(_ paho.Client, m paho.Message) {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		switch topic := m.Topic(); {
+		case strings.HasSuffix(topic, "/state"):
+			var s live.State
+			if json.Unmarshal(m.Payload(), &s) == nil && s.Seq >= v.state.Seq {
+				v.state = s
+			}
+		case strings.HasSuffix(topic, "/record"):
+			v.record = append([]byte(nil), m.Payload()...)
+		case strings.HasSuffix(topic, "/events"):
+			var e struct{ Event string }
+			if json.Unmarshal(m.Payload(), &e) == nil {
+				v.events = append(v.events, e.Event)
+			}
+		case strings.HasSuffix(topic, "/status"):
+			v.status = string(m.Payload())
+		}
+	})
+	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	return v
+}
+
+// TestSimExitAtEndDeliversTheEnd: with --exit-at-end on the embedded
+// broker, a subscriber connected during the game gets the final state,
+// the whole record and the game-over event before the broker closes.
+func TestSimExitAtEndDeliversTheEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole game in real time")
+	}
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	rec, err := record.ReadFile(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "127.0.0.1:" + freePort(t)
+	var stderr strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"sim", "--game", game, "--speed", "40", "--settle", "40", "--exit-at-end", "--board-id", "end",
+			"--mqtt-listen", addr, "--ws-listen", "off", "--http", "off", "--journal", filepath.Join(t.TempDir(), "j.jsonl")}, &strings.Builder{}, &stderr)
+	}()
+	v := watchBoard(t, addr, "end")
+	if code := <-done; code != exitOK {
+		t.Fatalf("sim exit %d:\n%s", code, stderr.String())
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.state.Phase != "over" || v.state.Turn != len(rec.Turns) {
+		t.Errorf("last state the viewer got: phase %q turn %d; want over after %d turns", v.state.Phase, v.state.Turn, len(rec.Turns))
+	}
+	seen, err := record.ReadJSON(strings.NewReader(string(v.record)))
+	if err != nil || len(seen.Turns) != len(rec.Turns) {
+		t.Errorf("last record the viewer got: %v, %d turns; want %d", err, len(seen.Turns), len(rec.Turns))
+	}
+	over := false
+	for _, e := range v.events {
+		over = over || e == "game-over"
+	}
+	if !over {
+		t.Errorf("the viewer got no game-over event (events %v)", v.events)
+	}
+	if v.status != "offline" {
+		t.Errorf("status %q; want offline, the board's last word", v.status)
+	}
+}
+
+// TestSimSIGTERMDeliversTheEnd stops a sim with SIGTERM mid-game: it exits
+// 0, and a subscriber has the state of every committed turn and the
+// board's offline status.
+func TestSimSIGTERMDeliversTheEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon as a process")
+	}
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	dir := t.TempDir()
+	jpath := filepath.Join(dir, "journal.jsonl")
+	addr := "127.0.0.1:" + freePort(t)
+	web := "127.0.0.1:" + freePort(t)
+	cmd, out := startZertzboard(t, "sim", "--game", game, "--speed", "10", "--settle", "40", "--board-id", "term",
+		"--mqtt-listen", addr, "--ws-listen", "off", "--http", web, "--journal", jpath)
+	v := watchBoard(t, addr, "term")
+	pollState(t, "http://"+web+"/state.json", func(s live.State) bool { return s.Turn >= 4 })
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v\n%s", err, out)
+	}
+	j, g, err := journal.Open(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.state.Seq != g.Seq || v.state.Turn != g.Game.Len() {
+		t.Errorf("the viewer's last state: seq %d turn %d; the journal's: seq %d turn %d", v.state.Seq, v.state.Turn, g.Seq, g.Game.Len())
+	}
+	if v.status != "offline" {
+		t.Errorf("status %q; want offline\n%s", v.status, out)
+	}
+}
+
+// TestSimRestartAfterFinishedGame: a sim started again on a journal whose
+// game is over shows that game's end, has the players clear the board,
+// and plays the next game through.
+func TestSimRestartAfterFinishedGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two whole games in real time")
+	}
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	rec, err := record.ReadFile(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jpath := filepath.Join(t.TempDir(), "j.jsonl")
+	args := []string{"sim", "--game", game, "--speed", "40", "--settle", "40", "--exit-at-end", "--board-id", "again",
+		"--mqtt-listen", "127.0.0.1:0", "--ws-listen", "off", "--http", "off", "--journal", jpath}
+	var seq uint64
+	for round := 1; round <= 2; round++ {
+		var stderr strings.Builder
+		if code := run(args, &strings.Builder{}, &stderr); code != exitOK {
+			t.Fatalf("round %d: sim exit %d:\n%s", round, code, stderr.String())
+		}
+		j, g, err := journal.Open(jpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.Close()
+		if g == nil || g.Game.Len() != len(rec.Turns) || !g.Game.Position().Result().Over {
+			t.Fatalf("round %d: the journal holds %v; want the whole game of %d turns", round, g, len(rec.Turns))
+		}
+		if round == 2 && (!strings.Contains(stderr.String(), "the players clear the board") || g.Seq <= seq+uint64(len(rec.Turns))) {
+			t.Errorf("round 2 did not clear the finished game and play a new one (seq %d after %d):\n%s", g.Seq, seq, stderr.String())
+		}
+		seq = g.Seq
+	}
+}

@@ -1,0 +1,508 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// redoTurn is a turn a take-back undid, kept so that putting the pieces
+// back re-commits it.
+type redoTurn struct {
+	turn  engine.Turn
+	over  bool   // it was a placement over a compulsory capture
+	cells string // the board after it
+}
+
+func (r *Referee) isMissed(n int) bool {
+	for _, m := range r.missed {
+		if m == n {
+			return true
+		}
+	}
+	return false
+}
+
+// matchRedo re-commits turns a take-back undid when the board shows the
+// position after them again: a take-back is never final.
+func (r *Referee) matchRedo(t int64, obs string) ([]Event, bool) {
+	for j := len(r.redo) - 1; j >= 0; j-- {
+		if r.redo[j].cells != obs {
+			continue
+		}
+		todo := r.redo[:j+1]
+		rest := r.redo[j+1:]
+		var ev []Event
+		start := r.game.Len()
+		for _, rt := range todo {
+			if rt.turn.Kind == engine.Pass && r.game.Len() > start {
+				if last, _ := r.game.Turn(r.game.Len() - 1); last.Kind == engine.Pass {
+					continue // replayed by afterTurn already
+				}
+			}
+			if rt.turn.Kind == engine.Pass {
+				continue
+			}
+			ev = append(ev, r.commit(t, obs, rt.turn, rt.over)...)
+		}
+		r.redo = rest
+		turns := make([]int, 0, r.game.Len()-start)
+		for n := start + 1; n <= r.game.Len(); n++ {
+			turns = append(turns, n)
+		}
+		return append(ev, Event{t, Inferred{Turns: turns, Reason: "the pieces were put back: the take-back is undone"}}), true
+	}
+	return nil, false
+}
+
+// maxTwoTurnCandidates bounds the first turns a two-turn inference tries.
+// A 61-ring board's opening has 3 × 61 × 12 placements; pruning by the
+// rings seen gone leaves far fewer.
+const maxTwoTurnCandidates = 4096
+
+// twoCand is one reading of the board as two turns from the official
+// position: t1 whole, then t2 whole (whole) or under way.
+type twoCand struct {
+	t1, t2 engine.Turn
+	over2  bool // t2 is a placement over a compulsory capture (tournament)
+	whole  bool
+	one    bool            // t1 alone explains the board
+	q1, q2 engine.Position // after t1; after t2 (whole only)
+}
+
+// inferTwo reads a settled board that no single turn explains as two
+// consecutive turns: the end of one and the start or whole of the next,
+// as when the scan stalls while the hands keep moving. It commits them
+// when every reading leads to the same position, and tells the players to
+// finish the turn when the readings agree only that two turns are under
+// way. (track resynchronises from further back.)
+func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
+	base := r.game.Position()
+	if base.Result().Over {
+		return nil, false
+	}
+	cands := r.twoTurnReadings(base, r.Expected(), r.toClear, obs, true)
+	if len(cands) == 0 {
+		return nil, false
+	}
+	one, whole, start := splitCands(cands)
+	if len(one) > 0 && !r.unseenOK {
+		// One turn whose claimed marble went before the scan saw it
+		// settled, or an illegal try (a ring lifted that is not free):
+		// a try is put right at once, so wait for the board to hold.
+		r.recheckOne, r.deferred = true, true
+		return nil, false
+	}
+	switch {
+	case len(one) > 0 && samePositions(one, false):
+		// One turn whose claimed marbles went before the scan saw them.
+		return r.commitReading(t, obs, 0, one[0], false), true
+	case len(one) > 0:
+		lines := make([][]engine.Turn, len(one))
+		for i, c := range one {
+			lines[i] = []engine.Turn{c.t1}
+		}
+		return r.ask(t, obs, 0, lines)
+	case len(whole) > 0 && samePositions(whole, true):
+		return r.commitReading(t, obs, 0, whole[0], true), true
+	case len(whole) == 0 && samePositions(start, false):
+		return r.commitReading(t, obs, 0, start[0], false), true
+	case len(whole) > 0:
+		lines := make([][]engine.Turn, len(whole))
+		for i, c := range whole {
+			lines[i] = []engine.Turn{c.t1, c.t2}
+		}
+		if ev, ok := r.ask(t, obs, 0, lines); ok {
+			return ev, true
+		}
+	}
+	// Two turns are under way and their order is not yet clear: wait for
+	// the board to complete them, without red LEDs. If it stays like this,
+	// look further: the lines of play followed from here on may tell.
+	if ev, ok := r.track(t, obs); ok {
+		return ev, true
+	}
+	r.recheck, r.deferred = true, true
+	return r.pendingEvent(t, "finish the turn (two turns seen at once)", nil, make(hints, r.b.Len())), true
+}
+
+func splitCands(cs []twoCand) (one, whole, start []twoCand) {
+	for _, c := range cs {
+		switch {
+		case c.one:
+			one = append(one, c)
+		case c.whole:
+			whole = append(whole, c)
+		default:
+			start = append(start, c)
+		}
+	}
+	return one, whole, start
+}
+
+func samePositions(cs []twoCand, whole bool) bool {
+	for _, c := range cs[1:] {
+		if whole && !c.q2.Equal(cs[0].q2) || !whole && !c.q1.Equal(cs[0].q1) {
+			return false
+		}
+	}
+	return true
+}
+
+// commitReading takes back `back` turns, then commits the reading's turns.
+func (r *Referee) commitReading(t int64, obs string, back int, c twoCand, whole bool) []Event {
+	// While lost, the lines followed stay: an inferred reading may be
+	// what lost the referee.
+	hyps := r.hyps
+	defer func() {
+		if r.hyps == nil {
+			r.hyps = hyps
+		}
+	}()
+	var ev []Event
+	if back > 0 {
+		ev = append(ev, r.takeback(t, back)...)
+		r.redo = nil
+	}
+	first := r.game.Len() + 1
+	ev = append(ev, r.commit(t, obs, c.t1, false)...)
+	turns := []int{first}
+	if whole {
+		ev = append(ev, r.commit(t, obs, c.t2, c.over2)...)
+		turns = append(turns, r.game.Len())
+	} else if !c.one {
+		// The second turn is under way: say what it still needs.
+		r.candDone = true
+		ev = append(ev, r.inferOne(t, obs)...)
+	}
+	reason := "two turns seen at once (the scan missed the board between them)"
+	switch {
+	case back > 0:
+		reason = fmt.Sprintf("resynchronised: %d turn(s) taken back and %d inferred", back, len(turns))
+	case c.one:
+		reason = "a turn inferred: its claimed rings went before the scan saw them"
+	case !whole:
+		reason = "a turn and the start of the next seen at once (the scan missed the board between them)"
+	}
+	return append(ev, Event{t, Inferred{Turns: turns, Reason: reason}})
+}
+
+// inferOne is infer without the two-turn reading, for the turn under way
+// after an inferred one.
+func (r *Referee) inferOne(t int64, obs string) []Event {
+	r.noTwo = true
+	defer func() { r.noTwo = false }()
+	return r.infer(t, obs)
+}
+
+// twoTurnReadings lists the readings of obs as t1 then t2 from base (exp
+// its cells, clear the claimed rings still coming off). With alsoOne, a
+// single turn from base counts too (as t1 with t2 a pass-free nothing).
+func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64, obs string, alsoOne bool) []twoCand {
+	if r.noTwo {
+		return nil
+	}
+	// Rings seen gone that the official board has: a placement's removal
+	// must be one of them.
+	var gone uint64
+	for c := 0; c < len(exp); c++ {
+		if obs[c] == '.' && exp[c] != '.' {
+			gone |= bit(engine.Cell(c))
+		}
+	}
+	saveClear, saveOrig, saveProbe := r.toClear, r.orig, r.probing
+	r.probing = true
+	defer func() { r.toClear, r.orig, r.probing = saveClear, saveOrig, saveProbe }()
+
+	var out []twoCand
+	tried := 0
+	for _, t1 := range base.LegalTurns(nil) {
+		if t1.Kind == engine.Place && t1.Remove != engine.NoCell && gone&bit(t1.Remove) == 0 {
+			continue
+		}
+		if t1.Kind == engine.Place && r.seen[t1.At] != 0 && r.seen[t1.At] != t1.Color.Letter()[0] {
+			continue // a marble of another colour was seen there
+		}
+		if tried++; tried > maxTwoTurnCandidates {
+			break
+		}
+		q, err := base.Play(t1)
+		if err != nil {
+			continue
+		}
+		for q.MustPass() && !q.Result().Over {
+			q = q.MustPlay(engine.PassTurn())
+		}
+		exp1 := q.Cells()
+		// The rings t1 claimed may still be on the board.
+		r.toClear, r.orig = clear, saveOrig
+		for _, c := range q.Claimed() {
+			if obs[c] != '.' {
+				r.toClear |= bit(c)
+				r.orig[c] = exp[c]
+				if t1.Kind == engine.Place && c == t1.At {
+					r.orig[c] = t1.Color.Letter()[0]
+				}
+			}
+		}
+		d := r.diff(obs, exp1)
+		if d == 0 {
+			if alsoOne {
+				out = append(out, twoCand{t1: t1, q1: q, one: true})
+			}
+			continue
+		}
+		if q.Result().Over {
+			continue
+		}
+		capture := q.HasCapture()
+		if capture {
+			if t2, ok := r.matchChain(obs, exp1, q); ok {
+				q2, _ := q.Play(t2)
+				out = append(out, twoCand{t1: t1, t2: t2, whole: true, q1: q, q2: q2})
+				continue
+			}
+		}
+		pl := r.matchPlacement(obs, exp1, d, q, capture)
+		switch {
+		case pl.commit:
+			var q2 engine.Position
+			if pl.over {
+				q2, err = q.PlayOverCapture(pl.turn)
+			} else {
+				q2, err = q.Play(pl.turn)
+			}
+			if err == nil {
+				out = append(out, twoCand{t1: t1, t2: pl.turn, over2: pl.over, whole: true, q1: q, q2: q2})
+			}
+		case pl.pending:
+			out = append(out, twoCand{t1: t1, q1: q})
+		case capture:
+			if r.chainFits(obs, exp1, q) {
+				out = append(out, twoCand{t1: t1, q1: q})
+			}
+		}
+	}
+	return out
+}
+
+// chainFits reports whether obs is a capture under way from q, without
+// changing anything.
+func (r *Referee) chainFits(obs, exp string, q engine.Position) bool {
+	_, ok := r.chainInProgress(0, obs, exp, q)
+	return ok
+}
+
+// Inferred: turns were committed without the board having shown each of
+// them settled (two turns seen at once, a resynchronisation, or a
+// take-back undone). The referee says so, for the arbiter and the log.
+type Inferred struct {
+	Turns  []int  `json:"turns"`
+	Reason string `json:"reason"`
+}
+
+// Kind names the body as the contract does.
+func (Inferred) Kind() string { return "inferred" }
+
+func (i Inferred) String() string {
+	parts := make([]string, len(i.Turns))
+	for k, n := range i.Turns {
+		parts[k] = fmt.Sprint(n)
+	}
+	return fmt.Sprintf("turns %s inferred: %s", strings.Join(parts, ", "), i.Reason)
+}
+
+// maxHypotheses bounds the positions track follows while lost, and
+// maxBack how many committed turns it doubts.
+const (
+	maxHypotheses = 24
+	maxBack       = 3
+)
+
+// hypothesis is a line of play the referee follows while lost: from the
+// official position after turn base, the turns seen since.
+type hypothesis struct {
+	base  int
+	turns []engine.Turn
+	pos   engine.Position
+}
+
+// track follows a board that no reading of the official position
+// explains. From the official position and the two before it (a wrong
+// commit may be what lost the referee), it keeps every line of play that
+// explains each settled board in at most two turns, and resynchronises to
+// one as soon as all that explain the board exactly agree on the
+// position. The first illegal board only starts the lines: an illegal try
+// right after a turn can look like turns from before it, and players put
+// an illegal try right, where lost players carry on.
+func (r *Referee) track(t int64, obs string) ([]Event, bool) {
+	n := r.game.Len()
+	started := r.hyps != nil
+	if r.hyps == nil {
+		for back := 0; back <= maxBack && back <= n; back++ {
+			r.hyps = append(r.hyps, hypothesis{base: n - back, pos: r.game.PositionAfter(n - back)})
+		}
+	}
+	var next, exact []hypothesis
+	add := func(h hypothesis) {
+		hc := h.pos.Cells()
+		for c := 0; c < len(hc); c++ {
+			if hc[c] == '.' && obs[c] != '.' {
+				return // rings never come back
+			}
+		}
+		for _, x := range next {
+			if x.pos.Equal(h.pos) {
+				return
+			}
+		}
+		next = append(next, h)
+	}
+	for _, h := range r.hyps {
+		if h.pos.Result().Over {
+			add(h)
+			continue
+		}
+		hc := h.pos.Cells()
+		cands := r.twoTurnReadings(h.pos, hc, 0, obs, true)
+		for _, c := range cands {
+			nh := hypothesis{base: h.base, turns: append(append([]engine.Turn(nil), h.turns...), c.t1)}
+			switch {
+			case c.one:
+				nh.pos = c.q1
+				exact = append(exact, nh)
+			case c.whole:
+				nh.turns = append(nh.turns, c.t2)
+				nh.pos = c.q2
+				exact = append(exact, nh)
+			default:
+				nh.pos = c.q1
+			}
+			add(nh)
+		}
+		// The turn after them may be under way too: a marble set down or
+		// a ring lifted. Without that cell, the board may be turns from h.
+		buf := []byte(obs)
+		for c := 0; c < len(hc); c++ {
+			if hc[c] != 'o' || obs[c] == 'o' {
+				continue
+			}
+			buf[c] = 'o'
+			for _, k := range r.twoTurnReadings(h.pos, hc, 0, string(buf), true) {
+				if !k.one && !k.whole {
+					continue
+				}
+				nh := hypothesis{base: h.base, turns: append(append([]engine.Turn(nil), h.turns...), k.t1), pos: k.q1}
+				if k.whole {
+					nh.turns, nh.pos = append(nh.turns, k.t2), k.q2
+				}
+				add(nh)
+			}
+			buf[c] = obs[c]
+		}
+	}
+	for _, h := range r.hyps { // the board may still be on its way
+		add(h)
+	}
+	if len(next) > maxHypotheses {
+		next = next[:maxHypotheses]
+	}
+	r.hyps = next
+	if len(exact) == 0 {
+		return nil, false
+	}
+	if !started {
+		// An illegal try is put right at once; a board that stays is the
+		// game going on. Look again if it holds.
+		r.recheck, r.deferred = true, true
+		return nil, false
+	}
+	for _, h := range exact[1:] {
+		if !h.pos.Equal(exact[0].pos) {
+			// Perhaps they differ only in a colour never seen: ask.
+			var lines [][]engine.Turn
+			for _, x := range exact {
+				if x.base == exact[0].base {
+					lines = append(lines, x.turns)
+				}
+			}
+			if len(lines) == len(exact) {
+				if ev, ok := r.ask(t, obs, n-exact[0].base, lines); ok {
+					return ev, true
+				}
+			}
+			// Or only in who took an isolated group (the order of two
+			// turns the scan missed): the board can never tell, so
+			// rather than stay lost, go on with one and say so.
+			for _, x := range exact[1:] {
+				if x.pos.Cells() != exact[0].pos.Cells() || x.pos.ToMove() != exact[0].pos.ToMove() {
+					return nil, false
+				}
+			}
+			ev := r.resync(t, obs, exact[0])
+			if inf, ok := ev[len(ev)-1].Body.(Inferred); ok {
+				inf.Reason += "; the order of the turns, and so who took the isolated rings, was not seen: the first reading is assumed"
+				ev[len(ev)-1].Body = inf
+			}
+			return ev, true
+		}
+	}
+	return r.resync(t, obs, exact[0]), true
+}
+
+// late gives the verdict that waited for the board to hold.
+func (r *Referee) late(t int64) []Event {
+	r.deferred = false
+	switch {
+	case r.tbWait != 0:
+		k := r.tbWait
+		r.tbWait = 0
+		return r.takeback(t, k)
+	case r.recheckOne:
+		r.recheckOne, r.unseenOK = false, true
+		defer func() { r.unseenOK = false }()
+		if ev, ok := r.inferTwo(t, r.settled); ok {
+			return ev
+		}
+	case r.recheck:
+		r.recheck = false
+		// The board held: let the lines (and fresh ones from the official
+		// position and the ones before it) see it again, as a board the
+		// players carried on to.
+		hyps := r.hyps
+		r.hyps = nil
+		n := r.game.Len()
+		for back := 0; back <= maxBack && back <= n; back++ {
+			r.hyps = append(r.hyps, hypothesis{base: n - back, pos: r.game.PositionAfter(n - back)})
+		}
+		for _, h := range hyps {
+			if h.base <= n && len(r.hyps) < maxHypotheses {
+				r.hyps = append(r.hyps, h)
+			}
+		}
+		if ev, ok := r.track(t, r.settled); ok {
+			return ev
+		}
+	}
+	return nil
+}
+
+// resync takes the game back to the hypothesis' base and commits its
+// turns.
+func (r *Referee) resync(t int64, obs string, h hypothesis) []Event {
+	var ev []Event
+	if back := r.game.Len() - h.base; back > 0 {
+		ev = append(ev, r.takeback(t, back)...)
+	}
+	r.redo, r.hyps = nil, nil
+	first := r.game.Len() + 1
+	for _, turn := range h.turns {
+		ev = append(ev, r.commit(t, obs, turn, false)...)
+	}
+	turns := make([]int, 0, r.game.Len()-first+1)
+	for k := first; k <= r.game.Len(); k++ {
+		turns = append(turns, k)
+	}
+	return append(ev, Event{t, Inferred{Turns: turns, Reason: fmt.Sprintf("resynchronised: the board is the position %d turn(s) after turn %d", len(h.turns), h.base)}})
+}
