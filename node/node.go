@@ -266,6 +266,19 @@ func (n *Node) reportFaults(t time.Time, fs []health.Fault) {
 	}
 }
 
+// SetFault shows a fault from outside the sensors on the status screen, or
+// clears it with "", e.g. the MQTT store falling back to memory on a full
+// disk. The caller reports it on "events"; refereeing goes on.
+func (n *Node) SetFault(text string) {
+	n.disp.mu.Lock()
+	n.disp.system = text
+	n.disp.mu.Unlock()
+	n.disp.poke()
+	if text != "" {
+		n.log.Warn("fault", "reason", text)
+	}
+}
+
 // confirmWindow is how long a new-game press waits for confirm.
 const confirmWindow = 5 * time.Second
 
@@ -358,6 +371,7 @@ type screens struct {
 	s      live.State
 	m      *wiring.Mount
 	fault  []string
+	system string // a fault outside the sensors (SetFault), shown first
 	notice string // overrides the status line, e.g. a button awaiting confirm
 	warn   string // a standing warning (a damaged journal), shown with the faults
 	dirty  chan struct{}
@@ -413,6 +427,9 @@ func (d *screens) run(ctx context.Context) {
 		}
 		d.mu.Lock()
 		g, s, m, faults := d.g, d.s, d.m, d.fault
+		if d.system != "" {
+			faults = append([]string{d.system}, faults...)
+		}
 		if d.warn != "" {
 			faults = append([]string{d.warn}, faults...)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/physical"
@@ -81,6 +82,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
+	}
+	if err := boardid.Check(*boardID); err != nil {
+		return fail("--board-id: %v", err)
 	}
 	if *settle < 30 || *settle > 2000 {
 		return fail("--settle %d: want 30 to 2000 ms", *settle)
