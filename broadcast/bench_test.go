@@ -67,7 +67,7 @@ func benchStateLatency(b *testing.B, file bool) {
 // QoS 1 message (written before sending, deleted on PUBACK): most of
 // StateLatency on an ordinary disk.
 func BenchmarkStorePutDel(b *testing.B) {
-	s := newStore(b.TempDir())
+	s := newStore(b.TempDir(), nil)
 	s.Open()
 	defer s.Close()
 	pk := packets.NewControlPacket(packets.Publish).(*packets.PublishPacket)

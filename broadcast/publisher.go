@@ -16,6 +16,7 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -67,8 +68,15 @@ type Config struct {
 	// Prefix is the root of the topics; default "zertz/<BoardID>/".
 	Prefix string
 	// StoreDir holds paho's persistent store, so that unacknowledged
-	// messages survive a restart. "" keeps them in memory only.
+	// messages survive a restart. "" keeps them in memory only. A disk
+	// error (full, read-only, gone) never stops the board: the store keeps
+	// messages in memory until the disk works again, and says so on
+	// "events" and through OnStoreFault.
 	StoreDir string
+	// OnStoreFault, if not nil, is called when the store falls back to
+	// memory (err says why) and when it is back on disk (err is nil), for
+	// the board's screen. It must not block.
+	OnStoreFault func(err error)
 	// CommandToken, if set, must be the "token" field of every command.
 	// It is for external brokers without ACLs; the embedded broker checks
 	// roles itself.
@@ -206,29 +214,20 @@ func New(cfg Config) (*Publisher, error) {
 	}
 
 	if cfg.StoreDir != "" {
-		// Paho's FileStore panics on I/O errors; find the common ones
-		// (a missing parent, no permission) here, as an error.
-		if err := os.MkdirAll(cfg.StoreDir, 0o700); err != nil {
-			return nil, fmt.Errorf("broadcast: store directory: %w", err)
-		}
-		f, err := os.CreateTemp(cfg.StoreDir, "probe-*.tmp")
-		if err != nil {
-			return nil, fmt.Errorf("broadcast: store directory %q is not writable: %w", cfg.StoreDir, err)
-		}
-		f.Close()
-		os.Remove(f.Name())
+		// A store that cannot be made works in memory (see store).
+		_ = os.MkdirAll(cfg.StoreDir, 0o700)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Publisher{
 		cfg: cfg, log: log, now: now, prefix: cfg.Prefix,
-		store:   newStore(cfg.StoreDir),
 		cmds:    make(chan Command, commandBuffer),
 		wake:    make(chan struct{}, 1),
 		closing: make(chan struct{}),
 		done:    make(chan struct{}),
 		ctx:     ctx, cancel: cancel,
 	}
+	p.store = newStore(cfg.StoreDir, p.storeFault)
 	o.SetClientID(cfg.ClientID).
 		SetUsername(cfg.Username).
 		SetPassword(cfg.Password).
@@ -257,6 +256,31 @@ func New(cfg Config) (*Publisher, error) {
 	return p, nil
 }
 
+// storeFault reports the store's disk trouble: in the log, on "events",
+// and to Config.OnStoreFault.
+func (p *Publisher) storeFault(err error) {
+	reason := storeFaultReason(err)
+	if err != nil {
+		p.log.Error("broadcast: store disk error; keeping messages in memory", "dir", p.cfg.StoreDir, "error", err)
+	} else {
+		p.log.Info("broadcast: store back on disk", "dir", p.cfg.StoreDir)
+	}
+	_ = p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: referee.Fault{Reason: reason}})
+	if p.cfg.OnStoreFault != nil {
+		p.cfg.OnStoreFault(err)
+	}
+}
+
+func storeFaultReason(err error) string {
+	if err == nil {
+		return "mqtt store: back on disk"
+	}
+	return "mqtt store: disk error; queued messages kept in memory until it clears: " + err.Error()
+}
+
+// StoreFault returns the disk error that keeps the store in memory, or nil.
+func (p *Publisher) StoreFault() error { return p.store.Degraded() }
+
 func setDefault(d *time.Duration, v time.Duration) {
 	if *d <= 0 {
 		*d = v
@@ -264,8 +288,8 @@ func setDefault(d *time.Duration, v time.Duration) {
 }
 
 func checkLevel(id string) error {
-	if id == "" || strings.ContainsAny(id, "/+#") || strings.HasPrefix(id, "$") || len(id) > 64 {
-		return fmt.Errorf("broadcast: bad board ID %q (want one topic level: no /, +, #, at most 64 bytes)", id)
+	if err := boardid.Check(id); err != nil {
+		return fmt.Errorf("broadcast: %w", err)
 	}
 	return nil
 }
@@ -409,6 +433,10 @@ func (p *Publisher) onConnect(c mqtt.Client) {
 		}
 	}
 	p.mu.Unlock()
+	if err := p.store.Degraded(); err != nil {
+		// Events are dropped while disconnected: say it again.
+		_ = p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: referee.Fault{Reason: storeFaultReason(err)}})
+	}
 	p.kick()
 	filters := map[string]byte{p.prefix + TopicCmd + "+": 1, p.prefix + TopicStatus: 1}
 	tok := c.SubscribeMultiple(filters, p.onMessage)

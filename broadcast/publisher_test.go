@@ -300,7 +300,6 @@ func TestConfigErrors(t *testing.T) {
 		{"missing CA", func(c *Config) { c.TLS.CAFile = filepath.Join(dir, "none.pem") }, "reading CA file"},
 		{"CA not PEM", func(c *Config) { c.TLS.CAFile = notPEM }, "no PEM certificate in CA file"},
 		{"cert without key", func(c *Config) { c.TLS.CertFile = notPEM }, "must be given together"},
-		{"store under a file", func(c *Config) { c.StoreDir = filepath.Join(notPEM, "store") }, "store directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(t, "tcp://127.0.0.1:1")

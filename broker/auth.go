@@ -9,6 +9,8 @@ import (
 
 	mqtt "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/zertzboard/zertzboard/internal/boardid"
 )
 
 // Role is what an account may do.
@@ -22,8 +24,9 @@ const (
 	// RoleOperator runs the game from a console: it publishes commands
 	// (<prefix>+/cmd/…) and subscribes to anything under the prefix.
 	RoleOperator Role = "operator"
-	// RoleViewer watches: it subscribes under the prefix and never
-	// publishes. Anonymous clients are viewers.
+	// RoleViewer watches: it reads a board's status, state, moves, events
+	// and record, never its commands, and never publishes. Anonymous
+	// clients are viewers.
 	RoleViewer Role = "viewer"
 )
 
@@ -38,12 +41,17 @@ type User struct {
 // against the client's role. The role is found again from the username on
 // each check: the username is the one authenticated at connect, and mochi
 // offers no per-client storage.
+//
+// It also applies the per-client Limits mochi has no setting for, and
+// keeps MQTT 3.1.1 clients from receiving DISCONNECT packets.
 type authHook struct {
 	mqtt.HookBase
 	users  map[string]user
 	prefix string
 	anon   bool
 	log    *slog.Logger
+	limits Limits
+	srv    *mqtt.Server // for CONNACKs sent from OnConnect
 }
 
 type user struct {
@@ -51,8 +59,8 @@ type user struct {
 	role Role
 }
 
-func newAuthHook(users []User, prefix string, anon bool, log *slog.Logger) (*authHook, error) {
-	h := &authHook{users: map[string]user{}, prefix: prefix, anon: anon, log: log}
+func newAuthHook(users []User, prefix string, anon bool, limits Limits, log *slog.Logger) (*authHook, error) {
+	h := &authHook{users: map[string]user{}, prefix: prefix, anon: anon, limits: limits.withDefaults(), log: log}
 	for i, u := range users {
 		switch {
 		case u.Name == "":
@@ -73,7 +81,81 @@ func newAuthHook(users []User, prefix string, anon bool, log *slog.Logger) (*aut
 func (h *authHook) ID() string { return "zertzboard-auth" }
 
 func (h *authHook) Provides(b byte) bool {
-	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck
+	switch b {
+	case mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPacketEncode, mqtt.OnPublishDropped, mqtt.OnSubscribe:
+		return true
+	}
+	return false
+}
+
+// OnConnect refuses over-long client IDs with the CONNACK code for a bad
+// identifier, and bounds the keepalive so that a silent connection ends.
+func (h *authHook) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
+	if id := pk.Connect.ClientIdentifier; len(id) > h.limits.MaxClientIDLen {
+		h.log.Warn("broker: connection refused: client ID too long", "bytes", len(id), "max", h.limits.MaxClientIDLen, "remote", cl.Net.Remote)
+		if h.srv != nil {
+			_ = h.srv.SendConnack(cl, packets.ErrClientIdentifierNotValid, false, nil)
+		}
+		return packets.ErrClientIdentifierNotValid
+	}
+	if ka := pk.Connect.Keepalive; ka == 0 || ka > h.limits.MaxKeepalive {
+		cl.State.Keepalive = h.limits.MaxKeepalive
+		cl.State.ServerKeepalive = true // MQTT 5: told in CONNACK [MQTT-3.2.2-21]
+	}
+	return nil
+}
+
+// OnPacketEncode keeps DISCONNECT packets from MQTT 3.1.1 (and 3.1)
+// clients: in those versions only a client sends DISCONNECT, and a broker
+// that wants a client gone closes the connection [MQTT-3.14]; mosquitto's
+// clients report one as a protocol error. Mochi writes one on an ACL
+// denial, a session take-over and at shutdown; an unencodable packet makes
+// its write fail, after which mochi closes the connection as it would
+// anyway. MQTT 5 CONNACKs learn the maximum packet size, which mochi does
+// not announce.
+func (h *authHook) OnPacketEncode(cl *mqtt.Client, pk packets.Packet) packets.Packet {
+	switch {
+	case pk.FixedHeader.Type == packets.Disconnect && cl.Properties.ProtocolVersion < 5:
+		pk.FixedHeader.Type = packets.Reserved
+	case pk.FixedHeader.Type == packets.Connack && cl.Properties.ProtocolVersion == 5:
+		pk.Properties.MaximumPacketSize = h.limits.MaxPacketSize
+	}
+	return pk
+}
+
+// OnSubscribe refuses the filters that would take a client past
+// MaxSubscriptions, by making them invalid: mochi then answers each with
+// "topic filter invalid" in SUBACK, one code per filter as MQTT requires.
+func (h *authHook) OnSubscribe(cl *mqtt.Client, pk packets.Packet) packets.Packet {
+	if cl.Net.Inline {
+		return pk
+	}
+	n := cl.State.Subscriptions.Len()
+	filters := make(packets.Subscriptions, len(pk.Filters))
+	copy(filters, pk.Filters)
+	for i, f := range filters {
+		if _, have := cl.State.Subscriptions.Get(f.Filter); have {
+			continue
+		}
+		if n >= h.limits.MaxSubscriptions {
+			h.log.Warn("broker: subscription refused: too many", "client", cl.ID, "max", h.limits.MaxSubscriptions)
+			filters[i].Filter = ""
+			continue
+		}
+		n++
+	}
+	pk.Filters = filters
+	return pk
+}
+
+// OnPublishDropped disconnects a client whose write queue is full: it has
+// stopped reading, and would otherwise miss messages without knowing. Its
+// connection is closed without a DISCONNECT, which could not get through.
+func (h *authHook) OnPublishDropped(cl *mqtt.Client, _ packets.Packet) {
+	if !cl.Closed() {
+		h.log.Warn("broker: client disconnected: it fell behind", "client", cl.ID, "remote", cl.Net.Remote, "queued", h.limits.MaxQueued)
+		cl.Stop(packets.ErrPendingClientWritesExceeded)
+	}
 }
 
 // OnConnectAuthenticate admits known users with the right password, and
@@ -88,8 +170,16 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 		return false
 	}
 	if pk.Connect.WillFlag && !h.allowed(role, pk.Connect.WillTopic, true) {
-		h.log.Warn("broker: connection refused: will topic not permitted", "user", name, "role", role, "topic", pk.Connect.WillTopic)
+		h.log.Warn("broker: connection refused: will topic not permitted", "client", cl.ID, "user", name, "role", role, "topic", pk.Connect.WillTopic)
 		return false
+	}
+	if role == RoleViewer {
+		// A viewer's session ends with its connection, whatever it asked
+		// for: otherwise anyone could leave sessions behind, each holding
+		// subscriptions and up to MaxInflight messages, under new client
+		// IDs for as long as sessions last.
+		cl.Properties.Clean = true
+		cl.Properties.Props.SessionExpiryInterval = 0
 	}
 	return true
 }
@@ -116,17 +206,27 @@ func (h *authHook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 		role = u.role
 	}
 	ok := h.allowed(role, topic, write)
-	if !ok {
-		h.log.Info("broker: denied", "user", string(cl.Properties.Username), "role", role, "topic", topic, "write", write)
+	switch {
+	case ok:
+	case write:
+		h.log.Warn("broker: publish denied", "client", cl.ID, "user", string(cl.Properties.Username), "role", role, "topic", topic)
+	default: // also every message a subscription's filter matches but the role may not read
+		h.log.Debug("broker: read denied", "client", cl.ID, "user", string(cl.Properties.Username), "role", role, "topic", topic)
 	}
 	return ok
 }
 
 // allowed is the role table. topic is a topic name when write is true, and
-// a subscription filter otherwise.
+// a topic name or a subscription filter otherwise: mochi checks a
+// subscription's filter when it is made and each message's topic as it is
+// delivered, so a viewer may subscribe to <prefix># and still never read a
+// command.
 func (h *authHook) allowed(role Role, topic string, write bool) bool {
 	rest, under := strings.CutPrefix(topic, h.prefix)
 	if !under || rest == "" {
+		return false
+	}
+	if board, _, _ := strings.Cut(rest, "/"); !boardid.Valid(board) && (write || board != "+" && board != "#") {
 		return false
 	}
 	switch role {
@@ -141,8 +241,30 @@ func (h *authHook) allowed(role Role, topic string, write bool) bool {
 		}
 		return true
 	default:
-		return !write
+		return !write && viewerMayRead(rest)
 	}
+}
+
+// viewerTopics are what viewers may read of each board.
+var viewerTopics = map[string]bool{"status": true, "state": true, "moves": true, "events": true, "record": true}
+
+// viewerMayRead reports whether the filter (or topic name) rest can match
+// a topic viewers may read: <board>/<one of viewerTopics>. A filter that
+// also matches commands ("#", "+/#") is allowed; its commands are denied
+// one by one as they are delivered.
+func viewerMayRead(rest string) bool {
+	levels := strings.Split(rest, "/")
+	switch {
+	case levels[0] == "#":
+		return true
+	case len(levels) == 1:
+		return false
+	case levels[1] == "#":
+		return len(levels) == 2
+	case len(levels) == 2:
+		return levels[1] == "+" || viewerTopics[levels[1]]
+	}
+	return false
 }
 
 // isCommandFilter reports whether every topic the filter (or topic name)

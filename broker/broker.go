@@ -1,16 +1,19 @@
 package broker
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/zertzboard/zertzboard/internal/logguard"
 )
 
 // Default listener addresses: loopback only, so that exposing the broker to
@@ -50,7 +53,19 @@ type Config struct {
 	// (default DefaultDrainTimeout; negative: no wait).
 	DrainTimeout time.Duration
 
-	Logger *slog.Logger // nil discards
+	// Limits bound packets, client IDs, queues and connections.
+	Limits Limits
+
+	// TLSCertFile and TLSKeyFile, given together (PEM), make both
+	// listeners speak TLS: mqtts on the TCP address and wss on the
+	// WebSocket one. Without them a broker listening beyond loopback says
+	// at start-up that passwords and commands cross the network in clear.
+	TLSCertFile string
+	TLSKeyFile  string
+
+	// Logger gets the broker's lines, clipped and rate-limited per client
+	// (internal/logguard) and never with a payload. nil discards.
+	Logger *slog.Logger
 }
 
 // Broker is a running embedded broker.
@@ -93,21 +108,48 @@ func New(cfg Config) (*Broker, error) {
 	if err := checkPrefix(cfg.Prefix); err != nil {
 		return nil, err
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	lim := cfg.Limits.withDefaults()
+	if err := lim.check(); err != nil {
+		return nil, err
+	}
+	cfg.Limits = lim
+	var tc *tls.Config
+	if cfg.TLSCertFile != "" || cfg.TLSKeyFile != "" {
+		if cfg.TLSCertFile == "" || cfg.TLSKeyFile == "" {
+			return nil, fmt.Errorf("broker: TLS certificate %q and key %q must be given together", cfg.TLSCertFile, cfg.TLSKeyFile)
+		}
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("broker: loading TLS certificate %q and key %q: %w", cfg.TLSCertFile, cfg.TLSKeyFile, err)
+		}
+		tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	log := slog.New(slog.DiscardHandler)
+	if cfg.Logger != nil {
+		log = slog.New(packetLog{logguard.New(cfg.Logger.Handler(), nil)})
 	}
 	anon := cfg.AllowAnonymousViewers == nil || *cfg.AllowAnonymousViewers
-	auth, err := newAuthHook(cfg.Users, cfg.Prefix, anon, log)
+	auth, err := newAuthHook(cfg.Users, cfg.Prefix, anon, lim, log)
 	if err != nil {
 		return nil, err
 	}
+	caps := mqtt.NewDefaultServerCapabilities()
+	caps.MaximumPacketSize = lim.MaxPacketSize // guardConn refuses first; this is a second line
+	caps.ReceiveMaximum = lim.ReceiveMaximum
+	caps.MaximumInflight = lim.MaxInflight
+	caps.MaximumClientWritesPending = int32(lim.MaxQueued)
+	caps.MaximumClients = int64(2 * lim.MaxConns) // both listeners; each bounds its own
+	caps.MaximumSessionExpiryInterval = 60 * 60   // a board or an operator away longer starts afresh
+	caps.MaximumMessageExpiryInterval = 24 * 60 * 60
+	caps.TopicAliasMaximum = 16 // each alias keeps a topic name per client
 	srv := mqtt.New(&mqtt.Options{
 		Logger: log.With("component", "mochi"),
 		// The inline client serves Subscribe: in-process readers such as
 		// the scoreboard's web server need no network client.
 		InlineClient: true,
+		Capabilities: caps,
 	})
+	auth.srv = srv
 	if err := srv.AddHook(auth, nil); err != nil {
 		return nil, fmt.Errorf("broker: adding the auth hook: %w", err)
 	}
@@ -117,10 +159,10 @@ func New(cfg Config) (*Broker, error) {
 	}
 	b := &Broker{cfg: cfg, log: log, srv: srv, auth: auth, sent: sent}
 	if cfg.TCPAddr != Off {
-		b.tcp = newTCPListener("tcp", cfg.TCPAddr, cfg.ConnectTimeout)
+		b.tcp = newTCPListener("tcp", cfg.TCPAddr, cfg.ConnectTimeout, lim, tc)
 	}
 	if cfg.WSAddr != Off {
-		b.ws = newWSListener("ws", cfg.WSAddr, cfg.ConnectTimeout)
+		b.ws = newWSListener("ws", cfg.WSAddr, cfg.ConnectTimeout, lim, tc)
 	}
 	if b.tcp == nil && b.ws == nil {
 		return nil, errors.New("broker: both listeners are off")
@@ -153,9 +195,29 @@ func (b *Broker) Start() error {
 		b.closeLocked()
 		return fmt.Errorf("broker: serving: %w", err)
 	}
-	b.log.Info("broker: listening", "tcp", b.TCPAddr(), "ws", b.WSAddr(), "prefix", b.cfg.Prefix)
+	b.log.Info("broker: listening", "tcp", b.TCPAddr(), "ws", b.WSAddr(), "prefix", b.cfg.Prefix, "tls", b.cfg.TLSCertFile != "")
+	if open := beyondLoopback(b.TCPAddr(), b.WSAddr()); len(open) > 0 && b.cfg.TLSCertFile == "" {
+		b.log.Warn("broker: listening beyond loopback without TLS: passwords and commands cross the network in clear (set a TLS certificate and key)", "addresses", strings.Join(open, " "))
+	}
 	return nil
 }
+
+// beyondLoopback lists the addresses other hosts can reach.
+func beyondLoopback(addrs ...string) []string {
+	var open []string
+	for _, a := range addrs {
+		if a == "" {
+			continue
+		}
+		if ap, err := netip.ParseAddrPort(a); err != nil || !ap.Addr().IsLoopback() {
+			open = append(open, a)
+		}
+	}
+	return open
+}
+
+// TLS reports whether the listeners speak TLS.
+func (b *Broker) TLS() bool { return b.cfg.TLSCertFile != "" }
 
 // TCPAddr is the bound MQTT address (useful with port 0), or "" if that
 // listener is off or not started.

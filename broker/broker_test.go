@@ -213,16 +213,16 @@ func TestWebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := mustConnect(t, "ws://"+b.WSAddr()+"/", "board1", "board-secret")
-	c.Publish("zertz/b1/state", 1, true, strings.Repeat("x", 70000)).WaitTimeout(wait)
-	rec.waitFor(t, "zertz/b1/state="+strings.Repeat("x", 70000))
+	c.Publish("zertz/b1/state", 1, true, strings.Repeat("x", 60000)).WaitTimeout(wait)
+	rec.waitFor(t, "zertz/b1/state="+strings.Repeat("x", 60000))
 
 	v := mustConnect(t, "ws://"+b.WSAddr()+"/", "", "")
 	got := make(chan int, 1)
 	v.Subscribe("zertz/b1/state", 1, func(_ paho.Client, m paho.Message) { got <- len(m.Payload()) })
 	select {
 	case n := <-got:
-		if n != 70000 {
-			t.Errorf("state over WebSocket: %d bytes; want 70000", n)
+		if n != 60000 {
+			t.Errorf("state over WebSocket: %d bytes; want 60000", n)
 		}
 	case <-time.After(wait):
 		t.Fatal("no state over WebSocket")
@@ -230,7 +230,7 @@ func TestWebSocket(t *testing.T) {
 }
 
 func TestAllowed(t *testing.T) {
-	h, err := newAuthHook(nil, "zertz/", true, slog.New(slog.DiscardHandler))
+	h, err := newAuthHook(nil, "zertz/", true, Limits{}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,6 +262,25 @@ func TestAllowed(t *testing.T) {
 		{RoleViewer, "zertz/b1/cmd/new-game", true, false},
 		{RoleViewer, "zertz/b1/status", true, false},
 		{RoleViewer, "+/b1/state", false, false},
+		{RoleViewer, "zertz/b1/state", false, true},
+		{RoleViewer, "zertz/b1/record", false, true},
+		{RoleViewer, "zertz/b1/moves", false, true},
+		{RoleViewer, "zertz/b1/events", false, true},
+		{RoleViewer, "zertz/b1/status", false, true},
+		{RoleViewer, "zertz/+/state", false, true},
+		{RoleViewer, "zertz/b1/#", false, true},
+		{RoleViewer, "zertz/b1/+", false, true},
+		{RoleViewer, "zertz/b1/cmd/new-game", false, false},
+		{RoleViewer, "zertz/b1/cmd/+", false, false},
+		{RoleViewer, "zertz/+/cmd/#", false, false},
+		{RoleViewer, "zertz/b1/secret", false, false},
+		{RoleViewer, "zertz/b1/state/x", false, false},
+		{RoleViewer, "zertz/+", false, false},
+		{RoleOperator, "zertz/b1/cmd/new-game", false, true},
+		{RoleBoard, "zertz/bad id/state", true, false},
+		{RoleBoard, "zertz/" + strings.Repeat("b", 65) + "/state", true, false},
+		{RoleOperator, "zertz/b$1/cmd/new-game", true, false},
+		{RoleViewer, "zertz/b$1/state", false, false},
 	} {
 		if got := h.allowed(tc.role, tc.topic, tc.write); got != tc.want {
 			t.Errorf("allowed(%s, %q, write=%v) = %v; want %v", tc.role, tc.topic, tc.write, got, tc.want)

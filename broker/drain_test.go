@@ -12,9 +12,12 @@ import (
 
 // drained publishes n messages from a board, waits until the broker has
 // taken them all, closes the broker and returns how many a connected
-// viewer received.
+// viewer received. The viewer is slower than the board, so its write queue
+// is sized for the whole burst: with the default limit (64) the broker
+// rightly disconnects a viewer that falls that far behind, which is a
+// different test (TestStuckSubscriberDisconnected).
 func drained(t *testing.T, drain time.Duration, n int) int64 {
-	b := startBroker(t, Config{DrainTimeout: drain})
+	b := startBroker(t, Config{DrainTimeout: drain, Limits: Limits{MaxQueued: 2 * n, MaxInflight: uint16(2 * n)}})
 	url := "tcp://" + b.TCPAddr()
 	viewer := mustConnect(t, url, "tv", "tv-secret")
 	var got atomic.Int64

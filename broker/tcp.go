@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"crypto/tls"
 	"errors"
 	"log/slog"
 	"net"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mochi-mqtt/server/v2/listeners"
+
+	"github.com/zertzboard/zertzboard/internal/connlimit"
 )
 
 // tcpListener is mochi's TCP listener plus two fixes, which the WebSocket
@@ -23,6 +26,8 @@ import (
 type tcpListener struct {
 	id, addr string
 	connect  time.Duration
+	limits   Limits
+	tls      *tls.Config // nil for plain TCP
 	mu       sync.Mutex
 	ln       net.Listener
 	log      *slog.Logger
@@ -74,8 +79,21 @@ func (cs *conns) closeAndWait() {
 
 var _ listeners.Listener = (*tcpListener)(nil)
 
-func newTCPListener(id, addr string, connect time.Duration) *tcpListener {
-	return &tcpListener{id: id, addr: addr, connect: connect}
+func newTCPListener(id, addr string, connect time.Duration, limits Limits, tc *tls.Config) *tcpListener {
+	return &tcpListener{id: id, addr: addr, connect: connect, limits: limits, tls: tc}
+}
+
+// limitListener bounds the connections ln accepts (Limits.MaxConns…), and
+// wraps them in TLS when tc is set: the limits apply before a handshake
+// costs anything.
+func limitListener(ln net.Listener, l Limits, tc *tls.Config, log func() *slog.Logger) net.Listener {
+	ln = connlimit.Listener(ln, connlimit.New(l.connLimits(), nil), func(remote net.Addr, reason string) {
+		log().Warn("broker: connection refused", "remote", remote.String(), "reason", reason)
+	})
+	if tc != nil {
+		ln = tls.NewListener(ln, tc)
+	}
+	return ln
 }
 
 func (l *tcpListener) ID() string       { return l.id }
@@ -97,7 +115,7 @@ func (l *tcpListener) Init(log *slog.Logger) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.ln, l.log = ln, log
+	l.ln, l.log = limitListener(ln, l.limits, l.tls, func() *slog.Logger { return log }), log
 	return nil
 }
 
@@ -119,7 +137,7 @@ func (l *tcpListener) Serve(establish listeners.EstablishFn) {
 		_ = conn.SetDeadline(time.Now().Add(l.connect))
 		go func() {
 			defer l.conns.done(conn)
-			if err := establish(l.id, conn); err != nil {
+			if err := establish(l.id, newGuardConn(conn, l.limits)); err != nil {
 				l.log.Debug("broker: client ended", "error", err)
 			}
 		}()

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"crypto/tls"
 	"errors"
 	"io"
 	"log/slog"
@@ -20,6 +21,8 @@ import (
 type wsListener struct {
 	id, addr  string
 	connect   time.Duration // deadline for the CONNECT packet, as tcpListener
+	limits    Limits
+	tls       *tls.Config
 	ln        net.Listener
 	srv       *http.Server
 	log       *slog.Logger
@@ -32,9 +35,9 @@ type wsListener struct {
 
 var _ listeners.Listener = (*wsListener)(nil)
 
-func newWSListener(id, addr string, connect time.Duration) *wsListener {
+func newWSListener(id, addr string, connect time.Duration, limits Limits, tc *tls.Config) *wsListener {
 	return &wsListener{
-		id: id, addr: addr, connect: connect,
+		id: id, addr: addr, connect: connect, limits: limits, tls: tc,
 		upgrader: websocket.Upgrader{
 			Subprotocols: []string{"mqtt"},
 			// Overlays are served from anywhere (OBS, a CDN). Access is
@@ -65,8 +68,9 @@ func (l *wsListener) Init(log *slog.Logger) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.log = log
-	l.ln = ln
-	l.srv = &http.Server{Handler: http.HandlerFunc(l.handle), ReadHeaderTimeout: l.connect}
+	l.ln = limitListener(ln, l.limits, l.tls, func() *slog.Logger { return log })
+	l.srv = &http.Server{Handler: http.HandlerFunc(l.handle), ReadHeaderTimeout: l.connect, MaxHeaderBytes: 16 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	return nil
 }
 
@@ -81,6 +85,7 @@ func (l *wsListener) Serve(establish listeners.EstablishFn) {
 }
 
 func (l *wsListener) handle(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff") // on Upgrade's error replies
 	c, err := l.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // Upgrade has replied with the HTTP error
@@ -94,7 +99,7 @@ func (l *wsListener) handle(w http.ResponseWriter, r *http.Request) {
 	l.mu.Lock()
 	establish := l.establish
 	l.mu.Unlock()
-	if err := establish(l.id, &wsConn{Conn: c.NetConn(), c: c}); err != nil {
+	if err := establish(l.id, newGuardConn(&wsConn{Conn: c.NetConn(), c: c}, l.limits)); err != nil {
 		l.log.Debug("broker: WebSocket client ended", "error", err)
 	}
 }

@@ -28,10 +28,26 @@
 //	store = /var/lib/zertzboard/mqtt   # queued messages survive restarts
 //	token =                   # external brokers: a shared command token
 //	ca = / cert = / key =     # TLS files for ssl:// and wss://
+//	server-cert = …           # embedded: TLS for both listeners (PEM),
+//	server-key = …            #   with server-key; else in clear
+//	max-packet = 64KiB        # embedded: the largest MQTT packet accepted
+//	max-client-id = 128       # embedded: the longest client ID (bytes)
+//	max-inflight = 64         # embedded: unacknowledged QoS 1 messages per client
+//	max-queued = 64           # embedded: packets waiting for a slow client
+//	max-subscriptions = 64    # embedded: subscriptions per client
+//	max-connections = 256     # embedded: open connections per listener
+//	max-connections-per-address = 32
+//	connection-rate = 8       # embedded: new connections per second per address
 //
 //	[user alice]              # embedded broker accounts
 //	password = …
 //	role = operator           # board, operator or viewer
+//
+//	[analysis]                # live forced-win analysis for the stream
+//	enabled = auto            # on, off, or auto: on in casual mode, off in
+//	                          # tournament mode (players must not see it)
+//	turns = 2                 # look for wins within so many own turns (1 to 4)
+//	budget = 1s               # time for one position (10ms to 60s)
 //
 //	[http]
 //	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
@@ -53,6 +69,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/pi"
+	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/ini"
 )
 
@@ -93,10 +110,36 @@ type Config struct {
 	Token         string
 	CA, Cert, Key string
 	Users         []User
+	// ServerCert and ServerKey put the embedded broker on TLS.
+	ServerCert, ServerKey string
+	// Limits are the embedded broker's; zero means its default.
+	Limits Limits
 
 	HTTP         string
 	HTTPUsername string // a viewer account on an external broker
 	HTTPPassword string
+
+	Analysis       string // "auto", "on" or "off"
+	AnalysisTurns  int
+	AnalysisBudget time.Duration
+}
+
+// AnalysisOn reports whether live analysis runs: "auto" means in casual
+// mode only.
+func (c *Config) AnalysisOn() bool {
+	return c.Analysis == "on" || c.Analysis == "auto" && c.Mode != "tournament"
+}
+
+// Limits bound the embedded broker (broker.Limits).
+type Limits struct {
+	MaxPacket       int // bytes
+	MaxClientID     int // bytes
+	MaxInflight     int
+	MaxQueued       int
+	MaxSubs         int
+	MaxConns        int
+	MaxConnsPerAddr int
+	ConnRate        float64 // per second per address
 }
 
 // Defaults are used for keys the file leaves out.
@@ -105,6 +148,7 @@ var Defaults = Config{
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
+	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: time.Second,
 }
 
 // Load reads and checks a configuration file.
@@ -132,14 +176,17 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		"board":    {"id", "variant", "mode", "first", "players", "settle"},
 		"hardware": {"wiring", "calibration", "pi", "scan-rate", "spidev-bufsiz"},
 		"journal":  {"path"},
-		"mqtt":     {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key"},
+		"mqtt": {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key",
+			"server-cert", "server-key", "max-packet", "max-client-id", "max-inflight", "max-queued", "max-subscriptions",
+			"max-connections", "max-connections-per-address", "connection-rate"},
 		"user":     {"password", "role"},
 		"http":     {"listen", "username", "password"},
+		"analysis": {"enabled", "turns", "budget"},
 	}
 	for _, s := range secs {
 		keys, ok := known[s.Name]
 		if !ok {
-			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user or http)"})
+			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user, http or analysis)"})
 		}
 		if (s.Name == "user") != (s.Arg != "") {
 			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "[user NAME] takes a name; other sections take none"})
@@ -153,8 +200,8 @@ func Parse(name string, r io.Reader) (*Config, error) {
 			v := e.Value
 			switch s.Name + "." + e.Key {
 			case "board.id":
-				if v == "" || strings.ContainsAny(v, "/+#") {
-					return nil, bad(s, e, "%q: a board id is one MQTT topic level (no / + #)", v)
+				if err := boardid.Check(v); err != nil {
+					return nil, bad(s, e, "%v", err)
 				}
 				c.BoardID = v
 			case "board.variant":
@@ -238,6 +285,46 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				c.Cert = v
 			case "mqtt.key":
 				c.Key = v
+			case "mqtt.server-cert":
+				c.ServerCert = v
+			case "mqtt.server-key":
+				c.ServerKey = v
+			case "mqtt.max-packet":
+				n, err := parseSize(v)
+				if err != nil || n < 4<<10 || n > 256<<20 {
+					return nil, bad(s, e, "%q: want a size from 4KiB to 256MiB (bytes, or with KiB or MiB)", v)
+				}
+				c.Limits.MaxPacket = n
+			case "mqtt.max-client-id":
+				if c.Limits.MaxClientID, err = atoiIn(v, 23, 65535); err != nil {
+					return nil, bad(s, e, "%q: want 23 to 65535 bytes (MQTT requires 23)", v)
+				}
+			case "mqtt.max-inflight":
+				if c.Limits.MaxInflight, err = atoiIn(v, 1, 65535); err != nil {
+					return nil, bad(s, e, "%q: want 1 to 65535", v)
+				}
+			case "mqtt.max-queued":
+				if c.Limits.MaxQueued, err = atoiIn(v, 1, 65535); err != nil {
+					return nil, bad(s, e, "%q: want 1 to 65535", v)
+				}
+			case "mqtt.max-subscriptions":
+				if c.Limits.MaxSubs, err = atoiIn(v, 1, 65535); err != nil {
+					return nil, bad(s, e, "%q: want 1 to 65535", v)
+				}
+			case "mqtt.max-connections":
+				if c.Limits.MaxConns, err = atoiIn(v, 1, 65535); err != nil {
+					return nil, bad(s, e, "%q: want 1 to 65535", v)
+				}
+			case "mqtt.max-connections-per-address":
+				if c.Limits.MaxConnsPerAddr, err = atoiIn(v, 1, 65535); err != nil {
+					return nil, bad(s, e, "%q: want 1 to 65535", v)
+				}
+			case "mqtt.connection-rate":
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || !(f > 0 && f <= 10000) {
+					return nil, bad(s, e, "%q: want connections per second, more than 0 and at most 10000", v)
+				}
+				c.Limits.ConnRate = f
 			case "user.password":
 				u.Password = v
 			case "user.role":
@@ -251,7 +338,27 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				c.HTTPUsername = v
 			case "http.password":
 				c.HTTPPassword = v
+			case "analysis.enabled":
+				if v != "auto" && v != "on" && v != "off" {
+					return nil, bad(s, e, "%q: want auto, on or off", v)
+				}
+				c.Analysis = v
+			case "analysis.turns":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 4 {
+					return nil, bad(s, e, "%q: want 1 to 4 own turns", v)
+				}
+				c.AnalysisTurns = n
+			case "analysis.budget":
+				d, err := time.ParseDuration(v)
+				if err != nil || d < 10*time.Millisecond || d > time.Minute {
+					return nil, bad(s, e, "%q: want a duration from 10ms to 60s", v)
+				}
+				c.AnalysisBudget = d
 			}
+		}
+		if s.Name == "mqtt" && (c.ServerCert == "") != (c.ServerKey == "") {
+			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: "mqtt", Msg: "server-cert and server-key go together"})
 		}
 		if s.Name == "user" {
 			u.Name = s.Arg
@@ -262,6 +369,29 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		}
 	}
 	return &c, nil
+}
+
+// parseSize reads bytes: "65536", "64KiB", "1MiB".
+func parseSize(v string) (int, error) {
+	mul := 1
+	for suffix, m := range map[string]int{"KiB": 1 << 10, "MiB": 1 << 20} {
+		if n, ok := strings.CutSuffix(v, suffix); ok {
+			v, mul = strings.TrimSpace(n), m
+		}
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > (1<<30)/mul {
+		return 0, fmt.Errorf("bad size %q", v)
+	}
+	return n * mul, nil
+}
+
+func atoiIn(v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%q out of range", v)
+	}
+	return n, nil
 }
 
 func hasScheme(u string) bool {

@@ -68,6 +68,14 @@ func TestParseErrors(t *testing.T) {
 		{"[hardware]\npi = 2b", "z.conf:2: hardware.pi: \"2b\": want auto or one of zero, zero2w, 3b, 4b, 5"},
 		{"[hardware]\nscan-rate = 50Hz", "z.conf:2: hardware.scan-rate"},
 		{"[hardware]\nspidev-bufsiz = lots", "z.conf:2: hardware.spidev-bufsiz"},
+		{"[board]\nid = " + strings.Repeat("b", 65), "z.conf:2: board.id: bad board ID"},
+		{"[board]\nid = table 1", "z.conf:2: board.id: bad board ID"},
+		{"[mqtt]\nmax-packet = 1KiB", "z.conf:2: mqtt.max-packet"},
+		{"[mqtt]\nmax-packet = lots", "z.conf:2: mqtt.max-packet"},
+		{"[mqtt]\nmax-client-id = 8", "z.conf:2: mqtt.max-client-id"},
+		{"[mqtt]\nconnection-rate = 0", "z.conf:2: mqtt.connection-rate"},
+		{"[mqtt]\nmax-connections = -1", "z.conf:2: mqtt.max-connections"},
+		{"[mqtt]\nserver-cert = /c.pem", "mqtt: server-cert and server-key go together"},
 	} {
 		if _, err := Parse("z.conf", strings.NewReader(tt.src)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Parse(%q) = %v; want %q", tt.src, err, tt.want)
@@ -86,6 +94,32 @@ func TestParseHardware(t *testing.T) {
 	c, err = Parse("z.conf", strings.NewReader("[hardware]\npi = auto\nscan-rate = auto\n"))
 	if err != nil || c.Pi != "" || c.ScanRate != 0 {
 		t.Errorf("auto: %+v, %v", c, err)
+	}
+}
+
+func TestBrokerLimitsAndTLS(t *testing.T) {
+	c, err := Parse("z.conf", strings.NewReader(`
+[mqtt]
+server-cert = /etc/zertzboard/broker.pem
+server-key = /etc/zertzboard/broker.key
+max-packet = 128KiB
+max-client-id = 64
+max-inflight = 10
+max-queued = 20
+max-subscriptions = 8
+max-connections = 100
+max-connections-per-address = 5
+connection-rate = 2.5
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Limits{MaxPacket: 128 << 10, MaxClientID: 64, MaxInflight: 10, MaxQueued: 20, MaxSubs: 8, MaxConns: 100, MaxConnsPerAddr: 5, ConnRate: 2.5}
+	if c.Limits != want || c.ServerCert != "/etc/zertzboard/broker.pem" || c.ServerKey != "/etc/zertzboard/broker.key" {
+		t.Errorf("limits %+v, TLS %q %q; want %+v", c.Limits, c.ServerCert, c.ServerKey, want)
+	}
+	if d, _ := Parse("z.conf", strings.NewReader("[mqtt]\nmax-packet = 65536")); d.Limits.MaxPacket != 65536 {
+		t.Errorf("max-packet = 65536 read as %d", d.Limits.MaxPacket)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
@@ -47,6 +48,11 @@ type Config struct {
 	Publisher Publisher // may be nil
 	Display   Display   // may be nil
 	Logger    *slog.Logger
+	// Analysis, if set, searches every new position for a forced win on
+	// its own goroutine and publishes the state again with it; tournament
+	// games only with InTournament (the players must not see it). Nil:
+	// off.
+	Analysis *analyst.Options
 }
 
 // Controller is one board's game. Its methods are safe for concurrent use:
@@ -59,6 +65,10 @@ type Controller struct {
 	players [2]string
 	log     *slog.Logger
 	lastT   int64
+
+	an       *analyst.Analyst // nil when analysis is off
+	analysed engine.Position  // the position analysis is for
+	analysis *live.Analysis   // its result, nil while it runs
 }
 
 // New makes a controller, resuming the journal's game if it has one.
@@ -67,6 +77,9 @@ func New(cfg Config) (*Controller, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	c := &Controller{cfg: cfg, players: cfg.Players, log: cfg.Logger}
+	if cfg.Analysis != nil {
+		c.an = analyst.New(*cfg.Analysis, c.analysisDone)
+	}
 	var resumed *journal.Game
 	if cfg.Journal != nil {
 		resumed = cfg.Journal.Game()
@@ -86,7 +99,11 @@ func New(cfg Config) (*Controller, error) {
 	} else if err := c.startGame(0, cfg.Variant, cfg.First); err != nil {
 		return nil, err
 	}
+	// The analysis goroutine may report before New returns: hold the lock
+	// as every other caller of announce does.
+	c.mu.Lock()
 	c.announce(c.lastT, nil)
+	c.mu.Unlock()
 	return c, nil
 }
 
@@ -186,7 +203,8 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 // announce publishes the state (when it changed), the moves and the other
 // events, the record, and refreshes the display.
 func (c *Controller) announce(t int64, events []referee.Event, moves ...live.MoveMessage) {
-	st := live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, t)
+	c.analyse()
+	st := c.snapshot(t)
 	changed := events == nil || len(moves) > 0
 	for _, e := range events {
 		if _, ok := e.Body.(referee.Takeback); ok {
@@ -297,7 +315,64 @@ func (c *Controller) Answer(t int64, colour engine.Color) error {
 func (c *Controller) State() live.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, c.lastT)
+	return c.snapshot(c.lastT)
+}
+
+// snapshot is the state with the analysis, when it is done.
+func (c *Controller) snapshot(t int64) live.State {
+	st := live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, t)
+	st.Analysis = c.analysis
+	return st
+}
+
+// analyse starts the analysis of the current position unless it is the
+// one analysed already (a players' rename changes no position). The
+// analyst cancels the previous search: a new commit always wins.
+func (c *Controller) analyse() {
+	if c.an == nil {
+		return
+	}
+	if c.ref.Mode() == referee.Tournament && !c.an.Options().InTournament {
+		c.analysed, c.analysis = engine.Position{}, nil
+		return
+	}
+	p := c.ref.Position()
+	if c.analysed.Board() != nil && c.analysed.Equal(p) {
+		return
+	}
+	c.analysed, c.analysis = p, nil
+	c.an.Analyze(p)
+}
+
+// analysisDone takes a finished analysis from the analyst's goroutine and, if
+// the game is still at that position, publishes the state again with it.
+func (c *Controller) analysisDone(p engine.Position, a live.Analysis) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.analysed.Equal(p) || !c.ref.Position().Equal(p) {
+		return // stale: the game moved on
+	}
+	c.analysis = &a
+	st := c.snapshot(c.lastT)
+	if pub := c.cfg.Publisher; pub != nil {
+		pub.State(st)
+	}
+	if d := c.cfg.Display; d != nil {
+		d.Show(c.ref.Guidance(), st)
+	}
+	if w := a.ForcedWin; w != nil {
+		c.log.Info("analysis", "seq", c.seq, "forced_win_player", w.Player, "turns", w.Turns, "line", w.Line, "ms", a.MS)
+	} else {
+		c.log.Debug("analysis", "seq", c.seq, "no_forced_win_within", a.Depth, "complete", a.Complete, "ms", a.MS)
+	}
+}
+
+// Close stops the analysis under way. The controller must not be used
+// after.
+func (c *Controller) Close() {
+	if c.an != nil {
+		c.an.Close()
+	}
 }
 
 // First returns the player who moved first in the current game.

@@ -66,6 +66,10 @@ type Board struct {
 	pair    [MaxCells][6]uint64 // neighbours d and d+1 (for the free-ring rule)
 	jumpMid [MaxCells][6]Cell   // the cell jumped over in direction d
 	jumpTo  [MaxCells][6]Cell   // the landing cell in direction d
+	// The same as one-cell sets, empty off the board: the hot loops test
+	// them without a branch per direction.
+	midMask [MaxCells][6]uint64
+	toMask  [MaxCells][6]uint64
 }
 
 // columnLayout builds a layout from per-column sizes and offsets (the
@@ -206,6 +210,10 @@ func NewBoard(l Layout) (*Board, error) {
 			b.nbr[i][d] = b.lookup(c.Neighbour(d))
 			b.jumpMid[i][d] = b.nbr[i][d]
 			b.jumpTo[i][d] = b.lookup(c.Neighbour(d).Neighbour(d))
+			if b.jumpTo[i][d] != NoCell {
+				b.midMask[i][d] = bit(b.jumpMid[i][d])
+				b.toMask[i][d] = bit(b.jumpTo[i][d])
+			}
 			if b.nbr[i][d] != NoCell {
 				b.nbrMask[i] |= 1 << uint(b.nbr[i][d])
 			}

@@ -60,4 +60,13 @@
 //	pass       the player could not move
 //
 // MoveObject is the same turn as the referee contract's JSON move object.
+//
+// # Searching
+//
+// For searches (perft, engine/solve) a Position keeps a Zobrist hash (Hash)
+// and its edge rings up to date as turns are played, and offers the fast
+// paths: CountTurns counts the legal turns without writing them, Turns
+// yields them one at a time, Legal checks a turn without explaining,
+// Apply plays a generated turn unchecked, and WinningTurn finds a turn that
+// wins at once without playing every placement.
 package engine

@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"iter"
+	"math/bits"
+)
 
 // LegalTurns appends every legal turn to buf and returns it. Captures are
 // compulsory, so when any capture exists only capture chains are listed:
@@ -106,24 +109,76 @@ func (p *Position) appendPlacements(buf []Turn) []Turn {
 
 // Perft counts the leaf positions of the game tree to the given depth, one
 // move being one whole turn. Finished games are leaves that do not count
-// beyond their depth.
+// beyond their depth. The last ply is counted, not generated (CountTurns).
 func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
+	// One buffer per ply, reused across siblings; the root's is exact, and
+	// the others grow to their largest position once.
 	bufs := make([][]Turn, depth)
+	bufs[depth-1] = make([]Turn, 0, p.CountTurns())
 	return perft(p, depth, bufs)
 }
 
 func perft(p Position, depth int, bufs [][]Turn) uint64 {
+	if depth == 1 {
+		return uint64(p.CountTurns())
+	}
 	turns := p.LegalTurns(bufs[depth-1][:0])
 	bufs[depth-1] = turns
-	if depth == 1 {
-		return uint64(len(turns))
-	}
 	var n uint64
 	for i := range turns {
 		n += perft(p.apply(&turns[i]), depth-1, bufs)
 	}
 	return n
+}
+
+// Turns yields the legal turns, as LegalTurns lists them, one at a time:
+// a search that stops at the first good turn never writes out the rest.
+// Capture chains are found in full before the first is yielded (there are
+// few); placements are made as they are yielded.
+func (p Position) Turns() iter.Seq[Turn] {
+	return func(yield func(Turn) bool) {
+		if p.result.Over {
+			return
+		}
+		var caps [16]Turn
+		if list := p.appendCaptures(caps[:0]); len(list) > 0 {
+			for _, t := range list {
+				if !yield(t) {
+					return
+				}
+			}
+			return
+		}
+		src := p.source()
+		supply := p.supply(p.toMove)
+		vac, free := p.vacant(), p.free()
+		any := false
+		for _, col := range Colors {
+			if supply[col] == 0 {
+				continue
+			}
+			for v := vac; v != 0; v &= v - 1 {
+				at := Cell(bits.TrailingZeros64(v))
+				rem := free &^ bit(at)
+				any = true
+				if rem == 0 {
+					if !yield(Turn{Kind: Place, Color: col, From: src, At: at, Remove: NoCell}) {
+						return
+					}
+					continue
+				}
+				for ; rem != 0; rem &= rem - 1 {
+					if !yield(Turn{Kind: Place, Color: col, From: src, At: at, Remove: Cell(bits.TrailingZeros64(rem))}) {
+						return
+					}
+				}
+			}
+		}
+		if !any {
+			yield(PassTurn())
+		}
+	}
 }

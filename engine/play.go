@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"strings"
@@ -36,12 +37,14 @@ func (p Position) MustPlay(t Turn) Position {
 }
 
 // apply plays a legal turn: placement and removal, then isolation claims;
-// or a capture chain; or a pass. Then it decides the result.
+// or a capture chain; or a pass. Then it decides the result. It keeps the
+// Zobrist hash up to date incrementally.
 func (p Position) apply(t *Turn) Position {
 	q := p
 	q.claimed = 0
 	m := p.toMove
 	b := p.b
+	h := p.hash ^ zToMove1
 	switch t.Kind {
 	case Place:
 		if t.From == FromCaptures {
@@ -50,17 +53,31 @@ func (p Position) apply(t *Turn) Position {
 			q.pool[t.Color]--
 		}
 		q.marbles[t.Color] |= bit(t.At)
-		q.rings &^= bit(t.Remove)
-		// Every group of rings with no vacant ring goes to the mover.
-		claimed := q.rings &^ b.closure(q.vacant(), q.rings)
-		if claimed != 0 {
-			for c := range q.marbles {
-				q.caps[m][c] += int8(bits.OnesCount64(q.marbles[c] & claimed))
-				q.marbles[c] &^= claimed
-			}
-			q.rings &^= claimed
-			q.claimed = claimed
+		h ^= zMarble[t.Color][t.At]
+		if t.Remove != NoCell {
+			q.rings &^= bit(t.Remove)
+			h ^= zRing[t.Remove]
 		}
+		// Every group of rings with no vacant ring goes to the mover.
+		if q.mayIsolate(t.At, t.Remove) {
+			claimed := q.rings &^ b.closure(q.vacant(), q.rings)
+			if claimed != 0 {
+				for c := range q.marbles {
+					got := q.marbles[c] & claimed
+					q.caps[m][c] += int8(bits.OnesCount64(got))
+					q.marbles[c] &^= got
+					for ; got != 0; got &= got - 1 {
+						h ^= zMarble[c][bits.TrailingZeros64(got)]
+					}
+				}
+				q.rings &^= claimed
+				q.claimed = claimed
+				for ; claimed != 0; claimed &= claimed - 1 {
+					h ^= zRing[bits.TrailingZeros64(claimed)]
+				}
+			}
+		}
+		q.unsettled = false
 	case Capture:
 		for i := 0; i+1 < int(t.n); i++ {
 			from, to := t.path[i], t.path[i+1]
@@ -69,12 +86,26 @@ func (p Position) apply(t *Turn) Position {
 				if q.marbles[c]&bit(mid) != 0 {
 					q.marbles[c] &^= bit(mid)
 					q.caps[m][c]++
+					h ^= zMarble[c][mid]
 				}
 				if q.marbles[c]&bit(from) != 0 {
 					q.marbles[c] = q.marbles[c]&^bit(from) | bit(to)
+					h ^= zMarble[c][from] ^ zMarble[c][to]
 				}
 			}
 		}
+	}
+	for c := range q.pool {
+		if q.pool[c] != p.pool[c] {
+			h ^= zPool[c][zCount(p.pool[c])] ^ zPool[c][zCount(q.pool[c])]
+		}
+		if q.caps[m][c] != p.caps[m][c] {
+			h ^= zCaps[m][c][zCount(p.caps[m][c])] ^ zCaps[m][c][zCount(q.caps[m][c])]
+		}
+	}
+	q.hash = h
+	if q.rings != p.rings {
+		q.edge = b.edgesAfter(p.edge, p.rings, q.rings)
 	}
 	q.toMove = 1 - m
 	if q.poolEmpty() && q.rings == p.rings && q.pool == p.pool {
@@ -84,6 +115,52 @@ func (p Position) apply(t *Turn) Position {
 	}
 	q.result = q.evaluate()
 	return q
+}
+
+// arcs[m] counts the runs of set bits in the 6-bit cyclic mask m: the
+// separate arcs of a cell's neighbours that hold a ring.
+var arcs = func() (a [64]uint8) {
+	for m := 0; m < 64; m++ {
+		for d := 0; d < 6; d++ {
+			if m&(1<<d) != 0 && m&(1<<((d+5)%6)) == 0 {
+				a[m]++
+			}
+		}
+	}
+	return a
+}()
+
+// mayIsolate reports whether placing on at and removing rem (NoCell for
+// none) could have left a group of rings with no vacant ring. It is false
+// only when cheap local facts prove no group was cut off, so apply can skip
+// the flood fill. q is the position after the placement and removal.
+//
+// Before the turn every group held a vacant ring (Play claims the others;
+// a parsed position that breaks this is unsettled). Removing rem splits no
+// group when its remaining ring neighbours form one arc (two cyclically
+// adjacent neighbours are adjacent to each other); rem's group keeps a
+// vacant ring when one of them is vacant; at's group keeps one when a
+// neighbour of at is vacant.
+func (q *Position) mayIsolate(at, rem Cell) bool {
+	if q.unsettled {
+		return true
+	}
+	b := q.b
+	vac := q.vacant()
+	if b.nbrMask[at]&vac == 0 {
+		return true
+	}
+	if rem == NoCell {
+		return false
+	}
+	around := b.nbrMask[rem] & q.rings
+	if around == 0 {
+		return false
+	}
+	if around&vac == 0 {
+		return true
+	}
+	return arcs[b.arcMask(rem, q.rings)] > 1
 }
 
 // Between returns the cell jumped over from one cell to another, or NoCell
@@ -101,9 +178,22 @@ func (b *Board) Between(from, to Cell) Cell {
 // and why, as an *IllegalTurnError.
 func (p Position) Check(t Turn) error { return p.check(t, false) }
 
+// Legal reports whether t is legal in p: Check without the explanation,
+// for searches that test many turns.
+func (p Position) Legal(t Turn) bool { return p.checkTurn(t, false, true) == nil }
+
+// errQuiet stands for any illegal turn when no explanation is wanted.
+var errQuiet = errors.New("engine: illegal turn")
+
 // check is Check; overCapture lets a placement ignore a compulsory capture.
-func (p Position) check(t Turn, overCapture bool) error {
+func (p Position) check(t Turn, overCapture bool) error { return p.checkTurn(t, overCapture, false) }
+
+// checkTurn is check; quiet returns errQuiet instead of an explanation.
+func (p Position) checkTurn(t Turn, overCapture, quiet bool) error {
 	bad := func(rule Rule, format string, args ...any) error {
+		if quiet {
+			return errQuiet
+		}
 		return &IllegalTurnError{Turn: FormatTurn(p.b, t), Rule: rule, Reason: fmt.Sprintf(format, args...)}
 	}
 	b := p.b

@@ -71,6 +71,15 @@ type Position struct {
 	result  Result
 	claimed uint64 // rings claimed by isolation in the turn that led here
 	hist    *histNode
+	hash    uint64 // Zobrist hash of the key, kept by apply (zobrist.go)
+	// edge holds the rings with two cyclically adjacent open sides: the
+	// free rings are its vacant ones. It depends on the rings alone, and
+	// rings only go, so apply updates it around the rings removed.
+	edge uint64
+	// unsettled is set when a parsed position has a group of rings with no
+	// vacant ring: the next placement claims it, so apply must not take
+	// its shortcut past the isolation check. Play never leaves one.
+	unsettled bool
 }
 
 // posKey is what makes two positions the same for repetition.
@@ -98,6 +107,8 @@ func NewPosition(b *Board, r *Rules, first int) Position {
 	for c := range p.pool {
 		p.pool[c] = int8(r.Pool[c])
 	}
+	p.hash = p.zobrist()
+	p.edge = b.edges(p.rings)
 	p.result = p.evaluate()
 	return p
 }
@@ -197,17 +208,43 @@ func (p *Position) vacant() uint64 { return p.rings &^ p.occ() }
 
 // free returns the removable rings: vacant, with two cyclically adjacent
 // neighbour cells holding no ring.
-func (p *Position) free() uint64 {
+func (p *Position) free() uint64 { return p.edge & p.vacant() }
+
+// open2 reports whether c has two cyclically adjacent neighbour cells
+// without a ring.
+func (b *Board) open2(c int, rings uint64) bool {
+	pr := &b.pair[c]
+	return rings&pr[0] == 0 || rings&pr[1] == 0 || rings&pr[2] == 0 ||
+		rings&pr[3] == 0 || rings&pr[4] == 0 || rings&pr[5] == 0
+}
+
+// edges computes the edge set of a ring set from scratch.
+func (b *Board) edges(rings uint64) uint64 {
 	var out uint64
-	for v := p.vacant(); v != 0; v &= v - 1 {
-		c := bits.TrailingZeros64(v)
-		pr := &p.b.pair[c]
-		if p.rings&pr[0] == 0 || p.rings&pr[1] == 0 || p.rings&pr[2] == 0 ||
-			p.rings&pr[3] == 0 || p.rings&pr[4] == 0 || p.rings&pr[5] == 0 {
+	for m := rings; m != 0; m &= m - 1 {
+		if c := bits.TrailingZeros64(m); b.open2(c, rings) {
 			out |= 1 << uint(c)
 		}
 	}
 	return out
+}
+
+// edgesAfter updates edge, the edge set of the ring set before, for the
+// ring set after (a subset): only the neighbours of removed rings can
+// gain an open side.
+func (b *Board) edgesAfter(edge, before, after uint64) uint64 {
+	gone := before &^ after
+	edge &^= gone
+	var near uint64
+	for m := gone; m != 0; m &= m - 1 {
+		near |= b.nbrMask[bits.TrailingZeros64(m)]
+	}
+	for m := near & after &^ edge; m != 0; m &= m - 1 {
+		if c := bits.TrailingZeros64(m); b.open2(c, after) {
+			edge |= 1 << uint(c)
+		}
+	}
+	return edge
 }
 
 func (p *Position) poolEmpty() bool { return p.pool[0]|p.pool[1]|p.pool[2] == 0 }
@@ -233,6 +270,9 @@ func (p *Position) firstJump() (from, over Cell, ok bool) {
 	occ := p.occ()
 	for m := occ; m != 0; m &= m - 1 {
 		c := Cell(bits.TrailingZeros64(m))
+		if p.b.nbrMask[c]&occ == 0 {
+			continue // nothing next to it to jump
+		}
 		if d := p.jumpDir(occ, c); d >= 0 {
 			return c, p.b.jumpMid[c][d], true
 		}
@@ -243,12 +283,10 @@ func (p *Position) firstJump() (from, over Cell, ok bool) {
 // jumpDir returns a direction in which the marble at c can jump given the
 // occupied set occ, or -1.
 func (p *Position) jumpDir(occ uint64, c Cell) int {
+	mid, to := &p.b.midMask[c], &p.b.toMask[c]
+	land := p.rings &^ occ
 	for d := 0; d < 6; d++ {
-		to := p.b.jumpTo[c][d]
-		if to < 0 {
-			continue
-		}
-		if occ&bit(p.b.jumpMid[c][d]) != 0 && p.rings&^occ&bit(to) != 0 {
+		if occ&mid[d] != 0 && land&to[d] != 0 {
 			return d
 		}
 	}

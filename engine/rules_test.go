@@ -127,19 +127,36 @@ func cell(t testing.TB, p Position, label string) Cell {
 	return c
 }
 
-// Rulebook diagram 5: player A (0) is five marbles behind but wins. A
-// places black on E4 and removes G4, forcing B's only capture E3xE5 (which
-// gives B 3 black, not a win). Then A places white on B1 and removes C2,
-// isolating A1 and B1, both white: 2 + 2 = 4 white wins.
+// Diagram5 is the rulebook's diagram 5 as a position. The rulebook gives
+// it in words: A (player 0) is five marbles behind; A puts a black marble
+// on ring 1 and removes ring 2, forcing B to capture that black (which
+// gives B no winning set); then A puts a white on ring 3 and removes ring
+// 4, isolating two white marbles: 2 + 2 = 4 white wins. Here ring 1 is
+// E4, ring 2 is D2, ring 3 is B1 and ring 4 is C2. A1 (white) and B1 hang
+// on C2 alone, and C2 is not free until D2 is gone: so A cannot isolate
+// at once, and had A just removed D2, B would take the two whites
+// instead. B holds 2 white, 4 grey, 1 black: a grey sacrifice would give
+// B five grey, which is why the rulebook stresses black.
+const Diagram5 = "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"
+
 func TestDiagram5SacrificeWins(t *testing.T) {
-	p := mustParse(t, "37 w.oo/o.ooo/.ooooo/o.ooooo/o.gooo/ooooo/oooo 1,4,8 2,0,0 2,3,2 0")
-	p = play(t, p, "BE4-G4")
+	p := mustParse(t, Diagram5)
+	if got := labels(p.Board(), p.FreeRings()); strings.Contains(got, "C2") {
+		t.Fatalf("free rings %s: ring 4 (C2) must not be free before ring 2 (D2) goes", got)
+	}
+	if turn, ok := p.WinningTurn(); ok {
+		t.Fatalf("A wins at once with %s; the diagram needs the sacrifice", FormatTurn(p.Board(), turn))
+	}
+	p = play(t, p, "BE4-D2")
 	if got := legal(p); strings.Join(got, " ") != "E3xE5" {
 		t.Fatalf("B's turns = %v; want only the forced E3xE5", got)
 	}
 	p = play(t, p, "E3xE5")
 	if r := p.Result(); r.Over {
 		t.Fatalf("B should not have won: %v, captures %v", r, p.Captures(1))
+	}
+	if got := p.Captures(1); got != [3]int{2, 4, 2} {
+		t.Errorf("B's captures = %v; want 2 white, 4 grey, 2 black", got)
 	}
 	p = play(t, p, "WB1-C2")
 	if got := labels(p.Board(), p.Claimed()); got != "A1 B1" {

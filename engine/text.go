@@ -121,6 +121,9 @@ func ParsePositionOn(b *Board, r *Rules, s string) (Position, error) {
 		}
 		p.hist = &histNode{key: q.key(), prev: p.hist}
 	}
+	p.hash = p.zobrist()
+	p.edge = b.edges(p.rings)
+	p.unsettled = p.rings&^b.closure(p.vacant(), p.rings) != 0
 	p.result = p.evaluate()
 	return p, nil
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/referee"
 )
 
@@ -71,6 +72,22 @@ type State struct {
 	Result   string                 `json:"result"`    // "" while playing; else the engine's reason
 	Status   string                 `json:"status"`    // the referee's status line
 	Missed   []int                  `json:"missed_captures"`
+	// Analysis is the forced-win search on this position, null while it
+	// runs, when analysis is off (tournament play) and once the game is
+	// over. The state is published again, same seq, when it finishes.
+	Analysis *Analysis `json:"analysis"`
+}
+
+// Analysis is the forced-win search's result: the fields of zertzboard
+// analyze --json (forced_win, complete, nodes, ms), and what a viewer needs
+// to say "no forced win within K" without knowing the configuration.
+type Analysis struct {
+	solve.Report
+	// MaxTurns is the K asked: wins within so many of the mover's turns.
+	MaxTurns int `json:"max_turns"`
+	// Depth is the K fully searched without a win: "no forced win within
+	// Depth turns" holds even when the budget ran out before MaxTurns.
+	Depth int `json:"depth"`
 }
 
 // Snapshot describes the referee's official game.

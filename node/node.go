@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
@@ -69,6 +70,9 @@ type Options struct {
 	// (e.g. to record a frame log), on the referee's goroutine, just
 	// before the referee. It must not keep cells.
 	OnFrame func(ms int64, cells []byte)
+	// Analysis, if not nil, turns on live forced-win analysis (see
+	// controller.Config.Analysis).
+	Analysis *analyst.Options
 }
 
 // Node is a running board.
@@ -137,6 +141,7 @@ func New(opt Options) (*Node, error) {
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
+		Analysis: opt.Analysis,
 	})
 	if err != nil {
 		n.Close()
@@ -370,6 +375,19 @@ func (n *Node) reportFaults(t time.Time, fs []health.Fault) {
 	}
 }
 
+// SetFault shows a fault from outside the sensors on the status screen, or
+// clears it with "", e.g. the MQTT store falling back to memory on a full
+// disk. The caller reports it on "events"; refereeing goes on.
+func (n *Node) SetFault(text string) {
+	n.disp.mu.Lock()
+	n.disp.system = text
+	n.disp.mu.Unlock()
+	n.disp.poke()
+	if text != "" {
+		n.log.Warn("fault", "reason", text)
+	}
+}
+
 // confirmWindow is how long a new-game press waits for confirm.
 const confirmWindow = 5 * time.Second
 
@@ -439,8 +457,11 @@ func (n *Node) Do(c Command) error {
 	return fmt.Errorf("node: unknown command %q", c.Name)
 }
 
-// Close closes the journal.
+// Close stops the analysis and closes the journal.
 func (n *Node) Close() error {
+	if n.ctrl != nil {
+		n.ctrl.Close()
+	}
 	if n.jrnl != nil {
 		return n.jrnl.Close()
 	}
@@ -459,6 +480,7 @@ type screens struct {
 	s      live.State
 	m      *wiring.Mount
 	fault  []string
+	system string // a fault outside the sensors (SetFault), shown first
 	notice string // overrides the status line, e.g. a button awaiting confirm
 	warn   string // a standing warning (a damaged journal), shown with the faults
 	dirty  chan struct{}
@@ -514,6 +536,9 @@ func (d *screens) run(ctx context.Context) {
 		}
 		d.mu.Lock()
 		g, s, m, faults := d.g, d.s, d.m, d.fault
+		if d.system != "" {
+			faults = append([]string{d.system}, faults...)
+		}
 		if d.warn != "" {
 			faults = append([]string{d.warn}, faults...)
 		}

@@ -358,7 +358,7 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 	if len(placed) > 1 || len(removed) > 1 || len(placed)+len(removed) == 0 {
 		return m // not a placement
 	}
-	if capture && r.cfg.Mode == Casual {
+	if capture && (r.cfg.Mode == Casual || r.mustCapture) {
 		from, over := firstJump(p)
 		m.reason, m.rule = fmt.Sprintf("capture is compulsory: %s can jump %s", r.b.Label(from), r.b.Label(over)), string(engine.RuleCaptureCompulsory)
 		return m

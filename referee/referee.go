@@ -142,6 +142,10 @@ type Referee struct {
 	missed     []int         // turns (1-based) that were placements over a capture
 	guide      Guidance
 	demand     bool // a take-back demand is being guided
+	// mustCapture: the last turn was taken back on the opponent's demand
+	// (a missed capture), so the capture must now be made (rulebook I); a
+	// placement is refused as in casual mode until a turn is committed.
+	mustCapture bool
 }
 
 // New starts a referee.
@@ -289,7 +293,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.game = engine.NewGame(engine.NewPosition(r.cfg.Board, r.cfg.Rules, first&1))
 	r.cells = []string{r.game.Position().Cells()}
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
-	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared = 0, nil, nil, 0, nil, false
+	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.seen = [engine.MaxCells]byte{}
 	r.candDone, r.settled = false, "" // look at the board afresh
 	r.guide = r.idleGuidance()

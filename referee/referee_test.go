@@ -241,6 +241,31 @@ func TestTournamentMissedCaptureAndDemand(t *testing.T) {
 	if b.r.Game().Len() != 0 || len(b.r.MissedCaptures()) != 0 {
 		t.Errorf("after the take-back: %d turns, missed %v", b.r.Game().Len(), b.r.MissedCaptures())
 	}
+	// The capture must now be made (rulebook I): the same placement again
+	// is refused, not re-committed and not another missed capture.
+	ev = b.show("A1=w A2=.")
+	b.expect(ev, "illegal")
+	if il := ev[0].Body.(Illegal); il.Rule != string(engine.RuleCaptureCompulsory) {
+		t.Errorf("placement after the demanded take-back: %+v; want the capture rule", il)
+	}
+	if b.r.Game().Len() != 0 {
+		t.Errorf("the placement was committed after the demanded take-back")
+	}
+	b.expect(b.show("A1=o A2=o"), "restored")
+}
+
+// TestPlainTakebackKeepsTournamentPlacement: without a demand, a take-back
+// does not oblige the capture; putting the placement back redoes it, still a
+// missed capture.
+func TestPlainTakebackKeepsTournamentPlacement(t *testing.T) {
+	b := newBench(t, diagram3, Tournament)
+	b.expect(b.show("A1=w"), "pending")
+	b.expect(b.show("A1=w A2=."), "move missed-capture forced-capture")
+	b.expect(b.show("A1=o A2=o"), "takeback forced-capture")
+	b.expect(b.show("A1=w A2=."), "move missed-capture forced-capture inferred")
+	if got := b.r.MissedCaptures(); !reflect.DeepEqual(got, []int{1}) {
+		t.Errorf("MissedCaptures() after the redo = %v; want [1]", got)
+	}
 }
 
 func TestTouchMove(t *testing.T) {

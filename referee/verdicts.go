@@ -39,7 +39,7 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 		r.missed = append(r.missed, n)
 		ev = append(ev, Event{t, MissedCapture{Turn: n, Player: player, Jumps: firstHops(p)}})
 	}
-	r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = false, false, engine.NoCell, nil, nil, nil
+	r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps, r.mustCapture = false, false, engine.NoCell, nil, nil, nil, false
 	return append(ev, r.afterTurn(t)...)
 }
 
@@ -122,6 +122,12 @@ func (r *Referee) takeback(t int64, k int) []Event {
 		return []Event{{t, Fault{Reason: err.Error()}}}
 	}
 	r.cells = r.cells[:len(r.cells)-k]
+	// A take-back the opponent demanded for a missed capture cannot be
+	// undone by putting the placement back: the capture must be made now.
+	r.mustCapture = r.demand && r.game.Position().HasCapture()
+	if r.mustCapture {
+		redo = nil
+	}
 	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = 0, false, false, engine.NoCell, nil, redo, nil
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/live"
 )
 
@@ -18,7 +19,6 @@ import (
 const (
 	maxPayload = 1 << 20 // bytes; a 61-ring state is a few kB
 	maxBoards  = 1000
-	maxIDLen   = 64
 )
 
 // Options configure a Server. The zero value is usable.
@@ -116,7 +116,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 		return
 	}
 	id, kind, ok := strings.Cut(rest, "/")
-	if !ok || id == "" || len(id) > maxIDLen || len(payload) > maxPayload {
+	if !ok || !boardid.Valid(id) || len(payload) > maxPayload {
 		return
 	}
 	switch kind {
@@ -313,10 +313,16 @@ func (s *Server) currentLocked(board string) *frame {
 // Current returns the rendered view of board ("" for the tournament
 // view) and the seq of the state it shows.
 func (s *Server) Current(board string) (html string, seq uint64) {
+	html, seq, _ = s.current(board)
+	return html, seq
+}
+
+// current is Current, and whether the board is known ("" always is).
+func (s *Server) current(board string) (html string, seq uint64, known bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.currentLocked(board)
-	return f.html, f.seq
+	return f.html, f.seq, board == "" || s.boards[board] != nil
 }
 
 // State returns the latest state payload of board as received, or nil.

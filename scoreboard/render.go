@@ -185,6 +185,7 @@ func renderBanners(b *strings.Builder, v view) {
 	if s.Phase == "place" && v.notice == nil {
 		fmt.Fprintf(b, `<div class="banner turn">%s to place</div>`, esc(playerName(s, s.ToMove)))
 	}
+	renderAnalysisBanner(b, s)
 	b.WriteString(`</div>`)
 }
 
@@ -451,6 +452,7 @@ func BoardSVG(s *live.State, n *notice) string {
 			fmt.Fprintf(&b, `<circle class="ghost" cx="%s" cy="%s" r="%s"/>`, num(p[0]), num(p[1]), num(MarbleRadius))
 		}
 	}
+	b.WriteString(analysisArrows(s, pos))
 	b.WriteString(top.String())
 	b.WriteString(`</svg>`)
 	return b.String()
@@ -537,6 +539,8 @@ const svgDefs = `<defs>` +
 	`<radialGradient id="zb-black" cx="0.35" cy="0.3" r="0.75"><stop offset="0" stop-color="#6b6f76"/><stop offset="0.35" stop-color="#24262a"/><stop offset="1" stop-color="#050506"/></radialGradient>` +
 	`<marker id="zb-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker>` +
 	`<marker id="zb-arrow-red" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead-red"/></marker>` +
+	`<marker id="zb-arrow-attacker" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead-attacker"/></marker>` +
+	`<marker id="zb-arrow-defender" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead-defender"/></marker>` +
 	`</defs>`
 
 func num(f float64) string { return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64) }

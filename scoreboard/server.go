@@ -4,9 +4,14 @@ import (
 	"embed"
 	"html/template"
 	"io/fs"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/internal/connlimit"
 )
 
 //go:embed web
@@ -24,12 +29,26 @@ var shell = template.Must(template.ParseFS(webFS, "web/page.html"))
 //
 // Any page takes ?overlay=1 for a transparent, compact layout (OBS
 // browser sources).
+//
+// Board IDs are checked (internal/boardid): a malformed one is 400. A
+// board not seen yet is 404; its page still comes with the waiting view,
+// which goes live when the board appears (a stream producer may open it
+// before the board is switched on). Directories are never listed, and
+// every response says nosniff (Secure).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(webFS, "web/static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
-	mux.HandleFunc("GET /events", s.serveEvents)
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(filesOnly{static})))
+	mux.HandleFunc("GET /events", func(w http.ResponseWriter, r *http.Request) {
+		if board := r.URL.Query().Get("board"); board != "" && !badBoard(w, board) {
+			return
+		}
+		s.serveEvents(w, r)
+	})
 	mux.HandleFunc("GET /board/{id}/state.json", func(w http.ResponseWriter, r *http.Request) {
+		if !badBoard(w, r.PathValue("id")) {
+			return
+		}
 		b := s.State(r.PathValue("id"))
 		if b == nil {
 			http.Error(w, "no state for this board yet", http.StatusNotFound)
@@ -40,12 +59,84 @@ func (s *Server) Handler() http.Handler {
 		w.Write(b)
 	})
 	mux.HandleFunc("GET /board/{id}", func(w http.ResponseWriter, r *http.Request) {
-		s.servePage(w, r, r.PathValue("id"))
+		if badBoard(w, r.PathValue("id")) {
+			s.servePage(w, r, r.PathValue("id"))
+		}
 	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		s.servePage(w, r, r.URL.Query().Get("board"))
+		if board := r.URL.Query().Get("board"); board == "" || badBoard(w, board) {
+			s.servePage(w, r, board)
+		}
 	})
-	return mux
+	return Secure(mux)
+}
+
+// badBoard answers 400 and returns false unless id is a valid board ID.
+func badBoard(w http.ResponseWriter, id string) bool {
+	if err := boardid.Check(id); err != nil {
+		http.Error(w, "scoreboard: "+err.Error(), http.StatusBadRequest)
+		return false
+	}
+	return true
+}
+
+// Secure sets the headers every response carries: nosniff, so that a
+// browser never runs a state or a style sheet as something else, and no
+// referrer to other sites.
+func Secure(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// filesOnly hides directories, so that the file server lists none.
+type filesOnly struct{ fs.FS }
+
+func (f filesOnly) Open(name string) (fs.File, error) {
+	file, err := f.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := file.Stat(); err != nil || st.IsDir() {
+		file.Close()
+		return nil, fs.ErrNotExist
+	}
+	return file, nil
+}
+
+// HTTP limits: one address (a phone, an OBS machine) needs a few
+// connections; a hall of viewers needs hundreds.
+var HTTPLimits = connlimit.Limits{Total: 512, PerAddr: 64, Rate: 32, Burst: 128}
+
+// NewHTTPServer is the http.Server for a scoreboard handler: headers must
+// arrive within 5 s (slowloris) and fit in 16 KiB, idle connections close
+// after a minute, and every response is Secure. Event streams set their
+// own write deadlines. There is no ReadTimeout: net/http keeps it as the
+// read deadline while a handler runs, and its expiry cancels the request,
+// which would end every event stream after that long.
+func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &http.Server{
+		Handler:           Secure(h),
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
+}
+
+// LimitListener applies HTTPLimits to ln; refused connections are closed
+// at once (and logged, rate-limited by the caller's handler).
+func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
+	return connlimit.Listener(ln, connlimit.New(HTTPLimits, nil), func(remote net.Addr, reason string) {
+		if log != nil {
+			log.Warn("scoreboard: connection refused", "remote", remote.String(), "reason", reason)
+		}
+	})
 }
 
 type pageData struct {
@@ -60,7 +151,7 @@ type pageData struct {
 // servePage writes the page with the current view already in it, so a
 // late joiner sees the board before the event stream opens.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string) {
-	html, seq := s.Current(board)
+	html, seq, known := s.current(board)
 	d := pageData{Title: "zertzboard", Board: board, Seq: seq, HTML: template.HTML(html), Events: "/events"}
 	if board != "" {
 		d.Title = board + " · zertzboard"
@@ -77,6 +168,9 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	// hostile player name.
 	h.Set("Content-Security-Policy", "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if !known {
+		w.WriteHeader(http.StatusNotFound)
+	}
 	if err := shell.Execute(w, d); err != nil {
 		s.log.Debug("scoreboard: writing the page", "err", err)
 	}

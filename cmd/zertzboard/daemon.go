@@ -15,11 +15,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/referee"
@@ -29,17 +31,21 @@ import (
 // daemon is what "run" and "sim" share: a node, the MQTT broadcast (with
 // the embedded broker unless an external one is named) and the web page.
 type daemon struct {
-	node     node.Options // without Publisher and Commands
-	broker   string       // "embedded" or a URL
-	listen   string       // embedded broker TCP address
-	ws       string       // embedded broker WebSocket address ("off" for none)
-	users    []broker.User
-	username string
-	password string
-	store    string // paho's persistent store directory
-	token    string
-	tls      broadcast.TLSConfig
-	http     string // "off" for none
+	node   node.Options // without Publisher and Commands
+	broker string       // "embedded" or a URL
+	listen string       // embedded broker TCP address
+	ws     string       // embedded broker WebSocket address ("off" for none)
+	users  []broker.User
+	limits broker.Limits // the embedded broker's; zero fields take defaults
+	// brokerCert and brokerKey (PEM files) put the embedded broker's
+	// listeners on TLS.
+	brokerCert, brokerKey string
+	username              string
+	password              string
+	store                 string // paho's persistent store directory
+	token                 string
+	tls                   broadcast.TLSConfig
+	http                  string // "off" for none
 	// viewer is the scoreboard's account on an external broker; empty
 	// user means anonymous.
 	viewerUser, viewerPass string
@@ -112,6 +118,11 @@ func (d *daemon) run(ctx context.Context) error {
 	if d.brokerLog == nil {
 		d.brokerLog = slog.New(slog.DiscardHandler)
 	}
+	// No line may carry a client's payload or grow without bound.
+	d.log = slog.New(logguard.New(d.log.Handler(), nil))
+	if d.node.Logger != nil {
+		d.node.Logger = slog.New(logguard.New(d.node.Logger.Handler(), nil))
+	}
 	// The scoreboard, if the web page is on. With the embedded broker it
 	// listens in process, subscribed before the listeners open: mochi
 	// 2.7.9 reads retained messages without a lock when a wildcard
@@ -129,7 +140,8 @@ func (d *daemon) run(ctx context.Context) error {
 			d.password = randomSecret()
 		}
 		users := append([]broker.User{{Name: d.username, Password: d.password, Role: broker.RoleBoard}}, d.users...)
-		b, err := broker.New(broker.Config{TCPAddr: d.listen, WSAddr: d.ws, Users: users, Logger: d.brokerLog})
+		b, err := broker.New(broker.Config{TCPAddr: d.listen, WSAddr: d.ws, Users: users, Logger: d.brokerLog,
+			Limits: d.limits, TLSCertFile: d.brokerCert, TLSKeyFile: d.brokerKey})
 		if err != nil {
 			return err
 		}
@@ -144,17 +156,27 @@ func (d *daemon) run(ctx context.Context) error {
 		defer b.Close()
 		embedded = true
 		url = "tcp://" + b.TCPAddr()
-		if ws := b.WSAddr(); ws != "" {
-			d.log.Info("MQTT over WebSocket", "url", "ws://"+ws+"/")
+		ws := "ws://"
+		if b.TLS() {
+			// The board's own client trusts its broker: it dials
+			// loopback, where the certificate's name need not match.
+			url, ws = "ssl://"+b.TCPAddr(), "wss://"
+			d.tls = broadcast.TLSConfig{InsecureSkipVerify: true}
+		}
+		if a := b.WSAddr(); a != "" {
+			d.log.Info("MQTT over WebSocket", "url", ws+a+"/")
 		}
 	}
-	if d.store != "" {
-		if err := os.MkdirAll(d.store, 0o700); err != nil {
-			return err
-		}
-	}
+	// A store directory that cannot be made is no reason to stop: the
+	// publisher keeps messages in memory and reports the fault.
+	var faulty atomic.Pointer[node.Node]
 	pub, err := broadcast.New(broadcast.Config{Brokers: []string{url}, BoardID: d.node.BoardID, Username: d.username, Password: d.password,
-		StoreDir: d.store, CommandToken: d.token, TLS: d.tls, Logger: d.log.With("part", "mqtt"), CloseTimeout: 10 * time.Second})
+		StoreDir: d.store, CommandToken: d.token, TLS: d.tls, Logger: d.log.With("part", "mqtt"), CloseTimeout: 10 * time.Second,
+		OnStoreFault: func(err error) {
+			if n := faulty.Load(); n != nil {
+				n.SetFault(storeFaultLine(err))
+			}
+		}})
 	if err != nil {
 		return err
 	}
@@ -167,6 +189,10 @@ func (d *daemon) run(ctx context.Context) error {
 		return err
 	}
 	defer n.Close()
+	faulty.Store(n)
+	if err := pub.StoreFault(); err != nil { // before the node existed
+		n.SetFault(storeFaultLine(err))
+	}
 
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(ctx)
@@ -214,8 +240,8 @@ func (d *daemon) run(ctx context.Context) error {
 			}
 			followScoreboard(ctx, &wg, sb, scoreboard.MQTTConfig{Broker: url, Username: d.viewerUser, Password: d.viewerPass, TLS: tc}, d.log.With("part", "scoreboard"))
 		}
-		srv := &http.Server{Handler: statusPage(n, sb), ReadHeaderTimeout: 5 * time.Second}
-		go srv.Serve(ln)
+		srv := scoreboard.NewHTTPServer(statusPage(n, sb), d.log.With("part", "web"))
+		go srv.Serve(scoreboard.LimitListener(ln, d.log.With("part", "web")))
 		defer srv.Close()
 		httpURL = "http://" + ln.Addr().String() + "/"
 	}
@@ -250,11 +276,20 @@ func (d *daemon) run(ctx context.Context) error {
 			first = err
 		}
 	}
+	n.Controller().Close() // no analysis publishes once the broadcast is closed
 	if err := pub.Close(); err != nil && first == nil {
 		first = err
 	}
 	d.log.Info("stopped")
 	return first
+}
+
+// storeFaultLine is the status screen's line for the MQTT store's state.
+func storeFaultLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "MQTT store: disk error"
 }
 
 func randomSecret() string {

@@ -48,7 +48,14 @@ func watchBoard(t *testing.T, addr, board string) *viewer {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Cleanup(func() { v.c.Disconnect(10) })
-	tok := v.c.Subscribe("zertz/"+board+"/#", 1, func(_ paho.Client, m paho.Message) {
+	// Explicit topics, not zertz/<board>/#: mochi 2.7.9 reads retained
+	// messages unlocked on a wildcard subscribe (mochi-mqtt/server#200),
+	// which the race detector reports in the race-built board.
+	topics := map[string]byte{}
+	for _, name := range []string{"status", "state", "moves", "events", "record"} {
+		topics["zertz/"+board+"/"+name] = 1
+	}
+	tok := v.c.SubscribeMultiple(topics, func(_ paho.Client, m paho.Message) {
 		v.mu.Lock()
 		defer v.mu.Unlock()
 		switch topic := m.Topic(); {

@@ -38,3 +38,13 @@ func TestUsage(t *testing.T) {
 		t.Errorf("help perft: exit %d, %q", code, stderr.String())
 	}
 }
+
+// A board ID is checked before anything starts.
+func TestSimRefusesBadBoardID(t *testing.T) {
+	for _, id := range []string{"a b", "a/b", strings.Repeat("x", 65)} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"sim", "--board-id", id}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "--board-id: bad board ID") {
+			t.Errorf("sim --board-id %q: exit %d, %q", id, code, stderr.String())
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/scoreboard"
 )
 
@@ -92,6 +93,7 @@ type scoreboardConfig struct {
 // serveScoreboard follows the broker and serves the pages until ctx is
 // done; ready gets the page's URL once it listens.
 func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpURL string)) error {
+	cfg.log = slog.New(logguard.New(cfg.log.Handler(), nil)) // clipped, rate-limited per viewer
 	sb := scoreboard.New(scoreboard.Options{Prefix: cfg.prefix, Logger: cfg.log})
 	ln, err := net.Listen("tcp", cfg.http)
 	if err != nil {
@@ -101,9 +103,9 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 	defer cancel()
 	follow := make(chan error, 1)
 	go func() { follow <- sb.Follow(ctx, cfg.mqtt) }()
-	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
+	srv := scoreboard.NewHTTPServer(sb.Handler(), cfg.log)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(scoreboard.LimitListener(ln, cfg.log)) }()
 	if ready != nil {
 		ready("http://" + ln.Addr().String() + "/")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/physical"
@@ -68,6 +69,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	exitAtEnd := fs.Bool("exit-at-end", false, "stop after the game, once every message is delivered")
 	journalPath := fs.String("journal", "", "the journal file (default: a fresh one in a temporary directory)")
 	modeName := fs.String("mode", "casual", "casual or tournament")
+	analysis := fs.String("analysis", "auto", "live forced-win analysis on the scoreboard: on, off, or auto (on in casual mode, off in tournament)")
 	seed := fs.Uint64("seed", 1, "seeds the players' behaviour and the sensor noise")
 	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
@@ -82,6 +84,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
 	}
+	if err := boardid.Check(*boardID); err != nil {
+		return fail("--board-id: %v", err)
+	}
 	if *settle < 30 || *settle > 2000 {
 		return fail("--settle %d: want 30 to 2000 ms", *settle)
 	}
@@ -91,6 +96,9 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	mode, err := referee.ParseMode(*modeName)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
+		return fail("--analysis %q: want auto, on or off", *analysis)
 	}
 	games, note, err := simGames(*game, *seed)
 	if err != nil {
@@ -139,7 +147,8 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
-			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame},
+			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame,
+			Analysis: analysisOptions(*analysis, 0, 0)},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {

@@ -1,0 +1,80 @@
+package analyst
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/live"
+)
+
+const diagram5 = "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"
+
+type calls struct {
+	mu  sync.Mutex
+	got []live.Analysis
+	pos []engine.Position
+	ch  chan struct{}
+}
+
+func (c *calls) done(p engine.Position, a live.Analysis) {
+	c.mu.Lock()
+	c.got = append(c.got, a)
+	c.pos = append(c.pos, p)
+	c.mu.Unlock()
+	c.ch <- struct{}{}
+}
+
+// TestNextPositionCancels: a search that cannot finish (eight turns deep
+// from the start, no budget to speak of) is cancelled by the next
+// position and never reported; the next one is.
+func TestNextPositionCancels(t *testing.T) {
+	c := &calls{ch: make(chan struct{}, 4)}
+	a := New(Options{MaxTurns: 8, Budget: time.Hour}, c.done)
+	start := engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 0)
+	a.Analyze(start)
+	d5, err := engine.ParsePosition(diagram5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Analyze(d5)
+	<-c.ch
+	a.Close()
+	if len(c.got) != 1 || !c.pos[0].Equal(d5) {
+		t.Fatalf("%d analyses reported; want only diagram 5's", len(c.got))
+	}
+	w := c.got[0].ForcedWin
+	if w == nil || w.Player != 0 || w.Turns != 2 || !c.got[0].Complete || c.got[0].MaxTurns != 8 {
+		t.Errorf("diagram 5: %+v; want a forced win for player 0 in 2", c.got[0])
+	}
+}
+
+// TestBudgetReported: a search stopped by its bound is still reported,
+// incomplete, with the depth it finished.
+func TestBudgetReported(t *testing.T) {
+	c := &calls{ch: make(chan struct{}, 4)}
+	a := New(Options{MaxTurns: 3, Budget: time.Hour, MaxNodes: 3000}, c.done)
+	defer a.Close()
+	a.Analyze(engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 0))
+	<-c.ch
+	got := c.got[0]
+	if got.ForcedWin != nil || got.Complete || got.Depth != 2 || got.MaxTurns != 3 || got.Nodes < 3000 {
+		t.Errorf("bounded search: %+v; want no win, incomplete, depth 2 of 3", got)
+	}
+}
+
+func TestDefaultsAndOver(t *testing.T) {
+	a := New(Options{}, func(engine.Position, live.Analysis) { t.Error("a finished game was analysed") })
+	if a.Options() != DefaultOptions {
+		t.Errorf("Options() = %+v; want the defaults %+v", a.Options(), DefaultOptions)
+	}
+	p, err := engine.ParsePosition("37 ..../...../....../..wg.../..o.../...../.... 5,7,10 0,0,0 0,0,0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn, _ := engine.ParseTurn(p.Board(), "BE3")
+	a.Analyze(p.MustPlay(turn))
+	a.Close()
+	a.Analyze(p) // after Close: ignored
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/zertzboard/zertzboard/analyst"
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/engine/solve"
+)
+
+func init() {
+	register(command{name: "analyze", summary: "look for a forced win: can the player to move win whatever the opponent does?", run: runAnalyze})
+}
+
+const analyzeAbout = `
+Asks whether the player to move can force a win within K of their own turns,
+whatever the opponent answers, and prints the shortest such win with its line
+(the turns of both players, in the project's notation, starting with the
+player to move). The search is exact: a reported win holds against every
+defence, and "no forced win within K" means none exists. It starts from a
+board's start, a position in a record (--from, --turns) or a position's text
+form (--position).
+
+--ms bounds the time (and --nodes the work). A search that runs out of time says how deep it got:
+with --json, "complete" is false.
+
+--json prints one object:
+  {"forced_win":null|{"player":0|1,"turns":K,"line":["notation",...]},
+   "complete":true|false,"nodes":N,"ms":T}
+
+Exit status: 0 when the search finished (win or not), 3 when the budget ran
+out first, 2 for bad flags.
+
+Examples:
+  zertzboard analyze --from game.sgf --turns 30
+  zertzboard analyze --from game.sgf --turns 30 --max-turns 3 --ms 5000 --json
+  zertzboard analyze --position "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"`
+
+// exitIncomplete: the budget ran out before the question was answered.
+const exitIncomplete = 3
+
+func runAnalyze(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("analyze", "--board B [--blitz] [--from FILE --turns N | --position TEXT] [--max-turns K] [--ms BUDGET] [--nodes N] [--json]", analyzeAbout, stderr)
+	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
+	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
+	from := fs.String("from", "", "analyse the position after the first --turns turns of this record (SGF or JSON)")
+	turns := fs.Int("turns", 0, "with --from: how many of the record's turns to play first")
+	position := fs.String("position", "", "analyse this position, in the engine's text form (see the engine package)")
+	maxTurns := fs.Int("max-turns", 2, fmt.Sprintf("K: look for wins within this many of the mover's own turns (1 to %d)", solve.MaxTurns))
+	ms := fs.Int64("ms", 10000, "time budget in milliseconds (0: none)")
+	nodes := fs.Int64("nodes", 0, "stop after about this many positions (0: no limit); unlike --ms, the same on every machine")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "zertzboard analyze: "+format+"\n", a...)
+		return exitUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fail("unexpected argument %q", fs.Arg(0))
+	case *maxTurns < 1 || *maxTurns > solve.MaxTurns:
+		return fail("--max-turns %d: want 1 to %d", *maxTurns, solve.MaxTurns)
+	case *ms < 0:
+		return fail("--ms %d: want 0 (no limit) or more", *ms)
+	case *nodes < 0:
+		return fail("--nodes %d: want 0 (no limit) or more", *nodes)
+	case *position != "" && *from != "":
+		return fail("give --from or --position, not both")
+	}
+	var start engine.Position
+	var err error
+	if *position != "" {
+		start, err = engine.ParsePosition(*position)
+	} else {
+		start, err = perftStart(fs, *board, *blitz, *from, *turns)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	ctx := context.Background()
+	if *ms > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(*ms)*time.Millisecond)
+		defer cancel()
+	}
+	t0 := time.Now()
+	res := solve.Solve(ctx, start, solve.Options{MaxTurns: *maxTurns, MaxNodes: *nodes})
+	rep := res.Report(start.Board(), time.Since(t0).Milliseconds())
+	if *asJSON {
+		out, _ := json.Marshal(rep)
+		fmt.Fprintf(stdout, "%s\n", out)
+	} else {
+		fmt.Fprintln(stdout, describeAnalysis(start, res, *maxTurns, rep))
+	}
+	if !res.Complete {
+		return exitIncomplete
+	}
+	return exitOK
+}
+
+// describeAnalysis is the text form of a search's result.
+func describeAnalysis(p engine.Position, res solve.Result, maxTurns int, rep solve.Report) string {
+	stats := fmt.Sprintf("(%d positions, %d ms)", rep.Nodes, rep.MS)
+	switch {
+	case p.Result().Over:
+		return fmt.Sprintf("the game is over: %s", p.Result())
+	case res.Win != nil:
+		w := rep.ForcedWin
+		return fmt.Sprintf("forced win for player %d in %s: %s %s", w.Player, plural(w.Turns, "turn"), strings.Join(w.Line, " "), stats)
+	case res.Complete:
+		return fmt.Sprintf("no forced win for player %d within %s %s", p.ToMove(), plural(maxTurns, "turn"), stats)
+	case res.Depth > 0:
+		return fmt.Sprintf("out of time: no forced win for player %d within %s; %d not finished %s", p.ToMove(), plural(res.Depth, "turn"), res.Depth+1, stats)
+	}
+	return fmt.Sprintf("out of time before a whole turn was searched %s", stats)
+}
+
+// analysisOptions are the daemon's live-analysis options for the setting
+// "on", "off" or "auto" (on, but not for tournament games); nil when off.
+// Zero turns or budget take the analyst's defaults.
+func analysisOptions(setting string, turns int, budget time.Duration) *analyst.Options {
+	if setting == "off" {
+		return nil
+	}
+	return &analyst.Options{MaxTurns: turns, Budget: budget, InTournament: setting == "on"}
+}

@@ -1,0 +1,41 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestAnalysis(t *testing.T) {
+	tests := []struct {
+		src    string
+		on     bool
+		turns  int
+		budget time.Duration
+	}{
+		{"[board]\nmode = casual", true, 2, time.Second},
+		{"[board]\nmode = tournament", false, 2, time.Second},
+		{"[board]\nmode = tournament\n[analysis]\nenabled = on\nturns = 3\nbudget = 500ms", true, 3, 500 * time.Millisecond},
+		{"[analysis]\nenabled = off", false, 2, time.Second},
+		{"[analysis]\nenabled = auto", true, 2, time.Second},
+	}
+	for _, tt := range tests {
+		c, err := Parse("z.conf", strings.NewReader(tt.src))
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.src, err)
+		}
+		if c.AnalysisOn() != tt.on || c.AnalysisTurns != tt.turns || c.AnalysisBudget != tt.budget {
+			t.Errorf("Parse(%q): analysis on %v, %d turns, %v; want %v, %d, %v", tt.src, c.AnalysisOn(), c.AnalysisTurns, c.AnalysisBudget, tt.on, tt.turns, tt.budget)
+		}
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"[analysis]\nenabled = yes", `z.conf:2: analysis.enabled: "yes": want auto, on or off`},
+		{"[analysis]\nturns = 9", `z.conf:2: analysis.turns: "9": want 1 to 4`},
+		{"[analysis]\nbudget = 5ms", `z.conf:2: analysis.budget: "5ms"`},
+		{"[analysis]\ndepth = 2", `z.conf:2: analysis.depth: unknown key`},
+	} {
+		if _, err := Parse("z.conf", strings.NewReader(tt.src)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) = %v; want %q", tt.src, err, tt.want)
+		}
+	}
+}
