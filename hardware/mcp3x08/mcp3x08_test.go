@@ -1,6 +1,7 @@
 package mcp3x08
 
 import (
+	"slices"
 	"testing"
 
 	"periph.io/x/conn/v3/conntest"
@@ -272,13 +273,13 @@ func TestReadBatchPlayback(t *testing.T) {
 	if err := d.ReadBatch([]int{0, 1, 2, 3}, got); err != nil {
 		t.Fatal(err)
 	}
-	if want := []uint16{100, 2048, 4095, 7}; !equal(got[:4], want) {
+	if want := []uint16{100, 2048, 4095, 7}; !slices.Equal(got[:4], want) {
 		t.Errorf("ReadBatch = %v; want %v", got[:4], want)
 	}
 	if err := d.ReadBatch([]int{0, 1, 2, 3, 4, 5, 6, 7, 0}, got); err != nil {
 		t.Fatal(err)
 	}
-	if want := []uint16{1, 2, 3, 4, 5, 6, 7, 8, 9}; !equal(got, want) {
+	if want := []uint16{1, 2, 3, 4, 5, 6, 7, 8, 9}; !slices.Equal(got, want) {
 		t.Errorf("ReadBatch = %v; want %v", got, want)
 	}
 	if err := p.Done(); err != nil {
@@ -322,16 +323,4 @@ func TestReadBatchFallsBackToTx(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Error(err)
 	}
-}
-
-func equal(a, b []uint16) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -9,6 +9,7 @@ package screen
 import (
 	"fmt"
 	"image"
+	"slices"
 	"strings"
 
 	"golang.org/x/image/font"
@@ -113,7 +114,7 @@ func New(bus i2c.Bus, o *Opts) (*Dev, error) {
 // loop.
 func (d *Dev) Show(lines []string) error {
 	l := Fit(lines)
-	if equal(l, d.last) {
+	if slices.Equal(l, d.last) {
 		return nil
 	}
 	if err := d.d.Draw(d.d.Bounds(), Render(l), image.Point{}); err != nil {
@@ -121,18 +122,6 @@ func (d *Dev) Show(lines []string) error {
 	}
 	d.last = l
 	return nil
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // String implements conn.Resource.
