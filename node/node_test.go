@@ -36,6 +36,25 @@ func (p *pub) Move(m live.MoveMessage) { p.mu.Lock(); p.moves = append(p.moves, 
 func (p *pub) Event(referee.Event)     {}
 func (p *pub) Record([]byte)           {}
 
+// simRig opens the simulated base of wiring w (its board is hw.Board)
+// through the real drivers on a fake clock, calibrated, and closes it when
+// the test ends.
+func simRig(t *testing.T, w *wiring.Wiring) (*sim.Hardware, *open.Rig, *clock.Fake, *classify.Calibration) {
+	t.Helper()
+	board := sim.NewBoard(w.Base, nil)
+	hw, err := sim.New(w, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clock.NewFake(time.Unix(0, 0))
+	rig, err := open.Open(w, hw, &open.Opts{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rig.Close() })
+	return hw, rig, clk, calibrateSim(t, rig, board)
+}
+
 func calibrateSim(t *testing.T, r *open.Rig, b *sim.Board) *classify.Calibration {
 	t.Helper()
 	cal, err := b.Calibrate(r.Scanner.ScanOnce, r.Bits(), 40)
@@ -55,18 +74,8 @@ func TestGameThroughTheSimulatedHardware(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := wiring.Reference()
-	board := sim.NewBoard(w.Base, nil)
-	hw, err := sim.New(w, board)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk := clock.NewFake(time.Unix(0, 0))
-	rig, err := open.Open(w, hw, &open.Opts{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rig.Close()
-	cal := calibrateSim(t, rig, board)
+	hw, rig, clk, cal := simRig(t, w)
+	board := hw.Board
 	start, _ := rec.Start()
 	m, err := w.Mount(start.Board())
 	if err != nil {
@@ -148,18 +157,9 @@ func TestGameThroughTheSimulatedHardware(t *testing.T) {
 
 func TestButtons(t *testing.T) {
 	w := wiring.Reference()
-	board := sim.NewBoard(w.Base, nil)
-	hw, err := sim.New(w, board)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rig, err := open.Open(w, hw, &open.Opts{Clock: clock.NewFake(time.Unix(0, 0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rig.Close()
+	_, rig, _, cal := simRig(t, w)
 	p := &pub{}
-	n, err := New(Options{BoardID: "b", Variant: "37", First: 0, Rig: rig, Calibration: calibrateSim(t, rig, board), Publisher: p})
+	n, err := New(Options{BoardID: "b", Variant: "37", First: 0, Rig: rig, Calibration: cal, Publisher: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,19 +238,10 @@ func TestDamagedJournalIsReportedLoudly(t *testing.T) {
 	os.WriteFile(jpath, []byte(strings.Replace(string(data), "GF2-G4", "GF2-G3", 1)), 0o644)
 
 	w := wiring.Reference()
-	board := sim.NewBoard(w.Base, nil)
-	hw, err := sim.New(w, board)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rig, err := open.Open(w, hw, &open.Opts{Clock: clock.NewFake(time.Unix(0, 0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rig.Close()
+	_, rig, _, cal := simRig(t, w)
 	p := &evPub{}
 	var log strings.Builder
-	n, err := New(Options{BoardID: "b", Variant: "37", Rig: rig, Calibration: calibrateSim(t, rig, board), JournalPath: jpath, Publisher: p,
+	n, err := New(Options{BoardID: "b", Variant: "37", Rig: rig, Calibration: cal, JournalPath: jpath, Publisher: p,
 		Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatalf("a damaged journal stopped the board: %v", err)

@@ -9,14 +9,11 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/hardware/clock"
-	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
-	"github.com/zertzboard/zertzboard/sim"
 )
 
 // stallPub blocks the goroutine that publishes, once armed, until
@@ -57,18 +54,8 @@ func TestStallCostsNoScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	board := sim.NewBoard(w.Base, nil)
-	hw, err := sim.New(w, board)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk := clock.NewFake(time.Unix(0, 0))
-	rig, err := open.Open(w, hw, &open.Opts{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rig.Close()
-	cal := calibrateSim(t, rig, board)
+	hw, rig, clk, cal := simRig(t, w)
+	board := hw.Board
 	m, err := w.Mount(engine.MustStandardBoard("37"))
 	if err != nil {
 		t.Fatal(err)
