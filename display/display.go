@@ -53,7 +53,7 @@ func LEDColors(dst []color.NRGBA, baseLen int, sockets []engine.Cell, g referee.
 // captures, the referee's status line and any faults.
 func ScreenStatus(s live.State, g referee.Guidance, faults []string) Status {
 	caps := func(c live.Counts) [3]int { return [3]int{c.White, c.Grey, c.Black} }
-	st := Status{ToMove: s.ToMove, Players: s.Players, Captures: [2][3]int{caps(s.Captures[0]), caps(s.Captures[1])}, Line: g.Status, Faults: faults}
+	st := Status{ToMove: s.ToMove, Players: s.Players, Captures: [2][3]int{caps(s.Captures[0]), caps(s.Captures[1])}, Line: g.Status, Parts: g.Parts, Faults: faults}
 	if s.Phase == "over" {
 		st.ToMove = -1
 	}

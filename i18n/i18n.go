@@ -145,8 +145,8 @@ func (l Lang) T(key string, args ...any) string {
 	if s == "" {
 		s = m[0]
 	}
-	if len(args) == 0 {
-		return s
+	if len(args) == 0 || !strings.Contains(s, "%") {
+		return s // a form that leaves its arguments out
 	}
 	return fmt.Sprintf(s, l.args(args)...)
 }
