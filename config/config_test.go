@@ -15,6 +15,7 @@ mode = tournament
 first = 1
 players = Ann, Bob
 settle = 150ms
+language = pl-PL
 
 [hardware]
 calibration = /tmp/cal.json
@@ -38,7 +39,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.BoardID != "club-3" || c.Variant != "37b" || c.Mode != "tournament" || c.First != 1 || c.Players != [2]string{"Ann", "Bob"} || c.SettleMS != 150 {
+	if c.BoardID != "club-3" || c.Variant != "37b" || c.Mode != "tournament" || c.First != 1 || c.Players != [2]string{"Ann", "Bob"} || c.SettleMS != 150 || c.Language != "pl" {
 		t.Errorf("board: %+v", c)
 	}
 	if c.Calibration != "/tmp/cal.json" || c.Wiring != "" || c.Journal != Defaults.Journal || c.Listen != Defaults.Listen || c.HTTP != "off" {
@@ -59,6 +60,7 @@ func TestParseErrors(t *testing.T) {
 		{"[board]\nid = a/b", "z.conf:2: board.id"},
 		{"[board]\nsettle = 5ms", "z.conf:2: board.settle"},
 		{"[board]\ncolour = red", "z.conf:2: board.colour: unknown key"},
+		{"[board]\nlanguage = es", "z.conf:2: board.language: i18n: unknown language \"es\": want one of en, de, fr, pl, ru"},
 		{"[boards]", "z.conf:1: boards: unknown section"},
 		{"[user]\nrole = viewer", "z.conf:1: user: [user NAME] takes a name"},
 		{"[user bob]\nrole = viewer", "z.conf:1: user.bob: needs a password and a role"},

@@ -17,6 +17,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/node"
@@ -53,6 +54,7 @@ the journal when started again with the same --journal.
 Examples:
   zertzboard sim
   zertzboard sim --game mygame.sgf --speed 4 --exit-at-end
+  zertzboard sim --language pl --show
   zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2`
 
 func runSim(args []string, stdout, stderr io.Writer) int {
@@ -73,6 +75,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seeds the players' behaviour and the sensor noise")
 	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
+	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl or ru (MQTT stays English)")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -96,6 +99,10 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	mode, err := referee.ParseMode(*modeName)
 	if err != nil {
 		return fail("%v", err)
+	}
+	lang, err := i18n.Parse(*language)
+	if err != nil {
+		return fail("--language: %v", err)
 	}
 	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
 		return fail("--analysis %q: want auto, on or off", *analysis)
@@ -147,7 +154,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
-			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame,
+			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame, Language: lang,
 			Analysis: analysisOptions(*analysis, 0, 0)},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, log: log, brokerLog: brokerLogger(stderr, *verbose),
