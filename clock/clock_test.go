@@ -67,7 +67,7 @@ func TestClockRules(t *testing.T) {
 		{"a gap between frames over a second is not charged (board offline)", "sudden:1m", DefaultMaxGapMS, []step{
 			{op: "start", t: 0, player: 0},
 			{op: "tick", t: 500, rem: [2]int64{59500, 60000}, run: 0, flag: N},
-			{op: "tick", t: 1500, rem: [2]int64{58500, 60000}, run: 0, flag: N}, // exactly the limit: charged
+			{op: "tick", t: 1500, rem: [2]int64{58500, 60000}, run: 0, flag: N},  // exactly the limit: charged
 			{op: "tick", t: 30000, rem: [2]int64{58500, 60000}, run: 0, flag: N}, // 28.5 s offline
 			{op: "tick", t: 30010, rem: [2]int64{58490, 60000}, run: 0, flag: N},
 			{op: "commit", t: 31010, player: 0, rem: [2]int64{57490, 60000}, run: 1, used: 2510},
