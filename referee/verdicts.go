@@ -194,6 +194,8 @@ func (r *Referee) idleGuidance() Guidance {
 		status = append(status, Msg("guide.take-off-claimed", strings.Join(r.labels(cs), ", ")))
 	}
 	switch res := p.Result(); {
+	case r.ended != nil:
+		status = append([]string{r.endedStatus()}, status...)
 	case res.Over && res.Winner >= 0:
 		status = append([]Message{Msg("guide.over-win", player(res.Winner), Msg("result."+string(res.Reason)))}, status...)
 	case res.Over:
