@@ -195,7 +195,7 @@ func (r *Referee) idleGuidance() Guidance {
 	}
 	switch res := p.Result(); {
 	case r.ended != nil:
-		status = append([]string{r.endedStatus()}, status...)
+		status = append([]Message{r.endedStatus()}, status...)
 	case res.Over && res.Winner >= 0:
 		status = append([]Message{Msg("guide.over-win", player(res.Winner), Msg("result."+string(res.Reason)))}, status...)
 	case res.Over:
