@@ -74,7 +74,7 @@ type State struct {
 	// StatusMsg is Status as messages (key and arguments), so that a
 	// viewer can say it in its own language (package i18n).
 	StatusMsg []referee.Message `json:"status_msg"`
-	Missed   []int                  `json:"missed_captures"`
+	Missed    []int             `json:"missed_captures"`
 	// Analysis is the forced-win search on this position, null while it
 	// runs, when analysis is off (tournament play) and once the game is
 	// over. The state is published again, same seq, when it finishes.
