@@ -175,6 +175,20 @@ func (l Lang) args(args []any) []any {
 	return out
 }
 
+// Format returns the message key's format in language l, unformatted
+// (English where l lacks it; the key itself when unknown), for callers
+// that escape it before formatting, e.g. into HTML.
+func (l Lang) Format(key string) string {
+	m, ok := catalogue[key]
+	if !ok {
+		return key
+	}
+	if s := m[l.index()]; s != "" {
+		return s
+	}
+	return m[0]
+}
+
 // N returns the plural message key for the count n in language l. Its
 // catalogue entries hold the plural forms separated by "|": one|other in
 // English, German and French; one|few|many in Polish and Russian (CLDR

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/live"
 )
@@ -48,7 +49,8 @@ type Server struct {
 	mu      sync.Mutex
 	boards  map[string]*boardView
 	clients map[*client]struct{}
-	index   *frame // the tournament view
+	index   *frame                   // the tournament view
+	langs   map[i18n.Lang]*langViews // views in the other languages streams use (lang.go)
 	closed  bool
 	done    chan struct{} // closed by Close
 	dropped int           // slow clients dropped, for tests and logs
@@ -70,7 +72,8 @@ type frame struct {
 
 // client is one browser's stream.
 type client struct {
-	board string // "" for the tournament view
+	board string    // "" for the tournament view
+	lang  i18n.Lang // "" for English
 	ch    chan *frame
 	gone  chan struct{} // closed when the server drops the client
 }
@@ -216,6 +219,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 		s.index = s.renderIndexLocked()
 		s.broadcastLocked("", s.index)
 	}
+	s.translateLocked(id, indexChanged)
 }
 
 // forget drops a board: its viewers see the waiting view.
@@ -229,6 +233,7 @@ func (s *Server) forget(id string) {
 	s.broadcastLocked(id, s.currentLocked(id))
 	s.index = s.renderIndexLocked()
 	s.broadcastLocked("", s.index)
+	s.translateLocked(id, true)
 }
 
 func (bv *boardView) seq() uint64 {
@@ -260,16 +265,20 @@ func newFrame(seq uint64, html string) *frame {
 // tournament view), dropping any whose buffer is full.
 func (s *Server) broadcastLocked(board string, f *frame) {
 	for c := range s.clients {
-		if c.board != board {
-			continue
+		if c.board == board && c.lang == "" {
+			s.sendLocked(c, f)
 		}
-		select {
-		case c.ch <- f:
-		default:
-			s.dropLocked(c)
-			s.dropped++
-			s.log.Info("scoreboard: dropped a slow viewer", "board", board)
-		}
+	}
+}
+
+// sendLocked queues f for c, dropping c if its buffer is full.
+func (s *Server) sendLocked(c *client, f *frame) {
+	select {
+	case c.ch <- f:
+	default:
+		s.dropLocked(c)
+		s.dropped++
+		s.log.Info("scoreboard: dropped a slow viewer", "board", c.board)
 	}
 }
 
@@ -277,21 +286,13 @@ func (s *Server) dropLocked(c *client) {
 	if _, ok := s.clients[c]; ok {
 		delete(s.clients, c)
 		close(c.gone)
+		s.leftLocked(c)
 	}
 }
 
 // subscribe registers a client and returns it with the current view, or
 // nil after Close.
-func (s *Server) subscribe(board string) (*client, *frame) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, nil
-	}
-	c := &client{board: board, ch: make(chan *frame, s.opts.ClientBuffer), gone: make(chan struct{})}
-	s.clients[c] = struct{}{}
-	return c, s.currentLocked(board)
-}
+func (s *Server) subscribe(board string) (*client, *frame) { return s.subscribeLang(board, "") }
 
 func (s *Server) unsubscribe(c *client) {
 	s.mu.Lock()
@@ -366,20 +367,25 @@ func (s *Server) Close() {
 }
 
 // renderIndexLocked renders the tournament view: every board, sorted by ID.
-func (s *Server) renderIndexLocked() *frame {
+func (s *Server) renderIndexLocked() *frame { return s.renderIndexLangLocked("") }
+
+// renderIndexLangLocked is renderIndexLocked in language l.
+func (s *Server) renderIndexLangLocked(l i18n.Lang) *frame {
 	ids := make([]string, 0, len(s.boards))
 	for id := range s.boards {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>Boards</h1>`, len(ids))
+	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>%s</h1>`, len(ids), esc(l.T("page.boards")))
 	if len(ids) == 0 {
-		b.WriteString(`<p class="wait">No boards yet. Waiting for the broker…</p>`)
+		fmt.Fprintf(&b, `<p class="wait">%s</p>`, esc(l.T("page.no-boards")))
 	}
 	b.WriteString(`<div class="cards">`)
 	for _, id := range ids {
-		renderCard(&b, s.boards[id].view)
+		v := s.boards[id].view
+		v.lang = l
+		renderCard(&b, v)
 	}
 	b.WriteString(`</div></div>`)
 	return newFrame(uint64(len(ids)), b.String())
@@ -390,11 +396,12 @@ func renderCard(b *strings.Builder, v view) {
 	if status == "" {
 		status = "unknown"
 	}
+	l := v.lang
 	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
-		esc(status), esc(url.PathEscape(v.id)), esc(v.id), esc(v.id), esc(status), esc(status))
+		esc(status), esc(url.PathEscape(v.id)+langQuery(l)), esc(v.id), esc(v.id), esc(status), esc(l.T("page.conn."+status)))
 	s := v.state
 	if s == nil {
-		b.WriteString(`<p class="wait">no game yet</p></a>`)
+		fmt.Fprintf(b, `<p class="wait">%s</p></a>`, esc(l.T("page.no-game")))
 		return
 	}
 	b.WriteString(`<div class="cbody">`)
@@ -411,17 +418,17 @@ func renderCard(b *strings.Builder, v view) {
 		c := s.Captures[p]
 		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span><span class="score">`+
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
-			cls, esc(playerName(s, p)), c.White, c.Grey, c.Black)
+			cls, esc(playerName(l, s, p)), c.White, c.Grey, c.Black)
 	}
 	b.WriteString(`</div></div>`)
 	var line string
 	switch s.Phase {
 	case "over":
-		line = resultText(s)
+		line = resultText(l, s)
 	case "capture":
-		line = fmt.Sprintf("turn %d · %s must capture", s.Turn+1, playerName(s, s.ToMove))
+		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.must-capture", playerName(l, s, s.ToMove))
 	default:
-		line = fmt.Sprintf("turn %d · %s to place", s.Turn+1, playerName(s, s.ToMove))
+		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.to-place", playerName(l, s, s.ToMove))
 	}
-	fmt.Fprintf(b, `<p class="line">%s · %s rings</p></a>`, esc(line), esc(s.Variant))
+	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, esc(line), esc(l.T("page.rings", s.Variant)))
 }

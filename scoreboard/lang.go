@@ -1,0 +1,171 @@
+package scoreboard
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/zertzboard/zertzboard/i18n"
+)
+
+// Pages in five languages. A page's language is ?lang=, else the
+// browser's Accept-Language, else English. The hub renders each change
+// once in English, as before, and once more in every other language that
+// at least one open stream uses; a language nobody watches costs nothing.
+
+// pageLang is the language a request asks for; an unknown ?lang= is an
+// error naming the choices.
+func pageLang(r *http.Request) (i18n.Lang, error) {
+	if q := r.URL.Query().Get("lang"); q != "" {
+		l, err := i18n.Parse(q)
+		if err != nil {
+			return "", fmt.Errorf("scoreboard: ?lang=: %w", err)
+		}
+		return l, nil
+	}
+	return i18n.FromAcceptLanguage(r.Header.Get("Accept-Language")), nil
+}
+
+// langLink is one entry of the page's language picker.
+type langLink struct {
+	Lang    i18n.Lang
+	Name    string
+	URL     string
+	Current bool
+}
+
+// langLinks are the page's URL in every language, keeping its other
+// parameters (board, overlay).
+func langLinks(r *http.Request, cur i18n.Lang) []langLink {
+	links := make([]langLink, len(i18n.All))
+	for i, l := range i18n.All {
+		q := r.URL.Query()
+		q.Set("lang", string(l))
+		links[i] = langLink{Lang: l, Name: l.Name(), URL: r.URL.Path + "?" + q.Encode(), Current: l == cur}
+	}
+	return links
+}
+
+// currentLang is current in language l.
+func (s *Server) currentLang(board string, l i18n.Lang) (html string, seq uint64, known bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.currentLangLocked(board, l)
+	return f.html, f.seq, board == "" || s.boards[board] != nil
+}
+
+// langViews are one non-English language's rendered views.
+type langViews struct {
+	clients int               // open streams in this language
+	boards  map[string]*frame // by board ID
+	index   *frame            // the tournament view; nil until rendered
+}
+
+// langLocked returns the views of l, made when its first stream opens.
+func (s *Server) langLocked(l i18n.Lang) *langViews {
+	if s.langs == nil {
+		s.langs = map[i18n.Lang]*langViews{}
+	}
+	lv := s.langs[l]
+	if lv == nil {
+		lv = &langViews{boards: map[string]*frame{}}
+		s.langs[l] = lv
+	}
+	return lv
+}
+
+// translateLocked renders board id's view (and the tournament view, if
+// it changed) again in every language with streams open, and sends them.
+func (s *Server) translateLocked(id string, indexChanged bool) {
+	for l, lv := range s.langs {
+		delete(lv.boards, id) // rendered again when someone watches it
+		if s.watchedLocked(id, l) {
+			s.broadcastLangLocked(id, l, s.currentLangLocked(id, l))
+		}
+		if indexChanged {
+			lv.index = nil
+			if s.watchedLocked("", l) {
+				s.broadcastLangLocked("", l, s.currentLangLocked("", l))
+			}
+		}
+	}
+}
+
+// watchedLocked reports whether a stream shows board in language l.
+func (s *Server) watchedLocked(board string, l i18n.Lang) bool {
+	for c := range s.clients {
+		if c.board == board && c.lang == l {
+			return true
+		}
+	}
+	return false
+}
+
+// currentLangLocked is the view of board in language l; English is the
+// hub's own.
+func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
+	if l == "" || l == i18n.EN {
+		return s.currentLocked(board)
+	}
+	lv := s.langLocked(l)
+	if board == "" {
+		if lv.index == nil {
+			lv.index = s.renderIndexLangLocked(l)
+		}
+		return lv.index
+	}
+	if f := lv.boards[board]; f != nil {
+		return f
+	}
+	v := view{id: board, lang: l}
+	bv := s.boards[board]
+	if bv != nil {
+		v = bv.view
+		v.lang = l
+	}
+	f := newFrame(0, renderBoard(v))
+	if bv != nil {
+		f = newFrame(bv.seq(), f.html)
+		lv.boards[board] = f
+	}
+	return f
+}
+
+// broadcastLangLocked queues f for the clients of board in language l.
+func (s *Server) broadcastLangLocked(board string, l i18n.Lang, f *frame) {
+	for c := range s.clients {
+		if c.board == board && c.lang == l {
+			s.sendLocked(c, f)
+		}
+	}
+}
+
+// subscribeLang is subscribe for a stream in language l.
+func (s *Server) subscribeLang(board string, l i18n.Lang) (*client, *frame) {
+	if l == i18n.EN {
+		l = ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, nil
+	}
+	c := &client{board: board, lang: l, ch: make(chan *frame, s.opts.ClientBuffer), gone: make(chan struct{})}
+	s.clients[c] = struct{}{}
+	if l == "" {
+		return c, s.currentLocked(board)
+	}
+	s.langLocked(l).clients++
+	return c, s.currentLangLocked(board, l)
+}
+
+// leftLocked forgets a language's views when its last stream closes.
+func (s *Server) leftLocked(c *client) {
+	if c.lang == "" {
+		return
+	}
+	if lv := s.langs[c.lang]; lv != nil {
+		if lv.clients--; lv.clients <= 0 {
+			delete(s.langs, c.lang)
+		}
+	}
+}
