@@ -206,3 +206,29 @@ func TestStreamsPerLanguage(t *testing.T) {
 		return len(s.langs) == 0
 	})
 }
+
+// BenchmarkHandleFiveLanguages is BenchmarkHandle with a viewer in each
+// of the five languages: each change is rendered five times.
+func BenchmarkHandleFiveLanguages(b *testing.B) {
+	rec, rep := sampleGame(b, 30)
+	states := gameStates(b, rec, rep, "t1")
+	payloads := make([][]byte, len(states))
+	for i, s := range states {
+		payloads[i] = stateJSON(b, s)
+	}
+	s := New(Options{ClientBuffer: 1 << 20})
+	defer s.Close()
+	var cs []*client
+	for _, l := range i18n.All {
+		c, _ := s.subscribeLang("t1", l)
+		cs = append(cs, c)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Handle("zertz/t1/state", payloads[i%len(payloads)])
+		for _, c := range cs {
+			<-c.ch
+		}
+	}
+}
