@@ -152,15 +152,18 @@ func (c *Clock) Pause(t int64) bool {
 	return true
 }
 
-// Resume restarts the clocks at t, player's running. It reports false if
-// they were not paused.
+// Resume restarts the clocks at t, player's running (unless none has been
+// started: then Start starts one). It reports false if they were not
+// paused.
 func (c *Clock) Resume(t int64, player int) bool {
 	if !c.paused {
 		return false
 	}
 	c.charge(t)
 	c.paused = false
-	c.run = player & 1
+	if c.run != NoPlayer { // a clock not started yet waits for Start
+		c.run = player & 1
+	}
 	return true
 }
 
