@@ -72,9 +72,12 @@ func (c *Controller) tick(t int64, cells []byte) error {
 		c.waiting = false
 		c.clk.Start(t, c.ref.Position().ToMove())
 		c.log.Info("clock started: the board is set up", "player", c.ref.Position().ToMove(), "control", c.clk.Control().String())
-		c.repub = true
-		c.announce(t, nil)
-		return c.journalClock(t, false)
+		if !c.clk.Control().Timed() {
+			return nil // nothing to show: the times are only recorded
+		}
+		err := c.journalClock(t, false)
+		c.announce(t, nil) // the state shows the running clock
+		return err
 	}
 	if f := c.clk.Tick(t); f != clock.NoPlayer {
 		return c.flagFall(t, f)
