@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/analyst"
+	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
@@ -41,10 +42,25 @@ import (
 // Command is an instruction from outside the board: the buttons, or
 // MQTT's cmd/ topics.
 type Command struct {
-	Name    string // "new-game", "set-players" or "takeback"
+	// Name is new-game, set-players, takeback, pause, resume, add-time,
+	// declare-result, takeback-request (the button in tournament mode) or
+	// takeback-answer.
+	Name    string
 	Variant string // new-game: "" keeps the board and rules
 	First   int    // new-game
 	Players [2]string
+	// NewPlayers: new-game names the players (Players); else they stay.
+	NewPlayers bool
+	Control    *clock.Control // new-game: nil is the configured one
+	Player     int            // add-time
+	MS         int64          // add-time
+	Result     string         // declare-result
+	Winner     *int           // declare-result: nil for a draw
+	Note       string         // declare-result
+	Accept     bool           // takeback-answer
+	// Arbiter, if not nil, is the command as it came from MQTT: it is
+	// logged and journalled before it is carried out.
+	Arbiter *controller.Arbiter
 	// Done, if not nil, receives the outcome once the command is handled.
 	Done func(error)
 }
@@ -73,6 +89,8 @@ type Options struct {
 	// Analysis, if not nil, turns on live forced-win analysis (see
 	// controller.Config.Analysis).
 	Analysis *analyst.Options
+	// Control is the time control of new games (the zero Control: none).
+	Control clock.Control
 }
 
 // Node is a running board.
@@ -141,7 +159,7 @@ func New(opt Options) (*Node, error) {
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
-		Analysis: opt.Analysis,
+		Analysis: opt.Analysis, Control: opt.Control,
 	})
 	if err != nil {
 		n.Close()
@@ -425,8 +443,15 @@ func (n *Node) button(e buttons.Event) {
 			n.disp.setNotice(fmt.Sprintf("Was %s %s? Confirm to answer", cell, opts[n.askIdx]))
 			return
 		}
-		if err := n.Do(Command{Name: "takeback"}); err != nil {
+		// In tournament mode the button asks the arbiter; in casual mode
+		// it demands the take-back at once.
+		name := "takeback"
+		if n.opt.Mode == referee.Tournament {
+			name = "takeback-request"
+		}
+		if err := n.Do(Command{Name: name}); err != nil {
 			n.log.Error("take-back button", "err", err)
+			n.disp.setNotice(err.Error())
 		}
 	}
 }
@@ -442,19 +467,24 @@ func (n *Node) newGameByButton() {
 // Do carries out a command.
 func (n *Node) Do(c Command) error {
 	ms := n.nowMS.Load()
+	cmd := controller.Command{Name: c.Name, Variant: c.Variant, First: c.First, Control: c.Control, Player: c.Player, MS: c.MS,
+		Result: c.Result, Winner: c.Winner, Note: c.Note, Accept: c.Accept, Arbiter: c.Arbiter}
 	switch c.Name {
 	case "new-game":
-		if err := n.ctrl.NewGame(ms, c.Variant, c.First); err != nil {
+		if c.NewPlayers {
+			cmd.Players = &c.Players
+		}
+		if err := n.ctrl.Command(ms, cmd); err != nil {
 			return err
 		}
 		return n.remount()
 	case "set-players":
-		return n.ctrl.SetPlayers(ms, c.Players)
-	case "takeback":
-		n.ctrl.DemandTakeback(ms)
-		return nil
+		cmd.Players = &c.Players
+	case "takeback", "pause", "resume", "add-time", "declare-result", "takeback-request", "takeback-answer":
+	default:
+		return fmt.Errorf("node: unknown command %q", c.Name)
 	}
-	return fmt.Errorf("node: unknown command %q", c.Name)
+	return n.ctrl.Command(ms, cmd)
 }
 
 // Close stops the analysis and closes the journal.
