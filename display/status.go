@@ -17,6 +17,9 @@ type Status struct {
 	Line string
 	// Faults are sensor faults, most important first.
 	Faults []string
+	// Clock, if not nil, is the game clocks: the top line shows them
+	// instead of whose turn it is (the mark on the players' lines says).
+	Clock *Clock
 }
 
 // StatusLines lays the status out as five lines of at most columns
@@ -29,8 +32,10 @@ func StatusLines(s Status, columns int) []string {
 		return fmt.Sprintf("P%d", p)
 	}
 	var l []string
-	switch s.ToMove {
-	case 0, 1:
+	switch {
+	case s.Clock != nil:
+		l = append(l, clockLine(*s.Clock, columns))
+	case s.ToMove == 0, s.ToMove == 1:
 		l = append(l, name(s.ToMove)+" to move")
 	default:
 		l = append(l, "no game")

@@ -166,6 +166,7 @@ func New(opt Options) (*Node, error) {
 		return nil, err
 	}
 	n.ctrl = ctrl
+	n.disp.clock = ctrl.Clock
 	if p := opt.Publisher; p != nil && warning != "" {
 		var body referee.Body = referee.Fault{Reason: warning}
 		if damage != nil {
@@ -515,7 +516,13 @@ type screens struct {
 	warn   string // a standing warning (a damaged journal), shown with the faults
 	dirty  chan struct{}
 	leds   []color.NRGBA
+	// clock, if set, reads the clocks as of the latest frame: while one
+	// runs the screen counts down between states.
+	clock func() live.Clock
 }
+
+// clockRefresh is how often the screen redraws a running clock.
+const clockRefresh = 250 * time.Millisecond
 
 func newScreens(r *open.Rig, term io.Writer, log *slog.Logger) *screens {
 	return &screens{rig: r, term: term, log: log, dirty: make(chan struct{}, 1)}
@@ -550,6 +557,30 @@ func (d *screens) setFaults(f []string) {
 	d.poke()
 }
 
+// countDown redraws the screen with the clocks as of now, while one runs.
+func (d *screens) countDown() {
+	d.mu.Lock()
+	s, g, m, faults, notice := d.s, d.g, d.m, d.fault, d.notice
+	if d.system != "" {
+		faults = append([]string{d.system}, faults...)
+	}
+	if d.warn != "" {
+		faults = append([]string{d.warn}, faults...)
+	}
+	d.mu.Unlock()
+	sc := d.rig.Screen
+	if sc == nil || d.clock == nil || s.Clock.Running == nil || g.Hints == nil || m == nil {
+		return
+	}
+	s.Clock = d.clock()
+	if notice != "" {
+		g.Status = notice
+	}
+	if err := sc.Show(display.StatusLines(display.ScreenStatus(s, g, faults), screen.Columns)); err != nil {
+		d.log.Error("screen", "err", err)
+	}
+}
+
 func (d *screens) poke() {
 	select {
 	case d.dirty <- struct{}{}:
@@ -558,11 +589,16 @@ func (d *screens) poke() {
 }
 
 func (d *screens) run(ctx context.Context) {
+	tick := time.NewTicker(clockRefresh)
+	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-d.dirty:
+		case <-tick.C:
+			d.countDown()
+			continue
 		}
 		d.mu.Lock()
 		g, s, m, faults := d.g, d.s, d.m, d.fault
