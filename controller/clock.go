@@ -1,7 +1,10 @@
 package controller
 
 import (
+	"slices"
+
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
@@ -82,7 +85,7 @@ func (c *Controller) tick(t int64, cells []byte) error {
 	if f := c.clk.Tick(t); f != clock.NoPlayer {
 		return c.flagFall(t, f)
 	}
-	if t-c.ckT >= c.checkpointMS() && c.clk.Running() != clock.NoPlayer {
+	if t-c.ckT >= c.checkpointMS() && c.clk.Running() != clock.NoPlayer && c.clk.Control().Timed() {
 		return c.journalClock(t, false)
 	}
 	return nil
@@ -144,19 +147,49 @@ func (c *Controller) commitClock(t int64, m referee.Move) *journal.Clock {
 }
 
 // illegalCulprit decides who made an illegal board, from what the
-// referee knows: right after a commit, before the player to move has
-// begun a legal turn, it is the last mover's hand; while a take-back
-// demand is being restored, the player who placed over the capture;
-// otherwise the player to move.
-func (c *Controller) illegalCulprit(t int64) int {
+// referee knows: while a take-back demand is being restored, the player
+// who placed over the capture; right after a commit (DisturbMS), before
+// the player to move has begun a legal turn, a board disturbed at the
+// cells of that last turn is the last mover's hand; otherwise the player
+// to move's.
+func (c *Controller) illegalCulprit(t int64, ill referee.Illegal) int {
 	mover := c.ref.Position().ToMove()
 	switch {
 	case c.demand:
 		return 1 - mover
-	case c.ref.Game().Len() > 0 && !c.begun && t-c.commitT <= DisturbMS:
+	case c.ref.Game().Len() > 0 && !c.begun && t-c.commitT <= DisturbMS && c.lastTurnOnly(ill.Cells):
 		return 1 - mover
 	}
 	return mover
+}
+
+// lastTurnOnly reports whether every cell to fix is one the last turn
+// touched: its marble's ring and the ring it removed, or a capture's path
+// and the marbles it jumped.
+func (c *Controller) lastTurnOnly(fixes []referee.CellFix) bool {
+	g := c.ref.Game()
+	turn, _ := g.Turn(g.Len() - 1)
+	b := c.ref.Position().Board()
+	var touched []engine.Cell
+	switch turn.Kind {
+	case engine.Place:
+		touched = append(touched, turn.At, turn.Remove)
+	case engine.Capture:
+		path := turn.Path()
+		touched = append(touched, path...)
+		for i := 0; i+1 < len(path); i++ {
+			touched = append(touched, b.Between(path[i], path[i+1]))
+		}
+	default:
+		return false
+	}
+	for _, f := range fixes {
+		cell, err := b.ParseCell(f.Cell)
+		if err != nil || !slices.Contains(touched, cell) {
+			return false
+		}
+	}
+	return len(fixes) > 0
 }
 
 // chargeTo makes player's clock the running one from t, journalled when

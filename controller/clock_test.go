@@ -330,9 +330,13 @@ func TestIllegalBoardTime(t *testing.T) {
 	tb.setUp()
 	tb.play(1000)
 	r0 := tb.remaining()
-	// Player 0's hand knocks a marble onto a ring right after the commit.
+	// Player 0's hand knocks the marble they just placed off its ring,
+	// right after the commit.
 	saved := tb.cells
-	tb.illegal()
+	turn, _ := tb.c.ref.Game().Turn(0)
+	cells := []byte(tb.cells)
+	cells[turn.At] = 'o'
+	tb.cells = string(cells)
 	tb.hold(2000)
 	if len(tb.events("illegal")) == 0 {
 		t.Fatal("no illegal board")
@@ -349,12 +353,20 @@ func TestIllegalBoardTime(t *testing.T) {
 	if r0[0]-r1[0] < 1900 || r0[0]-r1[0] > 2100 {
 		t.Errorf("player 0 was charged %d ms for the board they disturbed; want about 2000", r0[0]-r1[0])
 	}
-	// Later, player 1 makes an illegal try: their own time.
-	tb.hold(4000)
+	// Player 1 makes an illegal try at once, elsewhere: their own time.
 	tb.illegal()
 	tb.hold(2000)
 	if tb.running() != 1 {
 		t.Errorf("player 1's illegal try runs player %d's clock", tb.running())
+	}
+	tb.cells = saved
+	tb.hold(300)
+	// Later, player 1's try on the last turn's cells is theirs too.
+	tb.hold(4000)
+	tb.cells = string(cells)
+	tb.hold(2000)
+	if len(tb.events("illegal")) < 3 || tb.running() != 1 {
+		t.Errorf("a late disturbance runs player %d's clock (%d illegal boards)", tb.running(), len(tb.events("illegal")))
 	}
 }
 

@@ -248,7 +248,7 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			c.log.Info("game over", "winner", winner, "reason", b.Reason)
 		case referee.Illegal:
 			c.log.Debug("illegal board", "reason", b.Reason)
-			if cerr := c.chargeTo(e.T, c.illegalCulprit(e.T)); err == nil {
+			if cerr := c.chargeTo(e.T, c.illegalCulprit(e.T, b)); err == nil {
 				err = cerr
 			}
 		case referee.Fault:
