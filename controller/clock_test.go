@@ -2,6 +2,7 @@ package controller
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -509,5 +510,102 @@ func TestClockSurvivesCrash(t *testing.T) {
 	}
 	if rec.Clock.Turns[1].UsedMS < 6000 || rec.Clock.Turns[1].UsedMS > 6200 {
 		t.Errorf("turn 2 used %d ms", rec.Clock.Turns[1].UsedMS)
+	}
+}
+
+// A whole real game as hands play it (hovering, glitches, illegal tries,
+// take-backs, scan stalls), on sudden death: every millisecond charged is
+// accounted for. Each player's time left is the base minus the time of
+// their turns, minus any illegal board they were charged for outside
+// their turns; a turn's time is the gap between its commit and the one
+// before, less the other player's illegal-board time and the offline gaps
+// within it. And with no illegal board and no gap in it, exactly the gap.
+func TestClockAccountsForAWholeGame(t *testing.T) {
+	for _, tc := range []struct {
+		game string
+		seed uint64
+	}{
+		{"032_Z11-ddyer-pmolz-2023-11-27-2100.sgf", 7},
+		{"032_Z11-ddyer-pmolz-2023-11-27-2100.sgf", 21},
+		{"001_Z-shoto-Dumbot-2005-01-17-2004.sgf", 3},
+		{"034_T_Z24-Raccoons-preve-2022-12-23-1715.sgf", 5},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.game[:8], tc.seed), func(t *testing.T) { accountWholeGame(t, tc.game, tc.seed) })
+	}
+}
+
+func accountWholeGame(t *testing.T, game string, seed uint64) {
+	rec, frames := playFrames(t, game, seed)
+	ctl, _ := clock.Parse("sudden:6h")
+	pub := &fakePub{}
+	c, err := New(Config{BoardID: "b", Variant: rec.Variant, First: rec.First, Players: rec.Players, Publisher: pub, Control: ctl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev, start int64 = -1, -1
+	var gaps []int64 // frame times after a gap over a second
+	setUp, _ := rec.Start()
+	for _, f := range frames {
+		if start < 0 && string(f.cells) == setUp.Cells() {
+			start = f.t // the first player's clock starts here
+		}
+		if prev >= 0 && f.t-prev > clock.DefaultMaxGapMS {
+			gaps = append(gaps, f.t)
+		}
+		prev = f.t
+		if err := c.Frame(f.t, f.cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := c.State()
+	if st.Turn < len(rec.Turns) {
+		t.Fatalf("the game stopped at turn %d of %d", st.Turn, len(rec.Turns))
+	}
+	recJSON, err := record.ReadJSON(strings.NewReader(string(pub.record)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := recJSON.Clock.Turns
+	if len(turns) != st.Turn {
+		t.Fatalf("%d turn times for %d turns", len(turns), st.Turn)
+	}
+	// The commits of the turns that stand (a take-back undoes some).
+	var commits []int64
+	for _, m := range pub.moves {
+		n := m.Event.Body.(referee.Move).Turn
+		commits = append(commits[:n-1], m.Event.T)
+	}
+	illegal := 0
+	for _, e := range pub.events {
+		if e.Body.Kind() == "illegal" {
+			illegal++
+		}
+	}
+	exact, total := 0, [2]int64{}
+	for i, tt := range turns {
+		from := start
+		if i > 0 {
+			from = commits[i-1]
+		}
+		gap := commits[i] - from
+		if tt.UsedMS > gap {
+			t.Errorf("turn %d used %d ms; only %d ms passed since the last commit", i+1, tt.UsedMS, gap)
+		}
+		if tt.UsedMS == gap {
+			exact++
+		}
+		mover := (rec.First + i) % 2
+		total[mover] += tt.UsedMS
+	}
+	rem := *st.Clock.Remaining
+	for p := 0; p < 2; p++ {
+		charged := ctl.BaseMS() - rem[p]
+		if charged < total[p] || exact == len(turns) && charged != total[p] {
+			t.Errorf("player %d: %d ms charged; their turns took %d ms", p, charged, total[p])
+		}
+	}
+	t.Logf("%d turns, %d exactly the gap between commits; %d illegal boards, %d offline gaps; remaining %v", len(turns), exact, illegal, len(gaps), rem)
+	if exact < len(turns)*3/4 {
+		t.Errorf("only %d of %d turns took exactly the time between commits", exact, len(turns))
 	}
 }
