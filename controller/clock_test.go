@@ -609,3 +609,30 @@ func accountWholeGame(t *testing.T, game string, seed uint64) {
 		t.Errorf("only %d of %d turns took exactly the time between commits", exact, len(turns))
 	}
 }
+
+// A player who takes back their own turn has used the time since it too;
+// the opponent is charged nothing, and the increment is returned.
+func TestTakebackTime(t *testing.T) {
+	tb := newTable(t, "fischer:1m+5s", referee.Casual)
+	tb.setUp()
+	startT := tb.now - 200
+	before := tb.cells
+	tb.play(2000)
+	tb.hold(1500) // player 1's clock runs...
+	tb.cells = before
+	tb.hold(300) // ...until player 0 takes the turn back
+	if len(tb.events("takeback")) != 1 || tb.running() != 0 {
+		t.Fatalf("take-back: %v, running %d", tb.events("takeback"), tb.running())
+	}
+	if got := tb.remaining(); got[1] != 60000 {
+		t.Errorf("player 1 was charged %d ms for player 0's take-back", 60000-got[1])
+	}
+	commit := tb.play(1000)
+	rec := tb.record()
+	if len(rec.Clock.Turns) != 1 || rec.Clock.Turns[0].UsedMS != commit-startT {
+		t.Errorf("turn 1 used %+v; from the start to the commit is %d ms", rec.Clock.Turns, commit-startT)
+	}
+	if got := tb.remaining(); got[0] != 60000-(commit-startT)+5000 {
+		t.Errorf("player 0 has %d ms; want one increment", got[0])
+	}
+}

@@ -220,11 +220,17 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq, "used_ms", ck.TurnMS)
 		case referee.Takeback:
 			c.seq++
+			mover := c.ref.Position().ToMove()
+			if len(b.Undone) == 1 && !c.demand && len(c.times) == b.Turn+1 {
+				// A player taking back their own turn: its time goes on.
+				c.clk.TakeBack(e.T, mover, c.times[b.Turn].UsedMS)
+			} else {
+				c.clk.Switch(e.T, mover)
+			}
+			c.culprit, c.demand, c.request, c.begun = -1, false, nil, false
 			if c.times != nil && len(c.times) > b.Turn {
 				c.times = c.times[:b.Turn]
 			}
-			c.culprit, c.demand, c.request, c.begun = -1, false, nil, false
-			c.clk.Switch(e.T, c.ref.Position().ToMove())
 			if j := c.cfg.Journal; j != nil && err == nil {
 				err = j.TimedTakeback(c.seq, e.T, len(b.Undone), c.clockEntry(e.T))
 				c.ckT = e.T
