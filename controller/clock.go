@@ -79,6 +79,7 @@ func (c *Controller) tick(t int64, cells []byte) error {
 			return nil // nothing to show: the times are only recorded
 		}
 		err := c.journalClock(t, false)
+		c.lastT = t
 		c.announce(t, nil) // the state shows the running clock
 		return err
 	}
