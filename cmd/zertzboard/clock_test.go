@@ -45,7 +45,7 @@ func TestSimClockAccuracy(t *testing.T) {
 	}
 	var (
 		mu      sync.Mutex
-		commits = map[int]commit{} // the last commit of each turn (take-backs redo some)
+		commits       = map[int]commit{} // the last commit of each turn (take-backs redo some)
 		startT  int64 = -1
 		rec     []byte
 		illegal int
