@@ -29,7 +29,7 @@ func TestLines(t *testing.T) {
 		{"faults and long names", Status{ToMove: 0, Players: [2]string{"Maximilian-Alexander", "Zoë"}, Faults: []string{"E5: drifting", "A3: saturated"}}, []string{
 			"Maximilian-Alexand",
 			">Maximili w0 g0 b0",
-			" Zo?      w0 g0 b0",
+			" Zoë      w0 g0 b0",
 			"",
 			"!2: E5: drifting",
 		}},
