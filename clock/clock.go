@@ -141,6 +141,28 @@ func (c *Clock) Commit(t int64, mover int) int64 {
 	return used
 }
 
+// TakeBack is player taking back their own last turn at t, a turn that
+// had used turnUsed: the time since its commit, charged to the opponent
+// meanwhile, is the player's after all, the increment the commit earned
+// is returned, and the turn's time goes on from turnUsed, the player's
+// clock running.
+func (c *Clock) TakeBack(t int64, player int, turnUsed int64) {
+	player &= 1
+	c.charge(t)
+	opp := 1 - player
+	d := c.used[opp]
+	c.rem[opp] += d
+	c.rem[player] -= d
+	if c.ctl.Kind == Fischer && c.flag == NoPlayer {
+		c.rem[player] -= c.ctl.IncMS()
+	}
+	c.used = [2]int64{}
+	c.used[player] = turnUsed + d
+	if c.run != NoPlayer {
+		c.run = player
+	}
+}
+
 // Pause stops both clocks at t (the arbiter's pause). It reports false if
 // they are already paused or stopped.
 func (c *Clock) Pause(t int64) bool {
@@ -152,15 +174,18 @@ func (c *Clock) Pause(t int64) bool {
 	return true
 }
 
-// Resume restarts the clocks at t, player's running. It reports false if
-// they were not paused.
+// Resume restarts the clocks at t, player's running (unless none has been
+// started: then Start starts one). It reports false if they were not
+// paused.
 func (c *Clock) Resume(t int64, player int) bool {
 	if !c.paused {
 		return false
 	}
 	c.charge(t)
 	c.paused = false
-	c.run = player & 1
+	if c.run != NoPlayer { // a clock not started yet waits for Start
+		c.run = player & 1
+	}
 	return true
 }
 

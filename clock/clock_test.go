@@ -103,6 +103,13 @@ func TestClockRules(t *testing.T) {
 			// player 1's turn used only their own time
 			{op: "commit", t: 5000, player: 1, rem: [2]int64{56000, 59000}, run: 0, used: 1000},
 		}},
+		{"a player taking back their own turn: the time since is theirs, the increment returned", "fischer:1m+5s", 0, []step{
+			{op: "start", t: 0, player: 0},
+			{op: "commit", t: 3000, player: 0, rem: [2]int64{62000, 60000}, run: 1, used: 3000},
+			{op: "tick", t: 4000, rem: [2]int64{62000, 59000}, run: 1, flag: N},
+			{op: "takeback", t: 4000, player: 0, ms: 3000, rem: [2]int64{56000, 60000}, run: 0},
+			{op: "commit", t: 6000, player: 0, rem: [2]int64{59000, 60000}, run: 1, used: 6000},
+		}},
 		{"no time control: times recorded, no flag", "none", DefaultMaxGapMS, []step{
 			{op: "start", t: 0, player: 0, rem: [2]int64{0, 0}, run: 0},
 			{op: "tick", t: 900000, flag: N, run: 0, rem: [2]int64{0, 0}}, // gap: not charged
@@ -154,6 +161,8 @@ func TestClockRules(t *testing.T) {
 					}
 				case "stop":
 					c.Stop(s.t)
+				case "takeback":
+					c.TakeBack(s.t, s.player, s.ms)
 				default:
 					t.Fatalf("step %d: unknown op %q", i, s.op)
 				}

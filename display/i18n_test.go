@@ -257,6 +257,15 @@ func TestScreenFits(t *testing.T) {
 					}
 				}
 				check("names", st)
+				for _, c := range []Clock{{Remaining: [2]int64{599_000, 59_000}, Running: -1, Paused: true},
+					{Remaining: [2]int64{21_600_000, 35_999_000}, Running: -1, Paused: true}, {Remaining: [2]int64{1_000, 7_200_000}, Running: 1}} {
+					st.Clock = &c
+					if top := StatusLines(st, screenColumns)[0]; c.Paused && !strings.Contains(top, l.T("screen.clock-paused")) && !strings.Contains(top, "||") {
+						t.Errorf("%s: paused clocks %q say no pause", l, top)
+					}
+					check("clock", st)
+				}
+				st.Clock = nil
 				for _, m := range examples() {
 					st.Parts = []referee.Message{m}
 					said := Speaker{Lang: l, Names: names, Short: true, NameMax: NameMax}.Say(m)

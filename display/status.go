@@ -27,6 +27,9 @@ type Status struct {
 	Parts []referee.Message
 	// Faults are sensor faults, most important first, already in Lang.
 	Faults []string
+	// Clock, if not nil, is the game clocks: the top line shows them
+	// instead of whose turn it is (the mark on the players' lines says).
+	Clock *Clock
 	// Lang is the screen's language; "" is English.
 	Lang i18n.Lang
 }
@@ -50,8 +53,10 @@ func StatusLines(s Status, columns int) []string {
 		return l.T("guide.player", p)
 	}
 	var lines []string
-	switch s.ToMove {
-	case 0, 1:
+	switch {
+	case s.Clock != nil:
+		lines = append(lines, clockLine(l, *s.Clock, columns))
+	case s.ToMove == 0, s.ToMove == 1:
 		// Clip the name, not the words around it.
 		room := columns - utf8.RuneCountInString(l.T("screen.to-move", ""))
 		lines = append(lines, l.T("screen.to-move", clip(face.Map(name(s.ToMove)), max(room, 1))))

@@ -176,7 +176,7 @@ func hasWords(s string) bool {
 // some language (names, symbols).
 var sameOK = map[string]bool{
 	"guide.pending": true, "guide.fix": true, "content.unknown": true, "result.captures": true,
-	"page.blitz": true, "page.conn.online": true, "page.conn.offline": true, "page.fix": true,
+	"screen.clock-paused": true, "page.blitz": true, "page.conn.online": true, "page.conn.offline": true, "page.fix": true,
 }
 
 // TestEveryMessageFormats formats every message in every language with

@@ -11,6 +11,8 @@ var screen = map[string]Entry{
 	// Captured marbles by colour: white, grey, black.
 	"screen.captures": {"w%d g%d b%d", "w%d g%d s%d", "b%d g%d n%d", "b%d s%d c%d", "б%d с%d ч%d"},
 
+	// The arbiter's pause, between the two clocks on the top line.
+	"screen.clock-paused": {"PAUSE", "PAUSE", "PAUSE", "PAUZA", "ПАУЗА"},
 	// Sensor faults, by health.Kind, with the socket's label: at most 15
 	// columns with a 3-letter label ("!2 " and the fault fill a line).
 	"fault.saturated":  {"%s: saturated", "%s: gesättigt", "%s: saturé", "%s: nasycony", "%s: насыщение"},

@@ -77,3 +77,37 @@ func parseTurns(variant string, turns ...string) ([]engine.Turn, error) {
 	}
 	return out, nil
 }
+
+// Boardspace's SGF carries the time control (TC), each player's time used
+// so far (TM, on the Done of their turns) and the totals (P0[time …]);
+// the ends without an action are written in RE. The turns read back.
+func TestSGFTimes(t *testing.T) {
+	turns, err := parseTurns("37", "WD4-A1", "BE2-G1", "GC3-A2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rem := &[2]int64{0, 0}
+	rec := &Record{Variant: "37", Players: [2]string{"ann", "bob"}, Turns: turns,
+		Clock: &Clock{Control: "fischer:20m+10s", Turns: []TurnTime{{65000, rem}, {3000, rem}, {3_600_500, rem}}},
+		Stop:  Stop{Kind: Adjudication, Player: 1, Note: "won ending"}}
+	var buf bytes.Buffer
+	if err := WriteSGF(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"TC[PlusTime 1200000 10000]", "]TM[65000]", "]TM[3000]", "]TM[3665500]", "P0[time 1:01:05 ]", "P1[time 0:00:03 ]",
+		"RE[Game won by bob (adjudication): won ending]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("SGF lacks %s:\n%s", want, out)
+		}
+	}
+	back, err := ReadSGF(strings.NewReader(out))
+	if err != nil || len(back.Turns) != 3 || back.ResultText != "Game won by bob (adjudication): won ending" {
+		t.Fatalf("read back: %+v, %v", back, err)
+	}
+	for ctl, want := range map[string]string{"none": "None", "sudden:25m": "Fixed 1500000", "fischer:1h30m+30s": "PlusTime 5400000 30000", "bad": ""} {
+		if got := sgfTimeControl(ctl); got != want {
+			t.Errorf("sgfTimeControl(%q) = %q; want %q", ctl, got, want)
+		}
+	}
+}
