@@ -11,6 +11,10 @@ var screen = map[string]Entry{
 	// Captured marbles by colour: white, grey, black.
 	"screen.captures": {"w%d g%d b%d", "w%d g%d s%d", "b%d g%d n%d", "b%d s%d c%d", "б%d с%d ч%d"},
 
+	// The simulator's terminal view (sim --show).
+	"term.pool":   {"pool %s", "Vorrat %s", "réserve %s", "pula %s", "запас %s"},
+	"term.counts": {"%dw %dg %db", "%dw %dg %ds", "%db %dg %dn", "%db %ds %dc", "%dб %dс %dч"},
+	"term.turn":   {"turn %d", "Zug %d", "coup %d", "ruch %d", "ход %d"},
 	// The arbiter's pause, between the two clocks on the top line.
 	"screen.clock-paused": {"PAUSE", "PAUSE", "PAUSE", "PAUZA", "ПАУЗА"},
 	// Sensor faults, by health.Kind, with the socket's label: at most 15

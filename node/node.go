@@ -645,10 +645,7 @@ func (d *screens) run(ctx context.Context) {
 			}
 		}
 		if d.term != nil {
-			if d.lang != i18n.EN && len(g.Parts) > 0 {
-				g.Status = display.Speaker{Lang: d.lang, Names: s.Players}.SayAll(g.Parts)
-			}
-			fmt.Fprintf(d.term, "\n%s", display.Terminal(s, m.Game, g))
+			fmt.Fprintf(d.term, "\n%s", display.TerminalIn(d.lang, s, m.Game, g))
 		}
 	}
 }
