@@ -76,7 +76,7 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	if c := rec.Clock; c != nil {
 		jr.Clock = &jsonClock{Control: c.Control, Turns: make([]jsonTurnTime, len(c.Turns))}
 		for i, t := range c.Turns {
-			jr.Clock.Turns[i] = jsonTurnTime{UsedMS: t.UsedMS, Remaining: t.Remaining}
+			jr.Clock.Turns[i] = jsonTurnTime(t)
 		}
 	}
 	data, err := json.MarshalIndent(jr, "", "  ")
@@ -157,7 +157,7 @@ func ReadJSON(r io.Reader) (*Record, error) {
 			if t.UsedMS < 0 {
 				return fail(fmt.Sprint(t.UsedMS), "clock turn %d used a negative time", i+1)
 			}
-			rec.Clock.Turns[i] = TurnTime{UsedMS: t.UsedMS, Remaining: t.Remaining}
+			rec.Clock.Turns[i] = TurnTime(t)
 		}
 	}
 	return rec, nil
