@@ -177,6 +177,9 @@ func TestClockFollowsCommits(t *testing.T) {
 		}
 	}
 	rec := tb.record()
+	if rec.GameID != "b-1" {
+		t.Errorf("record game_id %q", rec.GameID)
+	}
 	if rec.Clock == nil || rec.Clock.Control != "fischer:1m+5s" || len(rec.Clock.Turns) != 4 {
 		t.Fatalf("record clock %+v", rec.Clock)
 	}

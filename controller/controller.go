@@ -316,7 +316,7 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
 	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures()}
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), GameID: c.gameID()}
 	for i := 0; i < g.Len(); i++ {
 		t, _ := g.Turn(i)
 		rec.Turns = append(rec.Turns, t)
@@ -413,7 +413,7 @@ func (c *Controller) snapshot(t int64) live.State {
 	st := live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, t)
 	st.Analysis = c.analysis
 	st.Clock = c.clockView()
-	st.GameID = fmt.Sprintf("%s-%d", c.cfg.BoardID, c.gameSeq)
+	st.GameID = c.gameID()
 	if r := c.request; r != nil {
 		v := *r
 		st.TakebackRequest = &v
