@@ -220,7 +220,9 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq, "used_ms", ck.TurnMS)
 		case referee.Takeback:
 			c.seq++
-			mover := c.ref.Position().ToMove()
+			// The player to move right after the take-back (turns of the
+			// same batch may follow it).
+			mover := c.ref.Game().PositionAfter(b.Turn).ToMove()
 			if len(b.Undone) == 1 && !c.demand && len(c.times) == b.Turn+1 {
 				// A player taking back their own turn: its time goes on.
 				c.clk.TakeBack(e.T, mover, c.times[b.Turn].UsedMS)
