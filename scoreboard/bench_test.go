@@ -126,20 +126,23 @@ type arrival struct {
 // readSeqs reports the seq of every view on the stream, reading only the
 // start of its data (a browser would parse the whole view).
 func readSeqs(ctx context.Context, c *sseClient, out chan<- arrival) {
-	prefix := []byte(`data: {"seq":`)
+	key := []byte(`"seq":`)
 	for {
 		line, err := c.r.ReadSlice('\n')
 		if err != nil && err != bufio.ErrBufferFull {
 			return
 		}
 		full := err == bufio.ErrBufferFull
-		if rest, ok := bytes.CutPrefix(line, prefix); ok {
-			if end := bytes.IndexByte(rest, ','); end > 0 {
-				seq, _ := strconv.ParseUint(string(rest[:end]), 10, 64)
-				select {
-				case out <- arrival{seq, time.Now()}:
-				case <-ctx.Done():
-					return
+		if rest, ok := bytes.CutPrefix(line, []byte("data: {")); ok {
+			if i := bytes.Index(rest[:min(len(rest), 64)], key); i >= 0 {
+				rest = rest[i+len(key):]
+				if end := bytes.IndexByte(rest, ','); end > 0 {
+					seq, _ := strconv.ParseUint(string(rest[:end]), 10, 64)
+					select {
+					case out <- arrival{seq, time.Now()}:
+					case <-ctx.Done():
+						return
+					}
 				}
 			}
 		}

@@ -218,6 +218,10 @@ type sseClient struct {
 	resp   *http.Response
 	r      *bufio.Reader
 	cancel context.CancelFunc
+	// The view the stream shows, rebuilt from patches as a browser does.
+	ver     uint64
+	cur     split
+	patches int // views that came as patches
 }
 
 // dialSSE opens an event stream; reads fail after the test's wait.
@@ -250,11 +254,25 @@ func openSSE(ctx context.Context, hc *http.Client, url string, timeout time.Dura
 func (c *sseClient) close() { c.cancel(); c.resp.Body.Close() }
 
 type sseView struct {
-	Seq  uint64 `json:"seq"`
-	HTML string `json:"html"`
+	Seq   uint64 `json:"seq"`
+	Ver   uint64 `json:"ver"`
+	Age   int64  `json:"age"`
+	HTML  string `json:"html"`
+	Patch bool   `json:"-"` // it came as a patch
 }
 
-// next returns the next "view" event, skipping comments and other fields.
+type ssePatch struct {
+	Seq   uint64      `json:"seq"`
+	Ver   uint64      `json:"ver"`
+	Base  uint64      `json:"base"`
+	Age   int64       `json:"age"`
+	Root  []string    `json:"root"`
+	Parts [][2]string `json:"parts"`
+}
+
+// next returns the next view, whole or rebuilt from a patch, skipping
+// comments and other fields. A patch on another view than the stream's is
+// an error.
 func (c *sseClient) next() (sseView, error) {
 	var event string
 	var data []byte
@@ -269,10 +287,28 @@ func (c *sseClient) next() (sseView, error) {
 		line = bytes.TrimRight(line, "\r\n")
 		switch {
 		case len(line) == 0:
-			if event == "view" && data != nil {
+			switch {
+			case event == "view" && data != nil:
 				var v sseView
 				err := json.Unmarshal(data, &v)
+				c.ver, c.cur = v.Ver, splitView(v.HTML)
 				return v, err
+			case event == "patch" && data != nil:
+				var p ssePatch
+				if err := json.Unmarshal(data, &p); err != nil {
+					return sseView{}, err
+				}
+				if p.Base != c.ver || c.ver == 0 {
+					return sseView{}, fmt.Errorf("a patch of view %d on view %d", p.Base, c.ver)
+				}
+				keys, parts := make([]string, len(p.Parts)), make([]string, len(p.Parts))
+				for i, kp := range p.Parts {
+					keys[i], parts[i] = kp[0], kp[1]
+				}
+				h := applyPatch(c.cur, p.Root, keys, parts)
+				c.ver, c.cur = p.Ver, splitView(h)
+				c.patches++
+				return sseView{Seq: p.Seq, Ver: p.Ver, Age: p.Age, HTML: h, Patch: true}, nil
 			}
 			event, data = "", nil
 		case bytes.HasPrefix(line, []byte("event: ")):
