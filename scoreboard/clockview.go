@@ -53,7 +53,7 @@ func (v view) runningClock() int {
 // published, and, for the running clock, data-running, which the page's
 // script counts down from the moment the view arrived (less its age, see
 // serveEvents). The same format as the script's (app.js fmtClock).
-func renderClock(b *strings.Builder, v view, p int) {
+func renderClock(b *strings.Builder, v view, p int, key string) {
 	if !v.timed() {
 		return
 	}
@@ -73,7 +73,7 @@ func renderClock(b *strings.Builder, v view, p int) {
 	if running {
 		attr = ` data-running=""`
 	}
-	fmt.Fprintf(b, `<span class="%s" data-ms="%d"%s>%s</span>`, cls, ms, attr, fmtClock(ms))
+	fmt.Fprintf(b, `<span class="%s" data-ms="%d"%s data-k="%s">%s</span>`, cls, ms, attr, esc(key), fmtClock(ms))
 }
 
 // fmtClock shows a time as h:mm:ss, m:ss, or under ten seconds m:ss.t,

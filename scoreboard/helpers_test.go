@@ -220,7 +220,7 @@ type sseClient struct {
 	cancel context.CancelFunc
 	// The view the stream shows, rebuilt from patches as a browser does.
 	ver     uint64
-	cur     split
+	cur     *node
 	patches int // views that came as patches
 }
 
@@ -262,12 +262,11 @@ type sseView struct {
 }
 
 type ssePatch struct {
-	Seq   uint64      `json:"seq"`
-	Ver   uint64      `json:"ver"`
-	Base  uint64      `json:"base"`
-	Age   int64       `json:"age"`
-	Root  []string    `json:"root"`
-	Parts [][2]string `json:"parts"`
+	Seq  uint64 `json:"seq"`
+	Ver  uint64 `json:"ver"`
+	Base uint64 `json:"base"`
+	Age  int64  `json:"age"`
+	patch
 }
 
 // next returns the next view, whole or rebuilt from a patch, skipping
@@ -291,22 +290,18 @@ func (c *sseClient) next() (sseView, error) {
 			case event == "view" && data != nil:
 				var v sseView
 				err := json.Unmarshal(data, &v)
-				c.ver, c.cur = v.Ver, splitView(v.HTML)
+				c.ver, c.cur = v.Ver, parseView(v.HTML)
 				return v, err
 			case event == "patch" && data != nil:
 				var p ssePatch
 				if err := json.Unmarshal(data, &p); err != nil {
 					return sseView{}, err
 				}
-				if p.Base != c.ver || c.ver == 0 {
+				if p.Base != c.ver || c.ver == 0 || c.cur == nil {
 					return sseView{}, fmt.Errorf("a patch of view %d on view %d", p.Base, c.ver)
 				}
-				keys, parts := make([]string, len(p.Parts)), make([]string, len(p.Parts))
-				for i, kp := range p.Parts {
-					keys[i], parts[i] = kp[0], kp[1]
-				}
-				h := applyPatch(c.cur, p.Root, keys, parts)
-				c.ver, c.cur = p.Ver, splitView(h)
+				h := applyPatch(c.cur, p.patch)
+				c.ver, c.cur = p.Ver, parseView(h)
 				c.patches++
 				return sseView{Seq: p.Seq, Ver: p.Ver, Age: p.Age, HTML: h, Patch: true}, nil
 			}

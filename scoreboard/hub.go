@@ -70,7 +70,7 @@ type frame struct {
 	base uint64 // the ver the patch applies to
 	html string
 	made time.Time // when it was rendered, for the age of a late joiner's view
-	sp   split
+	tree *node     // the view parsed, for the next frame's patch
 	// full and patch are the JSON of the "view" and "patch" events after
 	// the opening brace; patch is nil when the view must go whole.
 	full, patch []byte
@@ -250,11 +250,11 @@ func (bv *boardView) seq() uint64 {
 // newFrameLocked renders a view's frame: the whole view as the JSON of a
 // "view" event, {"seq":…,"ver":…,"html":…}, and, if prev (the view's
 // frame before, or nil) has the same skeleton, the change as a "patch"
-// event, {"seq":…,"ver":…,"base":…,"root":[name, value, …],"parts":[[key,
-// html], …]}. JSON keeps each on one data line.
+// event, {"seq":…,"ver":…,"base":…,"attrs":…,"appends":…,"parts":…} (see
+// patch.go). JSON keeps each on one data line.
 func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 	s.ver++
-	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), sp: splitView(html)}
+	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: parseView(html)}
 	f.full = encodeEvent(struct {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
@@ -263,22 +263,17 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 	if prev == nil || prev.ver == 0 {
 		return f
 	}
-	changed, ok := patchOf(prev.sp, f.sp)
+	p, ok := diffViews(prev.tree, f.tree)
 	if !ok {
 		return f
 	}
-	parts := make([][2]string, len(changed))
-	for i, c := range changed {
-		parts[i] = [2]string{f.sp.keys[c], f.sp.parts[c]}
-	}
 	f.base = prev.ver
 	f.patch = encodeEvent(struct {
-		Seq   uint64      `json:"seq"`
-		Ver   uint64      `json:"ver"`
-		Base  uint64      `json:"base"`
-		Root  []string    `json:"root"`
-		Parts [][2]string `json:"parts"`
-	}{seq, f.ver, f.base, f.sp.root, parts})
+		Seq  uint64 `json:"seq"`
+		Ver  uint64 `json:"ver"`
+		Base uint64 `json:"base"`
+		patch
+	}{seq, f.ver, f.base, p})
 	return f
 }
 
@@ -286,7 +281,7 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 // never patched.
 func (s *Server) waitingFrame(board string) *frame {
 	html := renderBoard(view{id: board})
-	return &frame{html: html, made: s.now(), sp: splitView(html), full: encodeEvent(struct {
+	return &frame{html: html, made: s.now(), full: encodeEvent(struct {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
 		HTML string `json:"html"`
@@ -443,7 +438,7 @@ func renderCard(b *strings.Builder, v view) {
 	if status == "" {
 		status = "unknown"
 	}
-	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s" data-k="card-%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
+	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s" data-k="card:%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
 		esc(status), esc(url.PathEscape(v.id)), esc(v.id), esc(v.id), esc(v.id), esc(status), esc(status))
 	s := v.state
 	if s == nil {
@@ -463,7 +458,7 @@ func renderCard(b *strings.Builder, v view) {
 		}
 		c := s.Captures[p]
 		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span>`, cls, esc(playerName(s, p)))
-		renderClock(b, v, p)
+		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
 		fmt.Fprintf(b, `<span class="score">`+
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
 			c.White, c.Grey, c.Black)

@@ -263,8 +263,8 @@ func renderSide(b *strings.Builder, v view) {
 		c := s.Captures[p]
 		fmt.Fprintf(b, `<section class="%s" data-player="%d" data-captures="%d %d %d" data-k="p%d">`, cls, p, c.White, c.Grey, c.Black, p)
 		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div>`, esc(playerName(s, p)))
-		renderClock(b, v, p)
-		b.WriteString(`<div class="caps">`)
+		renderClock(b, v, p, fmt.Sprintf("p%d-clock", p))
+		fmt.Fprintf(b, `<div class="caps" data-k="p%d-caps">`, p)
 		have := [3]int{c.White, c.Grey, c.Black}
 		need := [3]int{s.Win.White, s.Win.Grey, s.Win.Black}
 		for i, ch := range []byte("wgb") {
@@ -286,13 +286,11 @@ func renderSide(b *strings.Builder, v view) {
 		fmt.Fprintf(b, `<span class="pm"><span class="mb %c"></span>%d</span>`, ch, n)
 	}
 	b.WriteString(`</section>`)
-	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>Moves <small>%d played</small></h3><ol>`, s.Turn)
+	// The list only grows during a game: patches append to it (the last
+	// move is styled as li:last-child).
+	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>Moves <small data-k="mcount">%d played</small></h3><ol data-k="mlist">`, s.Turn)
 	for i, m := range s.Moves {
-		cls := ""
-		if i == len(s.Moves)-1 {
-			cls = ` class="last"`
-		}
-		fmt.Fprintf(b, `<li%s data-n="%d">%s</li>`, cls, i+1, esc(m))
+		fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
 	}
 	b.WriteString(`</ol></section>`)
 	if s.Status != "" {

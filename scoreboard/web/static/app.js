@@ -57,19 +57,33 @@
     applied(m);
   }
 
-  // patch applies m to the view it was made from; false if the page shows
-  // another (then the stream starts again, with the whole view).
+  // patch applies m to the view it was made from (see patch.go): sets
+  // attributes, appends content and replaces elements, each found by its
+  // data-k ("" is the root); false if the page shows another view (then
+  // the stream starts again, with the whole view).
   function patch(m) {
     const root = view.firstElementChild;
     if (!root || view.dataset.ver !== String(m.base)) return false;
-    const els = [];
-    for (const [k] of m.parts) {
-      const el = root.querySelector('[data-k="' + CSS.escape(k) + '"]');
-      if (!el) return false;
-      els.push(el);
+    const find = (k) => (k === "" ? root : root.querySelector('[data-k="' + CSS.escape(k) + '"]'));
+    const ops = [];
+    for (const [k, attrs] of m.attrs || []) ops.push([find(k), "attrs", attrs]);
+    for (const [k, html] of m.appends || []) ops.push([find(k), "append", html]);
+    for (const [k, html] of m.parts || []) ops.push([find(k), "part", html]);
+    if (ops.some(([el]) => !el)) return false;
+    for (const [el, op, arg] of ops) {
+      if (op === "attrs") {
+        const keep = new Set();
+        for (let i = 0; i + 1 < arg.length; i += 2) {
+          keep.add(arg[i]);
+          if (el.getAttribute(arg[i]) !== arg[i + 1]) el.setAttribute(arg[i], arg[i + 1]);
+        }
+        for (const a of Array.from(el.attributes)) if (!keep.has(a.name)) el.removeAttribute(a.name);
+      } else if (op === "append") {
+        el.insertAdjacentHTML("beforeend", arg);
+      } else {
+        el.outerHTML = arg;
+      }
     }
-    for (let i = 0; i + 1 < m.root.length; i += 2) root.setAttribute(m.root[i], m.root[i + 1]);
-    m.parts.forEach(([, html], i) => { els[i].outerHTML = html; });
     window.zbPatched = (window.zbPatched || 0) + 1;
     applied(m);
     return true;
