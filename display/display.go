@@ -146,5 +146,9 @@ func TerminalIn(l i18n.Lang, s live.State, b *engine.Board, g referee.Guidance) 
 		status = Speaker{Lang: l, Names: s.Players}.SayAll(g.Parts)
 	}
 	fmt.Fprintf(&sb, "%s · %s\n", l.T("term.turn", s.Turn), status)
+	if c := s.Clock; c.Remaining != nil {
+		st := ScreenStatus(s, g, nil)
+		fmt.Fprintf(&sb, "%s %s  %s\n", l.T("term.clock"), c.Control, clockLine(l, *st.Clock, 24))
+	}
 	return sb.String()
 }

@@ -40,6 +40,16 @@ var scoreboard = map[string]Entry{
 	"page.taken-back":          {"Taken back: %s", "Zurückgenommen: %s", "Coup repris : %s", "Cofnięto: %s", "Отменено: %s"},
 	"page.fault":               {"Fault", "Störung", "Panne", "Usterka", "Сбой"},
 	"page.to-place":            {"%s to place", "%s setzt", "À %s de poser", "Stawia: %s", "Ставит %s"},
+	// Clocks and results off the board.
+	"page.control-sudden":    {"sudden %s", "Sudden Death %s", "mort subite %s", "nagła śmierć %s", "без добавления %s"},
+	"page.control-fischer":   {"fischer %s", "Fischer %s", "Fischer %s", "Fischer %s", "Фишер %s"},
+	"page.clocks-paused":     {"Clocks paused by the arbiter", "Uhren vom Schiedsrichter angehalten", "Pendules arrêtées par l'arbitre", "Zegary zatrzymane przez sędziego", "Часы остановлены арбитром"},
+	"page.arbiter-note":      {"Arbiter: %s", "Schiedsrichter: %s", "Arbitre : %s", "Sędzia: %s", "Арбитр: %s"},
+	"page.draw-flag":         {"Draw: the flag fell, but the opponent could not win", "Remis: die Zeit ist abgelaufen, aber der Gegner konnte nicht mehr gewinnen", "Nulle : le drapeau est tombé, mais l'adversaire ne pouvait plus gagner", "Remis: czas minął, ale przeciwnik nie mógł już wygrać", "Ничья: время истекло, но соперник уже не мог выиграть"},
+	"page.wins-on-time":      {"%s wins on time", "%s gewinnt auf Zeit", "%s gagne au temps", "Wygrywa %s na czas", "Победа по времени: %s"},
+	"page.wins-resigned":     {"%s wins: %s resigned", "%s gewinnt: %s hat aufgegeben", "%s gagne : %s a abandonné", "Wygrywa %s: %s poddaje partię", "Победа: %s; %s сдаётся"},
+	"page.wins-adjudication": {"%s wins by adjudication", "%s gewinnt durch Schiedsspruch", "%s gagne par décision de l'arbitre", "Wygrywa %s decyzją sędziego", "Победа решением арбитра: %s"},
+	"page.draw":              {"Draw", "Remis", "Nulle", "Remis", "Ничья"},
 	// Players without a name, and two players of the same name.
 	"page.player":   {"Player %d", "Spieler %d", "Joueur %d", "Gracz %d", "Игрок %d"},
 	"page.player-n": {"%s (player %d)", "%s (Spieler %d)", "%s (joueur %d)", "%s (gracz %d)", "%s (игрок %d)"},

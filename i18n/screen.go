@@ -14,6 +14,7 @@ var screen = map[string]Entry{
 	// The simulator's terminal view (sim --show).
 	"term.pool":   {"pool %s", "Vorrat %s", "réserve %s", "pula %s", "запас %s"},
 	"term.counts": {"%dw %dg %db", "%dw %dg %ds", "%db %dg %dn", "%db %ds %dc", "%dб %dс %dч"},
+	"term.clock":  {"clock", "Uhr", "pendule", "zegar", "часы"},
 	"term.turn":   {"turn %d", "Zug %d", "coup %d", "ruch %d", "ход %d"},
 	// The arbiter's pause, between the two clocks on the top line.
 	"screen.clock-paused": {"PAUSE", "PAUSE", "PAUSE", "PAUZA", "ПАУЗА"},

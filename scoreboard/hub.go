@@ -13,7 +13,6 @@ import (
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
-	"github.com/zertzboard/zertzboard/live"
 )
 
 // Limits on what the scoreboard keeps from the broker.
@@ -54,6 +53,8 @@ type Server struct {
 	closed  bool
 	done    chan struct{} // closed by Close
 	dropped int           // slow clients dropped, for tests and logs
+	ver     uint64        // the last frame's ver
+	now     func() time.Time
 }
 
 // boardView is one board's latest data and rendered view.
@@ -63,11 +64,18 @@ type boardView struct {
 	frame *frame
 }
 
-// frame is one rendered view as an SSE event, shared by every client.
+// frame is one rendered view, encoded once for every client: whole, and
+// as a patch on the view before it (see patch.go).
 type frame struct {
 	seq  uint64
+	ver  uint64 // unique per rendered view (0: a waiting view made on demand)
+	base uint64 // the ver the patch applies to
 	html string
-	sse  []byte
+	made time.Time // when it was rendered, for the age of a late joiner's view
+	tree *node     // the view parsed, for the next frame's patch
+	// full and patch are the JSON of the "view" and "patch" events after
+	// the opening brace; patch is nil when the view must go whole.
+	full, patch []byte
 }
 
 // client is one browser's stream.
@@ -96,7 +104,7 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{})}
+	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{}), now: time.Now}
 	s.index = s.renderIndexLocked()
 	return s
 }
@@ -133,7 +141,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	}
 	// Decode outside the lock; junk changes nothing.
 	var (
-		st     *live.State
+		st     *stateMsg
 		status string
 		ev     struct {
 			Event string `json:"event"`
@@ -142,7 +150,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	)
 	switch kind {
 	case "state":
-		st = new(live.State)
+		st = new(stateMsg)
 		if err := json.Unmarshal(payload, st); err != nil {
 			s.log.Debug("scoreboard: bad state", "board", id, "err", err)
 			return
@@ -182,7 +190,8 @@ func (s *Server) Handle(topic string, payload []byte) {
 		if bv.notice != nil && (bv.state == nil || bv.notice.seq != st.Seq) {
 			bv.notice = nil
 		}
-		bv.state, bv.raw = st, append([]byte(nil), payload...)
+		bv.state, bv.raw = &st.State, append([]byte(nil), payload...)
+		bv.clock, bv.note = st.Clock, st.ResultNote
 		indexChanged = true
 	case "status":
 		if status == bv.status {
@@ -213,7 +222,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 			return // forced-capture and game-over are in the state
 		}
 	}
-	bv.frame = newFrame(bv.seq(), renderBoard(bv.view))
+	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), renderBoard(bv.view))
 	s.broadcastLocked(id, bv.frame)
 	if indexChanged {
 		s.index = s.renderIndexLocked()
@@ -243,22 +252,55 @@ func (bv *boardView) seq() uint64 {
 	return bv.state.Seq
 }
 
-// newFrame encodes a view as one SSE "view" event: {"seq":…,"html":…}.
-// JSON keeps the HTML on one data line.
-func newFrame(seq uint64, html string) *frame {
+// newFrameLocked renders a view's frame: the whole view as the JSON of a
+// "view" event, {"seq":…,"ver":…,"html":…}, and, if prev (the view's
+// frame before, or nil) has the same skeleton, the change as a "patch"
+// event, {"seq":…,"ver":…,"base":…,"attrs":…,"appends":…,"parts":…} (see
+// patch.go). JSON keeps each on one data line.
+func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
+	s.ver++
+	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: parseView(html)}
+	f.full = encodeEvent(struct {
+		Seq  uint64 `json:"seq"`
+		Ver  uint64 `json:"ver"`
+		HTML string `json:"html"`
+	}{seq, f.ver, html})
+	if prev == nil || prev.ver == 0 {
+		return f
+	}
+	p, ok := diffViews(prev.tree, f.tree)
+	if !ok {
+		return f
+	}
+	f.base = prev.ver
+	f.patch = encodeEvent(struct {
+		Seq  uint64 `json:"seq"`
+		Ver  uint64 `json:"ver"`
+		Base uint64 `json:"base"`
+		patch
+	}{seq, f.ver, f.base, p})
+	return f
+}
+
+// waitingFrame is the view of a board not seen (yet): made on demand,
+// never patched.
+func (s *Server) waitingFrame(board string, l i18n.Lang) *frame {
+	html := renderBoard(view{id: board, lang: l})
+	return &frame{html: html, made: s.now(), full: encodeEvent(struct {
+		Seq  uint64 `json:"seq"`
+		Ver  uint64 `json:"ver"`
+		HTML string `json:"html"`
+	}{0, 0, html})}
+}
+
+// encodeEvent is v's JSON without its opening brace: the writer puts the
+// stream's own fields (the view's age) before it.
+func encodeEvent(v any) []byte {
 	var buf bytes.Buffer
 	e := json.NewEncoder(&buf)
 	e.SetEscapeHTML(false) // not in HTML: keep the payload small
-	_ = e.Encode(struct {
-		Seq  uint64 `json:"seq"`
-		HTML string `json:"html"`
-	}{seq, html})
-	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	sse := make([]byte, 0, len(data)+32)
-	sse = append(sse, "event: view\ndata: "...)
-	sse = append(sse, data...)
-	sse = append(sse, "\n\n"...)
-	return &frame{seq: seq, html: html, sse: sse}
+	_ = e.Encode(v)
+	return bytes.TrimSuffix(bytes.TrimPrefix(buf.Bytes(), []byte("{")), []byte("\n"))
 }
 
 // broadcastLocked queues f for the clients watching board ("" is the
@@ -308,7 +350,7 @@ func (s *Server) currentLocked(board string) *frame {
 	if bv := s.boards[board]; bv != nil && bv.frame != nil {
 		return bv.frame
 	}
-	return newFrame(0, renderBoard(view{id: board}))
+	return s.waitingFrame(board, "")
 }
 
 // Current returns the rendered view of board ("" for the tournament
@@ -320,10 +362,16 @@ func (s *Server) Current(board string) (html string, seq uint64) {
 
 // current is Current, and whether the board is known ("" always is).
 func (s *Server) current(board string) (html string, seq uint64, known bool) {
+	f, known := s.currentFrame(board)
+	return f.html, f.seq, known
+}
+
+// currentFrame is the current view of board, and whether the board is
+// known ("" always is).
+func (s *Server) currentFrame(board string) (*frame, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.currentLocked(board)
-	return f.html, f.seq, board == "" || s.boards[board] != nil
+	return s.currentLocked(board), board == "" || s.boards[board] != nil
 }
 
 // State returns the latest state payload of board as received, or nil.
@@ -367,10 +415,11 @@ func (s *Server) Close() {
 }
 
 // renderIndexLocked renders the tournament view: every board, sorted by ID.
-func (s *Server) renderIndexLocked() *frame { return s.renderIndexLangLocked("") }
+func (s *Server) renderIndexLocked() *frame { return s.renderIndexLangLocked("", s.index) }
 
-// renderIndexLangLocked is renderIndexLocked in language l.
-func (s *Server) renderIndexLangLocked(l i18n.Lang) *frame {
+// renderIndexLangLocked is renderIndexLocked in language l, as a patch on
+// prev, that language's tournament view before (or nil).
+func (s *Server) renderIndexLangLocked(l i18n.Lang, prev *frame) *frame {
 	ids := make([]string, 0, len(s.boards))
 	for id := range s.boards {
 		ids = append(ids, id)
@@ -388,7 +437,7 @@ func (s *Server) renderIndexLangLocked(l i18n.Lang) *frame {
 		renderCard(&b, v)
 	}
 	b.WriteString(`</div></div>`)
-	return newFrame(uint64(len(ids)), b.String())
+	return s.newFrameLocked(prev, uint64(len(ids)), b.String())
 }
 
 func renderCard(b *strings.Builder, v view) {
@@ -397,8 +446,8 @@ func renderCard(b *strings.Builder, v view) {
 		status = "unknown"
 	}
 	l := v.lang
-	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
-		esc(status), esc(url.PathEscape(v.id)+langQuery(l)), esc(v.id), esc(v.id), esc(status), esc(l.T("page.conn."+status)))
+	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s" data-k="card:%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
+		esc(status), esc(url.PathEscape(v.id)+langQuery(l)), esc(v.id), esc(v.id), esc(v.id), esc(status), esc(l.T("page.conn."+status)))
 	s := v.state
 	if s == nil {
 		fmt.Fprintf(b, `<p class="wait">%s</p></a>`, esc(l.T("page.no-game")))
@@ -416,15 +465,17 @@ func renderCard(b *strings.Builder, v view) {
 			cls += " winner"
 		}
 		c := s.Captures[p]
-		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span><span class="score">`+
+		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span>`, cls, esc(playerName(l, s, p)))
+		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
+		fmt.Fprintf(b, `<span class="score">`+
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
-			cls, esc(playerName(l, s, p)), c.White, c.Grey, c.Black)
+			c.White, c.Grey, c.Black)
 	}
 	b.WriteString(`</div></div>`)
 	var line string
 	switch s.Phase {
 	case "over":
-		line = resultText(l, s)
+		line = endText(l, s)
 	case "capture":
 		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.must-capture", playerName(l, s, s.ToMove))
 	default:

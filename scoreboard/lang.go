@@ -45,12 +45,11 @@ func langLinks(r *http.Request, cur i18n.Lang) []langLink {
 	return links
 }
 
-// currentLang is current in language l.
-func (s *Server) currentLang(board string, l i18n.Lang) (html string, seq uint64, known bool) {
+// currentFrameLang is currentFrame in language l.
+func (s *Server) currentFrameLang(board string, l i18n.Lang) (*frame, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.currentLangLocked(board, l)
-	return f.html, f.seq, board == "" || s.boards[board] != nil
+	return s.currentLangLocked(board, l), board == "" || s.boards[board] != nil
 }
 
 // langViews are one non-English language's rendered views.
@@ -74,18 +73,31 @@ func (s *Server) langLocked(l i18n.Lang) *langViews {
 }
 
 // translateLocked renders board id's view (and the tournament view, if
-// it changed) again in every language with streams open, and sends them.
+// it changed) again in every language whose streams show it, and sends
+// them; each language's frames patch its own previous ones. A view nobody
+// watches in a language is dropped, and rendered whole when someone does.
 func (s *Server) translateLocked(id string, indexChanged bool) {
 	for l, lv := range s.langs {
-		delete(lv.boards, id) // rendered again when someone watches it
 		if s.watchedLocked(id, l) {
-			s.broadcastLangLocked(id, l, s.currentLangLocked(id, l))
-		}
-		if indexChanged {
-			lv.index = nil
-			if s.watchedLocked("", l) {
-				s.broadcastLangLocked("", l, s.currentLangLocked("", l))
+			if bv := s.boards[id]; bv != nil {
+				v := bv.view
+				v.lang = l
+				lv.boards[id] = s.newFrameLocked(lv.boards[id], bv.seq(), renderBoard(v))
+			} else {
+				delete(lv.boards, id)
 			}
+			s.broadcastLangLocked(id, l, s.currentLangLocked(id, l))
+		} else {
+			delete(lv.boards, id)
+		}
+		if !indexChanged {
+			continue
+		}
+		if s.watchedLocked("", l) {
+			lv.index = s.renderIndexLangLocked(l, lv.index)
+			s.broadcastLangLocked("", l, lv.index)
+		} else {
+			lv.index = nil
 		}
 	}
 }
@@ -109,24 +121,21 @@ func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
 	lv := s.langLocked(l)
 	if board == "" {
 		if lv.index == nil {
-			lv.index = s.renderIndexLangLocked(l)
+			lv.index = s.renderIndexLangLocked(l, nil)
 		}
 		return lv.index
 	}
 	if f := lv.boards[board]; f != nil {
 		return f
 	}
-	v := view{id: board, lang: l}
 	bv := s.boards[board]
-	if bv != nil {
-		v = bv.view
-		v.lang = l
+	if bv == nil || bv.frame == nil {
+		return s.waitingFrame(board, l)
 	}
-	f := newFrame(0, renderBoard(v))
-	if bv != nil {
-		f = newFrame(bv.seq(), f.html)
-		lv.boards[board] = f
-	}
+	v := bv.view
+	v.lang = l
+	f := s.newFrameLocked(nil, bv.seq(), renderBoard(v))
+	lv.boards[board] = f
 	return f
 }
 

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +13,9 @@ import (
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
+
+// verbRE matches the fmt verbs of the catalogue's messages.
+var verbRE = regexp.MustCompile(`%(\[\d+\])?[sd]`)
 
 // pageViews are views of every kind a page shows: each banner, a game
 // over, a capture, the analysis, the waiting view, unnamed players.
@@ -57,8 +61,21 @@ func pageViews(t *testing.T) []view {
 		{kind: "takeback", body: noticeBody{Turn: 3, Undone: []string{"WD4-A1"}}},
 		{kind: "fault", body: noticeBody{Reason: "sensor faults: E5: drifting: 40 counts"}},
 	}
+	var ends []view
+	for _, e := range []struct {
+		result string
+		winner *int
+	}{{"time", nil}, {"resignation", &w}, {"adjudication", &w}, {"draw", nil}, {"repetition", nil}, {"captures", &w}} {
+		st := last
+		st.Phase, st.Result, st.Winner = "over", e.result, e.winner
+		ends = append(ends, view{id: "t1", state: &st, note: "adjudicated after a sensor failure"})
+	}
+	paused := *place
 	views := []view{{id: "t1"}, {id: "t1", status: "offline"}, {id: "t1", state: capture, status: "online"}, {id: "t1", state: &over},
+		{id: "t1", state: &paused, clock: &clockState{Control: "fischer:20m+10s", RemainingMS: &[2]int64{60_000, 5_000}, Paused: true}},
+		{id: "t1", state: place, clock: &clockState{Control: "sudden:25m", RemainingMS: &[2]int64{60_000, 5_000}}},
 		{id: "t1", state: &unnamed}, {id: "t1", state: &win}, {id: "t1", state: &none}}
+	views = append(views, ends...)
 	for _, n := range notices {
 		n.seq = place.Seq
 		views = append(views, view{id: "t1", state: place, notice: n, status: "online"})
@@ -79,7 +96,7 @@ func TestPagesInEveryLanguage(t *testing.T) {
 			}
 		}
 		s.Handle("zertz/t2/status", []byte("online"))
-		pages := []string{s.renderIndexLangLocked(l).html}
+		pages := []string{s.renderIndexLangLocked(l, nil).html}
 		for _, v := range views {
 			v.lang = l
 			pages = append(pages, renderBoard(v))
@@ -93,13 +110,16 @@ func TestPagesInEveryLanguage(t *testing.T) {
 		// Every word the pages use in this language.
 		for _, k := range []string{"page.pool", "page.moves", "page.illegal", "page.touch-move", "page.missed-capture",
 			"page.takeback-demanded", "page.fault", "page.boards", "page.restore", "page.conn.offline", "rule.ring-not-free",
-			"need.remove-free-ring", "result.time", "page.mode.tournament", "page.blitz"} {
-			w := esc(l.T(k))
+			"need.remove-free-ring", "result.repetition", "page.mode.tournament", "page.blitz", "page.wins-on-time", "page.draw-flag",
+			"page.wins-adjudication", "page.draw", "page.clocks-paused", "page.control-sudden", "page.control-fischer"} {
+			words := verbRE.Split(l.Format(k), -1)
 			if l == i18n.EN && strings.HasPrefix(k, "rule.") {
-				w = "ring A1 is not free: it holds a marble" // English keeps the engine's words
+				words = []string{"ring A1 is not free: it holds a marble"} // English keeps the engine's words
 			}
-			if !strings.Contains(all, w) {
-				t.Errorf("%s: no %q (%s) on any page", l, w, k)
+			for _, w := range words {
+				if w = strings.TrimSpace(w); len(w) > 2 && !strings.Contains(all, esc(w)) {
+					t.Errorf("%s: no %q (of %s) on any page", l, w, k)
+				}
 			}
 		}
 		if l != i18n.EN {

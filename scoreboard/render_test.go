@@ -227,7 +227,7 @@ func TestPlayersNamedEverywhere(t *testing.T) {
 	for _, msg := range [][]referee.Message{s.StatusMsg, nil} { // said from status_msg, or from the English status
 		s.StatusMsg = msg
 		html := renderBoard(view{id: "t1", state: &s, status: "online"})
-		if !strings.Contains(html, `<p class="status">Game over: guest (player 2) wins (captures)</p>`) {
+		if !strings.Contains(html, `<p class="status" data-k="status">Game over: guest (player 2) wins (captures)</p>`) {
 			t.Errorf("the footer does not name the winner; page:\n%s", html)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
@@ -140,6 +141,12 @@ func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
 	})
 }
 
+var (
+	eventView  = []byte("event: view\ndata: ")
+	eventPatch = []byte("event: patch\ndata: ")
+	sseEnd     = []byte("\n\n")
+)
+
 type pageData struct {
 	Lang         i18n.Lang
 	Reconnecting string
@@ -150,6 +157,8 @@ type pageData struct {
 	Overlay      bool
 	Events       string
 	Seq          uint64
+	Ver          uint64
+	Age          int64 // ms since the view was rendered: the page counts clocks from it
 	HTML         template.HTML
 }
 
@@ -161,8 +170,9 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	html, seq, known := s.currentLang(board, l)
-	d := pageData{Title: "zertzboard", Board: board, Seq: seq, HTML: template.HTML(html), Events: "/events",
+	f, known := s.currentFrameLang(board, l)
+	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver, Age: max(0, s.now().Sub(f.made).Milliseconds()),
+		HTML: template.HTML(f.html), Events: "/events",
 		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
@@ -215,14 +225,29 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	write := func(b []byte) bool {
+	write := func(bs ...[]byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout)) // unsupported by some writers; best effort
-		if _, err := w.Write(b); err != nil {
-			return false
+		for _, b := range bs {
+			if _, err := w.Write(b); err != nil {
+				return false
+			}
 		}
 		return rc.Flush() == nil
 	}
-	if !write([]byte("retry: 1000\n\n")) || !write(cur.sse) {
+	// send writes f as a patch if the stream shows the view it changes,
+	// else whole, with the age of the view (ms since it was rendered), so
+	// that a running clock is counted down from when the state arrived.
+	var num []byte
+	send := func(f, last *frame) bool {
+		event, body := eventView, f.full
+		if f.patch != nil && last != nil && last.ver == f.base {
+			event, body = eventPatch, f.patch
+		}
+		num = strconv.AppendInt(append(num[:0], `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
+		num = append(num, ',')
+		return write(event, num, body, sseEnd)
+	}
+	if !write([]byte("retry: 1000\n\n")) || !send(cur, nil) {
 		return
 	}
 	last := cur
@@ -235,7 +260,8 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		case <-c.gone:
 			return
 		case f := <-c.ch:
-			// Only the latest view matters: skip to it.
+			// Only the latest view matters: skip to it (whole, if a view
+			// was skipped).
 			for more := true; more; {
 				select {
 				case g := <-c.ch:
@@ -247,7 +273,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			if f == last {
 				continue
 			}
-			if !write(f.sse) {
+			if !send(f, last) {
 				return
 			}
 			last = f
