@@ -220,7 +220,7 @@ var usedRE = regexp.MustCompile(`(?:\.T\(|\.N\(|Key\(|Msg\(|Key:\s*|\{\{\s*t\s+|
 
 // dynamic are key prefixes the code completes at run time (e.g. with an
 // engine rule name); their keys count as used.
-var dynamic = []string{"rule.", "result.", "short.", "colour.", "fault.", "page.conn.", "page.mode."}
+var dynamic = []string{"rule.", "result.", "short.", "colour.", "fault.", "page.conn.", "page.mode.", "page.marble-"}
 
 // sources returns the repository's Go, HTML and JS files outside this
 // package's tables.

@@ -31,8 +31,8 @@ var scoreboard = map[string]Entry{
 	"page.illegal":             {"Illegal", "Regelwidrig", "Coup illégal", "Ruch niedozwolony", "Недопустимо"},
 	"page.restore":             {"restore", "wiederherstellen", "rétablir", "przywróć", "восстановите"},
 	"page.fix":                 {"%s: %s", "%s: %s", "%s : %s", "%s: %s", "%s: %s"},
-	"page.touch-move":          {"Touch-move", "Berührt – geführt", "Pièce touchée", "Dotknięta – ruszona", "Тронул – ходи"},
-	"page.touch-move-text":     {"%s moved a marble from %s to %s; the arbiter decides", "%s hat eine Kugel von %s nach %s bewegt; der Schiedsrichter entscheidet", "%s a déplacé une bille de %s à %s ; l'arbitre décide", "%s przesunął kulkę z %s na %s; decyduje sędzia", "%s переставил шарик с %s на %s; решает арбитр"},
+	"page.touch-move":          {"Touch-move", "Berührt – geführt", "Pièce touchée", "Dotknięta – ruszona", "Взялся – ходи"},
+	"page.touch-move-text":     {"%s moved a marble from %s to %s; the arbiter decides", "%s hat eine Kugel von %s nach %s bewegt; der Schiedsrichter entscheidet", "%s a déplacé une bille de %s à %s ; l'arbitre décide", "%s przesuwa kulkę z %s na %s; decyduje sędzia", "%s: шарик переставлен с %s на %s; решает арбитр"},
 	"page.missed-capture":      {"Missed capture", "Schlagen versäumt", "Prise manquée", "Pominięte bicie", "Пропущено взятие"},
 	"page.missed-capture-text": {"at turn %d by %s", "in Zug %d von %s", "au coup %d par %s", "w ruchu %d, gracz %s", "на ходу %d, игрок %s"},
 	"page.takeback-demanded":   {"Take-back demanded", "Rücknahme verlangt", "Reprise demandée", "Żądanie cofnięcia", "Требуется отмена хода"},
@@ -56,7 +56,9 @@ var scoreboard = map[string]Entry{
 	// What a cell should hold, in an illegal banner and on the board.
 	"page.content.no-ring": {"no ring", "kein Ring", "pas d'anneau", "bez pierścienia", "без кольца"},
 	"page.content.vacant":  {"empty ring", "leerer Ring", "anneau vide", "pusty pierścień", "пустое кольцо"},
-	"page.marble":          {"%s marble", "%s Kugel", "bille %s", "%s kulka", "%s шарик"},
+	"page.marble-white":    {"white marble", "weiße Kugel", "bille blanche", "biała kulka", "белый шарик"},
+	"page.marble-grey":     {"grey marble", "graue Kugel", "bille grise", "szara kulka", "серый шарик"},
+	"page.marble-black":    {"black marble", "schwarze Kugel", "bille noire", "czarna kulka", "чёрный шарик"},
 	"page.label.remove":    {"remove", "weg", "retirer", "zdejmij", "снять"},
 	"page.label.ring":      {"ring", "Ring", "anneau", "pierścień", "кольцо"},
 	// The side panel.

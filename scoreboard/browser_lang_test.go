@@ -51,6 +51,8 @@ func TestBrowserLanguages(t *testing.T) {
 	}
 	br.screenshot("scoreboard-37-ru.png")
 
-	br.eval(`(() => { document.querySelector('.langs a[hreflang="pl"]').click(); return true; })()`, new(bool))
+	var href string
+	br.eval(`document.querySelector('.langs a[hreflang="pl"]').getAttribute("href")`, &href)
+	br.navigate(srv.URL + href)
 	br.waitFor("the Polish page", `document.documentElement.lang === "pl" && document.querySelector(".pool h3") && document.querySelector(".pool h3").textContent === "Pula"`)
 }

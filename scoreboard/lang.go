@@ -122,6 +122,7 @@ func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
 	if board == "" {
 		if lv.index == nil {
 			lv.index = s.renderIndexLangLocked(l, nil)
+			lv.index.made = s.index.made // its clocks are as of then
 		}
 		return lv.index
 	}
@@ -135,6 +136,7 @@ func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
 	v := bv.view
 	v.lang = l
 	f := s.newFrameLocked(nil, bv.seq(), renderBoard(v))
+	f.made = bv.frame.made // the view, clocks and all, is as of the English one's data
 	lv.boards[board] = f
 	return f
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/i18n"
@@ -249,6 +250,29 @@ func BenchmarkHandleFiveLanguages(b *testing.B) {
 		s.Handle("zertz/t1/state", payloads[i%len(payloads)])
 		for _, c := range cs {
 			<-c.ch
+		}
+	}
+}
+
+// TestLanguageViewAge: a view rendered in another language when its first
+// viewer comes is as old as the data it shows, so the page counts a
+// running clock down from when the state arrived, not from the request.
+func TestLanguageViewAge(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	s := New(Options{})
+	defer s.Close()
+	s.mu.Lock()
+	s.now = func() time.Time { return now }
+	s.mu.Unlock()
+	st := newState(t, "37", [2]string{"Ann", "Bob"})
+	st.Seq = 1
+	s.Handle("zertz/t1/state", stateJSON(t, st))
+	arrived := now
+	now = now.Add(40 * time.Second)
+	for _, board := range []string{"t1", ""} {
+		f, _ := s.currentFrameLang(board, i18n.DE)
+		if !f.made.Equal(arrived) {
+			t.Errorf("German view of %q made at %v; the state arrived at %v", board, f.made, arrived)
 		}
 	}
 }

@@ -292,7 +292,7 @@ func contentName(l i18n.Lang, c string) string {
 	case "o":
 		return l.T("page.content.vacant")
 	case "w", "g", "b":
-		return l.T("page.marble", i18n.Key("colour."+colourName[c[0]]))
+		return l.T("page.marble-" + colourName[c[0]])
 	}
 	return c
 }
