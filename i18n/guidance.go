@@ -16,7 +16,7 @@ var guidance = map[string]Entry{
 	"guide.player":              {"P%d", "S%d", "J%d", "G%d", "И%d"},
 	"guide.pending":             {"%s: %s", "%s: %s", "%s : %s", "%s: %s", "%s: %s"},
 	"guide.illegal":             {"Illegal: %s. Restore %s", "Regelwidrig: %s. Wiederherstellen: %s", "Coup illégal : %s. Rétablir %s", "Ruch niedozwolony: %s. Przywróć %s", "Недопустимо: %s. Восстановите %s"},
-	"guide.takeback-demand":     {"Take back turn %d: restore %s", "Zug %d zurücknehmen: wiederherstellen %s", "Reprendre le coup %d : rétablir %s", "Cofnij ruch %d: przywróć %s", "Отмена хода %d: восстановите %s"},
+	"guide.takeback-demand":     {"Take back turn %d: restore %s", "Zug %d zurücknehmen: %s wiederherstellen", "Reprendre le coup %d : rétablir %s", "Cofnij ruch %d: przywróć %s", "Отмена хода %d: восстановите %s"},
 	"guide.question":            {"Which colour was on %s? Take-back button: next colour, confirm: answer", "Welche Farbe stand auf %s? Rücknahme-Taste: nächste Farbe, Bestätigen: antworten", "Quelle couleur était en %s ? Bouton reprise : couleur suivante, confirmer : répondre", "Jaki kolor był na %s? Przycisk cofania: następny kolor, zatwierdź: odpowiedz", "Какой цвет был на %s? Кнопка отмены: следующий цвет, подтвердить: ответ"},
 	"guide.take-off-claimed":    {"take off the claimed rings %s", "die gewonnenen Ringe abnehmen: %s", "retirer les anneaux isolés %s", "zdejmij odizolowane pierścienie %s", "снимите изолированные кольца %s"},
 	"guide.over-win":            {"Game over: %s wins (%s)", "Spielende: %s gewinnt (%s)", "Partie terminée : %s gagne (%s)", "Koniec gry: wygrywa %s (%s)", "Игра окончена: победитель %s (%s)"},
