@@ -267,6 +267,15 @@ func (c *console) allowLogin(addr string) bool {
 	return true
 }
 
+// refundLogin gives back the attempt of a successful log-in.
+func (c *console) refundLogin(addr string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b := c.tries[addr]; b != nil {
+		b.tokens = min(loginBurst, b.tokens+1)
+	}
+}
+
 // errLogin is a log-in refusal the operator may read.
 type errLogin struct {
 	status int
@@ -680,6 +689,7 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 		s.renderLogin(w, status, "Log-in refused: "+err.Error()+".")
 		return
 	}
+	s.ops.refundLogin(addr) // only failures count against an address
 	s.log.Info("console: logged in", "operator", user, "remote", addr)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/console", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
