@@ -224,7 +224,7 @@ func TestConsoleAuthorisation(t *testing.T) {
 	rec, rep := sampleGame(t, 10)
 	states := gameStates(t, rec, rep, "t1")
 	fb := newFakeBoard(t, "tcp://"+r.mb.TCPAddr(), "board", "board-pw", "t1", states[3], nil)
-	viewer := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://"+r.mb.TCPAddr()).SetClientID("viewer-1").
+	viewer := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + r.mb.TCPAddr()).SetClientID("viewer-1").
 		SetUsername("watcher").SetPassword("watcher-pw").SetAutoReconnect(false).SetConnectTimeout(wait))
 	if tok := viewer.Connect(); !tok.WaitTimeout(wait) || tok.Error() != nil {
 		t.Fatal(tok.Error())
