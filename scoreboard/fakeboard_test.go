@@ -94,12 +94,6 @@ func (fb *fakeBoard) publishStateLocked() {
 	}
 }
 
-// event publishes one event body (any JSON object with "event").
-func (fb *fakeBoard) event(v map[string]any) {
-	v["t"] = 1
-	b, _ := json.Marshal(v)
-	fb.publish("events", false, b)
-}
 
 // received returns the commands received, "name payload" each.
 func (fb *fakeBoard) received() []string {
