@@ -329,23 +329,10 @@ func (c *console) login(user, password, addr string) (se *session, token string,
 		}
 		return nil, "", &errLogin{http.StatusBadGateway, "cannot reach the broker: " + err.Error()}
 	}
-	// The operator check: the broker grants these two filters to
-	// operators only. The command filter is dropped at once: the console
-	// has no use for other operators' commands.
-	cmds := c.prefix + "+/cmd/#"
-	st := mc.SubscribeMultiple(map[string]byte{cmds: 0, events: 0}, handle)
-	if !st.WaitTimeout(c.cfg.LoginTimeout) || st.Error() != nil {
+	if err := c.checkOperator(mc, user, handle); err != nil {
 		mc.Disconnect(0)
-		return nil, "", &errLogin{http.StatusBadGateway, "the broker did not answer the subscription"}
+		return nil, "", err
 	}
-	granted := st.(*mqtt.SubscribeToken).Result()
-	for _, f := range []string{cmds, events} {
-		if code, ok := granted[f]; !ok || code >= 0x80 {
-			mc.Disconnect(0)
-			return nil, "", &errLogin{http.StatusForbidden, fmt.Sprintf("account %q is not an operator: the broker refused it %s", user, f)}
-		}
-	}
-	mc.Unsubscribe(cmds).WaitTimeout(c.cfg.LoginTimeout)
 
 	token = randomHex(32)
 	se.key = sha256.Sum256([]byte(token))
@@ -358,6 +345,81 @@ func (c *console) login(user, password, addr string) (se *session, token string,
 	c.sessions[se.key] = se
 	c.mu.Unlock()
 	return se, token, nil
+}
+
+// checkOperator makes sure the account mc logged in with is an
+// operator's: it may publish commands and read everything, and may not
+// publish anything else.
+//
+// First the subscriptions: the embedded broker refuses <prefix>+/cmd/#
+// to viewers and <prefix>+/events to boards in SUBACK. Debian's mosquitto
+// grants every subscription and applies its acl_file to each message as
+// it is delivered instead (eclipse/mosquitto#803), so then a probe
+// decides: on a board ID of its own, the console publishes a QoS 0
+// message on a topic that is not a command, then a QoS 1 command, and
+// reads both back. The command must come back (an operator may send it
+// and read it), the other must not (only boards may publish it), and a
+// broker delivers one client's messages to a subscriber in order, so
+// once the command is back the other would be too. Boards ignore the
+// probe's board ID, and viewers never read either topic.
+func (c *console) checkOperator(mc mqtt.Client, user string, handle mqtt.MessageHandler) error {
+	events := c.prefix + "+/events"
+	cmds := c.prefix + "+/cmd/#"
+	probe := c.prefix + "zb-console-probe-" + randomHex(6)
+	var (
+		mu       sync.Mutex
+		gotOther bool
+		gotCmd   = make(chan struct{})
+	)
+	onProbe := func(_ mqtt.Client, m mqtt.Message) {
+		mu.Lock()
+		defer mu.Unlock()
+		if strings.HasSuffix(m.Topic(), "/cmd/console-probe") {
+			select {
+			case <-gotCmd:
+			default:
+				close(gotCmd)
+			}
+		} else {
+			gotOther = true
+		}
+	}
+	st := mc.SubscribeMultiple(map[string]byte{cmds: 0, events: 0, probe + "/#": 1}, func(cl mqtt.Client, m mqtt.Message) {
+		if strings.HasPrefix(m.Topic(), probe+"/") {
+			onProbe(cl, m)
+		} else if strings.HasSuffix(m.Topic(), "/events") {
+			handle(cl, m)
+		}
+	})
+	if !st.WaitTimeout(c.cfg.LoginTimeout) || st.Error() != nil {
+		return &errLogin{http.StatusBadGateway, "the broker did not answer the subscription"}
+	}
+	granted := st.(*mqtt.SubscribeToken).Result()
+	for _, f := range []string{cmds, events, probe + "/#"} {
+		if code, ok := granted[f]; !ok || code >= 0x80 {
+			return &errLogin{http.StatusForbidden, fmt.Sprintf("account %q is not an operator: the broker refused it %s", user, f)}
+		}
+	}
+	// The command filter goes at once: the console has no use for other
+	// operators' commands.
+	mc.Unsubscribe(cmds).WaitTimeout(c.cfg.LoginTimeout)
+	mc.Publish(probe+"/console-probe", 0, false, "{}")
+	pt := mc.Publish(probe+"/cmd/console-probe", 1, false, "{}")
+	timer := time.NewTimer(c.cfg.LoginTimeout)
+	defer timer.Stop()
+	select {
+	case <-gotCmd:
+	case <-timer.C:
+		return &errLogin{http.StatusForbidden, fmt.Sprintf("account %q is not an operator: the broker did not pass its command on", user)}
+	}
+	pt.WaitTimeout(c.cfg.LoginTimeout)
+	mc.Unsubscribe(probe + "/#").WaitTimeout(c.cfg.LoginTimeout)
+	mu.Lock()
+	defer mu.Unlock()
+	if gotOther {
+		return &errLogin{http.StatusForbidden, fmt.Sprintf("account %q is not an operator: it may publish more than commands (a board's account?)", user)}
+	}
+	return nil
 }
 
 func (c *console) logout(se *session) {
