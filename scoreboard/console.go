@@ -682,6 +682,10 @@ func consoleHeaders(w http.ResponseWriter) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("X-Frame-Options", "DENY")
+	// Browsers send "Origin: null" from a page whose policy is
+	// no-referrer (Secure's), and the console's own requests must show
+	// where they come from; other sites still learn nothing.
+	h.Set("Referrer-Policy", "same-origin")
 }
 
 func (s *Server) consoleRoutes(mux *http.ServeMux) {

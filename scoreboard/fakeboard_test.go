@@ -37,7 +37,8 @@ type fakeBoard struct {
 	mu     sync.Mutex
 	st     planState
 	rec    *record.Record
-	cmds   []string // every command received: name and payload
+	end    map[string]any // the record's "end" (the plan's kinds)
+	cmds   []string       // every command received: name and payload
 	refuse map[string]string
 }
 
@@ -90,10 +91,16 @@ func (fb *fakeBoard) publishStateLocked() {
 			fb.t.Error(err)
 			return
 		}
-		fb.publish("record", true, bytes.TrimSpace(buf.Bytes()))
+		data := bytes.TrimSpace(buf.Bytes())
+		if fb.end != nil {
+			var m map[string]any
+			json.Unmarshal(data, &m)
+			m["end"] = fb.end
+			data, _ = json.Marshal(m)
+		}
+		fb.publish("record", true, data)
 	}
 }
-
 
 // received returns the commands received, "name payload" each.
 func (fb *fakeBoard) received() []string {
@@ -154,16 +161,19 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 			}
 		case "declare-result":
 			st.Phase, st.Result, st.Winner, st.ResultNote, st.Clock.Running = "over", a.Result, a.Winner, a.Note, nil
-			if fb.rec != nil {
-				switch a.Result {
-				case "resignation":
-					fb.rec.Stop = record.Stop{Kind: record.Resign, Player: 1 - *a.Winner}
-				case "time":
-					fb.rec.Stop = record.Stop{Kind: record.WinOnTime, Player: *a.Winner}
-				}
+			switch a.Result { // the plan's "end" of the record
+			case "resignation":
+				fb.end = map[string]any{"kind": "resign", "player": 1 - *a.Winner}
+			case "time":
+				fb.end = map[string]any{"kind": "win-on-time", "player": *a.Winner}
+			case "adjudication":
+				fb.end = map[string]any{"kind": "adjudication", "player": *a.Winner}
+			case "draw":
+				fb.end = map[string]any{"kind": "draw"}
 			}
 		case "new-game":
 			st.Phase, st.Result, st.Winner, st.ResultNote, st.Turn = "place", "", nil, "", 0
+			fb.end = nil
 			if len(a.Players) == 2 {
 				st.Players = [2]string{a.Players[0], a.Players[1]}
 			}

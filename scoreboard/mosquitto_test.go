@@ -44,8 +44,12 @@ type syncBuffer struct {
 	b  bytes.Buffer
 }
 
-func (l *syncBuffer) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
-func (l *syncBuffer) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+func (l *syncBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *syncBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 // startMosquittoACL runs Debian's mosquitto on a free loopback port with
 // the accounts of opsUsers and mosquittoACL; it returns its address.
@@ -173,7 +177,7 @@ func TestConsoleMosquitto(t *testing.T) {
 	}
 	// A viewer publishes a command (QoS 1: mosquitto acknowledges it and
 	// drops it); the operator's commands come after it.
-	viewer := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://"+addr).SetClientID("viewer-m").
+	viewer := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + addr).SetClientID("viewer-m").
 		SetUsername("watcher").SetPassword("watcher-pw").SetAutoReconnect(false).SetConnectTimeout(wait))
 	if tok := viewer.Connect(); !tok.WaitTimeout(wait) || tok.Error() != nil {
 		t.Fatal(tok.Error())
