@@ -57,6 +57,12 @@ func ScreenStatus(s live.State, g referee.Guidance, faults []string) Status {
 	if s.Phase == "over" {
 		st.ToMove = -1
 	}
+	if c := s.Clock; c.Remaining != nil {
+		st.Clock = &Clock{Remaining: *c.Remaining, Running: -1, Paused: c.Paused}
+		if c.Running != nil {
+			st.Clock.Running = *c.Running
+		}
+	}
 	return st
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
@@ -59,10 +60,11 @@ Examples:
   zertzboard sim
   zertzboard sim --game mygame.sgf --speed 4 --exit-at-end
   zertzboard sim --operator arbiter:s3cret --results /tmp/results   # then open http://127.0.0.1:8080/console
-  zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2`
+  zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2
+  zertzboard sim --mode tournament --time-control fischer:5m+5s`
 
 func runSim(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--exit-at-end]", simAbout, stderr)
+	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--time-control TC] [--exit-at-end]", simAbout, stderr)
 	game := fs.String("game", "", `play this record (SGF or JSON), or "random", instead of the built-in games`)
 	speed := fs.Float64("speed", 1, "how fast the simulated players move (2 = twice human speed)")
 	mqttListen := fs.String("mqtt-listen", "127.0.0.1:1883", "the embedded MQTT broker's TCP address (port 0 picks one)")
@@ -77,6 +79,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	exitAtEnd := fs.Bool("exit-at-end", false, "stop after the game, once every message is delivered")
 	journalPath := fs.String("journal", "", "the journal file (default: a fresh one in a temporary directory)")
 	modeName := fs.String("mode", "casual", "casual or tournament")
+	timeControl := fs.String("time-control", "none", "the game clocks: none, sudden:DUR or fischer:DUR+INC (e.g. sudden:25m, fischer:20m+10s)")
 	analysis := fs.String("analysis", "auto", "live forced-win analysis on the scoreboard: on, off, or auto (on in casual mode, off in tournament)")
 	seed := fs.Uint64("seed", 1, "seeds the players' behaviour and the sensor noise")
 	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
@@ -104,6 +107,10 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	mode, err := referee.ParseMode(*modeName)
 	if err != nil {
 		return fail("%v", err)
+	}
+	control, err := clock.Parse(*timeControl)
+	if err != nil {
+		return fail("--time-control: %v", err)
 	}
 	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
 		return fail("--analysis %q: want auto, on or off", *analysis)
@@ -164,7 +171,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame,
-			Analysis: analysisOptions(*analysis, 0, 0)},
+			Analysis: analysisOptions(*analysis, 0, 0), Control: control},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
