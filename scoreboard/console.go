@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 )
 
@@ -276,13 +278,24 @@ func (c *console) refundLogin(addr string) {
 	}
 }
 
-// errLogin is a log-in refusal the operator may read.
+// errLogin is a log-in refusal the operator may read: msg for the log,
+// key and args for the page.
 type errLogin struct {
 	status int
 	msg    string
+	key    string
+	args   []any
 }
 
 func (e *errLogin) Error() string { return e.msg }
+
+func brokerErr(msg string) *errLogin {
+	return &errLogin{http.StatusBadGateway, msg, "console.err-broker", []any{msg}}
+}
+
+func notOperator(user, why string) *errLogin {
+	return &errLogin{http.StatusForbidden, fmt.Sprintf("account %q is not an operator: %s", user, why), "console.err-operator", []any{strconv.Quote(user)}}
+}
 
 // login connects to the broker as user and checks the account is an
 // operator's; it returns the new session.
@@ -292,7 +305,7 @@ func (c *console) login(user, password, addr string) (se *session, token string,
 	full := len(c.sessions) >= c.cfg.MaxSessions
 	c.mu.Unlock()
 	if full {
-		return nil, "", &errLogin{http.StatusServiceUnavailable, fmt.Sprintf("%d operators are logged in already, the most allowed; log out elsewhere first", c.cfg.MaxSessions)}
+		return nil, "", &errLogin{http.StatusServiceUnavailable, fmt.Sprintf("%d operators are logged in already, the most allowed; log out elsewhere first", c.cfg.MaxSessions), "console.err-full", []any{c.cfg.MaxSessions}}
 	}
 	se = &session{user: user, addr: addr, csrf: randomHex(16), waiting: map[string]chan cmdReply{}, lastSeen: c.now()}
 	events := c.prefix + "+/events"
@@ -320,14 +333,14 @@ func (c *console) login(user, password, addr string) (se *session, token string,
 	tok := mc.Connect()
 	if !tok.WaitTimeout(c.cfg.LoginTimeout + time.Second) {
 		mc.Disconnect(0)
-		return nil, "", &errLogin{http.StatusBadGateway, "the broker did not answer in time"}
+		return nil, "", brokerErr("the broker did not answer in time")
 	}
 	if err := tok.Error(); err != nil {
 		mc.Disconnect(0)
 		if errors.Is(err, packets.ErrorRefusedBadUsernameOrPassword) || errors.Is(err, packets.ErrorRefusedNotAuthorised) {
-			return nil, "", &errLogin{http.StatusUnauthorized, "wrong user name or password"}
+			return nil, "", &errLogin{http.StatusUnauthorized, "wrong user name or password", "console.err-password", nil}
 		}
-		return nil, "", &errLogin{http.StatusBadGateway, "cannot reach the broker: " + err.Error()}
+		return nil, "", brokerErr("cannot reach the broker: " + err.Error())
 	}
 	if err := c.checkOperator(mc, user, handle); err != nil {
 		mc.Disconnect(0)
@@ -340,7 +353,7 @@ func (c *console) login(user, password, addr string) (se *session, token string,
 	if len(c.sessions) >= c.cfg.MaxSessions {
 		c.mu.Unlock()
 		mc.Disconnect(0)
-		return nil, "", &errLogin{http.StatusServiceUnavailable, "too many operators are logged in; log out elsewhere first"}
+		return nil, "", &errLogin{http.StatusServiceUnavailable, "too many operators are logged in; log out elsewhere first", "console.err-full", []any{c.cfg.MaxSessions}}
 	}
 	c.sessions[se.key] = se
 	c.mu.Unlock()
@@ -392,12 +405,12 @@ func (c *console) checkOperator(mc mqtt.Client, user string, handle mqtt.Message
 		}
 	})
 	if !st.WaitTimeout(c.cfg.LoginTimeout) || st.Error() != nil {
-		return &errLogin{http.StatusBadGateway, "the broker did not answer the subscription"}
+		return brokerErr("the broker did not answer the subscription")
 	}
 	granted := st.(*mqtt.SubscribeToken).Result()
 	for _, f := range []string{cmds, events, probe + "/#"} {
 		if code, ok := granted[f]; !ok || code >= 0x80 {
-			return &errLogin{http.StatusForbidden, fmt.Sprintf("account %q is not an operator: the broker refused it %s", user, f)}
+			return notOperator(user, "the broker refused it "+f)
 		}
 	}
 	// The command filter goes at once: the console has no use for other
@@ -410,14 +423,14 @@ func (c *console) checkOperator(mc mqtt.Client, user string, handle mqtt.Message
 	select {
 	case <-gotCmd:
 	case <-timer.C:
-		return &errLogin{http.StatusForbidden, fmt.Sprintf("account %q is not an operator: the broker did not pass its command on", user)}
+		return notOperator(user, "the broker did not pass its command on")
 	}
 	pt.WaitTimeout(c.cfg.LoginTimeout)
 	mc.Unsubscribe(probe + "/#").WaitTimeout(c.cfg.LoginTimeout)
 	mu.Lock()
 	defer mu.Unlock()
 	if gotOther {
-		return &errLogin{http.StatusForbidden, fmt.Sprintf("account %q is not an operator: it may publish more than commands (a board's account?)", user)}
+		return notOperator(user, "it may publish more than commands (a board's account?)")
 	}
 	return nil
 }
@@ -585,6 +598,35 @@ type actionResult struct {
 	Command string `json:"command,omitempty"`
 	Outcome string `json:"outcome"` // accepted, refused, no reply, invalid, failed
 	Reason  string `json:"reason,omitempty"`
+	// Text is the outcome in the page's language, for the console's log:
+	// "t1: pause → accepted".
+	Text string `json:"text,omitempty"`
+}
+
+// actionKey and outcomeKey name actions and outcomes in the catalogue.
+var (
+	actionKey = map[string]string{
+		"new-game": "console.act-new-game", "pause": "console.act-pause", "resume": "console.act-resume",
+		"takeback-accept": "console.act-takeback-accept", "takeback-refuse": "console.act-takeback-refuse",
+		"declare-result": "console.act-declare-result", "add-time": "console.act-add-time",
+	}
+	outcomeKey = map[string]string{
+		"accepted": "console.out-accepted", "refused": "console.out-refused", "no reply": "console.out-no-reply",
+		"invalid": "console.out-invalid", "failed": "console.out-failed",
+	}
+)
+
+// text says res in language l.
+func (res actionResult) text(action string, l i18n.Lang) string {
+	a := action
+	if k := actionKey[action]; k != "" {
+		a = l.T(k)
+	}
+	t := res.Board + ": " + a + " → " + l.T(outcomeKey[res.Outcome])
+	if res.Reason != "" && res.Outcome != "no reply" {
+		t += " (" + res.Reason + ")"
+	}
+	return t
 }
 
 // act publishes one command on the session's connection and awaits the
@@ -665,9 +707,49 @@ func remoteHost(r *http.Request) string {
 	return h
 }
 
-var consolePage = template.Must(template.ParseFS(webFS, "web/console.html"))
+// consolePages is the console's template in each language.
+var consolePages = pageTemplates("web/console.html")
+
+// pageTemplates parses a page once per language, with "t" translating.
+func pageTemplates(name string) map[i18n.Lang]*template.Template {
+	out := map[i18n.Lang]*template.Template{}
+	for _, l := range i18n.All {
+		out[l] = template.Must(template.New(path.Base(name)).Funcs(template.FuncMap{"t": l.T}).ParseFS(webFS, name))
+	}
+	return out
+}
+
+// opsLang is a console or results request's language: ?lang=, else the
+// browser's Accept-Language, else English.
+func opsLang(r *http.Request) i18n.Lang {
+	if l, err := i18n.Parse(r.URL.Query().Get("lang")); err == nil {
+		return l
+	}
+	return i18n.FromAcceptLanguage(r.Header.Get("Accept-Language"))
+}
+
+// opsLangLink is one entry of a page's language picker.
+type opsLangLink struct {
+	Lang    i18n.Lang
+	Name    string
+	URL     string
+	Current bool
+}
+
+func opsLangLinks(r *http.Request, cur i18n.Lang) []opsLangLink {
+	links := make([]opsLangLink, len(i18n.All))
+	for i, l := range i18n.All {
+		links[i] = opsLangLink{Lang: l, Name: l.Name(), URL: r.URL.Path + "?lang=" + string(l), Current: l == cur}
+	}
+	return links
+}
+
+// withLang is path with ?lang=l.
+func withLang(path string, l i18n.Lang) string { return path + "?lang=" + string(l) }
 
 type consoleData struct {
+	Lang    i18n.Lang
+	Langs   []opsLangLink
 	Enabled bool
 	User    string
 	CSRF    string
@@ -696,25 +778,38 @@ func (s *Server) consoleRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /console/events", s.serveConsoleEvents)
 }
 
-func (s *Server) renderLogin(w http.ResponseWriter, status int, msg string) {
+// renderLogin writes the log-in page, with the message key (and args)
+// as its error if key is not "".
+func (s *Server) renderLogin(w http.ResponseWriter, r *http.Request, status int, key string, args ...any) {
+	l := opsLang(r)
+	d := consoleData{Lang: l, Langs: opsLangLinks(r, l), Enabled: s.ops != nil}
+	if key != "" {
+		d.Error = l.T(key, args...)
+	}
 	consoleHeaders(w)
 	w.WriteHeader(status)
-	consolePage.Execute(w, consoleData{Enabled: s.ops != nil, Error: msg})
+	if err := consolePages[l].Execute(w, d); err != nil {
+		s.log.Debug("scoreboard: writing the console", "err", err)
+	}
 }
 
 func (s *Server) serveConsole(w http.ResponseWriter, r *http.Request) {
 	if s.ops == nil {
-		s.renderLogin(w, http.StatusNotFound, "The arbiter console is off: start the scoreboard with an operator broker (--console).")
+		s.renderLogin(w, r, http.StatusNotFound, "console.off")
 		return
 	}
 	se := s.ops.session(r)
 	if se == nil {
-		s.renderLogin(w, http.StatusOK, "")
+		s.renderLogin(w, r, http.StatusOK, "")
 		return
 	}
-	html, seq := s.renderConsole()
+	l := opsLang(r)
+	html, seq := s.renderConsole(l)
 	consoleHeaders(w)
-	consolePage.Execute(w, consoleData{Enabled: true, User: se.user, CSRF: se.csrf, Seq: seq, HTML: template.HTML(html)})
+	d := consoleData{Lang: l, Langs: opsLangLinks(r, l), Enabled: true, User: se.user, CSRF: se.csrf, Seq: seq, HTML: template.HTML(html)}
+	if err := consolePages[l].Execute(w, d); err != nil {
+		s.log.Debug("scoreboard: writing the console", "err", err)
+	}
 }
 
 func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
@@ -725,41 +820,40 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 	addr := remoteHost(r)
 	if !sameOrigin(r) {
 		s.log.Warn("console: cross-origin log-in refused", "remote", addr, "origin", clipText(r.Header.Get("Origin"), 100))
-		s.renderLogin(w, http.StatusForbidden, "Log in from the console's own page.")
+		s.renderLogin(w, r, http.StatusForbidden, "console.err-origin")
 		return
 	}
 	if !s.ops.allowLogin(addr) {
 		s.log.Warn("console: log-in rate-limited", "remote", addr)
 		w.Header().Set("Retry-After", strconv.Itoa(int(loginEvery.Seconds())))
-		s.renderLogin(w, http.StatusTooManyRequests, "Too many log-in attempts from this address; wait a little.")
+		s.renderLogin(w, r, http.StatusTooManyRequests, "console.err-rate")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxActionBody)
 	if err := r.ParseForm(); err != nil {
-		s.renderLogin(w, http.StatusBadRequest, "The form is too large or malformed.")
+		s.renderLogin(w, r, http.StatusBadRequest, "console.err-form")
 		return
 	}
 	user, pass := r.PostForm.Get("user"), r.PostForm.Get("password")
 	if user == "" || pass == "" || checkConsoleText("user", user, 64) != nil || len(pass) > 256 {
-		s.renderLogin(w, http.StatusBadRequest, "Give an operator's user name and password.")
+		s.renderLogin(w, r, http.StatusBadRequest, "console.err-missing")
 		return
 	}
 	_, token, err := s.ops.login(user, pass, addr)
 	if err != nil {
-		var le *errLogin
-		status := http.StatusBadGateway
-		if errors.As(err, &le) {
-			status = le.status
+		le, ok := err.(*errLogin)
+		if !ok {
+			le = brokerErr(err.Error())
 		}
 		s.log.Warn("console: log-in refused", "operator", user, "remote", addr, "reason", err.Error())
-		s.renderLogin(w, status, "Log-in refused: "+err.Error()+".")
+		s.renderLogin(w, r, le.status, le.key, le.args...)
 		return
 	}
 	s.ops.refundLogin(addr) // only failures count against an address
 	s.log.Info("console: logged in", "operator", user, "remote", addr)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/console", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
-	http.Redirect(w, r, "/console", http.StatusSeeOther)
+	http.Redirect(w, r, withLang("/console", opsLang(r)), http.StatusSeeOther)
 }
 
 // authorise checks a state-changing console request: same origin, a
@@ -809,7 +903,7 @@ func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request) {
 	s.ops.logout(se)
 	s.log.Info("console: logged out", "operator", se.user, "remote", remoteHost(r))
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/console", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	http.Redirect(w, r, "/console", http.StatusSeeOther)
+	http.Redirect(w, r, withLang("/console", opsLang(r)), http.StatusSeeOther)
 }
 
 func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
@@ -817,19 +911,29 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	if se == nil {
 		return
 	}
+	l := opsLang(r)
+	if pl, err := i18n.Parse(r.PostForm.Get("lang")); err == nil {
+		l = pl
+	}
+	action := r.PostForm.Get("action")
 	board := r.PostForm.Get("board")
 	if !boardid.Valid(board) {
-		writeJSON(w, http.StatusBadRequest, actionResult{Outcome: "invalid", Reason: fmt.Sprintf("board %q is not a valid board ID", clipText(board, 70))})
+		res := actionResult{Outcome: "invalid", Reason: fmt.Sprintf("board %q is not a valid board ID", clipText(board, 70))}
+		res.Text = res.text(action, l)
+		writeJSON(w, http.StatusBadRequest, res)
 		return
 	}
 	name, body, err := buildCommand(r.PostForm)
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, actionResult{Board: board, Outcome: "invalid", Reason: err.Error()})
+		res := actionResult{Board: board, Outcome: "invalid", Reason: err.Error()}
+		res.Text = res.text(action, l)
+		writeJSON(w, http.StatusBadRequest, res)
 		return
 	}
 	res, status := s.ops.act(se, board, name, body)
 	s.log.Info("console: action", "operator", se.user, "remote", remoteHost(r), "board", board, "command", name, "id", res.ID,
 		"outcome", res.Outcome, "reason", res.Reason)
+	res.Text = res.text(action, l)
 	writeJSON(w, status, res)
 }
 
@@ -853,6 +957,7 @@ func (s *Server) serveConsoleEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "scoreboard: not logged in", http.StatusUnauthorized)
 		return
 	}
+	l := opsLang(r)
 	s.ops.mu.Lock()
 	if s.ops.streams >= maxConsoleStreams {
 		s.ops.mu.Unlock()
@@ -886,7 +991,7 @@ func (s *Server) serveConsoleEvents(w http.ResponseWriter, r *http.Request) {
 	defer tick.Stop()
 	for {
 		wake, _ := s.obs.changes()
-		html, seq := s.renderConsole()
+		html, seq := s.renderConsole(l)
 		if !write(newFrame(seq, html).sse) {
 			return
 		}

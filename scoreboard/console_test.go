@@ -17,6 +17,7 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/record"
 )
 
@@ -189,7 +190,7 @@ func TestConsoleLogin(t *testing.T) {
 	}
 	c := r.client()
 	resp, body := c.login("arbiter", "arbiter-pw")
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/console" {
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/console?lang=") {
 		t.Fatalf("operator log-in: %s %q", resp.Status, body)
 	}
 	ck := resp.Cookies()
@@ -300,7 +301,7 @@ func TestConsoleActions(t *testing.T) {
 	closeBrokerFirst(t, r.mb)
 	op := r.client()
 	op.login("arbiter", "arbiter-pw")
-	waitUntil(t, "the board in the console", func() bool { h, _ := r.s.renderConsole(); return strings.Contains(h, `data-board="t1"`) })
+	waitUntil(t, "the board in the console", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-board="t1"`) })
 
 	cases := []struct {
 		action  string
@@ -329,7 +330,7 @@ func TestConsoleActions(t *testing.T) {
 		}
 		if i == 0 {
 			waitUntil(t, "paused in the console", func() bool {
-				h, _ := r.s.renderConsole()
+				h, _ := r.s.renderConsole(i18n.EN)
 				return strings.Contains(h, `data-paused="true"`) && strings.Contains(h, `data-act="resume"`)
 			})
 		}
@@ -450,7 +451,7 @@ func TestConsoleAlerts(t *testing.T) {
 	s.Handle("zertz/t1/status", []byte("online"))
 	s.Handle("zertz/t1/state", b)
 	ev := func(v string) { s.Handle("zertz/t1/events", []byte(v)) }
-	html, _ := s.renderConsole()
+	html, _ := s.renderConsole(i18n.EN)
 	for _, want := range []string{`data-board="t1"`, ">ann<", ">bob<", `data-ms="61000"`, `data-ms="9500" data-running="true">0:09.5<`, ">1:01<",
 		"fischer:20m+10s", "take-back requested by bob (turn 5)", `data-act="takeback-accept"`, `data-act="pause"`} {
 		if !strings.Contains(html, want) {
@@ -461,7 +462,7 @@ func TestConsoleAlerts(t *testing.T) {
 	ev(`{"t":1,"event":"touch-move","player":0,"from":"A1","to":"B2"}`)
 	ev(`{"t":1,"event":"fault","reason":"sensor faults: C3 stuck"}`)
 	clock.add(9 * time.Second)
-	html, _ = s.renderConsole()
+	html, _ = s.renderConsole(i18n.EN)
 	for _, want := range []string{`class="alert illegal">illegal board: a marble was moved`, "touch-move A1→B2", "sensor faults: C3 stuck"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the console lacks %q:\n%s", want, html)
@@ -471,13 +472,13 @@ func TestConsoleAlerts(t *testing.T) {
 		t.Error("an illegal board held 9 s is flagged as held too long")
 	}
 	clock.add(2 * time.Second)
-	if html, _ = s.renderConsole(); !strings.Contains(html, "illegal board for 11 s") {
+	if html, _ = s.renderConsole(i18n.EN); !strings.Contains(html, "illegal board for 11 s") {
 		t.Errorf("an illegal board held 11 s is not flagged:\n%s", html)
 	}
 	ev(`{"t":1,"event":"restored","player":0}`)
 	ev(`{"t":1,"event":"fault","reason":"sensors healthy"}`)
 	s.Handle("zertz/t1/status", []byte("offline"))
-	html, _ = s.renderConsole()
+	html, _ = s.renderConsole(i18n.EN)
 	if strings.Contains(html, "illegal") || strings.Contains(html, "sensor faults") || !strings.Contains(html, "board offline") {
 		t.Errorf("after restored, healthy sensors and offline:\n%s", html)
 	}
@@ -486,14 +487,14 @@ func TestConsoleAlerts(t *testing.T) {
 	ps.Missed = []int{ps.Turn}
 	b, _ = json.Marshal(ps)
 	s.Handle("zertz/t1/state", b)
-	if html, _ = s.renderConsole(); !strings.Contains(html, "missed capture at turn") || strings.Contains(html, "touch-move") {
+	if html, _ = s.renderConsole(i18n.EN); !strings.Contains(html, "missed capture at turn") || strings.Contains(html, "touch-move") {
 		t.Errorf("a missed capture, and the new state dropping the touch-move:\n%s", html)
 	}
 	// Hostile names are escaped.
 	ps.Players = [2]string{`<script>x</script>`, "bob"}
 	b, _ = json.Marshal(ps)
 	s.Handle("zertz/t1/state", b)
-	if html, _ = s.renderConsole(); strings.Contains(html, "<script>") {
+	if html, _ = s.renderConsole(i18n.EN); strings.Contains(html, "<script>") {
 		t.Error("a player name was not escaped")
 	}
 }

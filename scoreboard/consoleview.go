@@ -5,11 +5,13 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zertzboard/zertzboard/i18n"
 )
 
 // renderConsole renders the console's board list: every board with its
 // players, turn, clocks and alerts. seq is the observer's version.
-func (s *Server) renderConsole() (string, uint64) {
+func (s *Server) renderConsole(l i18n.Lang) (string, uint64) {
 	o := s.obs
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -22,11 +24,13 @@ func (s *Server) renderConsole() (string, uint64) {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<div class="hall" data-boards="%d">`, len(ids))
 	if len(ids) == 0 {
-		b.WriteString(`<p class="wait">No boards yet. Waiting for the broker…</p>`)
+		fmt.Fprintf(&b, `<p class="wait">%s</p>`, esc(l.T("console.no-boards")))
 	} else {
-		b.WriteString(`<table class="boards"><thead><tr><th>Board</th><th>Players</th><th>Game</th><th>Clocks</th><th>Alerts</th><th>Actions</th></tr></thead><tbody>`)
+		fmt.Fprintf(&b, `<table class="boards"><thead><tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr></thead><tbody>`,
+			esc(l.T("console.col-board")), esc(l.T("console.col-players")), esc(l.T("console.col-game")),
+			esc(l.T("console.col-clocks")), esc(l.T("console.col-alerts")), esc(l.T("console.col-actions")))
 		for _, id := range ids {
-			renderConsoleRow(&b, o.boards[id], now)
+			renderConsoleRow(&b, o.boards[id], now, l)
 		}
 		b.WriteString(`</tbody></table>`)
 	}
@@ -34,7 +38,7 @@ func (s *Server) renderConsole() (string, uint64) {
 	return b.String(), o.version
 }
 
-func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time) {
+func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lang) {
 	status := ob.status
 	if status == "" {
 		status = "unknown"
@@ -45,33 +49,33 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time) {
 		alerts = append(alerts, fmt.Sprintf(`<span class="alert %s">%s</span>`, class, esc(text)))
 	}
 	if status == "offline" {
-		alert("offline", "board offline")
+		alert("offline", l.T("console.a-offline"))
 	}
 	if !ob.illegalSince.IsZero() {
 		held := now.Sub(ob.illegalSince)
 		if held > illegalAlert {
-			alert("illegal-long", fmt.Sprintf("illegal board for %d s: %s", int(held.Seconds()), ob.illegal))
+			alert("illegal-long", l.T("console.a-illegal-long", int(held.Seconds()), ob.illegal))
 		} else {
-			alert("illegal", "illegal board: "+ob.illegal)
+			alert("illegal", l.T("console.a-illegal", ob.illegal))
 		}
 	}
 	if ob.touchMove != "" {
-		alert("touch-move", "touch-move "+ob.touchMove)
+		alert("touch-move", l.T("console.a-touch-move", ob.touchMove))
 	}
 	if st != nil && len(st.Missed) > 0 && st.Missed[len(st.Missed)-1] == st.Turn && st.Phase != "over" {
-		alert("missed", fmt.Sprintf("missed capture at turn %d", st.Turn))
+		alert("missed", l.T("console.a-missed-turn", st.Turn))
 	} else if ob.missed {
-		alert("missed", "missed capture")
+		alert("missed", l.T("console.a-missed"))
 	}
 	if ob.fault != "" {
 		alert("fault", ob.fault)
 	}
 	if st != nil && st.Takeback != nil && st.Phase != "over" {
-		alert("takeback", fmt.Sprintf("take-back requested by %s (turn %d)", opName(st, st.Takeback.By), st.Takeback.Turn))
+		alert("takeback", l.T("console.a-takeback", opName(st, st.Takeback.By, l), st.Takeback.Turn))
 	}
 	paused := st != nil && st.Clock != nil && st.Clock.Paused
 	if paused {
-		alert("paused", "paused by the arbiter")
+		alert("paused", l.T("console.a-paused"))
 	}
 	cls := "brow " + status
 	if len(alerts) > 0 {
@@ -83,19 +87,19 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time) {
 	}
 	fmt.Fprintf(b, `<tr class="%s" data-board="%s" data-seq="%d" data-phase="%s" data-paused="%t" data-takeback="%t">`,
 		esc(cls), esc(ob.id), seq, esc(phase), paused, st != nil && st.Takeback != nil && st.Phase != "over")
-	fmt.Fprintf(b, `<td class="bid"><a href="/board/%s">%s</a> <span class="conn %s">%s</span></td>`, esc(ob.id), esc(ob.id), esc(status), esc(status))
+	fmt.Fprintf(b, `<td class="bid"><a href="/board/%s">%s</a> <span class="conn %s">%s</span></td>`, esc(ob.id), esc(ob.id), esc(status), esc(l.T(statusKey[status])))
 	if st == nil {
-		b.WriteString(`<td colspan="3" class="wait">no game yet</td>`)
+		fmt.Fprintf(b, `<td colspan="3" class="wait">%s</td>`, esc(l.T("console.no-game")))
 	} else {
-		fmt.Fprintf(b, `<td class="players"><span class="p0">%s</span> – <span class="p1">%s</span></td>`, esc(opName(st, 0)), esc(opName(st, 1)))
+		fmt.Fprintf(b, `<td class="players"><span class="p0">%s</span> – <span class="p1">%s</span></td>`, esc(opName(st, 0, l)), esc(opName(st, 1, l)))
 		var game string
 		switch st.Phase {
 		case "over":
-			game = opResult(st)
+			game = opResult(st, l)
 		case "capture":
-			game = fmt.Sprintf("turn %d · %s must capture", st.Turn+1, opName(st, st.ToMove))
+			game = l.T("console.must-capture", st.Turn+1, opName(st, st.ToMove, l))
 		default:
-			game = fmt.Sprintf("turn %d · %s to move", st.Turn+1, opName(st, st.ToMove))
+			game = l.T("console.to-move", st.Turn+1, opName(st, st.ToMove, l))
 		}
 		fmt.Fprintf(b, `<td class="game">%s <span class="variant">%s · %s</span></td>`, esc(game), esc(st.Variant), esc(st.Mode))
 		renderConsoleClocks(b, st)
@@ -105,15 +109,16 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time) {
 	b.WriteString(`</td><td class="acts">`)
 	if st != nil && st.Phase != "over" {
 		if paused {
-			b.WriteString(`<button type="button" data-act="resume">Resume</button>`)
+			fmt.Fprintf(b, `<button type="button" data-act="resume">%s</button>`, esc(l.T("console.b-resume")))
 		} else {
-			b.WriteString(`<button type="button" data-act="pause">Pause</button>`)
+			fmt.Fprintf(b, `<button type="button" data-act="pause">%s</button>`, esc(l.T("console.b-pause")))
 		}
 		if st.Takeback != nil {
-			b.WriteString(`<button type="button" data-act="takeback-accept">Accept take-back</button><button type="button" data-act="takeback-refuse">Refuse take-back</button>`)
+			fmt.Fprintf(b, `<button type="button" data-act="takeback-accept">%s</button><button type="button" data-act="takeback-refuse">%s</button>`,
+				esc(l.T("console.b-accept")), esc(l.T("console.b-refuse")))
 		}
 	}
-	b.WriteString(`<button type="button" data-pick="1">More…</button></td></tr>`)
+	fmt.Fprintf(b, `<button type="button" data-pick="1">%s</button></td></tr>`, esc(l.T("console.b-more")))
 }
 
 // renderConsoleClocks writes both clocks; the page counts the running one
@@ -144,20 +149,29 @@ func renderConsoleClocks(b *strings.Builder, st *opState) {
 	fmt.Fprintf(b, ` <span class="control">%s</span></td>`, esc(c.Control))
 }
 
-func opName(s *opState, p int) string {
+// statusKey names a board's connection status.
+var statusKey = map[string]string{"online": "console.online", "offline": "console.offline", "unknown": "console.unknown"}
+
+func opName(s *opState, p int, l i18n.Lang) string {
+	return nameOf(s.Players, p, l)
+}
+
+// nameOf is what the console and the results call player p: the name, or
+// "Player N" without one or when both have the same.
+func nameOf(players [2]string, p int, l i18n.Lang) string {
 	if p < 0 || p > 1 {
 		return "?"
 	}
-	n := strings.TrimSpace(s.Players[p])
-	if n == "" || strings.EqualFold(n, strings.TrimSpace(s.Players[1-p])) {
-		return fmt.Sprintf("Player %d", p+1)
+	n := strings.TrimSpace(players[p])
+	if n == "" || strings.EqualFold(n, strings.TrimSpace(players[1-p])) {
+		return l.T("console.player-n", p+1)
 	}
 	return n
 }
 
-func opResult(s *opState) string {
+func opResult(s *opState, l i18n.Lang) string {
 	g := &GameResult{Players: s.Players, Winner: s.Winner, Reason: s.Result}
-	t := gameResultText(g)
+	t := gameResultText(g, l)
 	if s.ResultNote != "" {
 		t += " — " + s.ResultNote
 	}

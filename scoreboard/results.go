@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"log/slog"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/record"
 )
 
@@ -406,9 +406,8 @@ func (s *Server) serveResultsZip(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-var resultsPage = template.Must(template.New("results.html").Funcs(template.FuncMap{
-	"clock": fmtClock,
-}).ParseFS(webFS, "web/results.html"))
+// resultsPages is the results page's template in each language.
+var resultsPages = pageTemplates("web/results.html")
 
 type resultRow struct {
 	*GameResult
@@ -417,16 +416,19 @@ type resultRow struct {
 }
 
 func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
+	l := opsLang(r)
 	games, diskErr := s.res.list()
 	rows := make([]resultRow, 0, len(games))
 	for i := len(games) - 1; i >= 0; i-- { // newest first
 		g := games[i]
-		rows = append(rows, resultRow{GameResult: g, Result: gameResultText(g), Clocks: finalClocks(g.Clock)})
+		rows = append(rows, resultRow{GameResult: g, Result: gameResultText(g, l), Clocks: finalClocks(g.Clock)})
 	}
 	d := struct {
+		Lang    i18n.Lang
+		Langs   []opsLangLink
 		Rows    []resultRow
 		DiskErr string
-	}{Rows: rows}
+	}{Lang: l, Langs: opsLangLinks(r, l), Rows: rows}
 	if diskErr != nil {
 		d.DiskErr = diskErr.Error()
 	}
@@ -434,30 +436,37 @@ func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
-	if err := resultsPage.Execute(w, d); err != nil {
+	if err := resultsPages[l].Execute(w, d); err != nil {
 		s.log.Debug("scoreboard: writing the results page", "err", err)
 	}
 }
 
 // gameResultText is a result in words: "alice wins (captures)", "draw".
-func gameResultText(g *GameResult) string {
-	name := func(p int) string {
-		n := strings.TrimSpace(g.Players[p])
-		if n == "" || strings.EqualFold(n, strings.TrimSpace(g.Players[1-p])) {
-			return fmt.Sprintf("Player %d", p+1)
-		}
-		return n
+func gameResultText(g *GameResult, l i18n.Lang) string {
+	reason := g.Reason
+	if k := reasonKey[reason]; k != "" {
+		reason = l.T(k)
 	}
 	if g.Winner != nil && (*g.Winner == 0 || *g.Winner == 1) {
-		return fmt.Sprintf("%s wins (%s)", name(*g.Winner), g.Reason)
+		return l.T("results.wins", nameOf(g.Players, *g.Winner, l), reason)
 	}
-	if g.Reason == "time" {
-		return "draw (flag fell; the opponent could not win)"
+	switch g.Reason {
+	case "time":
+		return l.T("results.draw-on-time")
+	case "draw", "repetition", "no-moves":
+		if g.Reason == "draw" {
+			return l.T("results.draw")
+		}
+		return l.T("results.draw") + " (" + reason + ")"
 	}
-	if g.Reason == "draw" {
-		return "draw"
-	}
-	return "over (" + g.Reason + ")"
+	return l.T("results.over", reason)
+}
+
+// reasonKey names the state's result reasons.
+var reasonKey = map[string]string{
+	"captures": "results.r-captures", "full-board": "results.r-full-board", "repetition": "results.r-repetition",
+	"no-moves": "results.r-no-moves", "time": "results.r-time", "resignation": "results.r-resignation",
+	"adjudication": "results.r-adjudication", "draw": "results.r-draw",
 }
 
 func finalClocks(c *ClockState) string {

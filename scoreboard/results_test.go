@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
@@ -145,7 +146,7 @@ func TestResults(t *testing.T) {
 	// The page.
 	resp, page := get(t, srv.URL+"/results")
 	if resp.StatusCode != 200 || !bytes.Contains(page, []byte(`data-game="t1-3"`)) || !bytes.Contains(page, []byte(`href="/results/t1-3.sgf"`)) ||
-		!bytes.Contains(page, []byte(rec.Players[*final.Winner]+" wins ("+final.Result+")")) || bytes.Contains(page, []byte(`"x")`)) {
+		!bytes.Contains(page, []byte(rec.Players[*final.Winner]+" wins ("+i18n.EN.T(reasonKey[final.Result])+")")) || bytes.Contains(page, []byte(`"x")`)) {
 		t.Errorf("/results: %s\n%s", resp.Status, page)
 	}
 

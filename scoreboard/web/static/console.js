@@ -8,6 +8,7 @@
   const pick = document.getElementById("board");
   const log = document.getElementById("log");
   const csrf = document.body.dataset.csrf;
+  const lang = document.body.dataset.lang || "en";
   let received = performance.now();
   window.zbConsole = { applied: 0, results: [] };
 
@@ -44,6 +45,7 @@
     const body = new URLSearchParams(fields);
     body.set("board", board);
     body.set("action", action);
+    body.set("lang", lang);
     const li = document.createElement("li");
     li.textContent = board + ": " + action + " …";
     log.prepend(li);
@@ -57,7 +59,7 @@
     r.board = board; r.action = action;
     window.zbConsole.results.push(r);
     li.className = r.outcome.replace(" ", "-");
-    li.textContent = board + ": " + action + " → " + r.outcome + (r.reason ? " (" + r.reason + ")" : "") + (r.id ? " [" + r.id + "]" : "");
+    li.textContent = (r.text || (board + ": " + action + " → " + r.outcome + (r.reason ? " (" + r.reason + ")" : ""))) + (r.id ? " [" + r.id + "]" : "");
     return r;
   }
   window.zbConsole.act = act;
@@ -79,7 +81,7 @@
 
   let retry = 500;
   function connect() {
-    const es = new EventSource("/console/events");
+    const es = new EventSource("/console/events?lang=" + encodeURIComponent(lang));
     es.addEventListener("view", (e) => apply(JSON.parse(e.data)));
     es.onopen = () => { retry = 500; conn.hidden = true; document.body.classList.remove("lost"); };
     es.onerror = () => {
