@@ -17,6 +17,11 @@ import (
 // flags it (issue 14: "illegal board held for more than 10 s").
 const illegalAlert = 10 * time.Second
 
+// maxRecord bounds a board's record the scoreboard keeps: the longest
+// game's JSON record, with its clock times, is tens of kB. A larger one
+// is ignored (the board's own record is not affected).
+const maxRecord = 256 << 10
+
 // ClockState is the state's "clock" object (docs/CONTRACTS.md 5.2).
 type ClockState struct {
 	Control     string    `json:"control"`
@@ -134,6 +139,9 @@ func (o *observer) observe(id, kind string, payload []byte) {
 			}
 		}
 	case "record":
+		if len(payload) > maxRecord {
+			return
+		}
 		if len(payload) > 0 {
 			rec = new(recInfo)
 			if json.Unmarshal(payload, rec) != nil {

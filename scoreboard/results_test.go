@@ -336,3 +336,24 @@ func TestResultsSGFRefused(t *testing.T) {
 		t.Errorf("JSON of a blitz game: %s %q", resp.Status, body)
 	}
 }
+
+// TestResultsBounds: a record over maxRecord is not kept, so a game that
+// ends with one is not listed; the board's download stays the last good
+// record.
+func TestResultsBounds(t *testing.T) {
+	rec, rep, states := finishedGame(t, "t1")
+	s := New(Options{Logger: testLogger(t)})
+	defer s.Close()
+	playGame(t, s, "t1", rec, rep, states[:len(states)-1], "g1", false)
+	before := s.obs.boardRecord("t1")
+	huge := recordJSON(t, recordUpTo(rec, rep, len(rec.Turns)))
+	huge = append(huge[:len(huge)-1], []byte(`,"pad":"`+strings.Repeat("x", maxRecord)+`"}`)...)
+	s.Handle("zertz/t1/state", stateJSON(t, states[len(states)-1]))
+	s.Handle("zertz/t1/record", huge)
+	if g, _ := s.res.list(); len(g) != 0 {
+		t.Errorf("a game kept with a %d-byte record", len(huge))
+	}
+	if got := s.obs.boardRecord("t1"); !bytes.Equal(got, before) {
+		t.Error("an oversized record replaced the board's record")
+	}
+}

@@ -189,12 +189,28 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(results, game+".json")); err != nil {
 		t.Errorf("the result is not on disk: %v", err)
 	}
+	// A new game set up from the console: board, players, first player,
+	// time control.
+	ng := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "variant": {"48"}, "player0": {"Łucja"}, "player1": {"Юрий"},
+		"first": {"1"}, "time_control": {"sudden:25m"}})
+	if ng["outcome"] != "accepted" {
+		t.Fatalf("new-game: %v", ng)
+	}
+	if s := state(); s.Variant != "48" || s.Players != [2]string{"Łucja", "Юрий"} || s.ToMove != 1 || s.Clock.Control != "sudden:25m" ||
+		s.Phase == "over" || s.GameID == game || s.Clock.Remaining == nil || s.Clock.Remaining[0] != 25*60*1000 {
+		t.Errorf("the board after the console's new game: variant %s players %q to move %d clock %+v phase %s game %s",
+			s.Variant, s.Players, s.ToMove, s.Clock, s.Phase, s.GameID)
+	}
+	if r := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "time_control": {"sudden:99h"}}); r["outcome"] != "refused" || !strings.Contains(r["reason"], "time_control") {
+		t.Errorf("a new game with a bad time control: %v; want the board's refusal", r)
+	}
+
 	// The board journalled each accepted command with the console's id.
 	jb, err := os.ReadFile(journal)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{pause["id"], decl["id"]} {
+	for _, id := range []string{pause["id"], decl["id"], ng["id"]} {
 		if !bytes.Contains(jb, []byte(`"id":"`+id+`"`)) {
 			t.Errorf("the journal lacks the console's command %s:\n%s", id, jb)
 		}
