@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -65,6 +66,7 @@ func fanout(b *testing.B, viewers int) {
 	hc := &http.Client{Transport: tr}
 	ctx, cancel := context.WithCancel(context.Background())
 	arrivals := make(chan arrival, viewers)
+	var read atomic.Int64 // bytes the viewers read
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait() }()
 	for i := 0; i < viewers; i++ {
@@ -76,7 +78,7 @@ func fanout(b *testing.B, viewers int) {
 		go func() {
 			defer wg.Done()
 			defer c.close()
-			readSeqs(ctx, c, arrivals)
+			readSeqs(ctx, c, arrivals, &read)
 		}()
 	}
 	// Every viewer has its first view (the waiting one) before timing.
@@ -84,6 +86,7 @@ func fanout(b *testing.B, viewers int) {
 		<-arrivals
 	}
 	var lat []time.Duration
+	read.Store(0)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		st := states[i%len(states)]
@@ -113,6 +116,7 @@ func fanout(b *testing.B, viewers int) {
 	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
 	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
 	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
+	b.ReportMetric(float64(read.Load())/float64(b.N*viewers), "B/view")
 	if d := s.Dropped(); d > 0 {
 		b.Errorf("%d viewers dropped", d)
 	}
@@ -125,26 +129,31 @@ type arrival struct {
 
 // readSeqs reports the seq of every view on the stream, reading only the
 // start of its data (a browser would parse the whole view).
-func readSeqs(ctx context.Context, c *sseClient, out chan<- arrival) {
-	prefix := []byte(`data: {"seq":`)
+func readSeqs(ctx context.Context, c *sseClient, out chan<- arrival, read *atomic.Int64) {
+	key := []byte(`"seq":`)
 	for {
 		line, err := c.r.ReadSlice('\n')
 		if err != nil && err != bufio.ErrBufferFull {
 			return
 		}
 		full := err == bufio.ErrBufferFull
-		if rest, ok := bytes.CutPrefix(line, prefix); ok {
-			if end := bytes.IndexByte(rest, ','); end > 0 {
-				seq, _ := strconv.ParseUint(string(rest[:end]), 10, 64)
-				select {
-				case out <- arrival{seq, time.Now()}:
-				case <-ctx.Done():
-					return
+		read.Add(int64(len(line)))
+		if rest, ok := bytes.CutPrefix(line, []byte("data: {")); ok {
+			if i := bytes.Index(rest[:min(len(rest), 64)], key); i >= 0 {
+				rest = rest[i+len(key):]
+				if end := bytes.IndexByte(rest, ','); end > 0 {
+					seq, _ := strconv.ParseUint(string(rest[:end]), 10, 64)
+					select {
+					case out <- arrival{seq, time.Now()}:
+					case <-ctx.Done():
+						return
+					}
 				}
 			}
 		}
 		for full { // the rest of a long line
-			_, err = c.r.ReadSlice('\n')
+			line, err = c.r.ReadSlice('\n')
+			read.Add(int64(len(line)))
 			if err != nil && err != bufio.ErrBufferFull {
 				return
 			}

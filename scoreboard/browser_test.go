@@ -1,6 +1,7 @@
 package scoreboard
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"slices"
@@ -203,6 +204,13 @@ func browseGame(t *testing.T, br *browser, variant string) {
 		t.Errorf("the finished game shows phase %q", got.Phase)
 	}
 	br.screenshot("scoreboard-" + variant + "-final.png")
+	// The views came as patches, and the patched page is the view itself.
+	var patched int
+	br.eval(`window.zbPatched || 0`, &patched)
+	if patched < len(states)-n-2 {
+		t.Errorf("%d of %d views came as patches", patched, len(states)-n-1)
+	}
+	sameAsWhole(t, br, s, "t1")
 	if len(lat) > 0 {
 		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 		t.Logf("MQTT publish → browser DOM applied, %d states: min %v, median %v, p90 %v, max %v (includes the publisher's queue, the broker, paho, SSE and the page's JSON parse + innerHTML)",
@@ -220,4 +228,27 @@ func browseGame(t *testing.T, br *browser, variant string) {
 		}
 	}
 	br.screenshot("scoreboard-" + variant + "-index.png")
+}
+
+// sameAsWhole checks that the page, after patches, is the same DOM as the
+// board's current view parsed whole.
+func sameAsWhole(t *testing.T, br *browser, s *Server, board string) {
+	t.Helper()
+	html, _ := s.Current(board)
+	js, _ := json.Marshal(html)
+	var diff string
+	br.eval(fmt.Sprintf(`(() => {
+		const d = document.createElement("div");
+		d.innerHTML = %s;
+		const want = d.firstElementChild, got = document.querySelector("#view").firstElementChild;
+		if (want.isEqualNode(got)) return "";
+		const w = want.querySelectorAll("*"), g = got.querySelectorAll("*");
+		for (let i = 0; i < Math.max(w.length, g.length); i++) {
+			if (!w[i] || !g[i] || !w[i].isEqualNode(g[i])) return "first difference: " + (g[i] ? g[i].outerHTML.slice(0, 300) : "nothing") + " ≠ " + (w[i] ? w[i].outerHTML.slice(0, 300) : "nothing");
+		}
+		return "the roots differ: " + got.outerHTML.slice(0, 300);
+	})()`, js), &diff)
+	if diff != "" {
+		t.Errorf("the patched page is not the whole view: %s", diff)
+	}
 }

@@ -1,6 +1,7 @@
 package scoreboard
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/tls"
@@ -937,6 +938,21 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, res)
 }
 
+// consoleEvent encodes the console's list as one SSE "view" event,
+// {"seq":…,"html":…}; JSON keeps the HTML on one data line.
+func consoleEvent(seq uint64, html string) []byte {
+	var buf bytes.Buffer
+	buf.WriteString("event: view\ndata: ")
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(struct {
+		Seq  uint64 `json:"seq"`
+		HTML string `json:"html"`
+	}{seq, html})
+	buf.WriteString("\n") // Encode ended the data line
+	return buf.Bytes()
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
@@ -992,7 +1008,7 @@ func (s *Server) serveConsoleEvents(w http.ResponseWriter, r *http.Request) {
 	for {
 		wake, _ := s.obs.changes()
 		html, seq := s.renderConsole(l)
-		if !write(newFrame(seq, html).sse) {
+		if !write(consoleEvent(seq, html)) {
 			return
 		}
 		for waiting := true; waiting; {

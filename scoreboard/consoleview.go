@@ -136,7 +136,7 @@ func renderConsoleClocks(b *strings.Builder, st *opState) {
 	b.WriteString(`<td class="clocks">`)
 	for p := 0; p < 2; p++ {
 		running := c.Running != nil && *c.Running == p && !c.Paused && st.Phase != "over"
-		ms := c.RemainingMS[p]
+		ms := max(c.RemainingMS[p], 0)
 		cls := "clock"
 		if running {
 			cls += " running"

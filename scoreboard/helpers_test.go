@@ -218,6 +218,10 @@ type sseClient struct {
 	resp   *http.Response
 	r      *bufio.Reader
 	cancel context.CancelFunc
+	// The view the stream shows, rebuilt from patches as a browser does.
+	ver     uint64
+	cur     *node
+	patches int // views that came as patches
 }
 
 // dialSSE opens an event stream; reads fail after the test's wait.
@@ -250,11 +254,24 @@ func openSSE(ctx context.Context, hc *http.Client, url string, timeout time.Dura
 func (c *sseClient) close() { c.cancel(); c.resp.Body.Close() }
 
 type sseView struct {
-	Seq  uint64 `json:"seq"`
-	HTML string `json:"html"`
+	Seq   uint64 `json:"seq"`
+	Ver   uint64 `json:"ver"`
+	Age   int64  `json:"age"`
+	HTML  string `json:"html"`
+	Patch bool   `json:"-"` // it came as a patch
 }
 
-// next returns the next "view" event, skipping comments and other fields.
+type ssePatch struct {
+	Seq  uint64 `json:"seq"`
+	Ver  uint64 `json:"ver"`
+	Base uint64 `json:"base"`
+	Age  int64  `json:"age"`
+	patch
+}
+
+// next returns the next view, whole or rebuilt from a patch, skipping
+// comments and other fields. A patch on another view than the stream's is
+// an error.
 func (c *sseClient) next() (sseView, error) {
 	var event string
 	var data []byte
@@ -269,10 +286,24 @@ func (c *sseClient) next() (sseView, error) {
 		line = bytes.TrimRight(line, "\r\n")
 		switch {
 		case len(line) == 0:
-			if event == "view" && data != nil {
+			switch {
+			case event == "view" && data != nil:
 				var v sseView
 				err := json.Unmarshal(data, &v)
+				c.ver, c.cur = v.Ver, parseView(v.HTML)
 				return v, err
+			case event == "patch" && data != nil:
+				var p ssePatch
+				if err := json.Unmarshal(data, &p); err != nil {
+					return sseView{}, err
+				}
+				if p.Base != c.ver || c.ver == 0 || c.cur == nil {
+					return sseView{}, fmt.Errorf("a patch of view %d on view %d", p.Base, c.ver)
+				}
+				h := applyPatch(c.cur, p.patch)
+				c.ver, c.cur = p.Ver, parseView(h)
+				c.patches++
+				return sseView{Seq: p.Seq, Ver: p.Ver, Age: p.Age, HTML: h, Patch: true}, nil
 			}
 			event, data = "", nil
 		case bytes.HasPrefix(line, []byte("event: ")):

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/internal/boardid"
-	"github.com/zertzboard/zertzboard/live"
 )
 
 // Limits on what the scoreboard keeps from the broker.
@@ -52,6 +51,8 @@ type Server struct {
 	closed  bool
 	done    chan struct{} // closed by Close
 	dropped int           // slow clients dropped, for tests and logs
+	ver     uint64        // the last frame's ver
+	now     func() time.Time
 
 	obs *observer // the console's view of the boards (observe.go)
 	res *results  // finished games (results.go)
@@ -65,11 +66,18 @@ type boardView struct {
 	frame *frame
 }
 
-// frame is one rendered view as an SSE event, shared by every client.
+// frame is one rendered view, encoded once for every client: whole, and
+// as a patch on the view before it (see patch.go).
 type frame struct {
 	seq  uint64
+	ver  uint64 // unique per rendered view (0: a waiting view made on demand)
+	base uint64 // the ver the patch applies to
 	html string
-	sse  []byte
+	made time.Time // when it was rendered, for the age of a late joiner's view
+	tree *node     // the view parsed, for the next frame's patch
+	// full and patch are the JSON of the "view" and "patch" events after
+	// the opening brace; patch is nil when the view must go whole.
+	full, patch []byte
 }
 
 // client is one browser's stream.
@@ -97,7 +105,7 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{})}
+	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{}), now: time.Now}
 	s.initOps()
 	s.index = s.renderIndexLocked()
 	return s
@@ -136,7 +144,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	}
 	// Decode outside the lock; junk changes nothing.
 	var (
-		st     *live.State
+		st     *stateMsg
 		status string
 		ev     struct {
 			Event string `json:"event"`
@@ -145,7 +153,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	)
 	switch kind {
 	case "state":
-		st = new(live.State)
+		st = new(stateMsg)
 		if err := json.Unmarshal(payload, st); err != nil {
 			s.log.Debug("scoreboard: bad state", "board", id, "err", err)
 			return
@@ -185,7 +193,8 @@ func (s *Server) Handle(topic string, payload []byte) {
 		if bv.notice != nil && (bv.state == nil || bv.notice.seq != st.Seq) {
 			bv.notice = nil
 		}
-		bv.state, bv.raw = st, append([]byte(nil), payload...)
+		bv.state, bv.raw = &st.State, append([]byte(nil), payload...)
+		bv.clock, bv.note = st.Clock, st.ResultNote
 		indexChanged = true
 	case "status":
 		if status == bv.status {
@@ -216,7 +225,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 			return // forced-capture and game-over are in the state
 		}
 	}
-	bv.frame = newFrame(bv.seq(), renderBoard(bv.view))
+	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), renderBoard(bv.view))
 	s.broadcastLocked(id, bv.frame)
 	if indexChanged {
 		s.index = s.renderIndexLocked()
@@ -244,22 +253,55 @@ func (bv *boardView) seq() uint64 {
 	return bv.state.Seq
 }
 
-// newFrame encodes a view as one SSE "view" event: {"seq":…,"html":…}.
-// JSON keeps the HTML on one data line.
-func newFrame(seq uint64, html string) *frame {
+// newFrameLocked renders a view's frame: the whole view as the JSON of a
+// "view" event, {"seq":…,"ver":…,"html":…}, and, if prev (the view's
+// frame before, or nil) has the same skeleton, the change as a "patch"
+// event, {"seq":…,"ver":…,"base":…,"attrs":…,"appends":…,"parts":…} (see
+// patch.go). JSON keeps each on one data line.
+func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
+	s.ver++
+	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: parseView(html)}
+	f.full = encodeEvent(struct {
+		Seq  uint64 `json:"seq"`
+		Ver  uint64 `json:"ver"`
+		HTML string `json:"html"`
+	}{seq, f.ver, html})
+	if prev == nil || prev.ver == 0 {
+		return f
+	}
+	p, ok := diffViews(prev.tree, f.tree)
+	if !ok {
+		return f
+	}
+	f.base = prev.ver
+	f.patch = encodeEvent(struct {
+		Seq  uint64 `json:"seq"`
+		Ver  uint64 `json:"ver"`
+		Base uint64 `json:"base"`
+		patch
+	}{seq, f.ver, f.base, p})
+	return f
+}
+
+// waitingFrame is the view of a board not seen (yet): made on demand,
+// never patched.
+func (s *Server) waitingFrame(board string) *frame {
+	html := renderBoard(view{id: board})
+	return &frame{html: html, made: s.now(), full: encodeEvent(struct {
+		Seq  uint64 `json:"seq"`
+		Ver  uint64 `json:"ver"`
+		HTML string `json:"html"`
+	}{0, 0, html})}
+}
+
+// encodeEvent is v's JSON without its opening brace: the writer puts the
+// stream's own fields (the view's age) before it.
+func encodeEvent(v any) []byte {
 	var buf bytes.Buffer
 	e := json.NewEncoder(&buf)
 	e.SetEscapeHTML(false) // not in HTML: keep the payload small
-	_ = e.Encode(struct {
-		Seq  uint64 `json:"seq"`
-		HTML string `json:"html"`
-	}{seq, html})
-	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	sse := make([]byte, 0, len(data)+32)
-	sse = append(sse, "event: view\ndata: "...)
-	sse = append(sse, data...)
-	sse = append(sse, "\n\n"...)
-	return &frame{seq: seq, html: html, sse: sse}
+	_ = e.Encode(v)
+	return bytes.TrimSuffix(bytes.TrimPrefix(buf.Bytes(), []byte("{")), []byte("\n"))
 }
 
 // broadcastLocked queues f for the clients watching board ("" is the
@@ -313,7 +355,7 @@ func (s *Server) currentLocked(board string) *frame {
 	if bv := s.boards[board]; bv != nil && bv.frame != nil {
 		return bv.frame
 	}
-	return newFrame(0, renderBoard(view{id: board}))
+	return s.waitingFrame(board)
 }
 
 // Current returns the rendered view of board ("" for the tournament
@@ -325,10 +367,16 @@ func (s *Server) Current(board string) (html string, seq uint64) {
 
 // current is Current, and whether the board is known ("" always is).
 func (s *Server) current(board string) (html string, seq uint64, known bool) {
+	f, known := s.currentFrame(board)
+	return f.html, f.seq, known
+}
+
+// currentFrame is the current view of board, and whether the board is
+// known ("" always is).
+func (s *Server) currentFrame(board string) (*frame, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.currentLocked(board)
-	return f.html, f.seq, board == "" || s.boards[board] != nil
+	return s.currentLocked(board), board == "" || s.boards[board] != nil
 }
 
 // State returns the latest state payload of board as received, or nil.
@@ -389,7 +437,7 @@ func (s *Server) renderIndexLocked() *frame {
 		renderCard(&b, s.boards[id].view)
 	}
 	b.WriteString(`</div></div>`)
-	return newFrame(uint64(len(ids)), b.String())
+	return s.newFrameLocked(s.index, uint64(len(ids)), b.String())
 }
 
 func renderCard(b *strings.Builder, v view) {
@@ -397,8 +445,8 @@ func renderCard(b *strings.Builder, v view) {
 	if status == "" {
 		status = "unknown"
 	}
-	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
-		esc(status), esc(url.PathEscape(v.id)), esc(v.id), esc(v.id), esc(status), esc(status))
+	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s" data-k="card:%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
+		esc(status), esc(url.PathEscape(v.id)), esc(v.id), esc(v.id), esc(v.id), esc(status), esc(status))
 	s := v.state
 	if s == nil {
 		b.WriteString(`<p class="wait">no game yet</p></a>`)
@@ -416,15 +464,17 @@ func renderCard(b *strings.Builder, v view) {
 			cls += " winner"
 		}
 		c := s.Captures[p]
-		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span><span class="score">`+
+		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span>`, cls, esc(playerName(s, p)))
+		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
+		fmt.Fprintf(b, `<span class="score">`+
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
-			cls, esc(playerName(s, p)), c.White, c.Grey, c.Black)
+			c.White, c.Grey, c.Black)
 	}
 	b.WriteString(`</div></div>`)
 	var line string
 	switch s.Phase {
 	case "over":
-		line = resultText(s)
+		line = endText(s)
 	case "capture":
 		line = fmt.Sprintf("turn %d · %s must capture", s.Turn+1, playerName(s, s.ToMove))
 	default:

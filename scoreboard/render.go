@@ -80,6 +80,8 @@ type view struct {
 	state  *live.State
 	status string // "online", "offline" or "" (unknown)
 	notice *notice
+	clock  *clockState // the state's clocks, nil if it has none
+	note   string      // the arbiter's note on the result
 }
 
 // renderBoard writes the board view fragment: the SVG board, the banners
@@ -125,8 +127,11 @@ func renderHeader(b *strings.Builder, v view) {
 	if s.Phase == "over" {
 		turn = fmt.Sprintf("%d turns", s.Turn)
 	}
-	fmt.Fprintf(b, `<header class="head"><span class="bid">%s</span><span class="variant">%s rings%s · %s · %s</span>`,
+	fmt.Fprintf(b, `<header class="head" data-k="head"><span class="bid">%s</span><span class="variant">%s rings%s · %s · %s</span>`,
 		esc(v.id), esc(strings.TrimSuffix(s.Variant, "b")), blitz, esc(s.Mode), turn)
+	if c := controlText(v.clock); c != "" {
+		fmt.Fprintf(b, `<span class="control">%s</span>`, esc(c))
+	}
 	if v.status != "" {
 		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, esc(v.status), esc(v.status))
 	}
@@ -135,10 +140,11 @@ func renderHeader(b *strings.Builder, v view) {
 
 func renderBanners(b *strings.Builder, v view) {
 	s := v.state
-	b.WriteString(`<div class="banners">`)
+	b.WriteString(`<div class="banners" data-k="banners">`)
 	if s.Phase == "over" {
-		fmt.Fprintf(b, `<div class="banner over">%s</div>`, esc(resultText(s)))
+		fmt.Fprintf(b, `<div class="banner over">%s</div>`, esc(endText(s)))
 	}
+	renderClockBanners(b, v)
 	if s.Phase == "capture" && s.Forced != nil {
 		fmt.Fprintf(b, `<div class="banner capture"><b>%s must capture</b>`, esc(playerName(s, s.ToMove)))
 		var jumps []string
@@ -255,8 +261,10 @@ func renderSide(b *strings.Builder, v view) {
 			cls += " winner"
 		}
 		c := s.Captures[p]
-		fmt.Fprintf(b, `<section class="%s" data-player="%d" data-captures="%d %d %d">`, cls, p, c.White, c.Grey, c.Black)
-		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div><div class="caps">`, esc(playerName(s, p)))
+		fmt.Fprintf(b, `<section class="%s" data-player="%d" data-captures="%d %d %d" data-k="p%d">`, cls, p, c.White, c.Grey, c.Black, p)
+		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div>`, esc(playerName(s, p)))
+		renderClock(b, v, p, fmt.Sprintf("p%d-clock", p))
+		fmt.Fprintf(b, `<div class="caps" data-k="p%d-caps">`, p)
 		have := [3]int{c.White, c.Grey, c.Black}
 		need := [3]int{s.Win.White, s.Win.Grey, s.Win.Black}
 		for i, ch := range []byte("wgb") {
@@ -272,23 +280,21 @@ func renderSide(b *strings.Builder, v view) {
 		}
 		b.WriteString(`</div></section>`)
 	}
-	fmt.Fprintf(b, `<section class="pool" data-pool="%d %d %d"><h3>Pool</h3>`, s.Pool.White, s.Pool.Grey, s.Pool.Black)
+	fmt.Fprintf(b, `<section class="pool" data-pool="%d %d %d" data-k="pool"><h3>Pool</h3>`, s.Pool.White, s.Pool.Grey, s.Pool.Black)
 	for i, n := range []int{s.Pool.White, s.Pool.Grey, s.Pool.Black} {
 		ch := "wgb"[i]
 		fmt.Fprintf(b, `<span class="pm"><span class="mb %c"></span>%d</span>`, ch, n)
 	}
 	b.WriteString(`</section>`)
-	fmt.Fprintf(b, `<section class="moves"><h3>Moves <small>%d played</small></h3><ol>`, s.Turn)
+	// The list only grows during a game: patches append to it (the last
+	// move is styled as li:last-child).
+	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>Moves <small data-k="mcount">%d played</small></h3><ol data-k="mlist">`, s.Turn)
 	for i, m := range s.Moves {
-		cls := ""
-		if i == len(s.Moves)-1 {
-			cls = ` class="last"`
-		}
-		fmt.Fprintf(b, `<li%s data-n="%d">%s</li>`, cls, i+1, esc(m))
+		fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
 	}
 	b.WriteString(`</ol></section>`)
 	if s.Status != "" {
-		fmt.Fprintf(b, `<p class="status">%s</p>`, esc(namePlayers(s, s.Status)))
+		fmt.Fprintf(b, `<p class="status" data-k="status">%s</p>`, esc(namePlayers(s, s.Status)))
 	}
 	b.WriteString(`</aside>`)
 }
@@ -394,7 +400,7 @@ func BoardSVG(s *live.State, n *notice) string {
 			cls += " gone"
 		}
 		cls += mark[c.Label]
-		fmt.Fprintf(&b, `<g class="%s" data-cell="%s" data-content="%c">`, cls, esc(c.Label), content)
+		fmt.Fprintf(&b, `<g class="%s" data-cell="%s" data-content="%c" data-k="c-%s">`, cls, esc(c.Label), content, esc(c.Label))
 		ringCls := "ring"
 		if content == '.' {
 			ringCls += " removed"
@@ -417,6 +423,8 @@ func BoardSVG(s *live.State, n *notice) string {
 		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</g>`)
+	// What is drawn over the cells is one part for patches (patch.go).
+	b.WriteString(`<g class="marks" data-k="marks">`)
 	if s.Phase == "capture" && s.Forced != nil {
 		for _, j := range s.Forced.Jumps {
 			a, okA := pos[j.From]
@@ -454,7 +462,7 @@ func BoardSVG(s *live.State, n *notice) string {
 	}
 	b.WriteString(analysisArrows(s, pos))
 	b.WriteString(top.String())
-	b.WriteString(`</svg>`)
+	b.WriteString(`</g></svg>`)
 	return b.String()
 }
 

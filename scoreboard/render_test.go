@@ -223,7 +223,7 @@ func TestPlayersNamedEverywhere(t *testing.T) {
 	}
 	s.Status = "Game over: P1 wins (captures)"
 	html := renderBoard(view{id: "t1", state: &s, status: "online"})
-	if !strings.Contains(html, `<p class="status">Game over: guest (player 2) wins (captures)</p>`) {
+	if !strings.Contains(html, `<p class="status" data-k="status">Game over: guest (player 2) wins (captures)</p>`) {
 		t.Errorf("the footer does not name the winner; page:\n%s", html)
 	}
 }

@@ -473,20 +473,5 @@ func finalClocks(c *ClockState) string {
 	if c == nil || c.RemainingMS == nil {
 		return ""
 	}
-	return fmtClock(c.RemainingMS[0]) + " – " + fmtClock(c.RemainingMS[1])
-}
-
-// fmtClock shows milliseconds as h:mm:ss or m:ss (tenths under 10 s).
-func fmtClock(ms int64) string {
-	if ms < 0 {
-		ms = 0
-	}
-	if ms < 10000 {
-		return fmt.Sprintf("0:%02d.%d", ms/1000, ms%1000/100)
-	}
-	s := ms / 1000
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
+	return fmtClock(max(c.RemainingMS[0], 0)) + " – " + fmtClock(max(c.RemainingMS[1], 0))
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/zertzboard/zertzboard/internal/boardid"
@@ -141,20 +142,29 @@ func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
 	})
 }
 
+var (
+	eventView  = []byte("event: view\ndata: ")
+	eventPatch = []byte("event: patch\ndata: ")
+	sseEnd     = []byte("\n\n")
+)
+
 type pageData struct {
 	Title   string
 	Board   string
 	Overlay bool
 	Events  string
 	Seq     uint64
+	Ver     uint64
+	Age     int64 // ms since the view was rendered: the page counts clocks from it
 	HTML    template.HTML
 }
 
 // servePage writes the page with the current view already in it, so a
 // late joiner sees the board before the event stream opens.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string) {
-	html, seq, known := s.current(board)
-	d := pageData{Title: "zertzboard", Board: board, Seq: seq, HTML: template.HTML(html), Events: "/events"}
+	f, known := s.currentFrame(board)
+	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver, Age: max(0, s.now().Sub(f.made).Milliseconds()),
+		HTML: template.HTML(f.html), Events: "/events"}
 	if board != "" {
 		d.Title = board + " · zertzboard"
 		d.Events = "/events?board=" + url.QueryEscape(board)
@@ -194,14 +204,29 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	write := func(b []byte) bool {
+	write := func(bs ...[]byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout)) // unsupported by some writers; best effort
-		if _, err := w.Write(b); err != nil {
-			return false
+		for _, b := range bs {
+			if _, err := w.Write(b); err != nil {
+				return false
+			}
 		}
 		return rc.Flush() == nil
 	}
-	if !write([]byte("retry: 1000\n\n")) || !write(cur.sse) {
+	// send writes f as a patch if the stream shows the view it changes,
+	// else whole, with the age of the view (ms since it was rendered), so
+	// that a running clock is counted down from when the state arrived.
+	var num []byte
+	send := func(f, last *frame) bool {
+		event, body := eventView, f.full
+		if f.patch != nil && last != nil && last.ver == f.base {
+			event, body = eventPatch, f.patch
+		}
+		num = strconv.AppendInt(append(num[:0], `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
+		num = append(num, ',')
+		return write(event, num, body, sseEnd)
+	}
+	if !write([]byte("retry: 1000\n\n")) || !send(cur, nil) {
 		return
 	}
 	last := cur
@@ -214,7 +239,8 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		case <-c.gone:
 			return
 		case f := <-c.ch:
-			// Only the latest view matters: skip to it.
+			// Only the latest view matters: skip to it (whole, if a view
+			// was skipped).
 			for more := true; more; {
 				select {
 				case g := <-c.ch:
@@ -226,7 +252,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			if f == last {
 				continue
 			}
-			if !write(f.sse) {
+			if !send(f, last) {
 				return
 			}
 			last = f

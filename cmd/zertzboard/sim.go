@@ -64,6 +64,12 @@ Examples:
   zertzboard sim --mode tournament --time-control fischer:5m+5s`
 
 func runSim(args []string, stdout, stderr io.Writer) int {
+	return runSimContext(context.Background(), args, stdout, stderr)
+}
+
+// runSimContext is runSim until ctx is done (for tests that run many
+// boards in one process).
+func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--time-control TC] [--exit-at-end]", simAbout, stderr)
 	game := fs.String("game", "", `play this record (SGF or JSON), or "random", instead of the built-in games`)
 	speed := fs.Float64("speed", 1, "how fast the simulated players move (2 = twice human speed)")
@@ -187,7 +193,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "  journal %s\nPress Ctrl-C to stop.\n", *journalPath)
 		},
 	}
-	if err := d.run(context.Background()); err != nil {
+	if err := d.run(ctx); err != nil {
 		fmt.Fprintf(stderr, "zertzboard sim: %v\n", err)
 		return exitFault
 	}

@@ -1,6 +1,8 @@
-// The scoreboard page: swap in each view the server pushes. The server
-// renders everything; this only applies it and records when (for the
-// latency measurement: window.zbApplied holds {seq, at} in epoch ms).
+// The scoreboard page: apply each view the server pushes, whole ("view")
+// or as a patch on the view shown ("patch": the root's attributes and the
+// parts, keyed by data-k, that changed), and count the running clock down.
+// The server renders everything. For the latency measurement,
+// window.zbApplied holds {seq, at} (epoch ms) of every view applied.
 (() => {
   "use strict";
   const view = document.getElementById("view");
@@ -8,9 +10,40 @@
   const url = document.body.dataset.events;
   window.zbApplied = [];
 
-  function apply(m) {
-    view.innerHTML = m.html;
+  // A clock shows h:mm:ss, m:ss, or under ten seconds 0:ss.t, rounded down
+  // (as the server renders it: clockview.go fmtClock).
+  function fmtClock(ms) {
+    const s = Math.floor(ms / 1000);
+    const two = (n) => String(n).padStart(2, "0");
+    if (ms >= 3600000) return Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60);
+    if (ms >= 10000) return Math.floor(s / 60) + ":" + two(s % 60);
+    return "0:" + two(s) + "." + Math.floor((ms % 1000) / 100);
+  }
+
+  // Every clock element new in the view gets the moment its time was
+  // true: now, less the view's age when the server sent it.
+  function stamp(age) {
+    const base = performance.now() - (Number(age) || 0);
+    view.querySelectorAll(".clock[data-ms]").forEach((el) => {
+      if (el.zbBase === undefined) el.zbBase = base;
+    });
+    tick();
+  }
+  function tick() {
+    const now = performance.now();
+    view.querySelectorAll(".clock[data-running]").forEach((el) => {
+      const left = Math.max(0, Number(el.dataset.ms) - (now - el.zbBase));
+      const text = fmtClock(left);
+      if (el.textContent !== text) el.textContent = text;
+      if (left === 0) el.classList.add("flag");
+    });
+  }
+  setInterval(tick, 100);
+
+  function applied(m) {
     view.dataset.seq = m.seq;
+    view.dataset.ver = m.ver;
+    stamp(m.age);
     const at = performance.timeOrigin + performance.now();
     view.dataset.appliedAt = at.toFixed(3);
     window.zbApplied.push({ seq: m.seq, at: at });
@@ -19,10 +52,55 @@
     if (ol) ol.scrollTop = ol.scrollHeight;
   }
 
+  function apply(m) {
+    view.innerHTML = m.html;
+    applied(m);
+  }
+
+  // patch applies m to the view it was made from (see patch.go): sets
+  // attributes, appends content and replaces elements, each found by its
+  // data-k ("" is the root); false if the page shows another view (then
+  // the stream starts again, with the whole view).
+  function patch(m) {
+    const root = view.firstElementChild;
+    if (!root || view.dataset.ver !== String(m.base)) return false;
+    const find = (k) => (k === "" ? root : root.querySelector('[data-k="' + CSS.escape(k) + '"]'));
+    const ops = [];
+    for (const [k, attrs] of m.attrs || []) ops.push([find(k), "attrs", attrs]);
+    for (const [k, html] of m.appends || []) ops.push([find(k), "append", html]);
+    for (const [k, html] of m.parts || []) ops.push([find(k), "part", html]);
+    if (ops.some(([el]) => !el)) return false;
+    for (const [el, op, arg] of ops) {
+      if (op === "attrs") {
+        const keep = new Set();
+        for (let i = 0; i + 1 < arg.length; i += 2) {
+          keep.add(arg[i]);
+          if (el.getAttribute(arg[i]) !== arg[i + 1]) el.setAttribute(arg[i], arg[i + 1]);
+        }
+        for (const a of Array.from(el.attributes)) if (!keep.has(a.name)) el.removeAttribute(a.name);
+      } else if (op === "append") {
+        el.insertAdjacentHTML("beforeend", arg);
+      } else {
+        el.outerHTML = arg;
+      }
+    }
+    window.zbPatched = (window.zbPatched || 0) + 1;
+    applied(m);
+    return true;
+  }
+
   let retry = 500;
+  let es = null;
   function connect() {
-    const es = new EventSource(url);
+    es = new EventSource(url);
+    const mine = es;
     es.addEventListener("view", (e) => apply(JSON.parse(e.data)));
+    es.addEventListener("patch", (e) => {
+      if (!patch(JSON.parse(e.data))) {
+        mine.close();
+        connect();
+      }
+    });
     es.onopen = () => {
       retry = 500;
       conn.hidden = true;
@@ -31,7 +109,7 @@
     es.onerror = () => {
       conn.hidden = false;
       document.body.classList.add("lost");
-      if (es.readyState === EventSource.CLOSED) {
+      if (mine.readyState === EventSource.CLOSED) {
         // Refused (e.g. the server restarting): try again, backing off.
         setTimeout(connect, retry);
         retry = Math.min(retry * 2, 10000);
@@ -40,5 +118,6 @@
   }
   const ol = view.querySelector(".moves ol");
   if (ol) ol.scrollTop = ol.scrollHeight;
+  stamp(view.dataset.age);
   connect();
 })();

@@ -1,0 +1,135 @@
+package scoreboard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zertzboard/zertzboard/live"
+)
+
+// clockState is the state's "clock" (docs/CONTRACTS.md 5.2): the time
+// control, each player's time when the state was published, whose clock
+// runs, and the arbiter's pause. remaining_ms is null with control "none".
+type clockState struct {
+	Control     string    `json:"control"`
+	RemainingMS *[2]int64 `json:"remaining_ms"`
+	Running     *int      `json:"running"`
+	Paused      bool      `json:"paused"`
+	IncrementMS int64     `json:"increment_ms"`
+}
+
+// stateMsg is a state payload as the scoreboard reads it: live.State and
+// the fields of the clocks and results it draws. Its own fields are at
+// the top level, so they win over any of the same name in live.State.
+type stateMsg struct {
+	live.State
+	Clock      *clockState `json:"clock"`
+	ResultNote string      `json:"result_note"`
+	GameID     string      `json:"game_id"`
+}
+
+// maxClockMS bounds a shown time (a base of at most 6 h plus added time);
+// a larger or negative one from a broken board is shown clipped.
+const maxClockMS = 100 * 3600 * 1000
+
+// timed reports whether the view has clocks to show.
+func (v view) timed() bool {
+	return v.clock != nil && v.clock.RemainingMS != nil && v.clock.Control != "none"
+}
+
+// runningClock is the player whose clock the page counts down, or -1:
+// none while paused, over, offline (the board's clocks stop) or untimed.
+func (v view) runningClock() int {
+	if !v.timed() || v.clock.Running == nil || v.clock.Paused || v.state == nil || v.state.Phase == "over" || v.status == "offline" {
+		return -1
+	}
+	if p := *v.clock.Running; p == 0 || p == 1 {
+		return p
+	}
+	return -1
+}
+
+// renderClock writes player p's clock: its time when the state was
+// published, and, for the running clock, data-running, which the page's
+// script counts down from the moment the view arrived (less its age, see
+// serveEvents). The same format as the script's (app.js fmtClock).
+func renderClock(b *strings.Builder, v view, p int, key string) {
+	if !v.timed() {
+		return
+	}
+	ms := min(max(v.clock.RemainingMS[p], 0), maxClockMS)
+	cls := "clock"
+	running := v.runningClock() == p
+	switch {
+	case running:
+		cls += " running"
+	case v.clock.Paused && v.state.Phase != "over":
+		cls += " paused"
+	}
+	if ms == 0 {
+		cls += " flag"
+	}
+	attr := ""
+	if running {
+		attr = ` data-running=""`
+	}
+	fmt.Fprintf(b, `<span class="%s" data-ms="%d"%s data-k="%s">%s</span>`, cls, ms, attr, esc(key), fmtClock(ms))
+}
+
+// fmtClock shows a time as h:mm:ss, m:ss, or under ten seconds m:ss.t,
+// always rounded down (a clock never shows time the player does not have).
+func fmtClock(ms int64) string {
+	s := ms / 1000
+	switch {
+	case ms >= 3600*1000:
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	case ms >= 10*1000:
+		return fmt.Sprintf("%d:%02d", s/60, s%60)
+	}
+	return fmt.Sprintf("0:%02d.%d", s, ms%1000/100)
+}
+
+// controlText names a time control for the header: "sudden 25m",
+// "fischer 20m+10s"; "" for none.
+func controlText(c *clockState) string {
+	if c == nil || c.Control == "" || c.Control == "none" {
+		return ""
+	}
+	kind, rest, _ := strings.Cut(c.Control, ":")
+	return kind + " " + rest
+}
+
+// renderClockBanners writes the arbiter's pause, and the arbiter's note on
+// a result.
+func renderClockBanners(b *strings.Builder, v view) {
+	if v.clock != nil && v.clock.Paused && v.state.Phase != "over" {
+		b.WriteString(`<div class="banner paused">Clocks paused by the arbiter</div>`)
+	}
+	if v.state.Phase == "over" && v.note != "" {
+		fmt.Fprintf(b, `<div class="banner note">Arbiter: %s</div>`, esc(v.note))
+	}
+}
+
+// endText is the result of a finished game, with the off-board endings
+// (time, resignation, adjudication, draw) said in words.
+func endText(s *live.State) string {
+	name := func() string { return playerName(s, *s.Winner) }
+	switch s.Result {
+	case "time":
+		if s.Winner == nil {
+			return "Draw: the flag fell, but the opponent could not win"
+		}
+		return name() + " wins on time"
+	case "resignation":
+		if s.Winner != nil {
+			return fmt.Sprintf("%s wins: %s resigned", name(), playerName(s, 1-*s.Winner))
+		}
+	case "adjudication":
+		if s.Winner != nil {
+			return name() + " wins by adjudication"
+		}
+	case "draw":
+		return "Draw"
+	}
+	return resultText(s)
+}

@@ -1,0 +1,136 @@
+package scoreboard
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// viewsOf are the board views of a whole game as viewers see them: each
+// state, with a pending notice, clocks running and paused, and the
+// tournament view of the board beside another.
+func viewsOf(t *testing.T, variant string) (boards, index []string) {
+	rec, rep := sampleGameOf(t, variant, 20)
+	states := gameStates(t, rec, rep, "t1")
+	s := New(Options{})
+	defer s.Close()
+	s.Handle("zertz/t0/status", []byte("online"))
+	for i, st := range states {
+		msg := stateMsg{State: st}
+		run := st.ToMove
+		msg.Clock = &clockState{Control: "fischer:5m+3s", RemainingMS: &[2]int64{300000 - int64(i)*1000, 299000 - int64(i)*900}, Running: &run, Paused: i%7 == 3}
+		if st.Phase == "over" {
+			msg.Clock.Running = nil
+		}
+		s.Handle("zertz/t1/state", mustJSON(t, msg))
+		boards = append(boards, mustCurrent(s, "t1"))
+		index = append(index, mustCurrent(s, ""))
+		if i%5 == 2 && st.Phase == "place" {
+			s.Handle("zertz/t1/events", eventJSON(t, referee.Pending{Player: st.ToMove, Need: "remove a free ring", Cells: []string{st.Layout[0].Label}}))
+			boards = append(boards, mustCurrent(s, "t1"))
+		}
+		if i == len(states)/2 {
+			s.Handle("zertz/t1/status", []byte("offline"))
+			boards = append(boards, mustCurrent(s, "t1"))
+			index = append(index, mustCurrent(s, ""))
+			s.Handle("zertz/t1/status", []byte("online"))
+		}
+	}
+	return boards, index
+}
+
+func mustCurrent(s *Server, board string) string { h, _ := s.Current(board); return h }
+
+// TestPatchesRebuildTheView: for every view of whole games (37, 48 and 61
+// rings, with notices, clocks and the tournament view), the patch from the
+// view before, applied as the page does, gives exactly the new view; the
+// views are read (none falls back to whole views); keys are unique; and
+// the patches are a fraction of the views.
+func TestPatchesRebuildTheView(t *testing.T) {
+	for _, variant := range []string{"37", "48", "61"} {
+		boards, index := viewsOf(t, variant)
+		for name, views := range map[string][]string{"board": boards, "tournament": index} {
+			var whole, patched, patches int
+			for i, h := range views {
+				n := parseView(h)
+				if n == nil {
+					t.Fatalf("%s %s view %d is not read:\n%s", variant, name, i, h)
+				}
+				keys := map[string]bool{}
+				var walk func(*node)
+				walk = func(n *node) {
+					for _, k := range n.kids {
+						if keys[k.key] {
+							t.Errorf("%s %s view %d: key %q twice", variant, name, i, k.key)
+						}
+						keys[k.key] = true
+						walk(k)
+					}
+				}
+				walk(n)
+				if i == 0 {
+					continue
+				}
+				prev := parseView(views[i-1])
+				p, ok := diffViews(prev, n)
+				if !ok {
+					continue
+				}
+				if got := applyPatch(prev, p); got != h {
+					t.Fatalf("%s %s view %d: the patch rebuilds\n%s\nwant\n%s", variant, name, i, got, h)
+				}
+				whole += len(h)
+				patched += len(encodeEvent(p))
+				patches++
+			}
+			if patches < len(views)*3/4 {
+				t.Errorf("%s %s: %d of %d views could be patched", variant, name, patches, len(views)-1)
+			}
+			t.Logf("%s rings, %s: %d patches, %d B on average for views of %d B", variant, name, patches, patched/max(1, patches), whole/max(1, patches))
+			if name == "board" && patched*3 > whole {
+				t.Errorf("%s %s: patches are %d B for views of %d B", variant, name, patched, whole)
+			}
+		}
+	}
+}
+
+// TestPatchFallsBackToWhole: another layout, or a view that is not one
+// element, goes whole.
+func TestPatchFallsBackToWhole(t *testing.T) {
+	a := parseView(`<div class="sb" data-seq="1"><p data-k="x">a</p></div>`)
+	for _, h := range []string{
+		`<div class="sb" data-seq="2" data-turn="1"><p data-k="x">a</p></div>`, // an attribute more
+		`<div class="sb" data-seq="2"><p data-k="x">a</p><p data-k="y">b</p></div>`,
+		`<div class="sb" data-seq="2"><p data-k="x">a</p>text</div>`,
+	} {
+		if _, ok := diffViews(a, parseView(h)); ok {
+			t.Errorf("%s patched on %s", h, a.html)
+		}
+	}
+	for _, bad := range []string{`<div><p>`, `text`, `<div></div><div></div>`, `<div><p data-k="x">a</div>`} {
+		if parseView(bad) != nil {
+			t.Errorf("parseView(%q) read it", bad)
+		}
+	}
+	// Appending, setting attributes and replacing, in one patch.
+	b := parseView(`<div class="sb" data-seq="2"><ol data-k="l"><li>1</li><li>2</li></ol><p data-k="x" class="on">a</p><b data-k="z">new</b></div>`)
+	a = parseView(`<div class="sb" data-seq="1"><ol data-k="l"><li>1</li></ol><p data-k="x" class="off">a</p><b data-k="z">old</b></div>`)
+	p, ok := diffViews(a, b)
+	want := `{"attrs":[["",["class","sb","data-seq","2"]],["x",["data-k","x","class","on"]]],"appends":[["l","\u003cli\u003e2\u003c/li\u003e"]],"parts":[["z","\u003cb data-k=\"z\"\u003enew\u003c/b\u003e"]]}`
+	if got := string(mustJSON(t, p)); !ok || got != want {
+		t.Errorf("patch %v %s; want %s", ok, got, want)
+	}
+	if got := applyPatch(a, p); got != b.html {
+		t.Errorf("applied: %s", got)
+	}
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
