@@ -42,6 +42,14 @@ func TestConsoleBrowser(t *testing.T) {
 		}
 	}
 
+	// The forms name the chosen board's players.
+	var winner string
+	br.eval(`(() => { const pick = document.getElementById("board"); pick.value = "t1"; pick.dispatchEvent(new Event("change"));
+		return document.querySelector('form.act select[name=winner] option[value="1"]').textContent; })()`, &winner)
+	if !strings.Contains(winner, rec.Players[1]) {
+		t.Errorf("the winner's choice for t1 reads %q; want %s in it", winner, rec.Players[1])
+	}
+
 	// Pause t1 from its row.
 	br.eval(`document.querySelector('#view tr[data-board="t1"] button[data-act="pause"]').click(), true`, nil)
 	br.waitFor("t1 paused", `document.querySelector('#view tr[data-board="t1"][data-paused="true"] button[data-act="resume"]')`)

@@ -20,12 +20,27 @@
       if (ids.includes(keep)) pick.value = keep;
     }
   }
+  // The forms' player choices carry the chosen board's names.
+  const generic = new Map();
+  document.querySelectorAll('form.act select[name=winner] option, form.act select[name=player] option, form.act select[name=first] option')
+    .forEach((o) => generic.set(o, o.textContent));
+  function names() {
+    const tr = Array.from(view.querySelectorAll("tr[data-board]")).find((r) => r.dataset.board === pick.value);
+    const p = tr ? [tr.querySelector(".p0"), tr.querySelector(".p1")].map((e) => e && e.textContent) : [null, null];
+    generic.forEach((text, o) => {
+      const n = p[Number(o.value)];
+      o.textContent = n ? text + " · " + n : text;
+    });
+  }
+  pick.addEventListener("change", names);
+
   function apply(m) {
     view.innerHTML = m.html;
     view.dataset.seq = m.seq;
     received = performance.now();
     window.zbConsole.applied++;
     boards();
+    names();
     tick();
   }
   function fmt(ms) {
@@ -94,5 +109,6 @@
     };
   }
   boards();
+  names();
   connect();
 })();
