@@ -180,6 +180,14 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if err != nil || rec.Stop.Kind != record.Adjudication || rec.Stop.Player != 1 || rec.Stop.Note != "board knocked over" || rec.Players != [2]string{"Ann", "Bob"} {
 		t.Errorf("the result's JSON record: %v %+v", err, rec)
 	}
+	var withClock struct {
+		Clock *struct {
+			Control string `json:"control"`
+		} `json:"clock"`
+	}
+	if err := json.Unmarshal(getBody("/results/"+game+".json"), &withClock); err != nil || withClock.Clock == nil || withClock.Clock.Control != "fischer:5m+5s" {
+		t.Errorf("the result's JSON record has no clock: %v %+v", err, withClock.Clock)
+	}
 	if _, err := record.Read(bytes.NewReader(getBody("/results/" + game + ".sgf"))); err != nil {
 		t.Errorf("the result's SGF: %v", err)
 	}
