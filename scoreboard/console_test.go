@@ -345,6 +345,31 @@ func TestConsoleActions(t *testing.T) {
 		t.Errorf("result %+v", g[0])
 	}
 
+	// A new game, then a take-back request (tournament): shown with its
+	// answers; accepted.
+	if status, res := op.act("t1", "new-game", url.Values{"player0": {"Ann"}, "player1": {"Bob"}, "time_control": {"fischer:20m+10s"}, "first": {"1"}}); status != http.StatusOK || res.Outcome != "accepted" {
+		t.Fatalf("new-game: %d %+v", status, res)
+	}
+	if got := fb.received(); !strings.Contains(got[len(got)-1], `"first":1,"id":"console-`) || !strings.Contains(got[len(got)-1], `"players":["Ann","Bob"],"time_control":"fischer:20m+10s"`) {
+		t.Errorf("the board received %q", got[len(got)-1])
+	}
+	fb.mu.Lock()
+	fb.st.Takeback = &TakebackRequest{Turn: fb.st.Turn, By: 1}
+	fb.st.Seq++
+	fb.publishStateLocked()
+	fb.mu.Unlock()
+	waitUntil(t, "the request in the console", func() bool {
+		h, _ := r.s.renderConsole(i18n.EN)
+		return strings.Contains(h, `data-takeback="true"`) && strings.Contains(h, `data-act="takeback-accept"`) && strings.Contains(h, "take-back requested by")
+	})
+	if status, res := op.act("t1", "takeback-accept", nil); status != http.StatusOK || res.Outcome != "accepted" {
+		t.Fatalf("accepting the request: %d %+v", status, res)
+	}
+	waitUntil(t, "the request gone", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-takeback="false"`) })
+	if got := fb.received(); !strings.Contains(got[len(got)-1], `"accept":true`) {
+		t.Errorf("the board received %q", got[len(got)-1])
+	}
+
 	// Bad input is refused before anything is sent.
 	for _, tc := range []struct {
 		board, action string
