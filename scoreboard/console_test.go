@@ -3,10 +3,12 @@ package scoreboard
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -62,6 +64,7 @@ type consoleRig struct {
 	s     *Server
 	url   string
 	clock *fakeClock
+	log   *syncBuffer // the scoreboard's log
 }
 
 // newConsoleRig serves a scoreboard with the console on, following the
@@ -69,7 +72,12 @@ type consoleRig struct {
 func newConsoleRig(t *testing.T, cfg ConsoleConfig) *consoleRig {
 	t.Helper()
 	mb := startOpsBroker(t)
-	s := New(Options{Logger: testLogger(t)})
+	logBuf := &syncBuffer{}
+	var out io.Writer = logBuf
+	if testing.Verbose() {
+		out = io.MultiWriter(logBuf, os.Stderr)
+	}
+	s := New(Options{Logger: slog.New(slog.NewTextHandler(out, nil))})
 	clock := &fakeClock{t: time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC)}
 	s.obs.now = clock.now
 	cfg.Broker = "tcp://" + mb.TCPAddr()
@@ -80,7 +88,7 @@ func newConsoleRig(t *testing.T, cfg ConsoleConfig) *consoleRig {
 	t.Cleanup(srv.Close)
 	t.Cleanup(s.Close)
 	follow(t, s, mb)
-	return &consoleRig{t: t, mb: mb, s: s, url: srv.URL, clock: clock}
+	return &consoleRig{t: t, mb: mb, s: s, url: srv.URL, clock: clock, log: logBuf}
 }
 
 // browserClient is an HTTP client with a cookie jar that does not follow
@@ -338,6 +346,17 @@ func TestConsoleActions(t *testing.T) {
 	if st := fb.state(); st.Clock.RemainingMS[1] != 630000 || st.Phase != "over" || st.ResultNote == "" {
 		t.Errorf("the board's state %+v after the actions", st.Clock)
 	}
+	// Each action is logged: operator, board, command, id, outcome.
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`msg="console: action" operator=arbiter remote=127\.0\.0\.1 board=t1 command=pause id=console-[0-9a-f]{16} outcome=accepted`),
+		regexp.MustCompile(`msg="console: action" operator=arbiter remote=127\.0\.0\.1 board=t1 command=pause id=console-[0-9a-f]{16} outcome=refused reason="already paused or over"`),
+		regexp.MustCompile(`msg="console: action" operator=arbiter .* command=declare-result id=console-[0-9a-f]{16} outcome=accepted`),
+	} {
+		if !want.MatchString(r.log.String()) {
+			t.Errorf("the log lacks %s:\n%s", want, r.log.String())
+		}
+	}
+
 	// The declared result reaches the results.
 	waitUntil(t, "the result", func() bool { g, _ := r.s.res.list(); return len(g) == 1 })
 	g, _ := r.s.res.list()
