@@ -49,6 +49,16 @@ type GameResult struct {
 	Turns    int             `json:"turns"`
 	Clock    *ClockState     `json:"clock,omitempty"`
 	Record   json.RawMessage `json:"record"`
+
+	sgfOnce sync.Once // the SGF is made once, on first use
+	sgf     []byte
+	sgfErr  error
+}
+
+// SGF is the game as Boardspace SGF (or why it cannot be), made once.
+func (g *GameResult) SGF() ([]byte, error) {
+	g.sgfOnce.Do(func() { g.sgf, g.sgfErr = sgfOf(g.Record) })
+	return g.sgf, g.sgfErr
 }
 
 // results keeps the finished games, in the order they finished, and
@@ -282,7 +292,7 @@ func (s *Server) resultRoutes(mux *http.ServeMux) {
 			http.Error(w, fmt.Sprintf("scoreboard: no finished game %q", id), http.StatusNotFound)
 			return
 		}
-		serveRecord(w, id+ext, g.Record)
+		serveRecord(w, id+ext, g.Record, g.SGF)
 	})
 	for _, ext := range []string{".json", ".sgf"} {
 		mux.HandleFunc("GET /board/{id}/record"+ext, func(w http.ResponseWriter, r *http.Request) {
@@ -295,18 +305,18 @@ func (s *Server) resultRoutes(mux *http.ServeMux) {
 				http.Error(w, fmt.Sprintf("scoreboard: no record from board %q yet", id), http.StatusNotFound)
 				return
 			}
-			serveRecord(w, id+ext, rec)
+			serveRecord(w, id+ext, rec, func() ([]byte, error) { return sgfOf(rec) })
 		})
 	}
 }
 
 // serveRecord writes a record as a download: JSON as published, or SGF.
-func serveRecord(w http.ResponseWriter, name string, rec []byte) {
+func serveRecord(w http.ResponseWriter, name string, rec []byte, sgfOf func() ([]byte, error)) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	if strings.HasSuffix(name, ".sgf") {
-		sgf, err := sgfOf(rec)
+		sgf, err := sgfOf()
 		if err != nil {
 			h.Del("Content-Disposition")
 			http.Error(w, "scoreboard: this game cannot be written as Boardspace SGF (download the JSON record): "+err.Error(), http.StatusUnprocessableEntity)
@@ -394,7 +404,7 @@ func (s *Server) serveResultsZip(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		err = add(g.GameID+".json", g.Finished, append(bytes.TrimSpace(g.Record), '\n'))
-		if sgf, serr := sgfOf(g.Record); serr == nil && err == nil {
+		if sgf, serr := g.SGF(); serr == nil && err == nil {
 			err = add(g.GameID+".sgf", g.Finished, sgf)
 		}
 	}
