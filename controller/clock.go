@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/zertzboard/zertzboard/clock"
@@ -258,6 +259,9 @@ func (c *Controller) clockView() live.Clock {
 	}
 	return v
 }
+
+// gameID names the game: the board and the seq of its start.
+func (c *Controller) gameID() string { return fmt.Sprintf("%s-%d", c.cfg.BoardID, c.gameSeq) }
 
 // Clock returns the clocks as of the latest frame (the status screen
 // counts down with it between states).

@@ -177,6 +177,9 @@ func TestClockFollowsCommits(t *testing.T) {
 		}
 	}
 	rec := tb.record()
+	if rec.GameID != "b-1" {
+		t.Errorf("record game_id %q", rec.GameID)
+	}
 	if rec.Clock == nil || rec.Clock.Control != "fischer:1m+5s" || len(rec.Clock.Turns) != 4 {
 		t.Fatalf("record clock %+v", rec.Clock)
 	}
@@ -634,5 +637,31 @@ func TestTakebackTime(t *testing.T) {
 	}
 	if got := tb.remaining(); got[0] != 60000-(commit-startT)+5000 {
 		t.Errorf("player 0 has %d ms; want one increment", got[0])
+	}
+}
+
+// A flag fall when the opponent could no longer win is a draw: winner
+// null with result time, the record's draw-on-time. (With the rulebook's
+// marble sets it cannot happen, see clock.CanWin; this is the path.)
+func TestFlagFallDrawn(t *testing.T) {
+	tb := newTable(t, "sudden:1m", referee.Casual)
+	tb.setUp()
+	tb.play(500)
+	tb.c.mu.Lock()
+	err := tb.c.end(tb.now, referee.Ending{Reason: referee.EndTime})
+	tb.c.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := tb.c.State()
+	if st.Phase != "over" || st.Result != "time" || st.Winner != nil {
+		t.Errorf("drawn on time: phase %q result %q winner %v", st.Phase, st.Result, st.Winner)
+	}
+	if rec := tb.record(); rec.Stop.Kind != record.DrawOnTime {
+		t.Errorf("record end %+v", rec.Stop)
+	}
+	over := tb.events("game-over")
+	if len(over) != 1 || over[0].Body.(referee.GameOver).Winner != nil {
+		t.Errorf("game-over %v", over)
 	}
 }

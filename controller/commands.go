@@ -93,10 +93,12 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		if cmd.Control != nil {
 			ctl = *cmd.Control
 		}
+		old := c.players
 		if cmd.Players != nil {
 			c.players = *cmd.Players
 		}
 		if err := c.startGame(t, variant, cmd.First, ctl); err != nil {
+			c.players = old
 			return err
 		}
 		c.log.Info("new game", "variant", variant, "first", cmd.First, "control", ctl.String(), "seq", c.seq)

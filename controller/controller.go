@@ -220,7 +220,9 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq, "used_ms", ck.TurnMS)
 		case referee.Takeback:
 			c.seq++
-			mover := c.ref.Position().ToMove()
+			// The player to move right after the take-back (turns of the
+			// same batch may follow it).
+			mover := c.ref.Game().PositionAfter(b.Turn).ToMove()
 			if len(b.Undone) == 1 && !c.demand && len(c.times) == b.Turn+1 {
 				// A player taking back their own turn: its time goes on.
 				c.clk.TakeBack(e.T, mover, c.times[b.Turn].UsedMS)
@@ -316,7 +318,7 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
 	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures()}
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), GameID: c.gameID()}
 	for i := 0; i < g.Len(); i++ {
 		t, _ := g.Turn(i)
 		rec.Turns = append(rec.Turns, t)
@@ -413,7 +415,7 @@ func (c *Controller) snapshot(t int64) live.State {
 	st := live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, t)
 	st.Analysis = c.analysis
 	st.Clock = c.clockView()
-	st.GameID = fmt.Sprintf("%s-%d", c.cfg.BoardID, c.gameSeq)
+	st.GameID = c.gameID()
 	if r := c.request; r != nil {
 		v := *r
 		st.TakebackRequest = &v

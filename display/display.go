@@ -137,5 +137,9 @@ func Terminal(s live.State, b *engine.Board, g referee.Guidance) string {
 		name(0), s.Captures[0].White, s.Captures[0].Grey, s.Captures[0].Black,
 		name(1), s.Captures[1].White, s.Captures[1].Grey, s.Captures[1].Black)
 	fmt.Fprintf(&sb, "turn %d · %s\n", s.Turn, g.Status)
+	if c := s.Clock; c.Remaining != nil {
+		st := ScreenStatus(s, g, nil)
+		fmt.Fprintf(&sb, "clock %s  %s\n", c.Control, clockLine(*st.Clock, 24))
+	}
 	return sb.String()
 }

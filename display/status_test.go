@@ -4,6 +4,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
 )
 
 func TestLines(t *testing.T) {
@@ -74,5 +78,26 @@ func TestClockText(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The state's clocks reach the screen and the terminal view.
+func TestClockFromState(t *testing.T) {
+	rem, run := [2]int64{61_000, 1_500_000}, 0
+	s := live.State{ToMove: 0, Phase: "place", Cells: strings.Repeat("o", 37), Clock: live.Clock{Control: "sudden:25m", Remaining: &rem, Running: &run}}
+	st := ScreenStatus(s, referee.Guidance{}, nil)
+	if st.Clock == nil || st.Clock.Remaining != rem || st.Clock.Running != 0 {
+		t.Fatalf("screen clock %+v", st.Clock)
+	}
+	if l := StatusLines(st, 18)[0]; l != "1:01    <    25:00" {
+		t.Errorf("top line %q", l)
+	}
+	term := Terminal(s, engine.MustStandardBoard("37"), referee.Guidance{})
+	if !strings.Contains(term, "clock sudden:25m  1:01") || !strings.Contains(term, "25:00") {
+		t.Errorf("terminal view:\n%s", term)
+	}
+	s.Clock = live.Clock{Control: "none"}
+	if ScreenStatus(s, referee.Guidance{}, nil).Clock != nil || strings.Contains(Terminal(s, engine.MustStandardBoard("37"), referee.Guidance{}), "clock") {
+		t.Error("a game without a time control shows clocks")
 	}
 }

@@ -107,3 +107,31 @@ func TestJournalRefusesBadEnds(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A clock checkpoint damaged on disk (a bit flipped in the time) is caught
+// by its checksum: the clocks resume from the entry before it.
+func TestDamagedClockCheckpoint(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.NewTimedGame(1, 0, "37", 0, "casual", [2]string{}, "sudden:5m", nil)
+	j.Clock(1, 10000, Clock{Remaining: [2]int64{290000, 300000}, Running: 0, Flag: -1})
+	j.Clock(1, 20000, Clock{Remaining: [2]int64{280000, 300000}, Running: 0, Flag: -1})
+	j.Close()
+	data, _ := os.ReadFile(path)
+	bad := strings.Replace(string(data), "280000", "980000", 1) // valid JSON, wrong time
+	os.WriteFile(path, []byte(bad), 0o644)
+	j, g, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if d := j.Damage(); d == nil || d.Line != 3 || !strings.Contains(d.Reason, "checksum") {
+		t.Errorf("damage %+v", d)
+	}
+	if g.Clock == nil || g.Clock.Remaining != [2]int64{290000, 300000} {
+		t.Errorf("resumed clock %+v; want the checkpoint before the damage", g.Clock)
+	}
+}

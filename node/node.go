@@ -451,8 +451,7 @@ func (n *Node) button(e buttons.Event) {
 			name = "takeback-request"
 		}
 		if err := n.Do(Command{Name: name}); err != nil {
-			n.log.Error("take-back button", "err", err)
-			n.disp.setNotice(err.Error())
+			n.log.Warn("take-back button", "err", err)
 		}
 	}
 }

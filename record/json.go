@@ -30,6 +30,7 @@ type jsonRecord struct {
 	Missed     []int      `json:"missed_captures,omitempty"`
 	End        *jsonEnd   `json:"end,omitempty"`
 	Clock      *jsonClock `json:"clock,omitempty"`
+	GameID     string     `json:"game_id,omitempty"`
 }
 
 type jsonEnd struct {
@@ -61,7 +62,7 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	jr := jsonRecord{
 		Format: JSONFormat, Version: JSONVersion, Variant: rec.Variant, First: rec.First,
 		Players: rec.Players, Date: rec.Date, Name: rec.Name, ResultText: rec.ResultText,
-		Turns: make([]string, len(rec.Turns)), Missed: rec.MissedCaptures,
+		Turns: make([]string, len(rec.Turns)), Missed: rec.MissedCaptures, GameID: rec.GameID,
 	}
 	for i, t := range rec.Turns {
 		jr.Turns[i] = engine.FormatTurn(b, t)
@@ -76,7 +77,7 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	if c := rec.Clock; c != nil {
 		jr.Clock = &jsonClock{Control: c.Control, Turns: make([]jsonTurnTime, len(c.Turns))}
 		for i, t := range c.Turns {
-			jr.Clock.Turns[i] = jsonTurnTime{UsedMS: t.UsedMS, Remaining: t.Remaining}
+			jr.Clock.Turns[i] = jsonTurnTime(t)
 		}
 	}
 	data, err := json.MarshalIndent(jr, "", "  ")
@@ -107,7 +108,7 @@ func ReadJSON(r io.Reader) (*Record, error) {
 	if jr.Version != JSONVersion {
 		return fail(fmt.Sprint(jr.Version), "version %d is not supported (want %d)", jr.Version, JSONVersion)
 	}
-	rec := &Record{Variant: jr.Variant, First: jr.First, Players: jr.Players, Date: jr.Date, Name: jr.Name, ResultText: jr.ResultText}
+	rec := &Record{Variant: jr.Variant, First: jr.First, Players: jr.Players, Date: jr.Date, Name: jr.Name, ResultText: jr.ResultText, GameID: jr.GameID}
 	b, _, err := rec.Board()
 	if err != nil {
 		return nil, &SyntaxError{Format: "JSON", Node: -1, Input: jr.Variant, Msg: "bad variant", Err: err}
@@ -157,7 +158,7 @@ func ReadJSON(r io.Reader) (*Record, error) {
 			if t.UsedMS < 0 {
 				return fail(fmt.Sprint(t.UsedMS), "clock turn %d used a negative time", i+1)
 			}
-			rec.Clock.Turns[i] = TurnTime{UsedMS: t.UsedMS, Remaining: t.Remaining}
+			rec.Clock.Turns[i] = TurnTime(t)
 		}
 	}
 	return rec, nil

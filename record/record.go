@@ -27,6 +27,9 @@ type Record struct {
 	// Clock is the game's time control and each turn's time, or nil when
 	// the record has none.
 	Clock *Clock
+	// GameID names the game on the board that recorded it (the state's
+	// game_id), "" when unknown.
+	GameID string
 	// Undos counts the UI take-backs the SGF reader resolved while
 	// assembling the turns (see ReadSGF). It is information about the
 	// source only; writers do not reproduce it.

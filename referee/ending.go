@@ -42,7 +42,7 @@ func (r *Referee) End(t int64, e Ending) ([]Event, error) {
 	r.cleared = false
 	r.candDone, r.settled = false, "" // look at the board afresh: it may be cleared already
 	r.guide = r.idleGuidance()
-	return []Event{{t, GameOver{Winner: e.Winner, Reason: e.Reason, Note: e.Note}}}, nil
+	return []Event{{t, GameOver(e)}}, nil
 }
 
 // Ended returns how the game ended off the board, or nil.

@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 )
@@ -127,5 +129,164 @@ func TestSimClockAccuracy(t *testing.T) {
 		exact, len(r.Turns), illegal, float64(span)/1000, lastDrift, 1e6*lastDrift/float64(span), worstDrift)
 	if exact < len(r.Turns)-illegal {
 		t.Errorf("only %d of %d turns took exactly the time between commits, with %d illegal boards", exact, len(r.Turns), illegal)
+	}
+}
+
+// zertzboard replay reads every end a board writes into its JSON record.
+func TestReplayReadsBoardEnds(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		end    string
+		result string
+		winner *int
+	}{
+		{`{"kind":"resign","player":1}`, "resigned", ptr(0)},
+		{`{"kind":"win-on-time","player":1,"note":"flag"}`, "timeout", ptr(1)},
+		{`{"kind":"adjudication","player":0,"note":"won ending"}`, "adjudicated", ptr(0)},
+		{`{"kind":"draw","note":"agreed"}`, "draw", nil},
+		{`{"kind":"draw-on-time"}`, "draw", nil},
+	} {
+		path := filepath.Join(dir, "r.json")
+		data := `{"format":"zertzboard-record","version":1,"variant":"37","first":0,"players":["a","b"],"turns":["WD4-A1","BE2-G1"],` +
+			`"end":` + tc.end + `,"clock":{"control":"sudden:5m","turns":[{"used_ms":1000,"remaining_ms":[299000,300000]},{"used_ms":2000,"remaining_ms":[299000,298000]}]}}`
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lines, stderr, code := runReplayJSON(t, path)
+		l := lines[0]
+		if code != exitOK || deref(l.Result) != tc.result || (l.Winner == nil) != (tc.winner == nil) || l.Winner != nil && *l.Winner != *tc.winner {
+			t.Errorf("end %s: exit %d %s, result %v winner %v; want %s %v", tc.end, code, stderr, deref(l.Result), l.Winner, tc.result, tc.winner)
+		}
+	}
+}
+
+// TestArbiterCommandsOverMQTT: the arbiter's commands reach a running
+// board over MQTT: each accepted one is journalled (an arbiter entry)
+// before it acts, a refused one is not; pause, added time and resume
+// show in the state; a declared result ends the game in the state, the
+// record and the journal.
+func TestArbiterCommandsOverMQTT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon as a process")
+	}
+	game := filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf")
+	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
+	addr := "127.0.0.1:" + freePort(t)
+	web := "127.0.0.1:" + freePort(t)
+	cmd, out := startZertzboard(t, "sim", "--game", game, "--speed", "2", "--settle", "40", "--board-id", "arb", "--mode", "tournament",
+		"--time-control", "sudden:10m", "--password", "pw", "--mqtt-listen", addr, "--ws-listen", "off", "--http", web, "--journal", jpath)
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	state := "http://" + web + "/state.json"
+	pollState(t, state, func(s live.State) bool { return s.Turn >= 2 })
+
+	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID("arbiter").SetUsername("board").SetPassword("pw")
+	c := paho.NewClient(o)
+	if tok := c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect: %v\n%s", tok.Error(), out)
+	}
+	defer c.Disconnect(10)
+	var mu sync.Mutex
+	replies := map[string]string{} // id → event kind (+ reason)
+	var record []byte
+	got := make(chan struct{}, 16)
+	// The board's account may not read events: a viewer does.
+	v := watchBoard(t, addr, "arb")
+	tok := v.c.SubscribeMultiple(map[string]byte{"zertz/arb/events": 0, "zertz/arb/record": 1}, func(_ paho.Client, m paho.Message) {
+		mu.Lock()
+		defer mu.Unlock()
+		if strings.HasSuffix(m.Topic(), "/record") {
+			record = append(record[:0], m.Payload()...)
+			return
+		}
+		var e struct{ Event, ID, Reason string }
+		if json.Unmarshal(m.Payload(), &e) == nil && e.ID != "" {
+			replies[e.ID] = e.Event + " " + e.Reason
+			select {
+			case got <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	send := func(name, payload, id, want string) {
+		t.Helper()
+		c.Publish("zertz/arb/cmd/"+name, 1, false, payload).Wait()
+		deadline := time.After(60 * time.Second) // a deadlock guard, not a timing
+		for {
+			mu.Lock()
+			r, ok := replies[id]
+			mu.Unlock()
+			if ok {
+				if !strings.HasPrefix(r, want) {
+					t.Fatalf("%s %s: reply %q; want %s", name, payload, r, want)
+				}
+				return
+			}
+			select {
+			case <-got:
+			case <-deadline:
+				t.Fatalf("no reply to %s\n%s", name, out)
+			}
+		}
+	}
+	send("pause", `{"id":"p1"}`, "p1", "command-accepted")
+	s := pollState(t, state, func(s live.State) bool { return s.Clock.Paused })
+	if s.Clock.Running != nil || s.Clock.Control != "sudden:10m" {
+		t.Errorf("paused: %+v", s.Clock)
+	}
+	send("add-time", `{"player":1,"ms":60000,"id":"a1"}`, "a1", "command-accepted")
+	pollState(t, state, func(s live.State) bool { return (*s.Clock.Remaining)[1] > 600_000 })
+	send("resume", `{"id":"r1"}`, "r1", "command-accepted")
+	send("resume", `{"id":"r2"}`, "r2", "command-refused the game is not paused")
+	send("add-time", `{"player":1,"ms":0,"id":"a2"}`, "a2", "command-refused")
+	send("declare-result", `{"result":"adjudication","winner":1,"note":"arbiter's ruling","id":"d1"}`, "d1", "command-accepted")
+	s = pollState(t, state, func(s live.State) bool { return s.Phase == "over" })
+	if s.Result != "adjudication" || s.Winner == nil || *s.Winner != 1 || s.ResultNote != "arbiter's ruling" || s.Clock.Running != nil {
+		t.Errorf("after declare-result: result %q winner %v note %q clock %+v", s.Result, s.Winner, s.ResultNote, s.Clock)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		mu.Lock()
+		rec := string(record)
+		mu.Unlock()
+		if strings.Contains(rec, `"kind": "adjudication"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the record never had the end: %s", rec)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	data, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e journal.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Op == "arbiter" && e.Command != "set-players" && e.Command != "new-game" {
+			ids = append(ids, e.Command+":"+e.ID)
+		}
+	}
+	if want := "pause:p1 add-time:a1 resume:r1 declare-result:d1"; strings.Join(ids, " ") != want {
+		t.Errorf("journalled arbiter commands %q; want %q", strings.Join(ids, " "), want)
+	}
+	j, g, err := journal.Open(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if g.End == nil || g.End.Reason != "adjudication" || g.End.Note != "arbiter's ruling" {
+		t.Errorf("journal end %+v", g.End)
 	}
 }

@@ -460,7 +460,9 @@ func (p *simPlayers) wall(ms int64) time.Duration {
 func (p *simPlayers) awaitEnd(ctx context.Context, n *node.Node, turns int) error {
 	deadline := time.Now().Add(p.stepTimeout() + 10*time.Second)
 	for time.Now().Before(deadline) {
-		if st := n.Controller().State(); st.Turn >= turns {
+		// The whole game, or an end off the board (a flag fall, the
+		// arbiter) before it.
+		if st := n.Controller().State(); st.Turn >= turns || st.Phase == "over" {
 			p.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}
