@@ -108,18 +108,30 @@ func gameID(b *opBoard) string {
 	return b.id + "-" + hex.EncodeToString(sum[:6])
 }
 
-// add keeps the finished game of b, unless it is kept already.
+// add keeps the finished game of b, unless it is kept already: the same
+// game ID with the same record is a redelivery. A board whose journal
+// started afresh numbers its games from 1 again, so the same ID with
+// another record is another game, kept under the ID and a digest of its
+// record.
 func (r *results) add(b *opBoard) {
 	id := gameID(b)
+	rec := bytes.TrimSpace(b.record)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.byID[id] != nil {
-		return
+	if old := r.byID[id]; old != nil {
+		if bytes.Equal(old.Record, rec) {
+			return
+		}
+		sum := sha256.Sum256(rec)
+		id = clipID(id, 91) + "-" + hex.EncodeToString(sum[:4])
+		if r.byID[id] != nil {
+			return
+		}
 	}
 	s := b.state
 	g := &GameResult{GameID: id, Board: b.id, Finished: r.now().UTC().Truncate(time.Millisecond), Variant: s.Variant, Mode: s.Mode,
 		Players: s.Players, Winner: s.Winner, Reason: s.Result, Note: s.ResultNote, Turns: s.Turn, Clock: s.Clock,
-		Record: json.RawMessage(bytes.TrimSpace(b.record))}
+		Record: json.RawMessage(rec)}
 	r.keepLocked(g)
 	r.log.Info("scoreboard: game finished", "game", id, "board", b.id, "reason", g.Reason, "winner", winnerText(g.Winner))
 	if r.dir != "" {
@@ -130,6 +142,14 @@ func (r *results) add(b *opBoard) {
 			r.diskErr = nil
 		}
 	}
+}
+
+// clipID shortens a game ID (ASCII) to n bytes.
+func clipID(id string, n int) string {
+	if len(id) > n {
+		return id[:n]
+	}
+	return id
 }
 
 func (r *results) keepLocked(g *GameResult) {

@@ -129,10 +129,20 @@ func TestResults(t *testing.T) {
 	clock.add(time.Minute)
 	playGame(t, s, "t2", &rec2, rep, states2, "", true)
 
+	// The same board, its journal started afresh: game t1-3 again, another
+	// game (here: the same moves by other players).
+	rec3 := *rec
+	rec3.Players = [2]string{"Ann", "Bob"}
+	playGame(t, s, "t1", &rec3, rep, gameStates(t, &rec3, rep, "t1"), "t1-3", false)
+
 	games, _ := s.res.list()
-	if len(games) != 2 {
-		t.Fatalf("%d results; want 2", len(games))
+	if len(games) != 3 {
+		t.Fatalf("%d results; want 3", len(games))
 	}
+	if id := games[2].GameID; !strings.HasPrefix(id, "t1-3-") || len(id) != len("t1-3-")+8 || games[2].Players != rec3.Players {
+		t.Errorf("a second game t1-3 is kept as %q with %q", id, games[2].Players)
+	}
+	games = games[:2]
 	final := states[len(states)-1]
 	g := games[0]
 	if g.GameID != "t1-3" || g.Board != "t1" || g.Reason != final.Result || g.Winner == nil || *g.Winner != *final.Winner ||
@@ -153,7 +163,7 @@ func TestResults(t *testing.T) {
 	// CSV: a header and a row per game, formulas defused.
 	resp, body := get(t, srv.URL+"/results.csv")
 	rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
-	if err != nil || resp.Header.Get("Content-Type") != "text/csv; charset=utf-8" || len(rows) != 3 {
+	if err != nil || resp.Header.Get("Content-Type") != "text/csv; charset=utf-8" || len(rows) != 4 {
 		t.Fatalf("/results.csv: %v, %d rows\n%s", err, len(rows), body)
 	}
 	if !slices.Equal(rows[0], csvHeader) {
@@ -174,12 +184,13 @@ func TestResults(t *testing.T) {
 	}
 
 	// Per game and per board downloads.
-	for _, u := range []string{"/results/t1-3.json", "/results/t1-3.sgf", "/board/t1/record.json", "/board/t1/record.sgf"} {
+	for u, want := range map[string]*record.Record{"/results/t1-3.json": rec, "/results/t1-3.sgf": rec,
+		"/board/t1/record.json": &rec3, "/board/t1/record.sgf": &rec3, "/results/" + games[1].GameID + ".sgf": &rec2} {
 		resp, body := get(t, srv.URL+u)
 		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Disposition"), "attachment") {
 			t.Fatalf("%s: %s %q", u, resp.Status, body)
 		}
-		sameGame(t, u, body, rec)
+		sameGame(t, u, body, want)
 	}
 	for u, want := range map[string]int{
 		"/results/nope.json": 404, "/results/t1-3.txt": 400, "/results/..json": 400, "/results/a%2Fb.sgf": 400,
@@ -208,13 +219,13 @@ func TestResults(t *testing.T) {
 		rc.Close()
 	}
 	id2 := games[1].GameID
-	if want := []string{"results.csv", "t1-3.json", "t1-3.sgf", id2 + ".json", id2 + ".sgf"}; !slices.Equal(names, want) {
+	if want := []string{"results.csv", "t1-3.json", "t1-3.sgf", id2 + ".json", id2 + ".sgf"}; !slices.Equal(names[:5], want) || len(names) != 7 {
 		t.Fatalf("zip lists %q; want %q", names, want)
 	}
 	sameGame(t, "zip t1-3.json", files["t1-3.json"], rec)
 	sameGame(t, "zip t1-3.sgf", files["t1-3.sgf"], rec)
 	sameGame(t, "zip "+id2+".sgf", files[id2+".sgf"], &rec2)
-	if zrows, err := csv.NewReader(bytes.NewReader(files["results.csv"])).ReadAll(); err != nil || len(zrows) != 3 {
+	if zrows, err := csv.NewReader(bytes.NewReader(files["results.csv"])).ReadAll(); err != nil || len(zrows) != 4 {
 		t.Errorf("zip results.csv: %v, %d rows", err, len(zrows))
 	}
 }
