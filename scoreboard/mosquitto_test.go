@@ -18,14 +18,15 @@ import (
 )
 
 // mosquittoACL gives Debian's mosquitto the rights of the embedded
-// broker's roles (broker/auth.go): boards publish anything under zertz/
-// and read commands and statuses; operators read everything and publish
+// broker's roles (broker/auth.go), as the hall's ACL does
+// (firmware-config/mosquitto): a board publishes under its own ID and
+// reads its commands and status; operators read everything and publish
 // commands; viewers read a board's status, state, moves, events and
 // record.
 const mosquittoACL = `user board
-topic write zertz/#
-topic read zertz/+/cmd/#
-topic read zertz/+/status
+topic write zertz/m1/#
+topic read zertz/m1/cmd/#
+topic read zertz/m1/status
 
 user arbiter
 topic read zertz/#
@@ -151,11 +152,9 @@ func TestConsoleMosquitto(t *testing.T) {
 	r := &consoleRig{t: t, s: s, url: srv.URL, clock: &fakeClock{t: time.Now()}}
 	s.obs.now = time.Now
 
-	// A viewer: mosquitto grants its subscriptions (it checks reads on
-	// delivery), so the console's command probe decides, after
+	// A viewer and a board: mosquitto grants their subscriptions (it checks
+	// reads on delivery), so the console's command probe decides, after
 	// LoginTimeout; a second scoreboard with a short one keeps this quick.
-	// (A board account passes on mosquitto: it may publish commands itself
-	// anyway, and it cannot read the replies. docs/CONTRACTS.md 8.)
 	quick := New(Options{Logger: testLogger(t)})
 	if err := quick.EnableConsole(ConsoleConfig{Broker: "tcp://" + addr, LoginTimeout: 300 * time.Millisecond}); err != nil {
 		t.Fatal(err)
@@ -165,8 +164,10 @@ func TestConsoleMosquitto(t *testing.T) {
 	t.Cleanup(quick.Close)
 	qr := &consoleRig{t: t, s: quick, url: qsrv.URL}
 	quick.obs.now = time.Now
-	if resp, body := qr.client().login("watcher", "watcher-pw"); resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "not an operator") {
-		t.Errorf("log-in as the viewer on mosquitto: %s; want 403\n%s", resp.Status, body)
+	for _, user := range []string{"watcher", "board"} {
+		if resp, body := qr.client().login(user, user+"-pw"); resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "not an operator") {
+			t.Errorf("log-in as %s on mosquitto: %s; want 403\n%s", user, resp.Status, body)
+		}
 	}
 	if resp, body := r.client().login("arbiter", "bad"); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("a wrong password on mosquitto: %s; want 401\n%s", resp.Status, body)
