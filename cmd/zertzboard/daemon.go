@@ -269,6 +269,7 @@ func (d *daemon) run(ctx context.Context) error {
 				return err
 			}
 		}
+		warnConsoleClear(d.log, ln.Addr())
 		srv := scoreboard.NewHTTPServer(statusPage(n, sb), d.log.With("part", "web"))
 		go srv.Serve(scoreboard.LimitListener(ln, d.log.With("part", "web")))
 		defer srv.Close()

@@ -128,6 +128,9 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 	defer cancel()
 	follow := make(chan error, 1)
 	go func() { follow <- sb.Follow(ctx, cfg.mqtt) }()
+	if cfg.console {
+		warnConsoleClear(cfg.log, ln.Addr())
+	}
 	srv := scoreboard.NewHTTPServer(sb.Handler(), cfg.log)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(scoreboard.LimitListener(ln, cfg.log)) }()
@@ -179,4 +182,12 @@ func followScoreboard(ctx context.Context, wg *sync.WaitGroup, sb *scoreboard.Se
 			log.Error("scoreboard", "err", err)
 		}
 	}()
+}
+
+// warnConsoleClear says at start-up when operators' passwords would reach
+// the console over the network in clear: the pages are plain HTTP.
+func warnConsoleClear(log *slog.Logger, addr net.Addr) {
+	if a, ok := addr.(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+		log.Warn("scoreboard: the arbiter console is served over plain HTTP beyond loopback: operators' passwords cross the network in clear (use it on a trusted network, or behind an HTTPS proxy)", "address", addr.String())
+	}
 }
