@@ -55,6 +55,10 @@ type ConsoleConfig struct {
 	ReplyTimeout time.Duration
 	// LoginTimeout bounds connecting to the broker at log-in (default 10 s).
 	LoginTimeout time.Duration
+	// ProbeTimeout bounds the wait for the operator probe's command to
+	// come back (default LoginTimeout); on mosquitto, a viewer's log-in is
+	// refused after it.
+	ProbeTimeout time.Duration
 }
 
 // Console limits.
@@ -151,6 +155,9 @@ func (s *Server) EnableConsole(cfg ConsoleConfig) error {
 	}
 	if cfg.LoginTimeout <= 0 {
 		cfg.LoginTimeout = 10 * time.Second
+	}
+	if cfg.ProbeTimeout <= 0 {
+		cfg.ProbeTimeout = cfg.LoginTimeout
 	}
 	c := &console{cfg: cfg, prefix: s.opts.Prefix, log: s.log, now: s.obs.now,
 		sessions: map[[32]byte]*session{}, tries: map[string]*bucket{}}
@@ -419,7 +426,7 @@ func (c *console) checkOperator(mc mqtt.Client, user string, handle mqtt.Message
 	mc.Unsubscribe(cmds).WaitTimeout(c.cfg.LoginTimeout)
 	mc.Publish(probe+"/console-probe", 0, false, "{}")
 	pt := mc.Publish(probe+"/cmd/console-probe", 1, false, "{}")
-	timer := time.NewTimer(c.cfg.LoginTimeout)
+	timer := time.NewTimer(c.cfg.ProbeTimeout)
 	defer timer.Stop()
 	select {
 	case <-gotCmd:

@@ -302,7 +302,7 @@ func TestConsoleAuthorisation(t *testing.T) {
 // operator's connection, the board's reply is awaited and reported, and
 // the state it publishes shows in the console.
 func TestConsoleActions(t *testing.T) {
-	r := newConsoleRig(t, ConsoleConfig{ReplyTimeout: 300 * time.Millisecond})
+	r := newConsoleRig(t, ConsoleConfig{})
 	rec, rep := sampleGame(t, 10)
 	states := gameStates(t, rec, rep, "t1")
 	fb := newFakeBoard(t, "tcp://"+r.mb.TCPAddr(), "board", "board-pw", "t1", states[6], recordUpTo(rec, rep, 6))
@@ -415,8 +415,18 @@ func TestConsoleActions(t *testing.T) {
 			t.Errorf("%s %v reached the board", tc.action, tc.fields)
 		}
 	}
-	// A board that does not answer: "no reply" after ReplyTimeout.
-	if status, res := op.act("ghost", "pause", nil); status != http.StatusGatewayTimeout || res.Outcome != "no reply" {
+}
+
+// TestConsoleNoReply: a board that does not answer (offline, or no such
+// board) is "no reply" after ReplyTimeout.
+func TestConsoleNoReply(t *testing.T) {
+	r := newConsoleRig(t, ConsoleConfig{ReplyTimeout: 200 * time.Millisecond})
+	closeBrokerFirst(t, r.mb)
+	op := r.client()
+	if resp, body := op.login("arbiter", "arbiter-pw"); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("log-in: %s %s", resp.Status, body)
+	}
+	if status, res := op.act("ghost", "pause", nil); status != http.StatusGatewayTimeout || res.Outcome != "no reply" || !strings.Contains(res.Text, "no reply") {
 		t.Errorf("an absent board: %d %+v; want 504, no reply", status, res)
 	}
 }

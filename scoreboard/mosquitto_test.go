@@ -154,9 +154,10 @@ func TestConsoleMosquitto(t *testing.T) {
 
 	// A viewer and a board: mosquitto grants their subscriptions (it checks
 	// reads on delivery), so the console's command probe decides, after
-	// LoginTimeout; a second scoreboard with a short one keeps this quick.
+	// ProbeTimeout; a second scoreboard with a short one keeps this quick
+	// (a refusal can only come late, never early).
 	quick := New(Options{Logger: testLogger(t)})
-	if err := quick.EnableConsole(ConsoleConfig{Broker: "tcp://" + addr, LoginTimeout: 300 * time.Millisecond}); err != nil {
+	if err := quick.EnableConsole(ConsoleConfig{Broker: "tcp://" + addr, ProbeTimeout: 300 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	qsrv := httptest.NewServer(quick.Handler())
