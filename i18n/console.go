@@ -91,7 +91,7 @@ var console = map[string]Entry{
 
 	// Results: reasons and outcomes (also the console's finished games).
 	"results.title":          {"Results", "Ergebnisse", "Résultats", "Wyniki", "Результаты"},
-	"results.csv":            {"CSV", "CSV", "CSV", "CSV", "CSV"},
+	"results.csv":            {"CSV table", "CSV-Tabelle", "Tableau CSV", "Tabela CSV", "Таблица CSV"},
 	"results.zip":            {"All records (zip)", "Alle Partien (zip)", "Toutes les parties (zip)", "Wszystkie zapisy (zip)", "Все записи (zip)"},
 	"results.not-saved":      {"Results are not being saved to disk: %s", "Ergebnisse werden nicht gespeichert: %s", "Les résultats ne sont pas enregistrés sur le disque : %s", "Wyniki nie są zapisywane na dysku: %s", "Результаты не сохраняются на диск: %s"},
 	"results.finished":       {"Finished (UTC)", "Beendet (UTC)", "Terminée (UTC)", "Zakończona (UTC)", "Окончена (UTC)"},
