@@ -163,14 +163,24 @@ func (o *observer) observe(id, kind string, payload []byte) {
 	}
 
 	o.mu.Lock()
-	defer o.mu.Unlock()
+	over := o.applyLocked(id, kind, payload, st, rec, status, ev.Event, ev.Reason, ev.From+"→"+ev.To)
+	o.mu.Unlock()
+	// Outside the lock: keeping a result may write to disk.
+	if over != nil && o.onOver != nil {
+		o.onOver(over)
+	}
+}
+
+// applyLocked applies one decoded message; it returns a copy of the board
+// if it now shows a finished game with its record.
+func (o *observer) applyLocked(id, kind string, payload []byte, st *opState, rec *recInfo, status, event, reason, move string) *opBoard {
 	b := o.boards[id]
 	if b == nil {
 		if (kind != "state" && kind != "status" && kind != "record") || len(payload) == 0 {
-			return
+			return nil
 		}
 		if len(o.boards) >= maxBoards {
-			return
+			return nil
 		}
 		b = &opBoard{id: id}
 		o.boards[id] = b
@@ -181,7 +191,7 @@ func (o *observer) observe(id, kind string, payload []byte) {
 			b.stopTimer()
 			delete(o.boards, id)
 			o.changedLocked()
-			return
+			return nil
 		}
 		if b.state == nil || b.state.Seq != st.Seq {
 			b.clearNotices()
@@ -195,13 +205,13 @@ func (o *observer) observe(id, kind string, payload []byte) {
 		}
 	case "status":
 		if b.status == status {
-			return
+			return nil
 		}
 		b.status = status
 	case "moves":
 		b.clearNotices()
 	case "events":
-		switch ev.Event {
+		switch event {
 		case "illegal":
 			if b.illegalSince.IsZero() {
 				b.illegalSince = o.now()
@@ -214,31 +224,33 @@ func (o *observer) observe(id, kind string, payload []byte) {
 					o.changedLocked()
 				})
 			}
-			b.illegal = clipText(ev.Reason, 200)
+			b.illegal = clipText(reason, 200)
 		case "restored":
 			b.illegalSince, b.illegal = time.Time{}, ""
 			b.stopTimer()
 		case "touch-move":
-			b.touchMove = clipText(ev.From+"→"+ev.To, 40)
+			b.touchMove = clipText(move, 40)
 		case "missed-capture":
 			b.missed = true
 		case "fault":
 			switch {
-			case strings.HasPrefix(ev.Reason, "sensor faults"):
-				b.fault = clipText(ev.Reason, 200)
-			case strings.HasPrefix(ev.Reason, "sensors healthy"):
+			case strings.HasPrefix(reason, "sensor faults"):
+				b.fault = clipText(reason, 200)
+			case strings.HasPrefix(reason, "sensors healthy"):
 				b.fault = ""
 			default:
-				return
+				return nil
 			}
 		default:
-			return
+			return nil
 		}
 	}
 	o.changedLocked()
-	if (kind == "state" || kind == "record") && o.onOver != nil && b.finished() {
-		o.onOver(b)
+	if (kind == "state" || kind == "record") && b.finished() {
+		cp := *b // its state and record are replaced, never changed
+		return &cp
 	}
+	return nil
 }
 
 // finished reports whether the board's state is a finished game and its
