@@ -33,12 +33,11 @@ import (
 //
 // An operator logs in with the broker's own account: the scoreboard opens
 // an MQTT connection to Broker with the user name and password given, and
-// admits the account only if the broker lets it subscribe to every
-// board's commands (<prefix>+/cmd/#) and events (<prefix>+/events), which
-// no viewer and no board account may do (broker/auth.go, and the
-// mosquitto ACL of firmware-config/mosquitto). That connection is the
-// session's: actions are published on it, so the broker checks each one
-// against the operator's rights, and the board's reply comes back on it.
+// admits the account only if it has an operator's rights: publishing
+// commands and reading events, and nothing else (checkOperator). That
+// connection is the session's: actions are published on it, so the broker
+// checks each one against the operator's rights, and the board's reply
+// comes back on it.
 type ConsoleConfig struct {
 	// Broker is the MQTT URL operators log in against: tcp://, ssl://,
 	// ws:// or wss://.
