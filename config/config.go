@@ -128,6 +128,9 @@ type Config struct {
 	HTTP         string
 	HTTPUsername string // a viewer account on an external broker
 	HTTPPassword string
+	// HTTPResults is the directory the scoreboard keeps finished games in
+	// ("" keeps them in memory only).
+	HTTPResults string
 
 	Analysis       string // "auto", "on" or "off"
 	AnalysisTurns  int
@@ -193,7 +196,7 @@ func Parse(name string, r io.Reader) (*Config, error) {
 			"server-cert", "server-key", "max-packet", "max-client-id", "max-inflight", "max-queued", "max-subscriptions",
 			"max-connections", "max-connections-per-address", "connection-rate"},
 		"user":     {"password", "role"},
-		"http":     {"listen", "username", "password"},
+		"http":     {"listen", "username", "password", "results"},
 		"analysis": {"enabled", "turns", "budget"},
 		"clock":    {"control"},
 	}
@@ -364,6 +367,8 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				c.HTTPUsername = v
 			case "http.password":
 				c.HTTPPassword = v
+			case "http.results":
+				c.HTTPResults = v
 			case "analysis.enabled":
 				if v != "auto" && v != "on" && v != "off" {
 					return nil, bad(s, e, "%q: want auto, on or off", v)

@@ -32,6 +32,7 @@ role = operator
 listen = off
 username = tv
 password = tv-pw
+results = /var/lib/zertzboard/results
 `
 
 func TestParse(t *testing.T) {
@@ -45,8 +46,8 @@ func TestParse(t *testing.T) {
 	if c.Calibration != "/tmp/cal.json" || c.Wiring != "" || c.Journal != Defaults.Journal || c.Listen != Defaults.Listen || c.HTTP != "off" {
 		t.Errorf("defaults and paths: %+v", c)
 	}
-	if c.HTTPUsername != "tv" || c.HTTPPassword != "tv-pw" {
-		t.Errorf("scoreboard account %q/%q", c.HTTPUsername, c.HTTPPassword)
+	if c.HTTPUsername != "tv" || c.HTTPPassword != "tv-pw" || c.HTTPResults != "/var/lib/zertzboard/results" {
+		t.Errorf("scoreboard account %q/%q, results %q", c.HTTPUsername, c.HTTPPassword, c.HTTPResults)
 	}
 	if len(c.Users) != 1 || c.Users[0] != (User{"alice", "pw", "operator"}) || c.Password != "s3cret" {
 		t.Errorf("users %+v", c.Users)

@@ -55,6 +55,10 @@ type Server struct {
 	dropped int           // slow clients dropped, for tests and logs
 	ver     uint64        // the last frame's ver
 	now     func() time.Time
+
+	obs *observer // the console's view of the boards (observe.go)
+	res *results  // finished games (results.go)
+	ops *console  // the arbiter console (console.go); nil until EnableConsole
 }
 
 // boardView is one board's latest data and rendered view.
@@ -105,6 +109,7 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{}), now: time.Now}
+	s.initOps()
 	s.index = s.renderIndexLocked()
 	return s
 }
@@ -115,7 +120,7 @@ func (s *Server) Prefix() string { return s.opts.Prefix }
 // Filters are the MQTT subscriptions the scoreboard needs.
 func (s *Server) Filters() []string {
 	p := s.opts.Prefix
-	return []string{p + "+/state", p + "+/status", p + "+/events", p + "+/moves"}
+	return []string{p + "+/state", p + "+/status", p + "+/events", p + "+/moves", p + "+/record"}
 }
 
 // Handle takes one MQTT message. Topics other than a board's state,
@@ -130,6 +135,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	if !ok || !boardid.Valid(id) || len(payload) > maxPayload {
 		return
 	}
+	s.obs.observe(id, kind, payload) // the console and the results (observe.go)
 	switch kind {
 	case "state", "status", "events", "moves":
 	default:
@@ -409,6 +415,7 @@ func (s *Server) Close() {
 	}
 	s.closed = true
 	close(s.done)
+	s.obs.close()
 	for c := range s.clients {
 		s.dropLocked(c)
 	}

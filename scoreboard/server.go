@@ -65,6 +65,8 @@ func (s *Server) Handler() http.Handler {
 			s.servePage(w, r, r.PathValue("id"))
 		}
 	})
+	s.resultRoutes(mux)  // results.go
+	s.consoleRoutes(mux) // console.go
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if board := r.URL.Query().Get("board"); board == "" || badBoard(w, board) {
 			s.servePage(w, r, board)

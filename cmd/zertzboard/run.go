@@ -120,7 +120,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		brokerCert: cfg.ServerCert, brokerKey: cfg.ServerKey,
 		username: cfg.Username, password: cfg.Password, store: cfg.Store, token: cfg.Token,
 		tls:  broadcast.TLSConfig{CAFile: cfg.CA, CertFile: cfg.Cert, KeyFile: cfg.Key},
-		http: cfg.HTTP, viewerUser: cfg.HTTPUsername, viewerPass: cfg.HTTPPassword, log: log, brokerLog: brokerLogger(stderr, verbose),
+		http: cfg.HTTP, results: cfg.HTTPResults, viewerUser: cfg.HTTPUsername, viewerPass: cfg.HTTPPassword, log: log, brokerLog: brokerLogger(stderr, verbose),
 		ready: func(mqttURL, httpURL string) {
 			log.Info("running", "board", cfg.BoardID, "mqtt", mqttURL, "web", httpURL, "journal", cfg.Journal)
 		},
