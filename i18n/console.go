@@ -90,6 +90,7 @@ var console = map[string]Entry{
 	"console.out-failed":          {"failed", "fehlgeschlagen", "échec", "niepowodzenie", "сбой"},
 
 	// Results: reasons and outcomes (also the console's finished games).
+	"results.download":       {"%s of this game", "%s dieser Partie", "%s de cette partie", "%s tej partii", "%s этой партии"},
 	"results.title":          {"Results", "Ergebnisse", "Résultats", "Wyniki", "Результаты"},
 	"results.csv":            {"CSV table", "CSV-Tabelle", "Tableau CSV", "Tabela CSV", "Таблица CSV"},
 	"results.zip":            {"All records (zip)", "Alle Partien (zip)", "Toutes les parties (zip)", "Wszystkie zapisy (zip)", "Все записи (zip)"},

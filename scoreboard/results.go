@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -328,6 +329,31 @@ func (s *Server) resultRoutes(mux *http.ServeMux) {
 			serveRecord(w, id+ext, rec, func() ([]byte, error) { return sgfOf(rec) })
 		})
 	}
+}
+
+// pageLink is a link in the scoreboard page's corner.
+type pageLink struct {
+	Text, URL string
+	Download  bool
+}
+
+// pageLinks are the tournament view's links to the results and the
+// console, and a board page's downloads of its game (once it has a record).
+func (s *Server) pageLinks(board string, l i18n.Lang) []pageLink {
+	q := "?lang=" + string(l)
+	if board == "" {
+		links := []pageLink{{Text: l.T("console.results"), URL: "/results" + q}}
+		if s.ops != nil {
+			links = append(links, pageLink{Text: l.T("console.title"), URL: "/console" + q})
+		}
+		return links
+	}
+	if s.obs.boardRecord(board) == nil {
+		return nil
+	}
+	base := "/board/" + url.PathEscape(board) + "/record"
+	return []pageLink{{Text: l.T("results.download", "SGF"), URL: base + ".sgf", Download: true},
+		{Text: l.T("results.download", "JSON"), URL: base + ".json", Download: true}}
 }
 
 // serveRecord writes a record as a download: JSON as published, or SGF.

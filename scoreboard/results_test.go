@@ -368,3 +368,35 @@ func TestResultsBounds(t *testing.T) {
 		t.Error("an oversized record replaced the board's record")
 	}
 }
+
+// TestPageLinks: the tournament view links the results (and the console
+// when it is on), in the page's language; a board's page offers its
+// game's SGF and JSON once the board has a record.
+func TestPageLinks(t *testing.T) {
+	rec, rep, states := finishedGame(t, "t1")
+	s := New(Options{Logger: testLogger(t)})
+	defer s.Close()
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	s.Handle("zertz/t1/state", stateJSON(t, states[0]))
+	if _, page := get(t, srv.URL+"/board/t1"); bytes.Contains(page, []byte("record.sgf")) {
+		t.Error("a board without a record offers a download")
+	}
+	playGame(t, s, "t1", rec, rep, states[:4], "", false)
+	_, page := get(t, srv.URL+"/board/t1?lang=de")
+	for _, want := range []string{`<a href="/board/t1/record.sgf" download>SGF dieser Partie</a>`, `<a href="/board/t1/record.json" download>JSON dieser Partie</a>`} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("the board page lacks %s", want)
+		}
+	}
+	_, page = get(t, srv.URL+"/?lang=pl")
+	if !bytes.Contains(page, []byte(`<a href="/results?lang=pl">Wyniki</a>`)) || bytes.Contains(page, []byte(`/console`)) {
+		t.Errorf("the tournament view without the console: %s", page)
+	}
+	if err := s.EnableConsole(ConsoleConfig{Broker: "tcp://127.0.0.1:1"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, page = get(t, srv.URL+"/?lang=ru"); !bytes.Contains(page, []byte(`<a href="/console?lang=ru">Пульт арбитра</a>`)) {
+		t.Errorf("the tournament view with the console lacks its link")
+	}
+}

@@ -162,6 +162,7 @@ type pageData struct {
 	Ver          uint64
 	Age          int64 // ms since the view was rendered: the page counts clocks from it
 	HTML         template.HTML
+	Links        []pageLink // results, console, downloads (results.go)
 }
 
 // servePage writes the page with the current view already in it, so a
@@ -175,7 +176,8 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	f, known := s.currentFrameLang(board, l)
 	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver, Age: max(0, s.now().Sub(f.made).Milliseconds()),
 		HTML: template.HTML(f.html), Events: "/events",
-		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
+		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l),
+		Links: s.pageLinks(board, l)}
 	q := url.Values{}
 	if board != "" {
 		d.Title = board + " · zertzboard"
