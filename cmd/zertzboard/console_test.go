@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -120,9 +121,18 @@ func TestConsoleEndToEnd(t *testing.T) {
 		t.Fatalf("the operator's log-in: %s", body)
 	}
 	csrf := regexp.MustCompile(`data-csrf="([0-9a-f]+)"`).FindStringSubmatch(string(getBody("/console")))[1]
+	var took []time.Duration // each action: the POST until the board's reply is back
+	defer func() {
+		if len(took) > 0 {
+			slices.Sort(took)
+			t.Logf("console action → board's reply → HTTP answer, %d actions: min %v, median %v, max %v", len(took), took[0], took[len(took)/2], took[len(took)-1])
+		}
+	}()
 	act := func(fields url.Values) map[string]string {
 		t.Helper()
+		start := time.Now()
 		resp, body := post("/console/act", fields, csrf)
+		took = append(took, time.Since(start))
 		var r map[string]string
 		if err := json.Unmarshal([]byte(body), &r); err != nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("%v: %s %s", fields, resp.Status, body)
