@@ -467,8 +467,9 @@ var resultsPages = pageTemplates("web/results.html")
 
 type resultRow struct {
 	*GameResult
-	Result string
-	Clocks string
+	WinnerName string // "" for a draw
+	Result     string
+	Clocks     string
 }
 
 func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
@@ -477,7 +478,11 @@ func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
 	rows := make([]resultRow, 0, len(games))
 	for i := len(games) - 1; i >= 0; i-- { // newest first
 		g := games[i]
-		rows = append(rows, resultRow{GameResult: g, Result: gameResultText(g, l), Clocks: finalClocks(g.Clock)})
+		row := resultRow{GameResult: g, Result: gameResultText(g, l), Clocks: finalClocks(g.Clock)}
+		if g.Winner != nil && (*g.Winner == 0 || *g.Winner == 1) {
+			row.WinnerName = nameOf(g.Players, *g.Winner, l)
+		}
+		rows = append(rows, row)
 	}
 	d := struct {
 		Lang    i18n.Lang
