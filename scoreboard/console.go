@@ -726,6 +726,18 @@ func pageTemplates(name string) map[i18n.Lang]*template.Template {
 	return out
 }
 
+// langChecked answers 400, naming the languages, for a ?lang= that is
+// none of them, as the scoreboard's other pages do (pageLang).
+func langChecked(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, err := pageLang(r); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		h(w, r)
+	}
+}
+
 // opsLang is a console or results request's language: ?lang=, else the
 // browser's Accept-Language, else English.
 func opsLang(r *http.Request) i18n.Lang {
@@ -778,11 +790,11 @@ func consoleHeaders(w http.ResponseWriter) {
 }
 
 func (s *Server) consoleRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /console", s.serveConsole)
-	mux.HandleFunc("POST /console/login", s.serveLogin)
-	mux.HandleFunc("POST /console/logout", s.serveLogout)
-	mux.HandleFunc("POST /console/act", s.serveAct)
-	mux.HandleFunc("GET /console/events", s.serveConsoleEvents)
+	mux.HandleFunc("GET /console", langChecked(s.serveConsole))
+	mux.HandleFunc("POST /console/login", langChecked(s.serveLogin))
+	mux.HandleFunc("POST /console/logout", langChecked(s.serveLogout))
+	mux.HandleFunc("POST /console/act", langChecked(s.serveAct))
+	mux.HandleFunc("GET /console/events", langChecked(s.serveConsoleEvents))
 }
 
 // renderLogin writes the log-in page, with the message key (and args)

@@ -1,6 +1,7 @@
 package scoreboard
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -115,6 +116,12 @@ func TestConsoleLanguages(t *testing.T) {
 	}
 	if len(seen) != len(i18n.All) {
 		t.Errorf("the console is the same in %d of %d languages", len(i18n.All)-len(seen)+1, len(i18n.All))
+	}
+	// Another ?lang= is 400, naming the five.
+	for _, u := range []string{"/console?lang=es", "/results?lang=xx", "/console/events?lang=klingon"} {
+		if resp, body := get(t, srv.URL+u); resp.StatusCode != http.StatusBadRequest || !bytes.Contains(body, []byte("en, de, fr, pl, ru")) {
+			t.Errorf("%s: %s %q; want 400 naming the languages", u, resp.Status, body)
+		}
 	}
 	// The language comes from ?lang=, else Accept-Language.
 	req := httptest.NewRequest("GET", "/console", nil)

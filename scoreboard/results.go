@@ -295,7 +295,7 @@ func sgfOf(rec []byte) ([]byte, error) {
 // ---------- HTTP ----------
 
 func (s *Server) resultRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /results", s.serveResults)
+	mux.HandleFunc("GET /results", langChecked(s.serveResults))
 	mux.HandleFunc("GET /results.csv", s.serveResultsCSV)
 	mux.HandleFunc("GET /results.zip", s.serveResultsZip)
 	mux.HandleFunc("GET /results/{file}", func(w http.ResponseWriter, r *http.Request) {
