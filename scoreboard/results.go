@@ -210,6 +210,10 @@ func (r *results) load(dir string) error {
 	var games []*GameResult
 	for _, e := range entries {
 		name := e.Name()
+		if strings.HasPrefix(name, ".result-") && strings.HasSuffix(name, ".tmp") {
+			os.Remove(filepath.Join(dir, name)) // a write a crash cut short
+			continue
+		}
 		id, ok := strings.CutSuffix(name, ".json")
 		if !ok || !e.Type().IsRegular() || !validGameID(id) {
 			continue

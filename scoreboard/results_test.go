@@ -286,19 +286,28 @@ func TestResultsPersist(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "broken.json"), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A write a crash cut short leaves a temporary file: the next start
+	// removes it.
+	stale := filepath.Join(dir, ".result-123.tmp")
+	if err := os.WriteFile(stale, []byte(`{"game_id":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	entries, _ := os.ReadDir(dir)
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{"broken.json", "g-1.json", "g-2.json", "g-3.json"}; !slices.Equal(names, want) {
-		t.Errorf("the directory holds %q; want %q (no temporary files)", names, want)
+	if want := []string{".result-123.tmp", "broken.json", "g-1.json", "g-2.json", "g-3.json"}; !slices.Equal(names, want) {
+		t.Errorf("the directory holds %q; want %q (no temporary files but the stale one)", names, want)
 	}
 
 	s2 := New(Options{Logger: testLogger(t)})
 	defer s2.Close()
 	if err := s2.OpenResults(dir, 2); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there: %v", err)
 	}
 	games, diskErr := s2.res.list()
 	if diskErr != nil || len(games) != 2 || games[0].GameID != "g-2" || games[1].GameID != "g-3" {
