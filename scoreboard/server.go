@@ -176,8 +176,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	f, known := s.currentFrameLang(board, l)
 	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver, Age: max(0, s.now().Sub(f.made).Milliseconds()),
 		HTML: template.HTML(f.html), Events: "/events",
-		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l),
-		Links: s.pageLinks(board, l)}
+		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
 		d.Title = board + " · zertzboard"
@@ -193,6 +192,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	case "1", "true", "yes", "on":
 		d.Overlay = true
 	}
+	d.Links = s.pageLinks(board, l)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
