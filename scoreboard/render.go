@@ -276,11 +276,15 @@ func namePlayers(s *live.State, status string) string {
 	})
 }
 
+// maxStatusParts bounds the status line a board's state can make the
+// page say; the referee's has at most three parts.
+const maxStatusParts = 8
+
 // statusLine is the referee's status line in the page's language: said
 // from the state's status_msg, or the English status with names.
 func statusLine(l i18n.Lang, s *live.State) string {
 	if len(s.StatusMsg) > 0 {
-		return speaker(l, s).SayAll(s.StatusMsg)
+		return speaker(l, s).SayAll(s.StatusMsg[:min(len(s.StatusMsg), maxStatusParts)])
 	}
 	return namePlayers(s, s.Status)
 }
