@@ -488,5 +488,5 @@ func renderCard(b *strings.Builder, v view) {
 	default:
 		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.to-place", playerName(l, s, s.ToMove))
 	}
-	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, esc(line), esc(l.T("page.rings", s.Variant)))
+	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, esc(line), esc(ringsText(l, s.Variant)))
 }

@@ -276,3 +276,18 @@ func TestLanguageViewAge(t *testing.T) {
 		}
 	}
 }
+
+func TestRingsText(t *testing.T) {
+	for _, tc := range []struct {
+		l     i18n.Lang
+		board string
+		want  string
+	}{
+		{i18n.EN, "37", "37 rings"}, {i18n.PL, "44", "44 pierścienie"}, {i18n.PL, "48", "48 pierścieni"},
+		{i18n.RU, "61", "61 кольцо"}, {i18n.RU, "43", "43 кольца"}, {i18n.RU, "37", "37 колец"}, {i18n.DE, "custom", "custom Ringe"},
+	} {
+		if got := ringsText(tc.l, tc.board); got != tc.want {
+			t.Errorf("ringsText(%s, %q) = %q; want %q", tc.l, tc.board, got, tc.want)
+		}
+	}
+}

@@ -113,6 +113,17 @@ func renderBoard(v view) string {
 	return b.String()
 }
 
+// ringsText is "48 rings" in l: the board's name is its ring count, which
+// picks the plural form (43 pierścienie, 61 кольцо); a custom layout's
+// name reads as many.
+func ringsText(l i18n.Lang, board string) string {
+	n, err := strconv.Atoi(board)
+	if err != nil {
+		n = 5
+	}
+	return l.N("page.rings", n, board)
+}
+
 // langQuery is the query that keeps a link in language l: "" for
 // English, the default.
 func langQuery(l i18n.Lang) string {
@@ -152,7 +163,7 @@ func renderHeader(b *strings.Builder, v view) {
 		mode = l.T("page.mode." + mode)
 	}
 	fmt.Fprintf(b, `<header class="head" data-k="head"><span class="bid">%s</span><span class="variant">%s%s · %s · %s</span>`,
-		esc(v.id), esc(l.T("page.rings", strings.TrimSuffix(s.Variant, "b"))), esc(blitz), esc(mode), esc(turn))
+		esc(v.id), esc(ringsText(l, strings.TrimSuffix(s.Variant, "b"))), esc(blitz), esc(mode), esc(turn))
 	if c := controlText(l, v.clock); c != "" {
 		fmt.Fprintf(b, `<span class="control">%s</span>`, esc(c))
 	}
