@@ -66,12 +66,12 @@ var scoreboard = map[string]Entry{
 	"page.each":       {"/%d each", "/%d je", "/%d chacune", "/%d każdej", "/%d каждого"},
 	"page.pool":       {"Pool", "Vorrat", "Réserve", "Pula", "Запас"},
 	"page.moves":      {"Moves", "Züge", "Coups", "Ruchy", "Ходы"},
-	"page.played":     {"%d played", "%d gespielt", "%d joués", "rozegrano %d", "сыграно %d"},
 }
 
 func init() { registerPlural("scoreboard-plural", scoreboardPlural) }
 
 var scoreboardPlural = map[string]Entry{
+	"page.played":        {"%d played|%d played", "%d gespielt|%d gespielt", "%d joué|%d joués", "rozegrano %d|rozegrano %d|rozegrano %d", "сыграно %d|сыграно %d|сыграно %d"},
 	"page.rings":         {"%s ring|%s rings", "%s Ring|%s Ringe", "%s anneau|%s anneaux", "%s pierścień|%s pierścienie|%s pierścieni", "%s кольцо|%s кольца|%s колец"},
 	"page.n-turns":       {"%d turn|%d turns", "%d Zug|%d Züge", "%d coup|%d coups", "%d ruch|%d ruchy|%d ruchów", "%d ход|%d хода|%d ходов"},
 	"page.forced-win":    {"Forced win for %s in %d turn|Forced win for %s in %d turns", "Erzwungener Sieg für %s in %d Zug|Erzwungener Sieg für %s in %d Zügen", "Victoire forcée pour %s en %d coup|Victoire forcée pour %s en %d coups", "Wymuszona wygrana: %s w %d ruchu|Wymuszona wygrana: %s w %d ruchach|Wymuszona wygrana: %s w %d ruchach", "Форсированная победа: %s за %d ход|Форсированная победа: %s за %d хода|Форсированная победа: %s за %d ходов"},

@@ -353,7 +353,7 @@ func renderSide(b *strings.Builder, v view) {
 	b.WriteString(`</section>`)
 	// The list only grows during a game: patches append to it (the last
 	// move is styled as li:last-child).
-	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, esc(l.T("page.moves")), esc(l.T("page.played", s.Turn)))
+	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, esc(l.T("page.moves")), esc(l.N("page.played", s.Turn, s.Turn)))
 	for i, m := range s.Moves {
 		fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
 	}
