@@ -53,6 +53,7 @@ type Server struct {
 	dropped int           // slow clients dropped, for tests and logs
 	ver     uint64        // the last frame's ver
 	now     func() time.Time
+	whole   bool // send whole views only (to measure what patches save)
 }
 
 // boardView is one board's latest data and rendered view.

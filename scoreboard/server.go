@@ -217,7 +217,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	var num []byte
 	send := func(f, last *frame) bool {
 		event, body := eventView, f.full
-		if f.patch != nil && last != nil && last.ver == f.base {
+		if f.patch != nil && last != nil && last.ver == f.base && !s.whole {
 			event, body = eventPatch, f.patch
 		}
 		num = strconv.AppendInt(append(num[:0], `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
