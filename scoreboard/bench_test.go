@@ -48,7 +48,7 @@ func BenchmarkHandle(b *testing.B) {
 //
 //	go test -run '^$' -bench Fanout -benchtime 50x ./scoreboard/
 func BenchmarkFanout(b *testing.B) {
-	for _, n := range []int{1, 10, 20, 50, 100, 500, 1000} {
+	for _, n := range []int{1, 10, 20, 50, 100, 200, 500, 1000} {
 		b.Run(fmt.Sprintf("viewers=%d", n), func(b *testing.B) { fanout(b, n) })
 	}
 }
