@@ -108,8 +108,11 @@ func (f filesOnly) Open(name string) (fs.File, error) {
 }
 
 // HTTP limits: one address (a phone, an OBS machine) needs a few
-// connections; a hall of viewers needs hundreds.
-var HTTPLimits = connlimit.Limits{Total: 512, PerAddr: 64, Rate: 32, Burst: 128}
+// connections; a hall of viewers needs hundreds to a thousand or two
+// (BenchmarkHall: 1000 viewers cost 44 MiB and a hundredth of a core per
+// state; Go raises the soft descriptor limit to the hard one, which
+// systemd sets far higher).
+var HTTPLimits = connlimit.Limits{Total: 2048, PerAddr: 64, Rate: 32, Burst: 128}
 
 // NewHTTPServer is the http.Server for a scoreboard handler: headers must
 // arrive within 5 s (slowloris) and fit in 16 KiB, idle connections close
