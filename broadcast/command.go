@@ -11,15 +11,40 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 )
 
 // Command names: the last level of <prefix>cmd/<name>.
 const (
-	CmdNewGame    = "new-game"
-	CmdSetPlayers = "set-players"
-	CmdTakeback   = "takeback"
+	CmdNewGame        = "new-game"
+	CmdSetPlayers     = "set-players"
+	CmdTakeback       = "takeback"
+	CmdPause          = "pause"
+	CmdResume         = "resume"
+	CmdAddTime        = "add-time"
+	CmdDeclareResult  = "declare-result"
+	CmdTakebackAnswer = "takeback-answer"
 )
+
+// commandFields lists, per command, the fields it takes besides id and
+// token; any other field is refused.
+var commandFields = map[string][]string{
+	CmdNewGame:        {"first", "variant", "players", "time_control"},
+	CmdSetPlayers:     {"players"},
+	CmdTakeback:       nil,
+	CmdPause:          nil,
+	CmdResume:         nil,
+	CmdAddTime:        {"player", "ms"},
+	CmdDeclareResult:  {"result", "winner", "note"},
+	CmdTakebackAnswer: {"accept"},
+}
+
+// commandNames lists the commands for the "unknown command" reason.
+const commandNames = "new-game, set-players, takeback, pause, resume, add-time, declare-result or takeback-answer"
+
+// MaxNote bounds declare-result's note.
+const MaxNote = 200
 
 // MaxCommandSize bounds a command payload. Commands are a few fields; a
 // larger payload is a mistake or an attack, and is refused unread.
@@ -37,17 +62,93 @@ type Command struct {
 
 	First   int       // new-game: the player who moves first, 0 or 1 (default 0)
 	Variant string    // new-game: e.g. "48" or "37b"; "" keeps the current variant
-	Players [2]string // set-players: the two players' names, in player order
+	Players [2]string // set-players, and new-game if HasPlayers: the two players' names, in player order
+	// HasPlayers: new-game names the players (else they stay).
+	HasPlayers bool
+	// Control is new-game's time control if HasControl (else the
+	// configured one).
+	Control    clock.Control
+	HasControl bool
+
+	Player int   // add-time: whose clock, 0 or 1
+	MS     int64 // add-time: 1 .. 3 600 000
+
+	Result    string // declare-result: resignation, time, adjudication or draw
+	Winner    int    // declare-result: 0 or 1 if HasWinner (every result but draw)
+	HasWinner bool
+	Note      string // declare-result: at most MaxNote bytes
+
+	Accept bool // takeback-answer
+}
+
+// Fields returns the command's fields as a JSON object, as the arbiter
+// sent them (without id and token): what the board journals.
+func (c Command) Fields() json.RawMessage {
+	m := map[string]any{}
+	switch c.Name {
+	case CmdNewGame:
+		m["first"] = c.First
+		if c.Variant != "" {
+			m["variant"] = c.Variant
+		}
+		if c.HasPlayers {
+			m["players"] = c.Players
+		}
+		if c.HasControl {
+			m["time_control"] = c.Control.String()
+		}
+	case CmdSetPlayers:
+		m["players"] = c.Players
+	case CmdAddTime:
+		m["player"], m["ms"] = c.Player, c.MS
+	case CmdDeclareResult:
+		m["result"] = c.Result
+		if c.HasWinner {
+			m["winner"] = c.Winner
+		}
+		if c.Note != "" {
+			m["note"] = c.Note
+		}
+	case CmdTakebackAnswer:
+		m["accept"] = c.Accept
+	}
+	b, _ := json.Marshal(m)
+	return b
 }
 
 // args is every field any command may carry; parse checks which ones the
 // named command accepts. Pointers tell "absent" from a zero value.
 type args struct {
-	Token   *string   `json:"token"`
-	ID      *string   `json:"id"`
-	First   *int      `json:"first"`
-	Variant *string   `json:"variant"`
-	Players *[]string `json:"players"`
+	Token       *string   `json:"token"`
+	ID          *string   `json:"id"`
+	First       *int      `json:"first"`
+	Variant     *string   `json:"variant"`
+	Players     *[]string `json:"players"`
+	TimeControl *string   `json:"time_control"`
+	Player      *int      `json:"player"`
+	MS          *int64    `json:"ms"`
+	Result      *string   `json:"result"`
+	Winner      *int      `json:"winner"`
+	Note        *string   `json:"note"`
+	Accept      *bool     `json:"accept"`
+}
+
+// present lists the fields the payload had, besides id and token.
+func (a *args) present() []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		ok   bool
+	}{
+		{"first", a.First != nil}, {"variant", a.Variant != nil}, {"players", a.Players != nil},
+		{"time_control", a.TimeControl != nil}, {"player", a.Player != nil}, {"ms", a.MS != nil},
+		{"result", a.Result != nil}, {"winner", a.Winner != nil}, {"note", a.Note != nil}, {"accept", a.Accept != nil},
+	} {
+		if f.ok {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 // parseCommand validates one command. It returns the reason for refusing
@@ -58,10 +159,9 @@ func parseCommand(name string, payload []byte, token string) (Command, string) {
 	if len(payload) > MaxCommandSize {
 		return cmd, fmt.Sprintf("payload too large (%d bytes; the limit is %d)", len(payload), MaxCommandSize)
 	}
-	switch name {
-	case CmdNewGame, CmdSetPlayers, CmdTakeback:
-	default:
-		return cmd, fmt.Sprintf("unknown command (want %s, %s or %s)", CmdNewGame, CmdSetPlayers, CmdTakeback)
+	allowed, known := commandFields[name]
+	if !known {
+		return cmd, "unknown command (want " + commandNames + ")"
 	}
 	if !json.Valid(payload) {
 		return cmd, "payload is not JSON"
@@ -91,16 +191,41 @@ func parseCommand(name string, payload []byte, token string) (Command, string) {
 		}
 		cmd.ID = *a.ID
 	}
-	foreign := func(field string, present bool) string {
-		if present {
-			return fmt.Sprintf("field %q does not apply to %s", field, name)
+	for _, f := range a.present() {
+		ok := false
+		for _, g := range allowed {
+			ok = ok || f == g
+		}
+		if !ok {
+			return cmd, fmt.Sprintf("field %q does not apply to %s", f, name)
+		}
+	}
+	players := func() string {
+		if a.Players == nil || len(*a.Players) != 2 {
+			return `field "players" must list two names`
+		}
+		for i, p := range *a.Players {
+			if reason := checkText("players", p); reason != "" {
+				return reason
+			}
+			cmd.Players[i] = p
 		}
 		return ""
 	}
 	switch name {
 	case CmdNewGame:
-		if r := foreign("players", a.Players != nil); r != "" {
-			return cmd, r
+		if a.Players != nil {
+			if r := players(); r != "" {
+				return cmd, r
+			}
+			cmd.HasPlayers = true
+		}
+		if a.TimeControl != nil {
+			c, err := clock.Parse(*a.TimeControl)
+			if err != nil {
+				return cmd, `field "time_control" must be none, sudden:DUR or fischer:DUR+INC (DUR 10s to 6h, INC up to 10m, in h, m and s), e.g. fischer:20m+10s`
+			}
+			cmd.Control, cmd.HasControl = c, true
 		}
 		if a.First != nil {
 			if *a.First != 0 && *a.First != 1 {
@@ -115,26 +240,51 @@ func parseCommand(name string, payload []byte, token string) (Command, string) {
 			cmd.Variant = *a.Variant
 		}
 	case CmdSetPlayers:
-		for _, r := range []string{foreign("first", a.First != nil), foreign("variant", a.Variant != nil)} {
-			if r != "" {
-				return cmd, r
+		if r := players(); r != "" {
+			return cmd, r
+		}
+	case CmdAddTime:
+		if a.Player == nil || *a.Player != 0 && *a.Player != 1 {
+			return cmd, `field "player" must be 0 or 1`
+		}
+		if a.MS == nil || *a.MS < 1 || *a.MS > clock.MaxAddMS {
+			return cmd, fmt.Sprintf(`field "ms" must be 1 to %d`, clock.MaxAddMS)
+		}
+		cmd.Player, cmd.MS = *a.Player, *a.MS
+	case CmdDeclareResult:
+		if a.Result == nil {
+			return cmd, `field "result" must be resignation, time, adjudication or draw`
+		}
+		switch *a.Result {
+		case "draw":
+			if a.Winner != nil {
+				return cmd, `field "winner" does not apply to a draw`
 			}
-		}
-		if a.Players == nil || len(*a.Players) != 2 {
-			return cmd, `field "players" must list two names`
-		}
-		for i, p := range *a.Players {
-			if reason := checkText("players", p); reason != "" {
-				return cmd, reason
+		case "resignation", "time", "adjudication":
+			if a.Winner == nil || *a.Winner != 0 && *a.Winner != 1 {
+				return cmd, `field "winner" must be 0 or 1`
 			}
-			cmd.Players[i] = p
+			cmd.Winner, cmd.HasWinner = *a.Winner, true
+		default:
+			return cmd, `field "result" must be resignation, time, adjudication or draw`
 		}
-	case CmdTakeback:
-		for _, r := range []string{foreign("first", a.First != nil), foreign("variant", a.Variant != nil), foreign("players", a.Players != nil)} {
-			if r != "" {
-				return cmd, r
+		cmd.Result = *a.Result
+		if a.Note != nil {
+			if len(*a.Note) > MaxNote {
+				return cmd, fmt.Sprintf(`field "note" is longer than %d bytes`, MaxNote)
 			}
+			for _, r := range *a.Note {
+				if unicode.IsControl(r) || r == utf8.RuneError {
+					return cmd, `field "note" holds a control character or bad UTF-8`
+				}
+			}
+			cmd.Note = *a.Note
 		}
+	case CmdTakebackAnswer:
+		if a.Accept == nil {
+			return cmd, `field "accept" must be true or false`
+		}
+		cmd.Accept = *a.Accept
 	}
 	return cmd, ""
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zertzboard/zertzboard/clock"
 )
 
 func TestParseCommand(t *testing.T) {
@@ -28,7 +30,39 @@ func TestParseCommand(t *testing.T) {
 		{name: "new-game", payload: `{"first":"0"}`, reason: `field "first" has the wrong type`},
 		{name: "new-game", payload: `{"first":0.5}`, reason: `field "first" has the wrong type`},
 		{name: "new-game", payload: `{"variant":"49"}`, reason: `"variant" must be a ring count`},
-		{name: "new-game", payload: `{"players":["a","b"]}`, reason: `"players" does not apply to new-game`},
+		{name: "new-game", payload: `{"players":["a","b"],"time_control":"fischer:20m+10s"}`, want: Command{Name: "new-game", Players: [2]string{"a", "b"}, HasPlayers: true,
+			Control: clock.Control{Kind: clock.Fischer, Base: 20 * time.Minute, Inc: 10 * time.Second}, HasControl: true}},
+		{name: "new-game", payload: `{"time_control":"none"}`, want: Command{Name: "new-game", HasControl: true}},
+		{name: "new-game", payload: `{"time_control":"sudden:5s"}`, reason: `"time_control" must be none, sudden:DUR or fischer:DUR+INC`},
+		{name: "new-game", payload: `{"time_control":5}`, reason: `field "time_control" has the wrong type`},
+		{name: "new-game", payload: `{"players":["a"]}`, reason: `"players" must list two names`},
+		{name: "new-game", payload: `{"ms":5}`, reason: `"ms" does not apply to new-game`},
+		{name: "pause", payload: `{"id":"p"}`, want: Command{Name: "pause", ID: "p"}},
+		{name: "pause", payload: `{"player":0}`, reason: `"player" does not apply to pause`},
+		{name: "resume", payload: `{}`, want: Command{Name: "resume"}},
+		{name: "resume", payload: `{"accept":true}`, reason: `"accept" does not apply to resume`},
+		{name: "add-time", payload: `{"player":1,"ms":60000}`, want: Command{Name: "add-time", Player: 1, MS: 60000}},
+		{name: "add-time", payload: `{"player":0,"ms":3600000}`, want: Command{Name: "add-time", Player: 0, MS: 3600000}},
+		{name: "add-time", payload: `{"player":0,"ms":3600001}`, reason: `"ms" must be 1 to 3600000`},
+		{name: "add-time", payload: `{"player":0,"ms":0}`, reason: `"ms" must be 1 to 3600000`},
+		{name: "add-time", payload: `{"player":0}`, reason: `"ms" must be 1 to 3600000`},
+		{name: "add-time", payload: `{"player":2,"ms":5}`, reason: `"player" must be 0 or 1`},
+		{name: "add-time", payload: `{"ms":5}`, reason: `"player" must be 0 or 1`},
+		{name: "add-time", payload: `{"player":0,"ms":1.5}`, reason: `field "ms" has the wrong type`},
+		{name: "declare-result", payload: `{"result":"resignation","winner":1,"note":"P0 resigned"}`, want: Command{Name: "declare-result", Result: "resignation", Winner: 1, HasWinner: true, Note: "P0 resigned"}},
+		{name: "declare-result", payload: `{"result":"draw"}`, want: Command{Name: "declare-result", Result: "draw"}},
+		{name: "declare-result", payload: `{"result":"adjudication","winner":0,"note":"` + strings.Repeat("é", 100) + `"}`, want: Command{Name: "declare-result", Result: "adjudication", HasWinner: true, Note: strings.Repeat("é", 100)}},
+		{name: "declare-result", payload: `{"result":"draw","winner":0}`, reason: `"winner" does not apply to a draw`},
+		{name: "declare-result", payload: `{"result":"time"}`, reason: `"winner" must be 0 or 1`},
+		{name: "declare-result", payload: `{"result":"time","winner":-1}`, reason: `"winner" must be 0 or 1`},
+		{name: "declare-result", payload: `{"winner":1}`, reason: `"result" must be resignation, time, adjudication or draw`},
+		{name: "declare-result", payload: `{"result":"forfeit","winner":1}`, reason: `"result" must be resignation, time, adjudication or draw`},
+		{name: "declare-result", payload: `{"result":"draw","note":"` + strings.Repeat("x", 201) + `"}`, reason: `"note" is longer than 200 bytes`},
+		{name: "declare-result", payload: `{"result":"draw","note":"a\u000ab"}`, reason: `"note" holds a control character`},
+		{name: "takeback-answer", payload: `{"accept":false}`, want: Command{Name: "takeback-answer"}},
+		{name: "takeback-answer", payload: `{"accept":true}`, want: Command{Name: "takeback-answer", Accept: true}},
+		{name: "takeback-answer", payload: `{}`, reason: `"accept" must be true or false`},
+		{name: "takeback-answer", payload: `{"accept":"yes"}`, reason: `field "accept" has the wrong type`},
 		{name: "new-game", payload: `{"colour":"white"}`, reason: `unknown field "colour"`},
 		{name: "set-players", payload: `{"players":["a"]}`, reason: `"players" must list two names`},
 		{name: "set-players", payload: `{}`, reason: `"players" must list two names`},
@@ -57,13 +91,20 @@ func TestParseCommand(t *testing.T) {
 func FuzzParseCommand(f *testing.F) {
 	f.Add("new-game", []byte(`{"first":1,"variant":"48"}`))
 	f.Add("set-players", []byte(`{"players":["a","b"],"id":"z"}`))
+	f.Add("declare-result", []byte(`{"result":"time","winner":1,"note":"x"}`))
+	f.Add("add-time", []byte(`{"player":1,"ms":5000}`))
+	f.Add("new-game", []byte(`{"time_control":"fischer:1m+1s","players":["a","b"]}`))
 	f.Fuzz(func(t *testing.T, name string, payload []byte) {
 		cmd, reason := parseCommand(name, payload, "")
 		if reason != "" {
 			return
 		}
-		if cmd.First != 0 && cmd.First != 1 || len(cmd.ID) > maxName {
+		if cmd.First != 0 && cmd.First != 1 || len(cmd.ID) > maxName || len(cmd.Note) > MaxNote ||
+			cmd.Name == CmdAddTime && (cmd.MS < 1 || cmd.MS > clock.MaxAddMS) || cmd.HasWinner && cmd.Result == "draw" {
 			t.Errorf("accepted a bad command: %+v", cmd)
+		}
+		if !json.Valid(cmd.Fields()) || strings.Contains(string(cmd.Fields()), "token") {
+			t.Errorf("fields %s", cmd.Fields())
 		}
 	})
 }

@@ -43,6 +43,11 @@
 //	password = …
 //	role = operator           # board, operator or viewer
 //
+//	[clock]                   # game clocks kept by the board
+//	control = fischer:20m+10s # none, sudden:DUR or fischer:DUR+INC (DUR 10s
+//	                          # to 6h, INC up to 10m); a new-game command
+//	                          # may set another for its game
+//
 //	[analysis]                # live forced-win analysis for the stream
 //	enabled = auto            # on, off, or auto: on in casual mode, off in
 //	                          # tournament mode (players must not see it)
@@ -67,6 +72,7 @@ import (
 
 	"periph.io/x/conn/v3/physic"
 
+	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/internal/boardid"
@@ -122,6 +128,9 @@ type Config struct {
 	Analysis       string // "auto", "on" or "off"
 	AnalysisTurns  int
 	AnalysisBudget time.Duration
+
+	// Control is the time control of new games ([clock] control).
+	Control clock.Control
 }
 
 // AnalysisOn reports whether live analysis runs: "auto" means in casual
@@ -182,11 +191,12 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		"user":     {"password", "role"},
 		"http":     {"listen", "username", "password"},
 		"analysis": {"enabled", "turns", "budget"},
+		"clock":    {"control"},
 	}
 	for _, s := range secs {
 		keys, ok := known[s.Name]
 		if !ok {
-			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user, http or analysis)"})
+			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user, http, analysis or clock)"})
 		}
 		if (s.Name == "user") != (s.Arg != "") {
 			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "[user NAME] takes a name; other sections take none"})
@@ -262,6 +272,12 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				c.SPIBufSiz = n
 			case "journal.path":
 				c.Journal = v
+			case "clock.control":
+				ctl, err := clock.Parse(v)
+				if err != nil {
+					return nil, bad(s, e, "%q: want none, sudden:DUR or fischer:DUR+INC (DUR 10s to 6h, INC up to 10m, in h, m and s), e.g. fischer:20m+10s", v)
+				}
+				c.Control = ctl
 			case "mqtt.broker":
 				if v != "embedded" && !hasScheme(v) {
 					return nil, bad(s, e, "%q: want embedded or a URL (tcp://, ssl://, ws://, wss://)", v)

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/zertzboard/zertzboard/analyst"
+	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
@@ -53,7 +54,26 @@ type Config struct {
 	// games only with InTournament (the players must not see it). Nil:
 	// off.
 	Analysis *analyst.Options
+	// Control is the time control of new games (the zero Control: none);
+	// a new-game command may set another.
+	Control clock.Control
+	// MaxGapMS is the longest gap between frames charged to a clock;
+	// 0 means clock.DefaultMaxGapMS.
+	MaxGapMS int64
+	// CheckpointMS is how often, at most, a running clock is journalled;
+	// 0 means DefaultCheckpointMS.
+	CheckpointMS int64
 }
+
+// DefaultCheckpointMS is how often a running clock is journalled: a crash
+// loses at most this much of the mover's time, in the mover's favour. An
+// fsync on an SD card takes milliseconds; every 10 s it costs nothing.
+const DefaultCheckpointMS = 10_000
+
+// DisturbMS is how long after a commit an illegal board counts as the
+// last mover's (their hand is still on the board), unless the player to
+// move has begun a legal turn since.
+const DisturbMS = 3000
 
 // Controller is one board's game. Its methods are safe for concurrent use:
 // frames come from the scan loop, commands from the network and buttons.
@@ -69,6 +89,20 @@ type Controller struct {
 	an       *analyst.Analyst // nil when analysis is off
 	analysed engine.Position  // the position analysis is for
 	analysis *live.Analysis   // its result, nil while it runs
+
+	clk     clock.Clock
+	waiting bool              // the clock waits for the board to be set up
+	times   []record.TurnTime // each turn's time; nil when not known for every turn
+	gameSeq uint64            // the seq of the game's start: the game's ID
+	frameT  int64             // the latest frame's time
+	ckT     int64             // when the clocks were last journalled
+	commitT int64             // the last commit's time
+	begun   bool              // the player to move has begun a legal turn
+	culprit int               // the player charged for the board being fixed, or -1
+	demand  bool              // a take-back demand is being restored
+	request *live.TakebackRequest
+	dirty   bool // seq went up outside a turn: publish the state
+	repub   bool // the state changed without a new seq: publish it
 }
 
 // New makes a controller, resuming the journal's game if it has one.
@@ -90,13 +124,18 @@ func New(cfg Config) (*Controller, error) {
 		if err != nil {
 			mode = cfg.Mode
 		}
-		ref, err := referee.New(referee.Config{Board: p.Board(), Rules: p.Rules(), Mode: mode, SettleMS: cfg.SettleMS, Game: resumed.Game.Clone(), MissedCaptures: resumed.Missed})
+		var ended *referee.Ending
+		if e := resumed.End; e != nil {
+			ended = &referee.Ending{Winner: e.Winner, Reason: e.Reason, Note: e.Note}
+		}
+		ref, err := referee.New(referee.Config{Board: p.Board(), Rules: p.Rules(), Mode: mode, SettleMS: cfg.SettleMS, Game: resumed.Game.Clone(), MissedCaptures: resumed.Missed, Ended: ended})
 		if err != nil {
 			return nil, fmt.Errorf("controller: resuming the journal's game: %w", err)
 		}
 		c.ref, c.seq, c.players, c.lastT = ref, resumed.Seq, resumed.Players, resumed.T
-		c.log.Info("resumed game from journal", "variant", resumed.Variant, "turns", resumed.Game.Len(), "seq", resumed.Seq)
-	} else if err := c.startGame(0, cfg.Variant, cfg.First); err != nil {
+		c.resumeClock(resumed)
+		c.log.Info("resumed game from journal", "variant", resumed.Variant, "turns", resumed.Game.Len(), "seq", resumed.Seq, "clock", c.clk.Control().String())
+	} else if err := c.startGame(0, cfg.Variant, cfg.First, cfg.Control); err != nil {
 		return nil, err
 	}
 	// The analysis goroutine may report before New returns: hold the lock
@@ -108,7 +147,7 @@ func New(cfg Config) (*Controller, error) {
 }
 
 // startGame begins a new game and journals it.
-func (c *Controller) startGame(t int64, variant string, first int) error {
+func (c *Controller) startGame(t int64, variant string, first int, ctl clock.Control) error {
 	b, rules, err := engine.ParseVariant(variant)
 	if err != nil {
 		return fmt.Errorf("controller: %w", err)
@@ -119,29 +158,39 @@ func (c *Controller) startGame(t int64, variant string, first int) error {
 	}
 	seq := c.seq + 1
 	if c.cfg.Journal != nil {
-		if err := c.cfg.Journal.NewGame(seq, t, variant, first, c.cfg.Mode.String(), c.players); err != nil {
+		if err := c.cfg.Journal.NewTimedGame(seq, t, variant, first, c.cfg.Mode.String(), c.players, ctl.String(), nil); err != nil {
 			return err
 		}
 	}
 	c.ref, c.seq, c.lastT = ref, seq, t
+	c.newClock(ctl)
+	c.gameSeq, c.times, c.ckT = seq, []record.TurnTime{}, t
 	return nil
 }
 
 // Frame takes one scan of the board: t in milliseconds, one frame-log
 // character per cell of the game board, in board order. It is the hot
 // path: a frame that changes nothing costs the referee's comparison.
+//
+// The clocks come first: a flag that falls at this frame ends the game
+// before anything the frame shows counts.
 func (c *Controller) Frame(t int64, cells []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.frameT = t
+	if err := c.tick(t, cells); err != nil {
+		return err
+	}
 	ev := c.ref.ObserveBytes(t, cells)
 	if len(ev) == 0 {
 		return nil
 	}
 	if _, ok := ev[0].Body.(referee.SetUp); ok && len(ev) == 1 {
 		// The finished game was cleared away and the board set up: the
-		// next game begins, the other player first.
+		// next game begins, the other player first, under the same time
+		// control.
 		p := c.ref.Position()
-		if err := c.startGame(t, p.Variant(), 1-c.ref.Game().Start().ToMove()); err != nil {
+		if err := c.startGame(t, p.Variant(), 1-c.ref.Game().Start().ToMove(), c.clk.Control()); err != nil {
 			return err
 		}
 		c.log.Info("new game: the board was cleared and set up", "variant", p.Variant(), "seq", c.seq)
@@ -163,18 +212,43 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			for _, n := range c.ref.MissedCaptures() {
 				missed = missed || n == b.Turn
 			}
+			ck := c.commitClock(e.T, b)
 			if j := c.cfg.Journal; j != nil && err == nil {
-				err = j.Turn(c.seq, e.T, b.Notation, missed)
+				err = j.TimedTurn(c.seq, e.T, b.Notation, missed, ck)
 			}
 			moves = append(moves, live.MoveMessage{Event: e, Seq: c.seq})
-			c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq)
+			c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq, "used_ms", ck.TurnMS)
 		case referee.Takeback:
 			c.seq++
+			// The player to move right after the take-back (turns of the
+			// same batch may follow it).
+			mover := c.ref.Game().PositionAfter(b.Turn).ToMove()
+			if len(b.Undone) == 1 && !c.demand && len(c.times) == b.Turn+1 {
+				// A player taking back their own turn: its time goes on.
+				c.clk.TakeBack(e.T, mover, c.times[b.Turn].UsedMS)
+			} else {
+				c.clk.Switch(e.T, mover)
+			}
+			c.culprit, c.demand, c.request, c.begun = -1, false, nil, false
+			if c.times != nil && len(c.times) > b.Turn {
+				c.times = c.times[:b.Turn]
+			}
 			if j := c.cfg.Journal; j != nil && err == nil {
-				err = j.Takeback(c.seq, e.T, len(b.Undone))
+				err = j.TimedTakeback(c.seq, e.T, len(b.Undone), c.clockEntry(e.T))
+				c.ckT = e.T
 			}
 			c.log.Info("takeback", "undone", b.Undone, "seq", c.seq)
+		case referee.Pending:
+			c.begun = true
+		case referee.Restored:
+			if c.culprit >= 0 && !c.demand {
+				c.culprit = -1
+				if cerr := c.chargeTo(e.T, c.ref.Position().ToMove()); err == nil {
+					err = cerr
+				}
+			}
 		case referee.GameOver:
+			c.clk.Stop(e.T)
 			winner := "none (a draw)"
 			if b.Winner != nil {
 				winner = fmt.Sprintf("player %d", *b.Winner)
@@ -182,6 +256,9 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			c.log.Info("game over", "winner", winner, "reason", b.Reason)
 		case referee.Illegal:
 			c.log.Debug("illegal board", "reason", b.Reason)
+			if cerr := c.chargeTo(e.T, c.illegalCulprit(e.T, b)); err == nil {
+				err = cerr
+			}
 		case referee.Fault:
 			c.log.Warn("fault", "reason", b.Reason)
 		case referee.Inferred:
@@ -205,7 +282,8 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 func (c *Controller) announce(t int64, events []referee.Event, moves ...live.MoveMessage) {
 	c.analyse()
 	st := c.snapshot(t)
-	changed := events == nil || len(moves) > 0
+	changed := events == nil || len(moves) > 0 || c.dirty || c.repub
+	c.dirty, c.repub = false, false
 	for _, e := range events {
 		if _, ok := e.Body.(referee.Takeback); ok {
 			changed = true
@@ -240,10 +318,17 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
 	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures()}
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), GameID: c.gameID()}
 	for i := 0; i < g.Len(); i++ {
 		t, _ := g.Turn(i)
 		rec.Turns = append(rec.Turns, t)
+	}
+	rec.Clock = &record.Clock{Control: c.clk.Control().String(), Turns: []record.TurnTime{}}
+	if len(c.times) == g.Len() {
+		rec.Clock.Turns = c.times
+	}
+	if e := c.ref.Ended(); e != nil {
+		rec.Stop = stopOf(e)
 	}
 	var buf bytes.Buffer
 	if err := record.WriteJSON(&buf, rec); err != nil {
@@ -253,25 +338,17 @@ func (c *Controller) recordJSON() ([]byte, error) {
 }
 
 // NewGame abandons the game and starts another; variant "" keeps the
-// board and rules.
+// board and rules. The time control is the configured one.
 func (c *Controller) NewGame(t int64, variant string, first int) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if variant == "" {
-		variant = c.ref.Position().Variant()
-	}
-	if err := c.startGame(t, variant, first); err != nil {
-		return err
-	}
-	c.log.Info("new game", "variant", variant, "first", first, "seq", c.seq)
-	c.announce(t, nil)
-	return nil
+	return c.Command(t, Command{Name: "new-game", Variant: variant, First: first})
 }
 
 // SetPlayers names the players.
 func (c *Controller) SetPlayers(t int64, players [2]string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	return c.Command(t, Command{Name: "set-players", Players: &players})
+}
+
+func (c *Controller) setPlayers(t int64, players [2]string) error {
 	seq := c.seq + 1
 	if j := c.cfg.Journal; j != nil {
 		if err := j.Players(seq, t, players); err != nil {
@@ -286,9 +363,23 @@ func (c *Controller) SetPlayers(t int64, players [2]string) error {
 // DemandTakeback is the opponent's demand that the last turn be taken back
 // (tournament rules); the referee guides the players.
 func (c *Controller) DemandTakeback(t int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.announce(t, c.ref.DemandTakeback(t))
+	c.Command(t, Command{Name: "takeback"})
+}
+
+func (c *Controller) demandTakeback(t int64) {
+	ev := c.ref.DemandTakeback(t)
+	for _, e := range ev {
+		if _, ok := e.Body.(referee.TakebackDemand); ok {
+			// The board is put back by the player who placed over the
+			// capture: their clock runs meanwhile.
+			c.request, c.demand, c.culprit = nil, true, 1-c.ref.Position().ToMove()
+			if err := c.chargeTo(t, c.culprit); err != nil {
+				c.log.Error("journal write failed", "err", err)
+			}
+			c.repub = true
+		}
+	}
+	c.announce(t, ev)
 }
 
 // Asking returns the referee's open question, if any: the cell whose
@@ -318,10 +409,17 @@ func (c *Controller) State() live.State {
 	return c.snapshot(c.lastT)
 }
 
-// snapshot is the state with the analysis, when it is done.
+// snapshot is the state with the analysis, when it is done, and the
+// clocks as of the latest frame.
 func (c *Controller) snapshot(t int64) live.State {
 	st := live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, t)
 	st.Analysis = c.analysis
+	st.Clock = c.clockView()
+	st.GameID = c.gameID()
+	if r := c.request; r != nil {
+		v := *r
+		st.TakebackRequest = &v
+	}
 	return st
 }
 

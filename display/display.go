@@ -57,6 +57,12 @@ func ScreenStatus(s live.State, g referee.Guidance, faults []string) Status {
 	if s.Phase == "over" {
 		st.ToMove = -1
 	}
+	if c := s.Clock; c.Remaining != nil {
+		st.Clock = &Clock{Remaining: *c.Remaining, Running: -1, Paused: c.Paused}
+		if c.Running != nil {
+			st.Clock.Running = *c.Running
+		}
+	}
 	return st
 }
 
@@ -131,5 +137,9 @@ func Terminal(s live.State, b *engine.Board, g referee.Guidance) string {
 		name(0), s.Captures[0].White, s.Captures[0].Grey, s.Captures[0].Black,
 		name(1), s.Captures[1].White, s.Captures[1].Grey, s.Captures[1].Black)
 	fmt.Fprintf(&sb, "turn %d · %s\n", s.Turn, g.Status)
+	if c := s.Clock; c.Remaining != nil {
+		st := ScreenStatus(s, g, nil)
+		fmt.Fprintf(&sb, "clock %s  %s\n", c.Control, clockLine(*st.Clock, 24))
+	}
 	return sb.String()
 }

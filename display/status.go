@@ -3,6 +3,9 @@ package display
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/zertzboard/zertzboard/display/face"
 )
 
 // Status is what the status screen shows.
@@ -17,6 +20,9 @@ type Status struct {
 	Line string
 	// Faults are sensor faults, most important first.
 	Faults []string
+	// Clock, if not nil, is the game clocks: the top line shows them
+	// instead of whose turn it is (the mark on the players' lines says).
+	Clock *Clock
 }
 
 // StatusLines lays the status out as five lines of at most columns
@@ -29,8 +35,10 @@ func StatusLines(s Status, columns int) []string {
 		return fmt.Sprintf("P%d", p)
 	}
 	var l []string
-	switch s.ToMove {
-	case 0, 1:
+	switch {
+	case s.Clock != nil:
+		l = append(l, clockLine(*s.Clock, columns))
+	case s.ToMove == 0, s.ToMove == 1:
 		l = append(l, name(s.ToMove)+" to move")
 	default:
 		l = append(l, "no game")
@@ -42,11 +50,8 @@ func StatusLines(s Status, columns int) []string {
 		}
 		c := s.Captures[p]
 		caps := fmt.Sprintf(" w%d g%d b%d", c[0], c[1], c[2])
-		n := ascii(name(p))
-		if room := max(columns-1-len(caps), 0); len(n) > room {
-			n = n[:room]
-		}
-		l = append(l, mark+n+strings.Repeat(" ", max(columns-1-len(caps)-len(n), 0))+caps)
+		n := clip(face.Map(name(p)), max(columns-1-len(caps), 0))
+		l = append(l, mark+n+strings.Repeat(" ", max(columns-1-len(caps)-utf8.RuneCountInString(n), 0))+caps)
 	}
 	l = append(l, s.Line)
 	switch len(s.Faults) {
@@ -58,20 +63,20 @@ func StatusLines(s Status, columns int) []string {
 		l = append(l, fmt.Sprintf("!%d: %s", len(s.Faults), s.Faults[0]))
 	}
 	for i := range l {
-		l[i] = ascii(l[i])
-		if len(l[i]) > columns {
-			l[i] = l[i][:columns]
-		}
+		l[i] = clip(face.Map(l[i]), columns)
 	}
 	return l
 }
 
-// ascii replaces what a plain bitmap font cannot draw.
-func ascii(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r > 0x7E {
-			return '?'
+// clip keeps the first n runes of s: the screen's font draws every rune
+// in one cell.
+func clip(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
 		}
-		return r
-	}, s)
+		i++
+	}
+	return s
 }

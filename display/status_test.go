@@ -2,7 +2,12 @@ package display
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
 )
 
 func TestLines(t *testing.T) {
@@ -28,9 +33,23 @@ func TestLines(t *testing.T) {
 		{"faults and long names", Status{ToMove: 0, Players: [2]string{"Maximilian-Alexander", "Zoë"}, Faults: []string{"E5: drifting", "A3: saturated"}}, []string{
 			"Maximilian-Alexand",
 			">Maximili w0 g0 b0",
-			" Zo?      w0 g0 b0",
+			" Zoë      w0 g0 b0",
 			"",
 			"!2: E5: drifting",
+		}},
+		{"clocks", Status{ToMove: 1, Players: [2]string{"Alice", "Bob"}, Clock: &Clock{Remaining: [2]int64{1500_000, 59_001}, Running: 1}}, []string{
+			"25:00    >    1:00",
+			" Alice    w0 g0 b0",
+			">Bob      w0 g0 b0",
+			"",
+			"",
+		}},
+		{"long clocks, paused", Status{ToMove: 0, Clock: &Clock{Remaining: [2]int64{21_600_000, 35_999_000}, Running: -1, Paused: true}}, []string{
+			"6:00:00 || 9:59:59",
+			">P0       w0 g0 b0",
+			" P1       w0 g0 b0",
+			"",
+			"",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,5 +57,47 @@ func TestLines(t *testing.T) {
 				t.Errorf("StatusLines(%+v, 18) =\n%q\nwant\n%q", tc.s, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestClockText(t *testing.T) {
+	for ms, want := range map[int64]string{0: "0:00", -5: "0:00", 1: "0:01", 999: "0:01", 1000: "0:01", 1001: "0:02", 59_999: "1:00",
+		600_000: "10:00", 3_599_001: "1:00:00", 3_600_000: "1:00:00", 21_600_000: "6:00:00", 5_025_000: "1:23:45"} {
+		if got := ClockText(ms); got != want {
+			t.Errorf("ClockText(%d) = %q; want %q", ms, got, want)
+		}
+	}
+	// Every clock line fits the screen, for times up to 6 h plus an hour
+	// added twice, running, paused or stopped.
+	for _, a := range []int64{0, 9_000, 599_000, 3_600_000, 28_800_000} {
+		for _, b := range []int64{0, 61_000, 36_000_000} {
+			for _, c := range []Clock{{Running: 0}, {Running: 1}, {Running: -1}, {Running: -1, Paused: true}} {
+				c.Remaining = [2]int64{a, b}
+				if l := clockLine(c, 18); len(l) != 18 || (c.Paused && !strings.Contains(l, "|") && !strings.Contains(l, "PAUSE")) {
+					t.Errorf("clockLine(%+v) = %q", c, l)
+				}
+			}
+		}
+	}
+}
+
+// The state's clocks reach the screen and the terminal view.
+func TestClockFromState(t *testing.T) {
+	rem, run := [2]int64{61_000, 1_500_000}, 0
+	s := live.State{ToMove: 0, Phase: "place", Cells: strings.Repeat("o", 37), Clock: live.Clock{Control: "sudden:25m", Remaining: &rem, Running: &run}}
+	st := ScreenStatus(s, referee.Guidance{}, nil)
+	if st.Clock == nil || st.Clock.Remaining != rem || st.Clock.Running != 0 {
+		t.Fatalf("screen clock %+v", st.Clock)
+	}
+	if l := StatusLines(st, 18)[0]; l != "1:01    <    25:00" {
+		t.Errorf("top line %q", l)
+	}
+	term := Terminal(s, engine.MustStandardBoard("37"), referee.Guidance{})
+	if !strings.Contains(term, "clock sudden:25m  1:01") || !strings.Contains(term, "25:00") {
+		t.Errorf("terminal view:\n%s", term)
+	}
+	s.Clock = live.Clock{Control: "none"}
+	if ScreenStatus(s, referee.Guidance{}, nil).Clock != nil || strings.Contains(Terminal(s, engine.MustStandardBoard("37"), referee.Guidance{}), "clock") {
+		t.Error("a game without a time control shows clocks")
 	}
 }

@@ -9,6 +9,20 @@
 //	{"op":"takeback","seq":4,"t":9900,"n":1}
 //	{"op":"players","seq":5,"t":9950,"players":["ann","cat"]}
 //
+// With a time control the game entry names it and the clocks ride along:
+// every turn entry carries the clocks after it and the time the turn used;
+// "clock" entries are clock changes (pause, resume, add time: seq+1) and,
+// while a clock runs, checkpoints (same seq) at most every few seconds;
+// "end" ends the game off the board; "arbiter" records a command from the
+// arbiter before it is carried out (it changes nothing by itself):
+//
+//	{"op":"game","seq":1,"t":0,"variant":"48","first":0,"mode":"tournament","players":["ann","bob"],"control":"fischer:20m+10s"}
+//	{"op":"turn","seq":2,"t":5230,"turn":"WD4-A1","clock":{"remaining_ms":[1205000,1200000],"running":1,"flag":-1,"used_ms":[0,0],"turn_ms":5000}}
+//	{"op":"clock","seq":2,"t":15230,"clock":{"remaining_ms":[1205000,1190000],"running":1,"flag":-1,"used_ms":[0,10000]}}
+//	{"op":"arbiter","seq":2,"t":16000,"command":"pause","id":"c7","fields":{}}
+//	{"op":"clock","seq":3,"t":16000,"clock":{"remaining_ms":[1205000,1189230],"running":1,"paused":true,"flag":-1,"used_ms":[0,10770]}}
+//	{"op":"end","seq":4,"t":17000,"end":{"winner":0,"reason":"resignation","note":""}}
+//
 // "seq" is the broadcast sequence number after the change. Each line ends
 // with "crc", the CRC-32C (Castagnoli) of the line as it would be without
 // it, as 8 hex digits:
@@ -51,6 +65,36 @@ type Entry struct {
 	Turn    string     `json:"turn,omitempty"`
 	Missed  bool       `json:"missed,omitempty"`
 	N       int        `json:"n,omitempty"`
+	Control string     `json:"control,omitempty"` // game: the time control
+	Clock   *Clock     `json:"clock,omitempty"`   // turn, clock, end: the clocks after it
+	End     *End       `json:"end,omitempty"`     // end
+	Command string     `json:"command,omitempty"` // arbiter: the command's name
+	ID      string     `json:"id,omitempty"`      // arbiter: the command's id
+	// Fields are the arbiter command's fields (arbiter).
+	Fields json.RawMessage `json:"fields,omitempty"`
+}
+
+// Clock is the game clocks as the journal keeps them (clock.State).
+type Clock struct {
+	Remaining [2]int64 `json:"remaining_ms"`
+	Running   int      `json:"running"` // the runner, -1 for none
+	Paused    bool     `json:"paused,omitempty"`
+	Flag      int      `json:"flag"`              // the player whose flag fell, -1 for none
+	Used      [2]int64 `json:"used_ms"`           // charged since the current turn began
+	TurnMS    int64    `json:"turn_ms,omitempty"` // turn entries: the time the turn used
+}
+
+// End is how a game ended off the board.
+type End struct {
+	Winner *int   `json:"winner"` // null for a draw
+	Reason string `json:"reason"` // time, resignation, adjudication, draw
+	Note   string `json:"note"`
+}
+
+// TurnClock is one turn's time: what it used and both clocks after it.
+type TurnClock struct {
+	Used      int64
+	Remaining [2]int64
 }
 
 // Game is the game a journal holds.
@@ -62,6 +106,18 @@ type Game struct {
 	Missed  []int  // turns (1-based) played over a compulsory capture
 	Seq     uint64 // the sequence number of the last change
 	T       int64  // the time of the last change
+	// GameSeq is the sequence number of the game entry: with the board's
+	// ID it names the game.
+	GameSeq uint64
+	// Control is the time control ("" in journals from before clocks).
+	Control string
+	// Clock is the clocks as last written, nil if never.
+	Clock *Clock
+	// Clocks holds each turn's time, one per turn, when every turn had it
+	// (turns of a journal from before clocks have none: nil).
+	Clocks []TurnClock
+	// End says how the game ended off the board, or is nil.
+	End *End
 }
 
 // Journal appends to the journal file. It is not safe for concurrent use.
@@ -295,7 +351,8 @@ func apply(g *Game, e Entry) (*Game, error) {
 		if e.First != 0 && e.First != 1 {
 			return nil, fmt.Errorf("first player %d", e.First)
 		}
-		ng := &Game{Variant: e.Variant, Mode: e.Mode, Game: engine.NewGame(engine.NewPosition(b, rules, e.First)), Seq: e.Seq, T: e.T}
+		ng := &Game{Variant: e.Variant, Mode: e.Mode, Game: engine.NewGame(engine.NewPosition(b, rules, e.First)), Seq: e.Seq, T: e.T,
+			GameSeq: e.Seq, Control: e.Control, Clock: e.Clock, Clocks: []TurnClock{}}
 		if e.Players != nil {
 			ng.Players = *e.Players
 		}
@@ -304,11 +361,22 @@ func apply(g *Game, e Entry) (*Game, error) {
 	if g == nil {
 		return nil, fmt.Errorf("a %q entry before any game", e.Op)
 	}
+	if g.End != nil && (e.Op == "turn" || e.Op == "takeback" || e.Op == "end") {
+		return nil, fmt.Errorf("the game ended (%s)", g.End.Reason)
+	}
 	switch e.Op {
 	case "turn":
 		t, err := engine.ParseTurn(g.Game.Position().Board(), e.Turn)
 		if err != nil {
 			return nil, err
+		}
+		if e.Clock != nil && g.Clocks != nil && len(g.Clocks) == g.Game.Len() {
+			g.Clocks = append(g.Clocks, TurnClock{Used: e.Clock.TurnMS, Remaining: e.Clock.Remaining})
+		} else {
+			g.Clocks = nil // a turn without its time: the times are incomplete
+		}
+		if e.Clock != nil {
+			g.Clock = e.Clock
 		}
 		if e.Missed {
 			err = g.Game.PlayOverCapture(t)
@@ -326,11 +394,36 @@ func apply(g *Game, e Entry) (*Game, error) {
 		for len(g.Missed) > 0 && g.Missed[len(g.Missed)-1] > g.Game.Len() {
 			g.Missed = g.Missed[:len(g.Missed)-1]
 		}
+		if len(g.Clocks) > g.Game.Len() {
+			g.Clocks = g.Clocks[:g.Game.Len()]
+		}
+		if e.Clock != nil {
+			g.Clock = e.Clock
+		}
 	case "players":
 		if e.Players == nil {
 			return nil, fmt.Errorf("no players")
 		}
 		g.Players = *e.Players
+	case "clock":
+		if e.Clock == nil {
+			return nil, fmt.Errorf("no clock")
+		}
+		g.Clock = e.Clock
+	case "end":
+		if err := checkEnd(e.End); err != nil {
+			return nil, err
+		}
+		end := *e.End
+		g.End = &end
+		if e.Clock != nil {
+			g.Clock = e.Clock
+		}
+	case "arbiter":
+		if e.Command == "" {
+			return nil, fmt.Errorf("no command")
+		}
+		return g, nil // a record of what was asked: seq and time stay
 	default:
 		return nil, fmt.Errorf("unknown op %q", e.Op)
 	}
@@ -392,15 +485,48 @@ func (j *Journal) NewGame(seq uint64, t int64, variant string, first int, mode s
 	return j.append(Entry{Op: "game", Seq: seq, T: t, Variant: variant, First: first, Mode: mode, Players: &players})
 }
 
+// NewTimedGame starts a new game under a time control (clock.Control's
+// text), with the clocks at its start (nil: none yet).
+func (j *Journal) NewTimedGame(seq uint64, t int64, variant string, first int, mode string, players [2]string, control string, clk *Clock) error {
+	return j.append(Entry{Op: "game", Seq: seq, T: t, Variant: variant, First: first, Mode: mode, Players: &players, Control: control, Clock: clk})
+}
+
 // Turn records a committed turn; missed marks a placement over a
 // compulsory capture (tournament rules).
 func (j *Journal) Turn(seq uint64, t int64, turn string, missed bool) error {
-	return j.append(Entry{Op: "turn", Seq: seq, T: t, Turn: turn, Missed: missed})
+	return j.TimedTurn(seq, t, turn, missed, nil)
+}
+
+// TimedTurn is Turn with the clocks after it (TurnMS: the time it used).
+func (j *Journal) TimedTurn(seq uint64, t int64, turn string, missed bool, clk *Clock) error {
+	return j.append(Entry{Op: "turn", Seq: seq, T: t, Turn: turn, Missed: missed, Clock: clk})
+}
+
+// Clock records the clocks: a change (pause, resume, added time, a flag
+// fall) or a checkpoint while one runs.
+func (j *Journal) Clock(seq uint64, t int64, clk Clock) error {
+	return j.append(Entry{Op: "clock", Seq: seq, T: t, Clock: &clk})
+}
+
+// End records that the game ended off the board, with the clocks then.
+func (j *Journal) End(seq uint64, t int64, end End, clk *Clock) error {
+	return j.append(Entry{Op: "end", Seq: seq, T: t, End: &end, Clock: clk})
+}
+
+// Arbiter records a command from the arbiter, before it is carried out:
+// its name, id and fields (a JSON object; nil for none).
+func (j *Journal) Arbiter(seq uint64, t int64, command, id string, fields json.RawMessage) error {
+	return j.append(Entry{Op: "arbiter", Seq: seq, T: t, Command: command, ID: id, Fields: fields})
 }
 
 // Takeback records that the last n turns were taken back.
 func (j *Journal) Takeback(seq uint64, t int64, n int) error {
-	return j.append(Entry{Op: "takeback", Seq: seq, T: t, N: n})
+	return j.TimedTakeback(seq, t, n, nil)
+}
+
+// TimedTakeback is Takeback with the clocks after it.
+func (j *Journal) TimedTakeback(seq uint64, t int64, n int, clk *Clock) error {
+	return j.append(Entry{Op: "takeback", Seq: seq, T: t, N: n, Clock: clk})
 }
 
 // Players records the players' names.
@@ -440,6 +566,9 @@ func check(g *Game, e Entry) error {
 	if g == nil {
 		return fmt.Errorf("a %q entry before any game", e.Op)
 	}
+	if g.End != nil && (e.Op == "turn" || e.Op == "takeback" || e.Op == "end") {
+		return fmt.Errorf("the game ended (%s)", g.End.Reason)
+	}
 	switch e.Op {
 	case "turn":
 		p := g.Game.Position()
@@ -461,8 +590,39 @@ func check(g *Game, e Entry) error {
 		if e.Players == nil {
 			return fmt.Errorf("no players")
 		}
+	case "clock":
+		if e.Clock == nil {
+			return fmt.Errorf("no clock")
+		}
+	case "end":
+		return checkEnd(e.End)
+	case "arbiter":
+		if e.Command == "" {
+			return fmt.Errorf("no command")
+		}
+		if len(e.Fields) > maxFields || len(e.Fields) > 0 && !json.Valid(e.Fields) {
+			return fmt.Errorf("the command's fields are not a JSON object of at most %d bytes", maxFields)
+		}
 	default:
 		return fmt.Errorf("unknown op %q", e.Op)
+	}
+	return nil
+}
+
+// maxFields bounds an arbiter entry's fields (a command is at most 4 KiB).
+const maxFields = 4 << 10
+
+func checkEnd(e *End) error {
+	if e == nil {
+		return fmt.Errorf("no end")
+	}
+	switch e.Reason {
+	case "time", "resignation", "adjudication", "draw":
+	default:
+		return fmt.Errorf("end reason %q", e.Reason)
+	}
+	if e.Winner != nil && *e.Winner != 0 && *e.Winner != 1 {
+		return fmt.Errorf("end winner %d", *e.Winner)
 	}
 	return nil
 }

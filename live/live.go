@@ -76,6 +76,37 @@ type State struct {
 	// runs, when analysis is off (tournament play) and once the game is
 	// over. The state is published again, same seq, when it finishes.
 	Analysis *Analysis `json:"analysis"`
+	// Clock is the game clocks, always an object (see Clock).
+	Clock Clock `json:"clock"`
+	// ResultNote is the arbiter's note on a result declared off the
+	// board, "" otherwise.
+	ResultNote string `json:"result_note"`
+	// TakebackRequest is a take-back the opponent asked for (tournament
+	// mode, the take-back button) awaiting the arbiter's answer, or null.
+	TakebackRequest *TakebackRequest `json:"takeback_request"`
+	// GameID names the game on this board: "<board-id>-<seq of its
+	// start>".
+	GameID string `json:"game_id"`
+}
+
+// Clock is the game clocks in the state. Remaining is each player's time
+// when the state was published, null without a time control; Running is
+// the player whose clock runs, null when none does (not started, paused,
+// game over, no time control). A viewer counts the running clock down
+// from the moment it received the state.
+type Clock struct {
+	Control     string    `json:"control"` // clock.Control's text: none, sudden:25m, fischer:20m+10s
+	Remaining   *[2]int64 `json:"remaining_ms"`
+	Running     *int      `json:"running"`
+	Paused      bool      `json:"paused"` // the arbiter paused the game
+	IncrementMS int64     `json:"increment_ms"`
+}
+
+// TakebackRequest is a pending take-back request: the turn to take back
+// and the player who asked.
+type TakebackRequest struct {
+	Turn int `json:"turn"`
+	By   int `json:"by"`
 }
 
 // Analysis is the forced-win search's result: the fields of zertzboard
@@ -118,7 +149,11 @@ func Snapshot(ref *referee.Referee, boardID string, players [2]string, seq uint6
 		turn, claimed := g.Turn(n - 1)
 		s.LastMove = &referee.Move{Turn: n, Player: g.PositionAfter(n - 1).ToMove(), Move: engine.NewMoveObject(b, turn, claimed), Notation: s.Moves[n-1]}
 	}
+	s.Clock.Control = "none"
 	switch res := p.Result(); {
+	case ref.Ended() != nil:
+		e := ref.Ended()
+		s.Phase, s.Result, s.Winner, s.ResultNote = "over", e.Reason, e.Winner, e.Note
 	case res.Over:
 		s.Phase, s.Result = "over", string(res.Reason)
 		if res.Winner >= 0 {

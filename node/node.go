@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/analyst"
+	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
@@ -41,10 +42,25 @@ import (
 // Command is an instruction from outside the board: the buttons, or
 // MQTT's cmd/ topics.
 type Command struct {
-	Name    string // "new-game", "set-players" or "takeback"
+	// Name is new-game, set-players, takeback, pause, resume, add-time,
+	// declare-result, takeback-request (the button in tournament mode) or
+	// takeback-answer.
+	Name    string
 	Variant string // new-game: "" keeps the board and rules
 	First   int    // new-game
 	Players [2]string
+	// NewPlayers: new-game names the players (Players); else they stay.
+	NewPlayers bool
+	Control    *clock.Control // new-game: nil is the configured one
+	Player     int            // add-time
+	MS         int64          // add-time
+	Result     string         // declare-result
+	Winner     *int           // declare-result: nil for a draw
+	Note       string         // declare-result
+	Accept     bool           // takeback-answer
+	// Arbiter, if not nil, is the command as it came from MQTT: it is
+	// logged and journalled before it is carried out.
+	Arbiter *controller.Arbiter
 	// Done, if not nil, receives the outcome once the command is handled.
 	Done func(error)
 }
@@ -73,6 +89,8 @@ type Options struct {
 	// Analysis, if not nil, turns on live forced-win analysis (see
 	// controller.Config.Analysis).
 	Analysis *analyst.Options
+	// Control is the time control of new games (the zero Control: none).
+	Control clock.Control
 }
 
 // Node is a running board.
@@ -141,13 +159,14 @@ func New(opt Options) (*Node, error) {
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
-		Analysis: opt.Analysis,
+		Analysis: opt.Analysis, Control: opt.Control,
 	})
 	if err != nil {
 		n.Close()
 		return nil, err
 	}
 	n.ctrl = ctrl
+	n.disp.clock = ctrl.Clock
 	if p := opt.Publisher; p != nil && warning != "" {
 		var body referee.Body = referee.Fault{Reason: warning}
 		if damage != nil {
@@ -425,8 +444,14 @@ func (n *Node) button(e buttons.Event) {
 			n.disp.setNotice(fmt.Sprintf("Was %s %s? Confirm to answer", cell, opts[n.askIdx]))
 			return
 		}
-		if err := n.Do(Command{Name: "takeback"}); err != nil {
-			n.log.Error("take-back button", "err", err)
+		// In tournament mode the button asks the arbiter; in casual mode
+		// it demands the take-back at once.
+		name := "takeback"
+		if n.opt.Mode == referee.Tournament {
+			name = "takeback-request"
+		}
+		if err := n.Do(Command{Name: name}); err != nil {
+			n.log.Warn("take-back button", "err", err)
 		}
 	}
 }
@@ -442,19 +467,24 @@ func (n *Node) newGameByButton() {
 // Do carries out a command.
 func (n *Node) Do(c Command) error {
 	ms := n.nowMS.Load()
+	cmd := controller.Command{Name: c.Name, Variant: c.Variant, First: c.First, Control: c.Control, Player: c.Player, MS: c.MS,
+		Result: c.Result, Winner: c.Winner, Note: c.Note, Accept: c.Accept, Arbiter: c.Arbiter}
 	switch c.Name {
 	case "new-game":
-		if err := n.ctrl.NewGame(ms, c.Variant, c.First); err != nil {
+		if c.NewPlayers {
+			cmd.Players = &c.Players
+		}
+		if err := n.ctrl.Command(ms, cmd); err != nil {
 			return err
 		}
 		return n.remount()
 	case "set-players":
-		return n.ctrl.SetPlayers(ms, c.Players)
-	case "takeback":
-		n.ctrl.DemandTakeback(ms)
-		return nil
+		cmd.Players = &c.Players
+	case "takeback", "pause", "resume", "add-time", "declare-result", "takeback-request", "takeback-answer":
+	default:
+		return fmt.Errorf("node: unknown command %q", c.Name)
 	}
-	return fmt.Errorf("node: unknown command %q", c.Name)
+	return n.ctrl.Command(ms, cmd)
 }
 
 // Close stops the analysis and closes the journal.
@@ -485,7 +515,13 @@ type screens struct {
 	warn   string // a standing warning (a damaged journal), shown with the faults
 	dirty  chan struct{}
 	leds   []color.NRGBA
+	// clock, if set, reads the clocks as of the latest frame: while one
+	// runs the screen counts down between states.
+	clock func() live.Clock
 }
+
+// clockRefresh is how often the screen redraws a running clock.
+const clockRefresh = 250 * time.Millisecond
 
 func newScreens(r *open.Rig, term io.Writer, log *slog.Logger) *screens {
 	return &screens{rig: r, term: term, log: log, dirty: make(chan struct{}, 1)}
@@ -520,6 +556,30 @@ func (d *screens) setFaults(f []string) {
 	d.poke()
 }
 
+// countDown redraws the screen with the clocks as of now, while one runs.
+func (d *screens) countDown() {
+	d.mu.Lock()
+	s, g, m, faults, notice := d.s, d.g, d.m, d.fault, d.notice
+	if d.system != "" {
+		faults = append([]string{d.system}, faults...)
+	}
+	if d.warn != "" {
+		faults = append([]string{d.warn}, faults...)
+	}
+	d.mu.Unlock()
+	sc := d.rig.Screen
+	if sc == nil || d.clock == nil || s.Clock.Running == nil || g.Hints == nil || m == nil {
+		return
+	}
+	s.Clock = d.clock()
+	if notice != "" {
+		g.Status = notice
+	}
+	if err := sc.Show(display.StatusLines(display.ScreenStatus(s, g, faults), screen.Columns)); err != nil {
+		d.log.Error("screen", "err", err)
+	}
+}
+
 func (d *screens) poke() {
 	select {
 	case d.dirty <- struct{}{}:
@@ -528,11 +588,16 @@ func (d *screens) poke() {
 }
 
 func (d *screens) run(ctx context.Context) {
+	tick := time.NewTicker(clockRefresh)
+	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-d.dirty:
+		case <-tick.C:
+			d.countDown()
+			continue
 		}
 		d.mu.Lock()
 		g, s, m, faults := d.g, d.s, d.m, d.fault

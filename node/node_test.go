@@ -260,3 +260,40 @@ func TestDamagedJournalIsReportedLoudly(t *testing.T) {
 		t.Errorf("log:\n%s", log.String())
 	}
 }
+
+// In tournament mode the take-back button asks the arbiter: a request, in
+// the state and on events, not a demand; the answer decides.
+func TestTakebackButtonAsksInTournament(t *testing.T) {
+	w := wiring.Reference()
+	_, rig, _, cal := simRig(t, w)
+	p := &evPub{}
+	n, err := New(Options{BoardID: "b", Variant: "37", Mode: referee.Tournament, Rig: rig, Calibration: cal, Publisher: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	d4, _ := n.Controller().Board().ParseCell("D4")
+	a1, _ := n.Controller().Board().ParseCell("A1")
+	cells := []byte(n.Controller().State().Cells)
+	cells[d4], cells[a1] = 'w', '.'
+	for ms := int64(0); ms <= 300; ms += 5 {
+		n.ctrl.Frame(ms, cells)
+	}
+	n.button(buttons.Event{Button: buttons.Takeback, T: time.Unix(1, 0)})
+	st := n.Controller().State()
+	if st.TakebackRequest == nil || st.TakebackRequest.Turn != 1 || strings.HasPrefix(st.Status, "Take back") {
+		t.Fatalf("after the button: request %+v, status %q", st.TakebackRequest, st.Status)
+	}
+	if err := n.Do(Command{Name: "takeback-answer", Accept: true}); err != nil {
+		t.Fatal(err)
+	}
+	if st := n.Controller().State(); st.TakebackRequest != nil || !strings.HasPrefix(st.Status, "Take back turn 1") {
+		t.Errorf("after the answer: request %+v, status %q", st.TakebackRequest, st.Status)
+	}
+	p.mu.Lock()
+	kinds := strings.Join(p.kinds, " ")
+	p.mu.Unlock()
+	if !strings.Contains(kinds, "takeback-request") || !strings.Contains(kinds, "takeback-demand") {
+		t.Errorf("events %s", kinds)
+	}
+}

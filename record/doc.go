@@ -50,7 +50,9 @@
 //	  "result_text": "alice won",
 //	  "turns": ["WD4-A1", "BC2-G1", "C3xE4xE6", "*GB1", "pass"],
 //	  "missed_captures": [4],
-//	  "end": {"kind": "resign", "player": 1}
+//	  "end": {"kind": "resign", "player": 1},
+//	  "clock": {"control": "fischer:20m+10s",
+//	            "turns": [{"used_ms": 5230, "remaining_ms": [1204770, 1200000]}, …]}
 //	}
 //
 // Its fields:
@@ -70,6 +72,13 @@
 //     rules let stand until the opponent demands a take-back. Replay plays
 //     those turns without the compulsory-capture rule, and only those.
 //   - end is present only when the game stopped off the board: kind
-//     "resign" (player resigned) or "win-on-time" (player won on time). A
-//     win or draw on the board follows from the turns, so it is not stored.
+//     "resign" (player resigned), "win-on-time" (player won on time),
+//     "adjudication" (the arbiter declared player the winner), "draw" (the
+//     arbiter declared a draw) or "draw-on-time" (a flag fell when the
+//     opponent could no longer win); the draws name no player. note, at
+//     most 200 bytes, is the arbiter's. A win or draw on the board follows
+//     from the turns, so it is not stored.
+//   - clock, optional, is the time control (none, sudden:DUR or
+//     fischer:DUR+INC) and one entry per turn: the time the mover used and
+//     both players' times after it (null without a time control).
 package record

@@ -18,23 +18,39 @@ const (
 
 // jsonRecord is the on-disk shape; see the package doc.
 type jsonRecord struct {
-	Format     string    `json:"format"`
-	Version    int       `json:"version"`
-	Variant    string    `json:"variant"`
-	First      int       `json:"first"`
-	Players    [2]string `json:"players"`
-	Date       string    `json:"date,omitempty"`
-	Name       string    `json:"name,omitempty"`
-	ResultText string    `json:"result_text,omitempty"`
-	Turns      []string  `json:"turns"`
-	Missed     []int     `json:"missed_captures,omitempty"`
-	End        *jsonEnd  `json:"end,omitempty"`
+	Format     string     `json:"format"`
+	Version    int        `json:"version"`
+	Variant    string     `json:"variant"`
+	First      int        `json:"first"`
+	Players    [2]string  `json:"players"`
+	Date       string     `json:"date,omitempty"`
+	Name       string     `json:"name,omitempty"`
+	ResultText string     `json:"result_text,omitempty"`
+	Turns      []string   `json:"turns"`
+	Missed     []int      `json:"missed_captures,omitempty"`
+	End        *jsonEnd   `json:"end,omitempty"`
+	Clock      *jsonClock `json:"clock,omitempty"`
+	GameID     string     `json:"game_id,omitempty"`
 }
 
 type jsonEnd struct {
 	Kind   StopKind `json:"kind"`
-	Player int      `json:"player"`
+	Player *int     `json:"player,omitempty"`
+	Note   string   `json:"note,omitempty"`
 }
+
+type jsonClock struct {
+	Control string         `json:"control"`
+	Turns   []jsonTurnTime `json:"turns"`
+}
+
+type jsonTurnTime struct {
+	UsedMS    int64     `json:"used_ms"`
+	Remaining *[2]int64 `json:"remaining_ms"`
+}
+
+// maxNote bounds an end's note, as the declare-result command does.
+const maxNote = 200
 
 // WriteJSON writes rec in the project's JSON record format, one object
 // followed by a newline.
@@ -46,13 +62,23 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	jr := jsonRecord{
 		Format: JSONFormat, Version: JSONVersion, Variant: rec.Variant, First: rec.First,
 		Players: rec.Players, Date: rec.Date, Name: rec.Name, ResultText: rec.ResultText,
-		Turns: make([]string, len(rec.Turns)), Missed: rec.MissedCaptures,
+		Turns: make([]string, len(rec.Turns)), Missed: rec.MissedCaptures, GameID: rec.GameID,
 	}
 	for i, t := range rec.Turns {
 		jr.Turns[i] = engine.FormatTurn(b, t)
 	}
 	if rec.Stop.Kind != NotStopped {
-		jr.End = &jsonEnd{Kind: rec.Stop.Kind, Player: rec.Stop.Player}
+		jr.End = &jsonEnd{Kind: rec.Stop.Kind, Note: rec.Stop.Note}
+		if rec.Stop.Kind.HasPlayer() {
+			p := rec.Stop.Player
+			jr.End.Player = &p
+		}
+	}
+	if c := rec.Clock; c != nil {
+		jr.Clock = &jsonClock{Control: c.Control, Turns: make([]jsonTurnTime, len(c.Turns))}
+		for i, t := range c.Turns {
+			jr.Clock.Turns[i] = jsonTurnTime(t)
+		}
 	}
 	data, err := json.MarshalIndent(jr, "", "  ")
 	if err != nil {
@@ -82,7 +108,7 @@ func ReadJSON(r io.Reader) (*Record, error) {
 	if jr.Version != JSONVersion {
 		return fail(fmt.Sprint(jr.Version), "version %d is not supported (want %d)", jr.Version, JSONVersion)
 	}
-	rec := &Record{Variant: jr.Variant, First: jr.First, Players: jr.Players, Date: jr.Date, Name: jr.Name, ResultText: jr.ResultText}
+	rec := &Record{Variant: jr.Variant, First: jr.First, Players: jr.Players, Date: jr.Date, Name: jr.Name, ResultText: jr.ResultText, GameID: jr.GameID}
 	b, _, err := rec.Board()
 	if err != nil {
 		return nil, &SyntaxError{Format: "JSON", Node: -1, Input: jr.Variant, Msg: "bad variant", Err: err}
@@ -104,13 +130,36 @@ func ReadJSON(r io.Reader) (*Record, error) {
 	}
 	rec.MissedCaptures = jr.Missed
 	if e := jr.End; e != nil {
-		if e.Kind != Resign && e.Kind != WinOnTime {
-			return fail(string(e.Kind), "end kind must be %q or %q", Resign, WinOnTime)
+		switch e.Kind {
+		case Resign, WinOnTime, Adjudication:
+			if e.Player == nil || *e.Player != 0 && *e.Player != 1 {
+				return fail(string(e.Kind), "end player must be 0 or 1")
+			}
+			rec.Stop = Stop{Kind: e.Kind, Player: *e.Player}
+		case DrawDeclared, DrawOnTime:
+			if e.Player != nil {
+				return fail(fmt.Sprint(*e.Player), "a %s names no player", e.Kind)
+			}
+			rec.Stop = Stop{Kind: e.Kind}
+		default:
+			return fail(string(e.Kind), "end kind must be %q, %q, %q, %q or %q", Resign, WinOnTime, Adjudication, DrawDeclared, DrawOnTime)
 		}
-		if e.Player != 0 && e.Player != 1 {
-			return fail(fmt.Sprint(e.Player), "end player must be 0 or 1")
+		if len(e.Note) > maxNote {
+			return fail(e.Note[:20], "end note is longer than %d bytes", maxNote)
 		}
-		rec.Stop = Stop{Kind: e.Kind, Player: e.Player}
+		rec.Stop.Note = e.Note
+	}
+	if c := jr.Clock; c != nil {
+		if len(c.Turns) != 0 && len(c.Turns) != len(rec.Turns) {
+			return fail(c.Control, "clock has %d turn times for %d turns", len(c.Turns), len(rec.Turns))
+		}
+		rec.Clock = &Clock{Control: c.Control, Turns: make([]TurnTime, len(c.Turns))}
+		for i, t := range c.Turns {
+			if t.UsedMS < 0 {
+				return fail(fmt.Sprint(t.UsedMS), "clock turn %d used a negative time", i+1)
+			}
+			rec.Clock.Turns[i] = TurnTime(t)
+		}
 	}
 	return rec, nil
 }

@@ -21,9 +21,15 @@ type Record struct {
 	Date, Name, ResultText string
 	// Turns are the whole turns in playing order.
 	Turns []engine.Turn
-	// Stop says how the game stopped off the board (resignation, time), or
-	// is the zero Stop when it did not.
+	// Stop says how the game stopped off the board (resignation, time,
+	// adjudication, a draw), or is the zero Stop when it did not.
 	Stop Stop
+	// Clock is the game's time control and each turn's time, or nil when
+	// the record has none.
+	Clock *Clock
+	// GameID names the game on the board that recorded it (the state's
+	// game_id), "" when unknown.
+	GameID string
 	// Undos counts the UI take-backs the SGF reader resolved while
 	// assembling the turns (see ReadSGF). It is information about the
 	// source only; writers do not reproduce it.
@@ -55,13 +61,39 @@ const (
 	Resign StopKind = "resign"
 	// WinOnTime: Stop.Player won because the opponent ran out of time.
 	WinOnTime StopKind = "win-on-time"
+	// Adjudication: the arbiter declared Stop.Player the winner.
+	Adjudication StopKind = "adjudication"
+	// DrawDeclared: the arbiter declared the game drawn (agreed or
+	// adjudicated).
+	DrawDeclared StopKind = "draw"
+	// DrawOnTime: a flag fell when the opponent could no longer win.
+	DrawOnTime StopKind = "draw-on-time"
 )
+
+// HasPlayer reports whether the kind names a player (every kind but the
+// draws).
+func (k StopKind) HasPlayer() bool { return k == Resign || k == WinOnTime || k == Adjudication }
 
 // Stop is how a recorded game stopped off the board. The zero Stop means it
 // did not.
 type Stop struct {
 	Kind   StopKind
-	Player int // Resign: who resigned; WinOnTime: who won
+	Player int    // Resign: who resigned; WinOnTime, Adjudication: who won
+	Note   string // the arbiter's note, may be ""
+}
+
+// Clock is a recorded game's time: the time control (clock.Control's
+// text, e.g. "fischer:20m+10s" or "none") and one TurnTime per turn.
+type Clock struct {
+	Control string
+	Turns   []TurnTime
+}
+
+// TurnTime is one turn's time: what the mover used, and both players'
+// times after it (nil without a time control).
+type TurnTime struct {
+	UsedMS    int64
+	Remaining *[2]int64
 }
 
 // Board returns the record's board and rules.
@@ -90,11 +122,13 @@ type Outcome string
 
 // The outcomes of the replay contract.
 const (
-	Win        Outcome = "win"        // a winning set, or the full board
-	Draw       Outcome = "draw"       // repetition, or no one can move
-	Resigned   Outcome = "resigned"   // the loser resigned
-	Timeout    Outcome = "timeout"    // the winner won on time
-	Unfinished Outcome = "unfinished" // the record stops before the end
+	Win      Outcome = "win"      // a winning set, or the full board
+	Draw     Outcome = "draw"     // repetition, or no one can move
+	Resigned Outcome = "resigned" // the loser resigned
+	Timeout  Outcome = "timeout"  // the winner won on time
+	// Adjudicated: the arbiter declared the winner (ext).
+	Adjudicated Outcome = "adjudicated"
+	Unfinished  Outcome = "unfinished" // the record stops before the end
 )
 
 // Result is how a replayed game ended.
@@ -184,6 +218,10 @@ func (r *Record) result(p engine.Position) Result {
 		return Result{Outcome: Resigned, Winner: 1 - r.Stop.Player}
 	case r.Stop.Kind == WinOnTime:
 		return Result{Outcome: Timeout, Winner: r.Stop.Player}
+	case r.Stop.Kind == Adjudication:
+		return Result{Outcome: Adjudicated, Winner: r.Stop.Player}
+	case r.Stop.Kind == DrawDeclared || r.Stop.Kind == DrawOnTime:
+		return Result{Outcome: Draw, Winner: -1}
 	}
 	return Result{Outcome: Unfinished, Winner: -1}
 }

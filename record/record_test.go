@@ -50,9 +50,12 @@ func TestReplayResult(t *testing.T) {
 		want Result
 	}{
 		{Stop{}, Result{Outcome: Unfinished, Winner: -1}},
-		{Stop{Resign, 0}, Result{Outcome: Resigned, Winner: 1}},
-		{Stop{Resign, 1}, Result{Outcome: Resigned, Winner: 0}},
-		{Stop{WinOnTime, 1}, Result{Outcome: Timeout, Winner: 1}},
+		{Stop{Kind: Resign, Player: 0}, Result{Outcome: Resigned, Winner: 1}},
+		{Stop{Kind: Resign, Player: 1}, Result{Outcome: Resigned, Winner: 0}},
+		{Stop{Kind: WinOnTime, Player: 1}, Result{Outcome: Timeout, Winner: 1}},
+		{Stop{Kind: Adjudication, Player: 0}, Result{Outcome: Adjudicated, Winner: 0}},
+		{Stop{Kind: DrawDeclared}, Result{Outcome: Draw, Winner: -1}},
+		{Stop{Kind: DrawOnTime}, Result{Outcome: Draw, Winner: -1}},
 	}
 	for _, tt := range tests {
 		rec := *opening
@@ -72,7 +75,7 @@ func TestReplayResult(t *testing.T) {
 func TestReplayBoardWinsOverStop(t *testing.T) {
 	// shoto (P0) wins by filling the board.
 	rec := readSample(t, samples.Path("001_Z-shoto-Dumbot-2005-01-17-2004.sgf"))
-	rec.Stop = Stop{Resign, 0}
+	rec.Stop = Stop{Kind: Resign, Player: 0}
 	rep, err := rec.Replay()
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +184,7 @@ func TestWriteJSONShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.Stop = Stop{Resign, 1}
+	rec.Stop = Stop{Kind: Resign, Player: 1}
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, rec); err != nil {
 		t.Fatal(err)

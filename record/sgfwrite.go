@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
 )
@@ -38,11 +39,22 @@ func WriteSGF(w io.Writer, rec *Record) error {
 	}
 	sw := &sgfWriter{w: bufio.NewWriter(w), b: b}
 	sw.root(rec, su)
+	// Boardspace's TM on a player's node is the time they have used so
+	// far, in milliseconds; P0[time …] at the end is each player's total.
+	var used [2]int64
+	timed := rec.Clock != nil && len(rec.Clock.Turns) == len(rec.Turns)
 	for i, t := range rec.Turns {
-		if err := sw.turn(rec.First^(i&1), t); err != nil {
+		player := rec.First ^ (i & 1)
+		sw.tm = -1
+		if timed {
+			used[player] += rec.Clock.Turns[i].UsedMS
+			sw.tm = used[player]
+		}
+		if err := sw.turn(player, t); err != nil {
 			return fmt.Errorf("record: turn %d: %w", i+1, err)
 		}
 	}
+	sw.tm = -1
 	switch rec.Stop.Kind {
 	case Resign:
 		sw.action(rec.Stop.Player, "Resign")
@@ -50,19 +62,61 @@ func WriteSGF(w io.Writer, rec *Record) error {
 	case WinOnTime:
 		sw.action(rec.Stop.Player, "WinOnTime")
 	}
-	fmt.Fprint(sw.w, ";\nP0[time 0:00:00 ]\nP1[time 0:00:00 ]\n)\n")
+	fmt.Fprintf(sw.w, ";\nP0[time %s ]\nP1[time %s ]\n)\n", sgfTime(used[0]), sgfTime(used[1]))
 	return sw.w.Flush()
+}
+
+// sgfTime writes a time as Boardspace's P0[time …] does: H:MM:SS.
+func sgfTime(ms int64) string {
+	s := ms / 1000
+	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// sgfTimeControl is Boardspace's TC[] for a time control's text: None,
+// Fixed BASE or PlusTime BASE INC, in milliseconds; "" if unknown.
+func sgfTimeControl(control string) string {
+	kind, rest, _ := strings.Cut(control, ":")
+	ms := func(s string) (int64, bool) {
+		d, err := time.ParseDuration(s)
+		return d.Milliseconds(), err == nil
+	}
+	switch kind {
+	case "none":
+		return "None"
+	case "sudden":
+		if b, ok := ms(rest); ok {
+			return fmt.Sprintf("Fixed %d", b)
+		}
+	case "fischer":
+		base, inc, _ := strings.Cut(rest, "+")
+		b, ok1 := ms(base)
+		i, ok2 := ms(inc)
+		if ok1 && ok2 {
+			return fmt.Sprintf("PlusTime %d %d", b, i)
+		}
+	}
+	return ""
 }
 
 type sgfWriter struct {
 	w   *bufio.Writer
 	b   *engine.Board
 	seq int
+	tm  int64 // TM[] for the turn's Done node; -1 for none
 }
 
 func (sw *sgfWriter) root(rec *Record, su string) {
 	fmt.Fprintf(sw.w, "(;\nGM[22] VV[2]\nSU[%s]\n", su)
-	for _, p := range []struct{ id, v string }{{"DT", rec.Date}, {"GN", rec.Name}, {"RE", rec.ResultText}} {
+	if rec.Clock != nil {
+		if tc := sgfTimeControl(rec.Clock.Control); tc != "" {
+			fmt.Fprintf(sw.w, "TC[%s]\n", tc)
+		}
+	}
+	re := rec.ResultText
+	if re == "" {
+		re = stopText(rec)
+	}
+	for _, p := range []struct{ id, v string }{{"DT", rec.Date}, {"GN", rec.Name}, {"RE", re}} {
 		if p.v != "" {
 			fmt.Fprintf(sw.w, "%s[%s]\n", p.id, sgfEscape(p.v))
 		}
@@ -99,8 +153,37 @@ func (sw *sgfWriter) turn(player int, t engine.Turn) error {
 	default:
 		return fmt.Errorf("a %s cannot be written as Boardspace SGF", t.Kind)
 	}
+	if sw.tm >= 0 {
+		fmt.Fprintf(sw.w, "; P%d[%d Done]TM[%d]\n", player, sw.seq, sw.tm)
+		sw.seq++
+		return nil
+	}
 	sw.action(player, "Done")
 	return nil
+}
+
+// stopText is RE[] for the ends Boardspace's actions cannot say: an
+// adjudication and the draws (Resign and WinOnTime are actions).
+func stopText(rec *Record) string {
+	name := func(p int) string {
+		if rec.Players[p] != "" {
+			return rec.Players[p]
+		}
+		return fmt.Sprintf("P%d", p)
+	}
+	s := ""
+	switch rec.Stop.Kind {
+	case Adjudication:
+		s = "Game won by " + name(rec.Stop.Player) + " (adjudication)"
+	case DrawDeclared:
+		s = "Draw"
+	case DrawOnTime:
+		s = "Draw (flag fall, the opponent could not win)"
+	}
+	if s != "" && rec.Stop.Note != "" {
+		s += ": " + rec.Stop.Note
+	}
+	return s
 }
 
 // cell writes a cell as Boardspace does: column and row apart, "D 4".

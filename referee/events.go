@@ -131,6 +131,7 @@ type TakebackDemand struct {
 type GameOver struct {
 	Winner *int   `json:"winner"`
 	Reason string `json:"reason"`
+	Note   string `json:"note,omitempty"` // an arbiter's note on a game ended off the board
 }
 
 // SetUp: after a finished game, the players cleared the board and set it

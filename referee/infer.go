@@ -33,7 +33,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		}
 	}
 	d := r.diff(obs, exp)
-	if p.Result().Over {
+	if p.Result().Over || r.ended != nil {
 		// The board shows the result until the players clear it and set
 		// it up again; then a new game may begin.
 		if strings.Trim(obs, ".") == "" {
@@ -44,8 +44,10 @@ func (r *Referee) infer(t int64, obs string) []Event {
 			r.cleared = false
 			return []Event{{t, SetUp{}}}
 		}
-		if d == 0 {
-			return nil // the claimed rings are coming off
+		if d == 0 || r.ended != nil {
+			// The claimed rings are coming off, or the game ended off the
+			// board (time, resignation...): no turn or take-back counts.
+			return nil
 		}
 		if k, ok := r.matchTakeback(obs); ok {
 			return r.takeback(t, k)

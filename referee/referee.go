@@ -80,6 +80,8 @@ type Config struct {
 	// MissedCaptures lists the resumed game's turns that were placements
 	// over a compulsory capture (tournament rules).
 	MissedCaptures []int
+	// Ended, if not nil, says the resumed game ended off the board.
+	Ended *Ending
 }
 
 // Referee turns a stream of sensor frames into the turns played. It is
@@ -146,6 +148,8 @@ type Referee struct {
 	// (a missed capture), so the capture must now be made (rulebook I); a
 	// placement is refused as in casual mode until a turn is committed.
 	mustCapture bool
+	// ended: the game ended off the board (Ending); nil while it goes on.
+	ended *Ending
 }
 
 // New starts a referee.
@@ -181,6 +185,10 @@ func New(cfg Config) (*Referee, error) {
 		}
 		r.game = cfg.Game
 		r.missed = append([]int(nil), cfg.MissedCaptures...)
+		if e := cfg.Ended; e != nil {
+			c := *e
+			r.ended = &c
+		}
 		for i := 0; i <= r.game.Len(); i++ {
 			r.cells = append(r.cells, r.game.PositionAfter(i).Cells())
 		}
@@ -294,6 +302,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.cells = []string{r.game.Position().Cells()}
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
+	r.ended = nil
 	r.seen = [engine.MaxCells]byte{}
 	r.candDone, r.settled = false, "" // look at the board afresh
 	r.guide = r.idleGuidance()
@@ -306,6 +315,9 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 // game, as any take-back does.
 func (r *Referee) DemandTakeback(t int64) []Event {
 	n := r.game.Len()
+	if r.ended != nil {
+		return []Event{{t, Fault{Reason: "the game is over: there is no turn to take back"}}}
+	}
 	if n == 0 {
 		return []Event{{t, Fault{Reason: "there is no turn to take back"}}}
 	}

@@ -194,6 +194,8 @@ func (r *Referee) idleGuidance() Guidance {
 		status = append(status, "take off the claimed rings "+strings.Join(r.labels(cs), ", "))
 	}
 	switch res := p.Result(); {
+	case r.ended != nil:
+		status = append([]string{r.endedStatus()}, status...)
 	case res.Over && res.Winner >= 0:
 		status = append([]string{fmt.Sprintf("Game over: P%d wins (%s)", res.Winner, res.Reason)}, status...)
 	case res.Over:

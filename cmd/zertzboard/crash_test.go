@@ -71,8 +71,8 @@ func pollState(t *testing.T, url string, ok func(live.State) bool) live.State {
 }
 
 // TestSimSurvivesSIGKILL kills the daemon with SIGKILL mid-game and starts
-// it again: it must resume exactly the game it had committed, and finish
-// it with nothing lost.
+// it again: it must resume exactly the game it had committed, with its
+// clocks as journalled, and finish it with nothing lost.
 func TestSimSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon as a process")
@@ -85,7 +85,8 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	dir := t.TempDir()
 	jpath := filepath.Join(dir, "journal.jsonl")
 	web := "127.0.0.1:" + freePort(t)
-	args := []string{"sim", "--game", game, "--speed", "10", "--settle", "40", "--exit-at-end", "--board-id", "crash",
+	const control, baseMS = "sudden:2h", 7_200_000
+	args := []string{"sim", "--game", game, "--speed", "10", "--settle", "40", "--exit-at-end", "--board-id", "crash", "--time-control", control,
 		"--mqtt-listen", "127.0.0.1:" + freePort(t), "--ws-listen", "off", "--http", web, "--journal", jpath}
 	state := "http://" + web + "/state.json"
 
@@ -113,8 +114,10 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 		t.Fatalf("journal holds %d turns; the web page showed 8 before the kill", k)
 	}
 
+	restarted := time.Now()
 	cmd, out = startZertzboard(t, args...)
 	first := pollState(t, state, func(live.State) bool { return true })
+	downFor := time.Since(restarted)
 	b := committed.Game.Position().Board()
 	var moves []string
 	for i := 0; i < k; i++ {
@@ -124,6 +127,20 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	if first.Turn != k || first.Cells != committed.Game.Position().Cells() || strings.Join(first.Moves, " ") != strings.Join(moves, " ") || first.Seq < committed.Seq {
 		t.Fatalf("after the restart the game is not the one committed:\nrestarted: turn %d seq %d cells %s\ncommitted: turn %d seq %d cells %s",
 			first.Turn, first.Seq, first.Cells, k, committed.Seq, committed.Game.Position().Cells())
+	}
+	// The clocks resume from the journal's last entry: nothing was charged
+	// for the time the process was down; since the restart the runner has
+	// been charged at most the time the new process has run.
+	jc := committed.Clock
+	if jc == nil || committed.Control != control || first.Clock.Control != control || first.Clock.Remaining == nil {
+		t.Fatalf("clocks: journal %+v (%q), restarted state %+v", jc, committed.Control, first.Clock)
+	}
+	if first.Turn == k && first.Clock.Running != nil {
+		run := *first.Clock.Running
+		rem := *first.Clock.Remaining
+		if run != jc.Running || rem[1-run] != jc.Remaining[1-run] || rem[run] > jc.Remaining[run] || jc.Remaining[run]-rem[run] > downFor.Milliseconds() {
+			t.Errorf("restarted clocks %v running %d; the journal's %v running %d (%v since the restart)", rem, run, jc.Remaining, jc.Running, downFor)
+		}
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -146,10 +163,15 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	defer f.Close()
 	var seqs []uint64
 	sc := bufio.NewScanner(f)
+	clocks := 0
 	for sc.Scan() {
 		var e journal.Entry
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatal(err)
+		}
+		if e.Op == "clock" && len(seqs) > 0 && e.Seq == seqs[len(seqs)-1] {
+			clocks++ // a checkpoint or the start: no change to the game
+			continue
 		}
 		seqs = append(seqs, e.Seq)
 	}
@@ -157,6 +179,9 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 		if seqs[i] != seqs[i-1]+1 {
 			t.Errorf("journal seq %d follows %d", seqs[i], seqs[i-1])
 		}
+	}
+	if clocks == 0 {
+		t.Error("the journal holds no clock entry (the start, checkpoints)")
 	}
 	// Replayed (take-backs included), the journal is the recorded game:
 	// position by position, since a loop swept in one go may be recorded
@@ -177,6 +202,21 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	for i := 1; i <= rep.Game.Len(); i++ {
 		if !final.Game.PositionAfter(i).Equal(rep.Game.PositionAfter(i)) {
 			t.Fatalf("after turn %d the journal's position %s is not the record's %s", i, final.Game.PositionAfter(i), rep.Game.PositionAfter(i))
+		}
+	}
+	// Every turn has its time, across the crash; each player's clock
+	// holds the base less at least their turns' time.
+	if len(final.Clocks) != final.Game.Len() {
+		t.Fatalf("%d turn times for %d turns", len(final.Clocks), final.Game.Len())
+	}
+	var used [2]int64
+	for i, tc := range final.Clocks {
+		used[(final.Game.Start().ToMove()+i)%2] += tc.Used
+	}
+	last := final.Clocks[len(final.Clocks)-1].Remaining
+	for p := range 2 {
+		if last[p] > baseMS-used[p] {
+			t.Errorf("player %d has %d ms left after turns of %d ms from %d", p, last[p], used[p], baseMS)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/node"
@@ -205,13 +206,14 @@ func (d *daemon) run(ctx context.Context) error {
 			case <-ctx.Done():
 				return
 			case c := <-pub.Commands():
-				nc := node.Command{Name: c.Name, Variant: c.Variant, First: c.First, Players: c.Players, Done: func(err error) {
+				nc := nodeCommand(c)
+				nc.Done = func(err error) {
 					if err != nil {
 						pub.Refuse(c, err.Error())
 					} else {
 						pub.Accept(c)
 					}
-				}}
+				}
 				select {
 				case cmds <- nc:
 				case <-ctx.Done():
@@ -282,6 +284,23 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	d.log.Info("stopped")
 	return first
+}
+
+// nodeCommand is an MQTT command for the node: logged and journalled as
+// the arbiter's (controller.Arbiter) before it is carried out.
+func nodeCommand(c broadcast.Command) node.Command {
+	nc := node.Command{Name: c.Name, Variant: c.Variant, First: c.First, Players: c.Players, NewPlayers: c.HasPlayers,
+		Player: c.Player, MS: c.MS, Result: c.Result, Note: c.Note, Accept: c.Accept,
+		Arbiter: &controller.Arbiter{ID: c.ID, Fields: c.Fields()}}
+	if c.HasControl {
+		ctl := c.Control
+		nc.Control = &ctl
+	}
+	if c.HasWinner {
+		w := c.Winner
+		nc.Winner = &w
+	}
+	return nc
 }
 
 // storeFaultLine is the status screen's line for the MQTT store's state.

@@ -141,7 +141,7 @@ func TestContractsDocListsEveryEventTopicAndCommand(t *testing.T) {
 	kindRE := regexp.MustCompile(`Kind\(\) string\s*\{\s*return "([a-z-]+)"`)
 	replyRE := regexp.MustCompile(`kind: "([a-z-]+)"`)
 	var kinds []string
-	for _, src := range []string{"../../referee/events.go", "../../broadcast/publisher.go"} {
+	for _, src := range []string{"../../referee/events.go", "../../broadcast/publisher.go", "../../controller/commands.go"} {
 		b, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
@@ -162,7 +162,8 @@ func TestContractsDocListsEveryEventTopicAndCommand(t *testing.T) {
 	for _, topic := range []string{broadcast.TopicStatus, broadcast.TopicState, broadcast.TopicMoves, broadcast.TopicEvents, broadcast.TopicRecord, broadcast.TopicCmd + "<name>"} {
 		row("topic", topic)
 	}
-	for _, cmd := range []string{broadcast.CmdNewGame, broadcast.CmdSetPlayers, broadcast.CmdTakeback} {
+	for _, cmd := range []string{broadcast.CmdNewGame, broadcast.CmdSetPlayers, broadcast.CmdTakeback, broadcast.CmdPause,
+		broadcast.CmdResume, broadcast.CmdAddTime, broadcast.CmdDeclareResult, broadcast.CmdTakebackAnswer} {
 		row("command", cmd)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
@@ -54,7 +55,8 @@ the journal when started again with the same --journal.
 Examples:
   zertzboard sim
   zertzboard sim --game mygame.sgf --speed 4 --exit-at-end
-  zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2`
+  zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2
+  zertzboard sim --mode tournament --time-control fischer:5m+5s`
 
 func runSim(args []string, stdout, stderr io.Writer) int {
 	return runSimContext(context.Background(), args, stdout, stderr)
@@ -63,7 +65,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 // runSimContext is runSim until ctx is done (for tests that run many
 // boards in one process).
 func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--exit-at-end]", simAbout, stderr)
+	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--time-control TC] [--exit-at-end]", simAbout, stderr)
 	game := fs.String("game", "", `play this record (SGF or JSON), or "random", instead of the built-in games`)
 	speed := fs.Float64("speed", 1, "how fast the simulated players move (2 = twice human speed)")
 	mqttListen := fs.String("mqtt-listen", "127.0.0.1:1883", "the embedded MQTT broker's TCP address (port 0 picks one)")
@@ -76,6 +78,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	exitAtEnd := fs.Bool("exit-at-end", false, "stop after the game, once every message is delivered")
 	journalPath := fs.String("journal", "", "the journal file (default: a fresh one in a temporary directory)")
 	modeName := fs.String("mode", "casual", "casual or tournament")
+	timeControl := fs.String("time-control", "none", "the game clocks: none, sudden:DUR or fischer:DUR+INC (e.g. sudden:25m, fischer:20m+10s)")
 	analysis := fs.String("analysis", "auto", "live forced-win analysis on the scoreboard: on, off, or auto (on in casual mode, off in tournament)")
 	seed := fs.Uint64("seed", 1, "seeds the players' behaviour and the sensor noise")
 	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
@@ -107,6 +110,10 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	mode, err := referee.ParseMode(*modeName)
 	if err != nil {
 		return fail("%v", err)
+	}
+	control, err := clock.Parse(*timeControl)
+	if err != nil {
+		return fail("--time-control: %v", err)
 	}
 	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
 		return fail("--analysis %q: want auto, on or off", *analysis)
@@ -159,7 +166,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame,
-			Analysis: analysisOptions(*analysis, 0, 0)},
+			Analysis: analysisOptions(*analysis, 0, 0), Control: control},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
@@ -442,7 +449,9 @@ func (p *simPlayers) wall(ms int64) time.Duration {
 func (p *simPlayers) awaitEnd(ctx context.Context, n *node.Node, turns int) error {
 	deadline := time.Now().Add(p.stepTimeout() + 10*time.Second)
 	for time.Now().Before(deadline) {
-		if st := n.Controller().State(); st.Turn >= turns {
+		// The whole game, or an end off the board (a flag fall, the
+		// arbiter) before it.
+		if st := n.Controller().State(); st.Turn >= turns || st.Phase == "over" {
 			p.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}

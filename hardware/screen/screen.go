@@ -1,6 +1,8 @@
 // Package screen draws lines of text on the status screen, an SSD1306
-// 128×64 OLED over I²C (periph ssd1306), in basicfont's 7×13 face: five
-// lines of eighteen characters. What the lines say (whose turn it is, the
+// 128×64 OLED over I²C (periph ssd1306), in the misc-fixed 7×13 face of
+// display/face (ASCII, Latin-1, Latin Extended-A and Cyrillic, so every
+// letter of English, German, French, Polish and Russian): five lines of
+// eighteen characters. What the lines say (whose turn it is, the
 // captures, faults) is display's business.
 //
 // Datasheet: https://cdn-shop.adafruit.com/datasheets/SSD1306.pdf
@@ -10,10 +12,9 @@ import (
 	"fmt"
 	"image"
 	"slices"
-	"strings"
 
+	"github.com/zertzboard/zertzboard/display/face"
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/i2c"
@@ -26,31 +27,27 @@ import (
 const (
 	Width   = 128
 	Height  = 64
-	Columns = Width / 7
+	Columns = Width / face.Width
 	Rows    = 5
-	pitch   = 12 // line pitch in pixels: 13-pixel glyphs overlap by one blank row
+	// Lines are 13 pixels apart, so no line's descenders (g, ą, у) touch
+	// the next line's accents. Five lines need 65 rows of the 64, so the
+	// first line starts one row above the screen: that row is blank in
+	// every glyph but the top of the breve and accent on Й, Ѓ, Ќ, Ѝ, Ў.
+	pitch = face.Height
+	top   = -1
 )
 
-// ascii replaces what basicfont cannot draw.
-func ascii(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r > 0x7E {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
 // Fit is lines as the screen shows them: at most Rows lines of at most
-// Columns characters, with what basicfont cannot draw as '?'.
+// Columns characters (runes: every glyph is one cell), with what the
+// font cannot draw as '?'.
 func Fit(lines []string) []string {
 	l := make([]string, 0, Rows)
 	for i := 0; i < len(lines) && i < Rows; i++ {
-		x := ascii(lines[i])
+		x := []rune(face.Map(lines[i]))
 		if len(x) > Columns {
 			x = x[:Columns]
 		}
-		l = append(l, x)
+		l = append(l, string(x))
 	}
 	return l
 }
@@ -59,9 +56,9 @@ func Fit(lines []string) []string {
 // memory layout.
 func Render(lines []string) *image1bit.VerticalLSB {
 	img := image1bit.NewVerticalLSB(image.Rect(0, 0, Width, Height))
-	d := font.Drawer{Dst: img, Src: image.NewUniform(image1bit.On), Face: basicfont.Face7x13}
+	d := font.Drawer{Dst: img, Src: image.NewUniform(image1bit.On), Face: face.Fixed7x13}
 	for i, line := range Fit(lines) {
-		d.Dot = fixed.P(0, basicfont.Face7x13.Ascent+i*pitch)
+		d.Dot = fixed.P(0, top+face.Ascent+i*pitch)
 		d.DrawString(line)
 	}
 	return img
