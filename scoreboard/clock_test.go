@@ -17,11 +17,11 @@ import (
 // clocked is st with clocks: remaining times, whose runs (-1 none), paused.
 func clocked(t testing.TB, st live.State, control string, remaining [2]int64, running int, paused bool) []byte {
 	t.Helper()
-	m := stateMsg{State: st, Clock: &clockState{Control: control, RemainingMS: &remaining, Paused: paused}}
+	st.Clock = live.Clock{Control: control, Remaining: &remaining, Paused: paused}
 	if running >= 0 {
-		m.Clock.Running = &running
+		st.Clock.Running = &running
 	}
-	return mustJSON(t, m)
+	return mustJSON(t, st)
 }
 
 func TestFmtClock(t *testing.T) {
@@ -88,8 +88,8 @@ func TestClockRendering(t *testing.T) {
 		t.Errorf("flag fall, drawn:\n%s", h)
 	}
 	over.Result, over.Winner = "resignation", &w
-	m2 := stateMsg{State: over, ResultNote: "<b>left the hall</b>", Clock: &clockState{Control: "none"}}
-	s.Handle("zertz/t1/state", mustJSON(t, m2))
+	over.ResultNote, over.Clock = "<b>left the hall</b>", live.Clock{Control: "none"}
+	s.Handle("zertz/t1/state", mustJSON(t, over))
 	if h, _ := s.Current("t1"); strings.Contains(h, `class="clock`) || !strings.Contains(h, "resigned") || !strings.Contains(h, "Arbiter: &lt;b&gt;left the hall&lt;/b&gt;") {
 		t.Errorf("resignation with a note, no time control:\n%s", h)
 	}

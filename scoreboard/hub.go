@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/live"
 )
 
 // Limits on what the scoreboard keeps from the broker.
@@ -139,7 +140,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	}
 	// Decode outside the lock; junk changes nothing.
 	var (
-		st     *stateMsg
+		st     *live.State
 		status string
 		ev     struct {
 			Event string `json:"event"`
@@ -148,7 +149,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	)
 	switch kind {
 	case "state":
-		st = new(stateMsg)
+		st = new(live.State)
 		if err := json.Unmarshal(payload, st); err != nil {
 			s.log.Debug("scoreboard: bad state", "board", id, "err", err)
 			return
@@ -188,8 +189,8 @@ func (s *Server) Handle(topic string, payload []byte) {
 		if bv.notice != nil && (bv.state == nil || bv.notice.seq != st.Seq) {
 			bv.notice = nil
 		}
-		bv.state, bv.raw = &st.State, append([]byte(nil), payload...)
-		bv.clock, bv.note = st.Clock, st.ResultNote
+		bv.state, bv.raw = st, append([]byte(nil), payload...)
+		bv.clock, bv.note = &st.Clock, st.ResultNote
 		indexChanged = true
 	case "status":
 		if status == bv.status {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/zertzboard/zertzboard/live"
+
 	"github.com/zertzboard/zertzboard/referee"
 )
 
@@ -17,13 +19,12 @@ func viewsOf(t *testing.T, variant string) (boards, index []string) {
 	defer s.Close()
 	s.Handle("zertz/t0/status", []byte("online"))
 	for i, st := range states {
-		msg := stateMsg{State: st}
 		run := st.ToMove
-		msg.Clock = &clockState{Control: "fischer:5m+3s", RemainingMS: &[2]int64{300000 - int64(i)*1000, 299000 - int64(i)*900}, Running: &run, Paused: i%7 == 3}
+		st.Clock = live.Clock{Control: "fischer:5m+3s", Remaining: &[2]int64{300000 - int64(i)*1000, 299000 - int64(i)*900}, Running: &run, Paused: i%7 == 3}
 		if st.Phase == "over" {
-			msg.Clock.Running = nil
+			st.Clock.Running = nil
 		}
-		s.Handle("zertz/t1/state", mustJSON(t, msg))
+		s.Handle("zertz/t1/state", mustJSON(t, st))
 		boards = append(boards, mustCurrent(s, "t1"))
 		index = append(index, mustCurrent(s, ""))
 		if i%5 == 2 && st.Phase == "place" {

@@ -80,7 +80,7 @@ type view struct {
 	state  *live.State
 	status string // "online", "offline" or "" (unknown)
 	notice *notice
-	clock  *clockState // the state's clocks, nil if it has none
+	clock  *live.Clock // the state's clocks, nil without a state
 	note   string      // the arbiter's note on the result
 }
 

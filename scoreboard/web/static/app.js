@@ -119,5 +119,6 @@
   const ol = view.querySelector(".moves ol");
   if (ol) ol.scrollTop = ol.scrollHeight;
   stamp(view.dataset.age);
+  document.body.dataset.live = "1"; // the script runs: clocks count
   connect();
 })();
