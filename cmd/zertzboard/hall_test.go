@@ -21,6 +21,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hall"
 	"github.com/zertzboard/zertzboard/internal/samples"
+	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/scoreboard"
@@ -37,6 +38,9 @@ const hallWait = 3 * time.Minute
 // sees every board the players hold. At 40 times human speed, 200 Hz and
 // 40 ms, the referee missed boards and inferred other turns.
 const hallSpeed = "20"
+
+// hallControl is the boards' time control.
+const hallControl = "fischer:5m+3s"
 
 // mosquittoBin finds Debian's mosquitto and mosquitto_passwd (in /usr/sbin
 // and /usr/bin); without them the test is skipped, unless CI is set.
@@ -443,7 +447,7 @@ func TestHall(t *testing.T) {
 		}
 		game := samples.Path(gameNames[i])
 		logs[i] = &logBuffer{}
-		args := []string{"--game", game, "--speed", hallSpeed, "--settle", "150", "--scan-hz", "100", "--exit-at-end", "--board-id", id, "--mode", "tournament",
+		args := []string{"--game", game, "--speed", hallSpeed, "--settle", "150", "--scan-hz", "100", "--time-control", hallControl, "--exit-at-end", "--board-id", id, "--mode", "tournament",
 			"--broker", "tcp://" + addr, "--username", id, "--password", passwords[id], "--http", "off",
 			"--journal", filepath.Join(dir, id, "journal.jsonl"), "--seed", fmt.Sprint(i + 1)}
 		wg.Add(1)
@@ -452,14 +456,17 @@ func TestHall(t *testing.T) {
 			codes[i] = runSimContext(ctx, args, logs[i], logs[i])
 		}()
 	}
+	// The arbiter declares a result on the last board (its game is the
+	// longest) a few turns in: a resignation, with a note.
+	declared := ids[boards-1]
+	op.until(t, declared+" at turn 4", func() bool { return op.state[declared].Turn >= 4 })
+	winner := 1 - op.state[declared].ToMove // the player to move resigns
+	if tok := op.c.Publish("zertz/"+declared+"/cmd/declare-result", 1, false,
+		fmt.Sprintf(`{"result":"resignation","winner":%d,"note":"left the hall","id":"hall-d1"}`, winner)); !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
+		t.Fatalf("declare-result: %v", tok.Error())
+	}
 	wg.Wait()
-	t.Logf("12 boards played %d turns in %v", func() int {
-		n := 0
-		for _, g := range games {
-			n += len(g.Turns)
-		}
-		return n
-	}(), time.Since(start).Round(time.Millisecond))
+	t.Logf("%d boards played their games in %v", boards, time.Since(start).Round(time.Millisecond))
 	for i, id := range ids {
 		if codes[i] != exitOK {
 			t.Errorf("board %s exited %d:\n%s", id, codes[i], logs[i].String())
@@ -475,6 +482,12 @@ func TestHall(t *testing.T) {
 	late.until(t, "every board's retained record", func() bool {
 		for i, id := range ids {
 			var r struct{ Turns []json.RawMessage }
+			if id == declared {
+				if late.state[id].Phase != "over" || json.Unmarshal(late.record[id], &r) != nil || len(r.Turns) != late.state[id].Turn {
+					return false
+				}
+				continue
+			}
 			if json.Unmarshal(late.record[id], &r) != nil || len(r.Turns) != len(games[i].Turns) || late.state[id].Turn != len(games[i].Turns) {
 				return false
 			}
@@ -484,24 +497,79 @@ func TestHall(t *testing.T) {
 	op.mu.Lock()
 	late.mu.Lock()
 	for i, id := range ids {
-		checkPlayed(t, id, games[i], op.moves[id], late.record[id])
-		if st := late.state[id]; st.Turn != len(games[i].Turns) || st.Mode != "tournament" || st.Players != games[i].Players {
-			t.Errorf("%s: the retained state: turn %d, mode %s, players %q", id, st.Turn, st.Mode, st.Players)
+		if id == declared {
+			continue
 		}
+		checkPlayed(t, id, games[i], op.moves[id], late.record[id])
+		st := late.state[id]
+		if st.Turn != len(games[i].Turns) || st.Mode != "tournament" || st.Players != games[i].Players || st.Clock.Control != hallControl {
+			t.Errorf("%s: the retained state: turn %d, mode %s, players %q, clock %+v", id, st.Turn, st.Mode, st.Players, st.Clock)
+		}
+	}
+	// The declared result reached the board (its state), the broker (the
+	// retained record) and the journal.
+	st := late.state[declared]
+	k := st.Turn
+	if st.Phase != "over" || st.Result != "resignation" || st.Winner == nil || *st.Winner != winner || st.ResultNote != "left the hall" || k < 4 {
+		t.Errorf("%s after the declared resignation: phase %s result %q winner %v note %q turn %d", declared, st.Phase, st.Result, st.Winner, st.ResultNote, k)
+	}
+	short := *games[boards-1]
+	short.Turns = short.Turns[:min(k, len(short.Turns))]
+	checkPlayed(t, declared, &short, op.moves[declared], late.record[declared])
+	if rec, err := record.ReadJSON(bytes.NewReader(late.record[declared])); err != nil || rec.Stop.Kind != record.Resign || rec.Stop.Player != 1-winner || rec.Stop.Note != "left the hall" {
+		t.Errorf("%s: the retained record's end: %+v (%v); want player %d resigned, with the note", declared, rec.Stop, err, 1-winner)
 	}
 	late.mu.Unlock()
 	op.mu.Unlock()
+	checkJournalEnd(t, filepath.Join(dir, declared, "journal.jsonl"), "hall-d1", winner)
 	index, _ := sb.Current("")
+	if n := strings.Count(index, `class="clock`); n != 2*boards {
+		t.Errorf("the tournament view shows %d clocks; want two per board", n)
+	}
 	if !strings.Contains(index, fmt.Sprintf(`data-boards="%d"`, boards)) {
 		t.Errorf("the tournament view does not list %d boards", boards)
 	}
 	for i, id := range ids {
 		var st live.State
-		if err := json.Unmarshal(sb.State(id), &st); err != nil || st.Turn != len(games[i].Turns) {
-			t.Errorf("the scoreboard's state of %s: turn %d (%v); want %d", id, st.Turn, err, len(games[i].Turns))
+		want := len(games[i].Turns)
+		if id == declared {
+			want = k
+		}
+		if err := json.Unmarshal(sb.State(id), &st); err != nil || st.Turn != want || st.Phase != "over" && id == declared {
+			t.Errorf("the scoreboard's state of %s: turn %d, %s (%v); want %d", id, st.Turn, st.Phase, err, want)
 		}
 		if !strings.Contains(index, `data-board="`+id+`"`) {
 			t.Errorf("the tournament view lacks %s", id)
 		}
+	}
+}
+
+// checkJournalEnd reads a board's journal after it stopped: the arbiter's
+// command is journalled (before it was carried out), and the game ends in
+// the declared resignation.
+func checkJournalEnd(t *testing.T, path, id string, winner int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arbiter := false
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e journal.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		arbiter = arbiter || e.Op == "arbiter" && e.Command == "declare-result" && e.ID == id
+	}
+	if !arbiter {
+		t.Errorf("%s has no arbiter entry for declare-result %s", path, id)
+	}
+	j, g, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if g.End == nil || g.End.Reason != "resignation" || g.End.Winner == nil || *g.End.Winner != winner || g.End.Note != "left the hall" {
+		t.Errorf("%s: the journal's end %+v; want a resignation, player %d winning, with the note", path, g.End, winner)
 	}
 }
