@@ -69,6 +69,13 @@ func TestBrowserClock(t *testing.T) {
 		t.Errorf("the stopped clock moved on to %q", got)
 	}
 	br.screenshot("scoreboard-clock-running.png")
+	// The overlay shows both clocks, the running one counting.
+	br.navigate(srv.URL + "/board/t1?overlay=1")
+	br.waitFor("the overlay's clocks", `document.body.classList.contains("overlay") && document.body.dataset.live && `+
+		clock(0)+`.offsetParent && `+clock(1)+`.offsetParent && `+clock(1-p)+`.hasAttribute("data-running")`)
+	br.screenshot("scoreboard-clock-overlay.png")
+	br.navigate(srv.URL + "/board/t1")
+	br.waitFor("the page", `document.body.dataset.live && `+clock(p))
 
 	// The arbiter pauses: neither runs.
 	rem[1-p] = 233000
