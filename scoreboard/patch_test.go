@@ -135,3 +135,31 @@ func mustJSON(t testing.TB, v any) []byte {
 	}
 	return out
 }
+
+// TestPatchOnlyOnItsView: a stream gets a view as a patch only if it shows
+// the view the patch was made from; a new stream, or one whose queue was
+// coalesced past a view, gets it whole.
+func TestPatchOnlyOnItsView(t *testing.T) {
+	rec, rep := sampleGame(t, 10)
+	states := gameStates(t, rec, rep, "t1")
+	s := New(Options{ClientBuffer: 8})
+	defer s.Close()
+	c, first := s.subscribe("t1")
+	var frames []*frame
+	for i := 0; i < 3; i++ {
+		s.Handle("zertz/t1/state", stateJSON(t, states[i]))
+		frames = append(frames, <-c.ch)
+	}
+	if ev, _ := s.encoding(frames[0], first); string(ev) != string(eventView) {
+		t.Error("the first state after the waiting view went as a patch")
+	}
+	if ev, body := s.encoding(frames[1], frames[0]); string(ev) != string(eventPatch) || len(body) >= len(frames[1].full) {
+		t.Errorf("the next state went as %q (%d B; whole %d B)", ev, len(body), len(frames[1].full))
+	}
+	if ev, _ := s.encoding(frames[2], frames[0]); string(ev) != string(eventView) {
+		t.Error("a state after a skipped one went as a patch")
+	}
+	if ev, _ := s.encoding(frames[2], nil); string(ev) != string(eventView) {
+		t.Error("a new stream's first view went as a patch")
+	}
+}

@@ -143,6 +143,15 @@ func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
 	})
 }
 
+// encoding is how f goes to a stream that shows last (nil: nothing yet):
+// as a patch if it was made from last, else whole.
+func (s *Server) encoding(f, last *frame) (event, body []byte) {
+	if f.patch != nil && last != nil && last.ver == f.base && !s.whole {
+		return eventPatch, f.patch
+	}
+	return eventView, f.full
+}
+
 var (
 	eventView  = []byte("event: view\ndata: ")
 	eventPatch = []byte("event: patch\ndata: ")
@@ -219,10 +228,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	// that a running clock is counted down from when the state arrived.
 	var num []byte
 	send := func(f, last *frame) bool {
-		event, body := eventView, f.full
-		if f.patch != nil && last != nil && last.ver == f.base && !s.whole {
-			event, body = eventPatch, f.patch
-		}
+		event, body := s.encoding(f, last)
 		num = strconv.AppendInt(append(num[:0], `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
 		num = append(num, ',')
 		return write(event, num, body, sseEnd)
