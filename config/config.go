@@ -8,6 +8,7 @@
 //	first = 0                 # who moves first in a new game
 //	players = Ann, Bob
 //	settle = 100ms            # how long the board must hold still
+//	language = pl             # the status screen's: en, de, fr, pl or ru
 //
 //	[hardware]
 //	wiring = /etc/zertzboard/base.wiring          # default: the reference wiring
@@ -75,6 +76,7 @@ import (
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/pi"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/ini"
 )
@@ -94,6 +96,8 @@ type Config struct {
 	First    int
 	Players  [2]string
 	SettleMS int64
+	// Language is the status screen's language (the wire stays English).
+	Language i18n.Lang
 
 	Wiring      string // "" means the reference wiring
 	Calibration string
@@ -124,6 +128,9 @@ type Config struct {
 	HTTP         string
 	HTTPUsername string // a viewer account on an external broker
 	HTTPPassword string
+	// HTTPResults is the directory the scoreboard keeps finished games in
+	// ("" keeps them in memory only).
+	HTTPResults string
 
 	Analysis       string // "auto", "on" or "off"
 	AnalysisTurns  int
@@ -153,7 +160,7 @@ type Limits struct {
 
 // Defaults are used for keys the file leaves out.
 var Defaults = Config{
-	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: 100,
+	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: 100, Language: i18n.EN,
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
@@ -182,14 +189,14 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		return fmt.Errorf("config: %w", &ini.Error{File: name, Line: e.Line, Field: s.Field(e.Key), Msg: fmt.Sprintf(format, a...)})
 	}
 	known := map[string][]string{
-		"board":    {"id", "variant", "mode", "first", "players", "settle"},
+		"board":    {"id", "variant", "mode", "first", "players", "settle", "language"},
 		"hardware": {"wiring", "calibration", "pi", "scan-rate", "spidev-bufsiz"},
 		"journal":  {"path"},
 		"mqtt": {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key",
 			"server-cert", "server-key", "max-packet", "max-client-id", "max-inflight", "max-queued", "max-subscriptions",
 			"max-connections", "max-connections-per-address", "connection-rate"},
 		"user":     {"password", "role"},
-		"http":     {"listen", "username", "password"},
+		"http":     {"listen", "username", "password", "results"},
 		"analysis": {"enabled", "turns", "budget"},
 		"clock":    {"control"},
 	}
@@ -241,6 +248,12 @@ func Parse(name string, r io.Reader) (*Config, error) {
 					return nil, bad(s, e, "%q: want a duration from 20ms to 2s", v)
 				}
 				c.SettleMS = d.Milliseconds()
+			case "board.language":
+				l, err := i18n.Parse(v)
+				if err != nil {
+					return nil, bad(s, e, "%v", err)
+				}
+				c.Language = l
 			case "hardware.wiring":
 				c.Wiring = v
 			case "hardware.calibration":
@@ -354,6 +367,8 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				c.HTTPUsername = v
 			case "http.password":
 				c.HTTPPassword = v
+			case "http.results":
+				c.HTTPResults = v
 			case "analysis.enabled":
 				if v != "auto" && v != "on" && v != "off" {
 					return nil, bad(s, e, "%q: want auto, on or off", v)

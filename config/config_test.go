@@ -15,6 +15,7 @@ mode = tournament
 first = 1
 players = Ann, Bob
 settle = 150ms
+language = pl-PL
 
 [hardware]
 calibration = /tmp/cal.json
@@ -31,6 +32,7 @@ role = operator
 listen = off
 username = tv
 password = tv-pw
+results = /var/lib/zertzboard/results
 `
 
 func TestParse(t *testing.T) {
@@ -38,14 +40,14 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.BoardID != "club-3" || c.Variant != "37b" || c.Mode != "tournament" || c.First != 1 || c.Players != [2]string{"Ann", "Bob"} || c.SettleMS != 150 {
+	if c.BoardID != "club-3" || c.Variant != "37b" || c.Mode != "tournament" || c.First != 1 || c.Players != [2]string{"Ann", "Bob"} || c.SettleMS != 150 || c.Language != "pl" {
 		t.Errorf("board: %+v", c)
 	}
 	if c.Calibration != "/tmp/cal.json" || c.Wiring != "" || c.Journal != Defaults.Journal || c.Listen != Defaults.Listen || c.HTTP != "off" {
 		t.Errorf("defaults and paths: %+v", c)
 	}
-	if c.HTTPUsername != "tv" || c.HTTPPassword != "tv-pw" {
-		t.Errorf("scoreboard account %q/%q", c.HTTPUsername, c.HTTPPassword)
+	if c.HTTPUsername != "tv" || c.HTTPPassword != "tv-pw" || c.HTTPResults != "/var/lib/zertzboard/results" {
+		t.Errorf("scoreboard account %q/%q, results %q", c.HTTPUsername, c.HTTPPassword, c.HTTPResults)
 	}
 	if len(c.Users) != 1 || c.Users[0] != (User{"alice", "pw", "operator"}) || c.Password != "s3cret" {
 		t.Errorf("users %+v", c.Users)
@@ -59,6 +61,7 @@ func TestParseErrors(t *testing.T) {
 		{"[board]\nid = a/b", "z.conf:2: board.id"},
 		{"[board]\nsettle = 5ms", "z.conf:2: board.settle"},
 		{"[board]\ncolour = red", "z.conf:2: board.colour: unknown key"},
+		{"[board]\nlanguage = es", "z.conf:2: board.language: i18n: unknown language \"es\": want one of en, de, fr, pl, ru"},
 		{"[boards]", "z.conf:1: boards: unknown section"},
 		{"[user]\nrole = viewer", "z.conf:1: user: [user NAME] takes a name"},
 		{"[user bob]\nrole = viewer", "z.conf:1: user.bob: needs a password and a role"},

@@ -3,6 +3,9 @@ package display
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/zertzboard/zertzboard/i18n"
 )
 
 // Clock is the game clocks on the status screen.
@@ -12,11 +15,9 @@ type Clock struct {
 	Paused    bool
 }
 
-// The screen's clock words, in one place for translation.
-var (
-	clockPaused      = "PAUSE"
-	clockPausedShort = "||" // when both clocks are past an hour
-)
+// clockPausedShort stands for the pause (the catalogue's
+// "screen.clock-paused") when both clocks are past an hour.
+const clockPausedShort = "||"
 
 // ClockText is a clock's time as the screen shows it: m:ss, or h:mm:ss
 // from an hour on; the seconds are rounded up, so 0:00 means the flag
@@ -35,24 +36,25 @@ func ClockText(ms int64) string {
 // clockLine lays both clocks out on one line: player 0's on the left,
 // player 1's on the right, an arrow to the running one between (or the
 // pause).
-func clockLine(c Clock, columns int) string {
+func clockLine(l i18n.Lang, c Clock, columns int) string {
 	left, right := ClockText(c.Remaining[0]), ClockText(c.Remaining[1])
+	width := utf8.RuneCountInString // PAUSE may be Cyrillic
 	mid := " "
 	switch {
 	case c.Paused:
-		mid = clockPaused
+		mid = l.T("screen.clock-paused")
 	case c.Running == 0:
 		mid = "<"
 	case c.Running == 1:
 		mid = ">"
 	}
-	gap := columns - len(left) - len(right) - len(mid)
+	gap := columns - width(left) - width(right) - width(mid)
 	if gap < 2 && c.Paused {
 		mid = clockPausedShort
-		gap = columns - len(left) - len(right) - len(mid)
+		gap = columns - width(left) - width(right) - width(mid)
 	}
 	if gap < 1 || gap < 2 && !c.Paused {
-		mid, gap = "", columns-len(left)-len(right)
+		mid, gap = "", columns-width(left)-width(right)
 	}
 	if gap < 1 {
 		gap = 1

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -53,7 +54,7 @@ func LEDColors(dst []color.NRGBA, baseLen int, sockets []engine.Cell, g referee.
 // captures, the referee's status line and any faults.
 func ScreenStatus(s live.State, g referee.Guidance, faults []string) Status {
 	caps := func(c live.Counts) [3]int { return [3]int{c.White, c.Grey, c.Black} }
-	st := Status{ToMove: s.ToMove, Players: s.Players, Captures: [2][3]int{caps(s.Captures[0]), caps(s.Captures[1])}, Line: g.Status, Faults: faults}
+	st := Status{ToMove: s.ToMove, Players: s.Players, Captures: [2][3]int{caps(s.Captures[0]), caps(s.Captures[1])}, Line: g.Status, Parts: g.Parts, Faults: faults}
 	if s.Phase == "over" {
 		st.ToMove = -1
 	}
@@ -124,22 +125,30 @@ const Legend = "(o) free ring  <w> must capture  >o< jump target  *w* chain cont
 // Terminal renders the whole live view: the board with guidance, the
 // pool, the captures and the status line.
 func Terminal(s live.State, b *engine.Board, g referee.Guidance) string {
+	return TerminalIn(i18n.EN, s, b, g)
+}
+
+// TerminalIn is Terminal in language l: the status line said from the
+// guidance's messages (Status when it has none, e.g. a notice).
+func TerminalIn(l i18n.Lang, s live.State, b *engine.Board, g referee.Guidance) string {
 	var sb strings.Builder
 	sb.WriteString(Board(b, s.Cells, g.Hints))
 	name := func(i int) string {
 		if s.Players[i] != "" {
 			return s.Players[i]
 		}
-		return fmt.Sprintf("P%d", i)
+		return l.T("guide.player", i)
 	}
-	fmt.Fprintf(&sb, "pool %dw %dg %db | %s %dw %dg %db | %s %dw %dg %db\n",
-		s.Pool.White, s.Pool.Grey, s.Pool.Black,
-		name(0), s.Captures[0].White, s.Captures[0].Grey, s.Captures[0].Black,
-		name(1), s.Captures[1].White, s.Captures[1].Grey, s.Captures[1].Black)
-	fmt.Fprintf(&sb, "turn %d · %s\n", s.Turn, g.Status)
+	caps := func(c live.Counts) string { return l.T("term.counts", c.White, c.Grey, c.Black) }
+	fmt.Fprintf(&sb, "%s | %s %s | %s %s\n", l.T("term.pool", caps(s.Pool)), name(0), caps(s.Captures[0]), name(1), caps(s.Captures[1]))
+	status := g.Status
+	if l != i18n.EN && len(g.Parts) > 0 {
+		status = Speaker{Lang: l, Names: s.Players}.SayAll(g.Parts)
+	}
+	fmt.Fprintf(&sb, "%s · %s\n", l.T("term.turn", s.Turn), status)
 	if c := s.Clock; c.Remaining != nil {
 		st := ScreenStatus(s, g, nil)
-		fmt.Fprintf(&sb, "clock %s  %s\n", c.Control, clockLine(*st.Clock, 24))
+		fmt.Fprintf(&sb, "%s %s  %s\n", l.T("term.clock"), c.Control, clockLine(l, *st.Clock, 24))
 	}
 	return sb.String()
 }

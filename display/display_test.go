@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -79,5 +80,30 @@ func TestRenderBoard(t *testing.T) {
 	// A1 is the lowest ring of column A: four lines above the bottom.
 	if got := lines[12-3]; strings.TrimSpace(got)[0] != '.' {
 		t.Errorf("A1's line %q should start with the removed ring '.'", got)
+	}
+}
+
+// TestTerminalIn: the terminal view says the pool, the turn and the
+// referee's status in its language; English is as it always was.
+func TestTerminalIn(t *testing.T) {
+	b := engine.MustStandardBoard("37")
+	p := engine.NewPosition(b, engine.Standard, 0)
+	s := live.State{Cells: p.Cells(), Pool: live.Counts{White: 6, Grey: 8, Black: 10}, Players: [2]string{"Ann", ""}, Turn: 3}
+	g := referee.Guidance{Status: "P1 to move: place a marble, then remove a free ring",
+		Parts: []referee.Message{referee.Msg("guide.to-move", referee.Msg("guide.player", 1), referee.Msg("guide.place-and-remove"))}}
+	for _, tc := range []struct {
+		l    i18n.Lang
+		want string
+	}{
+		{i18n.EN, "pool 6w 8g 10b | Ann 0w 0g 0b | P1 0w 0g 0b\nturn 3 · P1 to move: place a marble, then remove a free ring\n"},
+		{i18n.RU, "запас 6б 8с 10ч | Ann 0б 0с 0ч | И1 0б 0с 0ч\nход 3 · Ходит И1: поставьте шарик, затем снимите свободное кольцо\n"},
+	} {
+		got := TerminalIn(tc.l, s, b, g)
+		if !strings.HasSuffix(got, tc.want) {
+			t.Errorf("TerminalIn(%s) ends\n%q\nwant\n%q", tc.l, got[strings.LastIndex(got[:len(got)-1], "\n")-60:], tc.want)
+		}
+	}
+	if Terminal(s, b, g) != TerminalIn(i18n.EN, s, b, g) {
+		t.Error("Terminal is not TerminalIn English")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -31,11 +32,11 @@ func TestLines(t *testing.T) {
 			"",
 		}},
 		{"faults and long names", Status{ToMove: 0, Players: [2]string{"Maximilian-Alexander", "Zoë"}, Faults: []string{"E5: drifting", "A3: saturated"}}, []string{
-			"Maximilian-Alexand",
+			"Maximilian to move",
 			">Maximili w0 g0 b0",
 			" Zoë      w0 g0 b0",
 			"",
-			"!2: E5: drifting",
+			"!2 E5: drifting",
 		}},
 		{"clocks", Status{ToMove: 1, Players: [2]string{"Alice", "Bob"}, Clock: &Clock{Remaining: [2]int64{1500_000, 59_001}, Running: 1}}, []string{
 			"25:00    >    1:00",
@@ -73,7 +74,7 @@ func TestClockText(t *testing.T) {
 		for _, b := range []int64{0, 61_000, 36_000_000} {
 			for _, c := range []Clock{{Running: 0}, {Running: 1}, {Running: -1}, {Running: -1, Paused: true}} {
 				c.Remaining = [2]int64{a, b}
-				if l := clockLine(c, 18); len(l) != 18 || (c.Paused && !strings.Contains(l, "|") && !strings.Contains(l, "PAUSE")) {
+				if l := clockLine(i18n.EN, c, 18); len(l) != 18 || (c.Paused && !strings.Contains(l, "|") && !strings.Contains(l, "PAUSE")) {
 					t.Errorf("clockLine(%+v) = %q", c, l)
 				}
 			}

@@ -28,7 +28,7 @@ func TestExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		"zertzboard.acl":  acl,
+		"zertzboard.acl": acl,
 		"mosquitto.conf": Config("0.0.0.0", 1883, examplePasswd, exampleACL),
 	}
 	for name, want := range files {

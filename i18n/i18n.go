@@ -145,8 +145,8 @@ func (l Lang) T(key string, args ...any) string {
 	if s == "" {
 		s = m[0]
 	}
-	if len(args) == 0 {
-		return s
+	if len(args) == 0 || !strings.Contains(s, "%") {
+		return s // a form that leaves its arguments out
 	}
 	return fmt.Sprintf(s, l.args(args)...)
 }
@@ -173,6 +173,20 @@ func (l Lang) args(args []any) []any {
 		return args
 	}
 	return out
+}
+
+// Format returns the message key's format in language l, unformatted
+// (English where l lacks it; the key itself when unknown), for callers
+// that escape it before formatting, e.g. into HTML.
+func (l Lang) Format(key string) string {
+	m, ok := catalogue[key]
+	if !ok {
+		return key
+	}
+	if s := m[l.index()]; s != "" {
+		return s
+	}
+	return m[0]
 }
 
 // N returns the plural message key for the count n in language l. Its

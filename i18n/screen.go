@@ -8,5 +8,30 @@ func init() { register("screen", screen) }
 var screen = map[string]Entry{
 	"screen.to-move": {"%s to move", "%s am Zug", "Au tour de %s", "Ruch: %s", "Ходит %s"},
 	"screen.no-game": {"no game", "kein Spiel", "pas de partie", "brak partii", "нет партии"},
-	"screen.player":  {"P%d", "S%d", "J%d", "G%d", "И%d"},
+	// Captured marbles by colour: white, grey, black.
+	"screen.captures": {"w%d g%d b%d", "w%d g%d s%d", "b%d g%d n%d", "b%d s%d c%d", "б%d с%d ч%d"},
+
+	// The simulator's terminal view (sim --show).
+	"term.pool":   {"pool %s", "Vorrat %s", "réserve %s", "pula %s", "запас %s"},
+	"term.counts": {"%dw %dg %db", "%dw %dg %ds", "%db %dg %dn", "%db %ds %dc", "%dб %dс %dч"},
+	"term.clock":  {"clock", "Uhr", "pendule", "zegar", "часы"},
+	"term.turn":   {"turn %d", "Zug %d", "coup %d", "ruch %d", "ход %d"},
+	// The arbiter's pause, between the two clocks on the top line.
+	"screen.clock-paused": {"PAUSE", "PAUSE", "PAUSE", "PAUZA", "ПАУЗА"},
+	// Sensor faults, by health.Kind, with the socket's label: at most 15
+	// columns with a 3-letter label ("!2 " and the fault fill a line).
+	"fault.saturated":  {"%s: saturated", "%s: gesättigt", "%s: saturé", "%s: nasycony", "%s: насыщение"},
+	"fault.stuck":      {"%s: stuck", "%s: hängt", "%s: bloqué", "%s: zawieszony", "%s: завис"},
+	"fault.noisy":      {"%s: noisy", "%s: rauscht", "%s: bruité", "%s: zaszumiony", "%s: шум"},
+	"fault.drifting":   {"%s: drifting", "%s: driftet", "%s: dérive", "%s: dryfuje", "%s: дрейф"},
+	"fault.unreadable": {"%s: unreadable", "%s: unlesbar", "%s: illisible", "%s: zły odczyt", "%s: нечитаем"},
+	// Standing warnings, shown with the faults.
+	"warn.no-journal":      {"NO JOURNAL", "KEIN JOURNAL", "PAS DE JOURNAL", "BRAK DZIENNIKA", "НЕТ ЖУРНАЛА"},
+	"warn.journal-damaged": {"BAD JOURNAL", "JOURNAL DEFEKT", "JOURNAL ABÎMÉ", "BŁĄD DZIENNIKA", "СБОЙ ЖУРНАЛА"},
+	// Notices from the buttons, in place of the status line.
+	"notice.confirm-new-game": {"Confirm: new game?", "Neues Spiel: OK?", "OK pour rejouer", "Potwierdź nową grę", "Новая игра: ОК?"},
+	"notice.which-colour":     {"%s %s? Confirm", "%s %s? OK", "%s %s ? OK", "%s %s? OK", "%s %s? ОК"},
+	"colour.white":            {"white", "weiß", "blanche", "biała", "белый"},
+	"colour.grey":             {"grey", "grau", "grise", "szara", "серый"},
+	"colour.black":            {"black", "schwarz", "noire", "czarna", "чёрный"},
 }

@@ -71,7 +71,10 @@ type State struct {
 	Winner   *int                   `json:"winner"`    // null unless won
 	Result   string                 `json:"result"`    // "" while playing; else the engine's reason
 	Status   string                 `json:"status"`    // the referee's status line
-	Missed   []int                  `json:"missed_captures"`
+	// StatusMsg is Status as messages (key and arguments), so that a
+	// viewer can say it in its own language (package i18n).
+	StatusMsg []referee.Message `json:"status_msg"`
+	Missed    []int             `json:"missed_captures"`
 	// Analysis is the forced-win search on this position, null while it
 	// runs, when analysis is off (tournament play) and once the game is
 	// over. The state is published again, same seq, when it finishes.
@@ -132,7 +135,7 @@ func Snapshot(ref *referee.Referee, boardID string, players [2]string, seq uint6
 		Cells: p.Cells(), Pool: counts(p.Pool()), Captures: [2]Counts{counts(p.Captures(0)), counts(p.Captures(1))},
 		Win:     WinSets{Counts: counts(p.Rules().Win), Each: p.Rules().WinEach},
 		Players: players, ToMove: p.ToMove(), Turn: g.Len(), Moves: []string{},
-		Status: ref.Guidance().Status, Missed: ref.MissedCaptures(),
+		Status: ref.Guidance().Status, StatusMsg: ref.Guidance().Parts, Missed: ref.MissedCaptures(),
 	}
 	if s.Missed == nil {
 		s.Missed = []int{}

@@ -31,6 +31,7 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/screen"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
@@ -91,6 +92,9 @@ type Options struct {
 	Analysis *analyst.Options
 	// Control is the time control of new games (the zero Control: none).
 	Control clock.Control
+	// Language is the status screen's and the terminal view's language;
+	// "" is English. The wire (MQTT, journal, records) stays English.
+	Language i18n.Lang
 }
 
 // Node is a running board.
@@ -141,12 +145,12 @@ func New(opt Options) (*Node, error) {
 		case err != nil:
 			// A board that cannot keep its journal still referees: say
 			// so loudly rather than refuse to start.
-			warning = "NO JOURNAL: " + err.Error()
+			warning = "warn.no-journal"
 			n.log.Error("the journal cannot be opened; refereeing without one: a crash will lose the game", "path", opt.JournalPath, "err", err)
 		default:
 			n.jrnl = j
 			if damage = j.Damage(); damage != nil {
-				warning = fmt.Sprintf("JOURNAL DAMAGED at line %d: resumed at turn %d", damage.Line, damage.Turns)
+				warning = "warn.journal-damaged"
 				n.log.Error("journal damaged", "err", damage.Error())
 			}
 			if g != nil {
@@ -154,8 +158,10 @@ func New(opt Options) (*Node, error) {
 			}
 		}
 	}
-	n.disp = newScreens(opt.Rig, opt.Terminal, n.log)
-	n.disp.warn = warning
+	n.disp = newScreens(opt.Rig, opt.Terminal, n.log, opt.Language)
+	if warning != "" {
+		n.disp.warn = n.disp.lang.T(warning)
+	}
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
@@ -379,12 +385,13 @@ func sameFaults(a, b []health.Fault) bool {
 }
 
 func (n *Node) reportFaults(t time.Time, fs []health.Fault) {
-	var lines []string
+	var lines, shown []string
 	for _, f := range fs {
 		lines = append(lines, f.String())
+		shown = append(shown, n.disp.lang.T("fault."+f.Kind.String(), f.Label))
 		n.log.Warn("sensor fault", "fault", f.String())
 	}
-	n.disp.setFaults(lines)
+	n.disp.setFaults(shown)
 	if p := n.opt.Publisher; p != nil {
 		reason := "sensors healthy"
 		if len(lines) > 0 {
@@ -422,7 +429,7 @@ func (n *Node) button(e buttons.Event) {
 			return
 		}
 		n.armedAt = e.T
-		n.disp.setNotice("Press confirm to start a new game")
+		n.disp.setNotice(n.disp.lang.T("notice.confirm-new-game"))
 	case buttons.Confirm:
 		if !n.armedAt.IsZero() && e.T.Sub(n.armedAt) <= confirmWindow {
 			n.newGameByButton()
@@ -441,7 +448,7 @@ func (n *Node) button(e buttons.Event) {
 		if cell, opts, ok := n.ctrl.Asking(); ok {
 			// While the referee asks, take-back offers the next colour.
 			n.askIdx = (n.askIdx + 1) % len(opts)
-			n.disp.setNotice(fmt.Sprintf("Was %s %s? Confirm to answer", cell, opts[n.askIdx]))
+			n.disp.setNotice(n.disp.lang.T("notice.which-colour", cell, i18n.Key("colour."+opts[n.askIdx].String())))
 			return
 		}
 		// In tournament mode the button asks the arbiter; in casual mode
@@ -513,6 +520,7 @@ type screens struct {
 	system string // a fault outside the sensors (SetFault), shown first
 	notice string // overrides the status line, e.g. a button awaiting confirm
 	warn   string // a standing warning (a damaged journal), shown with the faults
+	lang   i18n.Lang
 	dirty  chan struct{}
 	leds   []color.NRGBA
 	// clock, if set, reads the clocks as of the latest frame: while one
@@ -523,8 +531,11 @@ type screens struct {
 // clockRefresh is how often the screen redraws a running clock.
 const clockRefresh = 250 * time.Millisecond
 
-func newScreens(r *open.Rig, term io.Writer, log *slog.Logger) *screens {
-	return &screens{rig: r, term: term, log: log, dirty: make(chan struct{}, 1)}
+func newScreens(r *open.Rig, term io.Writer, log *slog.Logger, lang i18n.Lang) *screens {
+	if lang == "" {
+		lang = i18n.EN
+	}
+	return &screens{rig: r, term: term, log: log, lang: lang, dirty: make(chan struct{}, 1)}
 }
 
 // Show implements controller.Display.
@@ -573,9 +584,11 @@ func (d *screens) countDown() {
 	}
 	s.Clock = d.clock()
 	if notice != "" {
-		g.Status = notice
+		g.Status, g.Parts = notice, nil
 	}
-	if err := sc.Show(display.StatusLines(display.ScreenStatus(s, g, faults), screen.Columns)); err != nil {
+	st := display.ScreenStatus(s, g, faults)
+	st.Lang = d.lang
+	if err := sc.Show(display.StatusLines(st, screen.Columns)); err != nil {
 		d.log.Error("screen", "err", err)
 	}
 }
@@ -608,7 +621,7 @@ func (d *screens) run(ctx context.Context) {
 			faults = append([]string{d.warn}, faults...)
 		}
 		if d.notice != "" {
-			g.Status = d.notice
+			g.Status, g.Parts = d.notice, nil
 		}
 		d.mu.Unlock()
 		if g.Hints == nil || m == nil {
@@ -624,12 +637,14 @@ func (d *screens) run(ctx context.Context) {
 			}
 		}
 		if sc := d.rig.Screen; sc != nil {
-			if err := sc.Show(display.StatusLines(display.ScreenStatus(s, g, faults), screen.Columns)); err != nil {
+			st := display.ScreenStatus(s, g, faults)
+			st.Lang = d.lang
+			if err := sc.Show(display.StatusLines(st, screen.Columns)); err != nil {
 				d.log.Error("screen", "err", err)
 			}
 		}
 		if d.term != nil {
-			fmt.Fprintf(d.term, "\n%s", display.Terminal(s, m.Game, g))
+			fmt.Fprintf(d.term, "\n%s", display.TerminalIn(d.lang, s, m.Game, g))
 		}
 	}
 }

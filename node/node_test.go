@@ -253,7 +253,7 @@ func TestDamagedJournalIsReportedLoudly(t *testing.T) {
 	if len(p.kinds) == 0 || p.kinds[0] != "journal-damaged" {
 		t.Errorf("events %v; want journal-damaged first", p.kinds)
 	}
-	if !strings.Contains(n.disp.warn, "JOURNAL DAMAGED at line 3") {
+	if !strings.Contains(n.disp.warn, "BAD JOURNAL") {
 		t.Errorf("screen warning %q", n.disp.warn)
 	}
 	if !strings.Contains(log.String(), "journal damaged") {

@@ -58,10 +58,10 @@ func (r *Referee) Ended() *Ending {
 func (r *Referee) Over() bool { return r.ended != nil || r.game.Position().Result().Over }
 
 // endedStatus is the status line of a game ended off the board.
-func (r *Referee) endedStatus() string {
+func (r *Referee) endedStatus() Message {
 	e := r.ended
 	if e.Winner != nil {
-		return fmt.Sprintf("Game over: P%d wins (%s)", *e.Winner, e.Reason)
+		return Msg("guide.over-win", player(*e.Winner), Msg("result."+e.Reason))
 	}
-	return fmt.Sprintf("Game over: drawn (%s)", e.Reason)
+	return Msg("guide.over-draw", Msg("result."+e.Reason))
 }

@@ -53,6 +53,8 @@ type Pending struct {
 	Player int      `json:"player"`
 	Need   string   `json:"need"`
 	Cells  []string `json:"cells"`
+	// NeedMsg is Need as a Message, for other languages.
+	NeedMsg *Message `json:"need_msg,omitempty"`
 }
 
 // Jump is one capture hop.
@@ -87,6 +89,9 @@ type Illegal struct {
 	Reason string    `json:"reason"`
 	Rule   string    `json:"rule,omitempty"`
 	Cells  []CellFix `json:"cells"`
+	// ReasonMsg is Reason as a Message (the rule's sentence; Text holds
+	// Reason), for other languages.
+	ReasonMsg *Message `json:"reason_msg,omitempty"`
 }
 
 // Restored: after an illegal board, the board is back at the official

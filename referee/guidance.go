@@ -38,10 +38,15 @@ type Hint struct {
 
 // Guidance is what the LEDs and the status screen should show: one Hint
 // per cell in board order, and one status line. It is pure data; the
-// display layer decides colours.
+// display layer decides colours and words.
 type Guidance struct {
-	Hints  []Hint
+	Hints []Hint
+	// Status is the status line in English, as on the wire: the English
+	// of Parts, joined with "; ".
 	Status string
+	// Parts are the status line's messages, most important first, for
+	// saying them in another language.
+	Parts []Message
 }
 
 // hints builds guidance hints; set keeps the highest role per cell.

@@ -259,7 +259,7 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 		r.jumperSeen = append(r.jumperSeen, at)
 	}
 	h := make(hints, r.b.Len())
-	var need string
+	var need Message
 	var lit []engine.Cell
 	switch {
 	case atEnd:
@@ -276,7 +276,7 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 			}
 			break
 		}
-		need = "take off the captured marbles " + strings.Join(r.labels(lit), ", ")
+		need = Msg("need.take-off-captured", strings.Join(r.labels(lit), ", "))
 	case at != engine.NoCell:
 		h.set(at, RoleChainContinues)
 		for _, turn := range fits {
@@ -291,7 +291,7 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 				}
 			}
 		}
-		need = "continue capturing from " + r.b.Label(at)
+		need = Msg("need.continue-capture", r.b.Label(at))
 	default:
 		for _, turn := range fits {
 			path := turn.Path()
@@ -299,7 +299,7 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 			lit = append(lit, path[1])
 			h.set(path[1], RoleJumpTarget)
 		}
-		need = "finish the capture"
+		need = Msg("need.finish-capture")
 	}
 	return r.pendingEvent(t, need, dedupe(lit), h), true
 }
@@ -332,7 +332,7 @@ type placementMatch struct {
 	over   bool // a placement over a compulsory capture (tournament)
 
 	pending bool
-	need    string
+	need    Message
 	cells   []engine.Cell
 	hints   hints
 
@@ -374,7 +374,7 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 		case free&bit(rr) == 0:
 			m.reason, m.rule = fmt.Sprintf("ring %s is not free: no two adjacent sides are open", r.b.Label(rr)), string(engine.RuleRingNotFree)
 		default:
-			m.pending, m.need, m.hints = true, "place a marble on a vacant ring", make(hints, r.b.Len())
+			m.pending, m.need, m.hints = true, Msg("need.place-marble"), make(hints, r.b.Len())
 		}
 		return m
 	}
@@ -402,7 +402,7 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 			m.reason, m.rule = illegalWords(err)
 			return m
 		}
-		m.pending, m.need, m.cells = true, "remove a free ring", cellsOf(others)
+		m.pending, m.need, m.cells = true, Msg("need.remove-free-ring"), cellsOf(others)
 		m.hints = make(hints, r.b.Len())
 		for _, c := range m.cells {
 			m.hints.set(c, RoleFreeRing)

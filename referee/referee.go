@@ -324,7 +324,7 @@ func (r *Referee) DemandTakeback(t int64) []Event {
 	r.demand = true
 	prev := r.cells[n-1]
 	fixes, h := r.restore(prev, r.Expected())
-	r.guide = Guidance{Hints: h, Status: fmt.Sprintf("Take back turn %d: restore %s", n, fixList(fixes))}
+	r.guide = guidance(h, Msg("guide.takeback-demand", n, fixList(fixes)))
 	return []Event{{t, TakebackDemand{Turn: n, By: r.game.Position().ToMove(), Cells: fixes}}}
 }
 
@@ -342,28 +342,30 @@ func (r *Referee) restore(want, have string) ([]CellFix, hints) {
 	return fixes, h
 }
 
-func fixList(fixes []CellFix) string {
-	var parts []string
-	for _, f := range fixes {
-		parts = append(parts, f.Cell+" "+contentWords(f.Should))
+// fixList says what each cell should hold: "D4 (white), E5 (no ring)".
+func fixList(fixes []CellFix) []Message {
+	parts := make([]Message, len(fixes))
+	for i, f := range fixes {
+		parts[i] = Msg("guide.fix", f.Cell, ContentMessage(f.Should))
 	}
-	return strings.Join(parts, ", ")
+	return parts
 }
 
-func contentWords(s string) string {
+// ContentMessage names what a cell holds, by frame-log character.
+func ContentMessage(s string) Message {
 	switch s {
 	case ".":
-		return "(no ring)"
+		return Msg("content.no-ring")
 	case "o":
-		return "(empty ring)"
+		return Msg("content.vacant")
 	case "w":
-		return "(white)"
+		return Msg("content.white")
 	case "g":
-		return "(grey)"
+		return Msg("content.grey")
 	case "b":
-		return "(black)"
+		return Msg("content.black")
 	}
-	return "(?)"
+	return Msg("content.unknown")
 }
 
 func cellsOf(set uint64) []engine.Cell {

@@ -124,7 +124,7 @@ func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
 		return ev, true
 	}
 	r.recheck, r.deferred = true, true
-	return r.pendingEvent(t, "finish the turn (two turns seen at once)", nil, make(hints, r.b.Len())), true
+	return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len())), true
 }
 
 func splitCands(cs []twoCand) (one, whole, start []twoCand) {

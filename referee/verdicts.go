@@ -1,7 +1,6 @@
 package referee
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -140,14 +139,14 @@ func (r *Referee) takeback(t int64, k int) []Event {
 	return ev
 }
 
-func (r *Referee) pendingEvent(t int64, need string, cells []engine.Cell, h hints) []Event {
+func (r *Referee) pendingEvent(t int64, need Message, cells []engine.Cell, h hints) []Event {
 	r.illegal = false
 	for _, c := range cellsOf(r.toClear) {
 		h.set(c, RoleTakeOff)
 	}
 	p := r.game.Position()
-	r.guide = Guidance{Hints: h, Status: fmt.Sprintf("P%d: %s", p.ToMove(), need)}
-	return []Event{{t, Pending{Player: p.ToMove(), Need: need, Cells: r.labels(cells)}}}
+	r.guide = guidance(h, Msg("guide.pending", player(p.ToMove()), need))
+	return []Event{{t, Pending{Player: p.ToMove(), Need: need.English(), Cells: r.labels(cells), NeedMsg: &need}}}
 }
 
 // flagIllegal reports an illegal board and says, per cell, what to restore.
@@ -160,8 +159,9 @@ func (r *Referee) flagIllegal(t int64, obs, exp string, d uint64, reason, rule s
 		fixes = append(fixes, CellFix{Cell: r.b.Label(c), Is: string(obs[c]), Should: string(exp[c])})
 		h.wrong(c, engine.Content(exp[c]))
 	}
-	r.guide = Guidance{Hints: h, Status: fmt.Sprintf("Illegal: %s. Restore %s", reason, fixList(fixes))}
-	return []Event{{t, Illegal{Player: r.game.Position().ToMove(), Reason: reason, Rule: rule, Cells: fixes}}}
+	why := Message{Key: RuleKey(rule), Text: reason}
+	r.guide = guidance(h, Msg("guide.illegal", why, fixList(fixes)))
+	return []Event{{t, Illegal{Player: r.game.Position().ToMove(), Reason: reason, Rule: rule, Cells: fixes, ReasonMsg: &why}}}
 }
 
 // idleGuidance is the guidance between turns: the last turn, claimed rings
@@ -181,25 +181,25 @@ func (r *Referee) idleGuidance() Guidance {
 			}
 		}
 	}
-	var status []string
+	var status []Message
 	if q := r.question; q != nil {
 		h.set(q.cell, RoleChainContinues)
-		status = append(status, "Which colour was on "+r.b.Label(q.cell)+"? Take-back button: next colour, confirm: answer")
+		status = append(status, Msg("guide.question", r.b.Label(q.cell)))
 	}
 	if r.toClear != 0 {
 		cs := cellsOf(r.toClear)
 		for _, c := range cs {
 			h.set(c, RoleTakeOff)
 		}
-		status = append(status, "take off the claimed rings "+strings.Join(r.labels(cs), ", "))
+		status = append(status, Msg("guide.take-off-claimed", strings.Join(r.labels(cs), ", ")))
 	}
 	switch res := p.Result(); {
 	case r.ended != nil:
-		status = append([]string{r.endedStatus()}, status...)
+		status = append([]Message{r.endedStatus()}, status...)
 	case res.Over && res.Winner >= 0:
-		status = append([]string{fmt.Sprintf("Game over: P%d wins (%s)", res.Winner, res.Reason)}, status...)
+		status = append([]Message{Msg("guide.over-win", player(res.Winner), Msg("result."+string(res.Reason)))}, status...)
 	case res.Over:
-		status = append([]string{fmt.Sprintf("Game over: drawn (%s)", res.Reason)}, status...)
+		status = append([]Message{Msg("guide.over-draw", Msg("result."+string(res.Reason)))}, status...)
 	case p.HasCapture():
 		from, over := firstJump(p)
 		for _, turn := range p.CaptureTurns() {
@@ -207,17 +207,17 @@ func (r *Referee) idleGuidance() Guidance {
 			h.set(path[0], RoleMustCapture)
 			h.set(path[1], RoleJumpTarget)
 		}
-		status = append([]string{fmt.Sprintf("P%d must capture: %s can jump %s", p.ToMove(), r.b.Label(from), r.b.Label(over))}, status...)
+		status = append([]Message{Msg("guide.must-capture", player(p.ToMove()), r.b.Label(from), r.b.Label(over))}, status...)
 	default:
 		free := p.FreeRings()
 		for _, c := range free {
 			h.set(c, RoleFreeRing)
 		}
-		what := "place a marble, then remove a free ring"
+		what := Msg("guide.place-and-remove")
 		if len(free) == 0 {
-			what = "place a marble (no ring is free to remove)"
+			what = Msg("guide.place-no-free-ring")
 		}
-		status = append([]string{fmt.Sprintf("P%d to move: %s", p.ToMove(), what)}, status...)
+		status = append([]Message{Msg("guide.to-move", player(p.ToMove()), what)}, status...)
 	}
-	return Guidance{Hints: h, Status: strings.Join(status, "; ")}
+	return guidance(h, status...)
 }

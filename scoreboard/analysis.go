@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 )
 
@@ -23,18 +24,14 @@ func analysisShown(s *live.State) *live.Analysis {
 
 // renderAnalysisBanner writes "Forced win for NAME in K" with the line, or
 // the small "no forced win within K" indicator.
-func renderAnalysisBanner(b *strings.Builder, s *live.State) {
+func renderAnalysisBanner(b *strings.Builder, l i18n.Lang, s *live.State) {
 	a := analysisShown(s)
 	if a == nil {
 		return
 	}
 	if w := a.ForcedWin; w != nil {
-		turns := "turns"
-		if w.Turns == 1 {
-			turns = "turn"
-		}
-		fmt.Fprintf(b, `<div class="banner analysis win" data-forced-player="%d" data-forced-turns="%d"><b>Forced win for %s in %d %s</b>`,
-			w.Player, w.Turns, esc(playerName(s, w.Player)), w.Turns, turns)
+		fmt.Fprintf(b, `<div class="banner analysis win" data-forced-player="%d" data-forced-turns="%d"><b>%s</b>`,
+			w.Player, w.Turns, esc(l.N("page.forced-win", w.Turns, playerName(l, s, w.Player), w.Turns)))
 		b.WriteString(` <span class="aline">`)
 		for i, m := range w.Line {
 			cls := "step attacker"
@@ -49,11 +46,7 @@ func renderAnalysisBanner(b *strings.Builder, s *live.State) {
 	if a.Depth < 1 {
 		return // not even one turn searched: nothing to say
 	}
-	turns := "turns"
-	if a.Depth == 1 {
-		turns = "turn"
-	}
-	fmt.Fprintf(b, `<div class="banner analysis none" data-depth="%d">No forced win within %d %s</div>`, a.Depth, a.Depth, turns)
+	fmt.Fprintf(b, `<div class="banner analysis none" data-depth="%d">%s</div>`, a.Depth, esc(l.N("page.no-forced-win", a.Depth, a.Depth)))
 }
 
 // analysisArrows draws a forced win's line: a capture as an arrow along

@@ -312,3 +312,20 @@ func cpuTime() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkObserve is what the console and the results add to each state
+// a scoreboard handles: decoding the fields they read and keeping them.
+func BenchmarkObserve(b *testing.B) {
+	rec, rep := sampleGame(b, 30)
+	states := gameStates(b, rec, rep, "t1")
+	payloads := make([][]byte, len(states))
+	for i, st := range states {
+		payloads[i] = stateJSON(b, st)
+	}
+	o := newObserver(nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		o.observe("t1", "state", payloads[i%len(payloads)])
+	}
+}

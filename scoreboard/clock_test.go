@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 )
 
@@ -79,7 +80,7 @@ func TestClockRendering(t *testing.T) {
 	rem := [2]int64{}
 	rem[w] = 1234
 	s.Handle("zertz/t1/state", clocked(t, over, "sudden:5m", rem, -1, false))
-	if h, _ := s.Current("t1"); running.MatchString(h) || !strings.Contains(h, `class="clock flag" data-ms="0"`) || !strings.Contains(h, playerName(&over, w)+" wins on time") {
+	if h, _ := s.Current("t1"); running.MatchString(h) || !strings.Contains(h, `class="clock flag" data-ms="0"`) || !strings.Contains(h, playerName(i18n.EN, &over, w)+" wins on time") {
 		t.Errorf("flag fall:\n%s", h)
 	}
 	over.Winner = nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 )
 
@@ -70,11 +71,17 @@ func fmtClock(ms int64) string {
 
 // controlText names a time control for the header: "sudden 25m",
 // "fischer 20m+10s"; "" for none.
-func controlText(c *live.Clock) string {
+func controlText(l i18n.Lang, c *live.Clock) string {
 	if c == nil || c.Control == "" || c.Control == "none" {
 		return ""
 	}
 	kind, rest, _ := strings.Cut(c.Control, ":")
+	switch kind {
+	case "sudden":
+		return l.T("page.control-sudden", rest)
+	case "fischer":
+		return l.T("page.control-fischer", rest)
+	}
 	return kind + " " + rest
 }
 
@@ -82,33 +89,33 @@ func controlText(c *live.Clock) string {
 // a result.
 func renderClockBanners(b *strings.Builder, v view) {
 	if v.clock != nil && v.clock.Paused && v.state.Phase != "over" {
-		b.WriteString(`<div class="banner paused">Clocks paused by the arbiter</div>`)
+		fmt.Fprintf(b, `<div class="banner paused">%s</div>`, esc(v.lang.T("page.clocks-paused")))
 	}
 	if v.state.Phase == "over" && v.note != "" {
-		fmt.Fprintf(b, `<div class="banner note">Arbiter: %s</div>`, esc(v.note))
+		fmt.Fprintf(b, `<div class="banner note">%s</div>`, esc(v.lang.T("page.arbiter-note", v.note)))
 	}
 }
 
 // endText is the result of a finished game, with the off-board endings
 // (time, resignation, adjudication, draw) said in words.
-func endText(s *live.State) string {
-	name := func() string { return playerName(s, *s.Winner) }
+func endText(l i18n.Lang, s *live.State) string {
+	name := func() string { return playerName(l, s, *s.Winner) }
 	switch s.Result {
 	case "time":
 		if s.Winner == nil {
-			return "Draw: the flag fell, but the opponent could not win"
+			return l.T("page.draw-flag")
 		}
-		return name() + " wins on time"
+		return l.T("page.wins-on-time", name())
 	case "resignation":
 		if s.Winner != nil {
-			return fmt.Sprintf("%s wins: %s resigned", name(), playerName(s, 1-*s.Winner))
+			return l.T("page.wins-resigned", name(), playerName(l, s, 1-*s.Winner))
 		}
 	case "adjudication":
 		if s.Winner != nil {
-			return name() + " wins by adjudication"
+			return l.T("page.wins-adjudication", name())
 		}
 	case "draw":
-		return "Draw"
+		return l.T("page.draw")
 	}
-	return resultText(s)
+	return resultText(l, s)
 }

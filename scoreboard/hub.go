@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/live"
 )
@@ -48,13 +49,18 @@ type Server struct {
 	mu      sync.Mutex
 	boards  map[string]*boardView
 	clients map[*client]struct{}
-	index   *frame // the tournament view
+	index   *frame                   // the tournament view
+	langs   map[i18n.Lang]*langViews // views in the other languages streams use (lang.go)
 	closed  bool
 	done    chan struct{} // closed by Close
 	dropped int           // slow clients dropped, for tests and logs
 	ver     uint64        // the last frame's ver
 	now     func() time.Time
 	whole   bool // send whole views only (to measure what patches save)
+
+	obs *observer // the console's view of the boards (observe.go)
+	res *results  // finished games (results.go)
+	ops *console  // the arbiter console (console.go); nil until EnableConsole
 }
 
 // boardView is one board's latest data and rendered view.
@@ -80,7 +86,8 @@ type frame struct {
 
 // client is one browser's stream.
 type client struct {
-	board string // "" for the tournament view
+	board string    // "" for the tournament view
+	lang  i18n.Lang // "" for English
 	ch    chan *frame
 	gone  chan struct{} // closed when the server drops the client
 }
@@ -104,6 +111,7 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{}), now: time.Now}
+	s.initOps()
 	s.index = s.renderIndexLocked()
 	return s
 }
@@ -114,7 +122,7 @@ func (s *Server) Prefix() string { return s.opts.Prefix }
 // Filters are the MQTT subscriptions the scoreboard needs.
 func (s *Server) Filters() []string {
 	p := s.opts.Prefix
-	return []string{p + "+/state", p + "+/status", p + "+/events", p + "+/moves"}
+	return []string{p + "+/state", p + "+/status", p + "+/events", p + "+/moves", p + "+/record"}
 }
 
 // Handle takes one MQTT message. Topics other than a board's state,
@@ -129,6 +137,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	if !ok || !boardid.Valid(id) || len(payload) > maxPayload {
 		return
 	}
+	s.obs.observe(id, kind, payload) // the console and the results (observe.go)
 	switch kind {
 	case "state", "status", "events", "moves":
 	default:
@@ -227,6 +236,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 		s.index = s.renderIndexLocked()
 		s.broadcastLocked("", s.index)
 	}
+	s.translateLocked(id, indexChanged)
 }
 
 // forget drops a board: its viewers see the waiting view.
@@ -240,6 +250,7 @@ func (s *Server) forget(id string) {
 	s.broadcastLocked(id, s.currentLocked(id))
 	s.index = s.renderIndexLocked()
 	s.broadcastLocked("", s.index)
+	s.translateLocked(id, true)
 }
 
 func (bv *boardView) seq() uint64 {
@@ -281,8 +292,8 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 
 // waitingFrame is the view of a board not seen (yet): made on demand,
 // never patched.
-func (s *Server) waitingFrame(board string) *frame {
-	html := renderBoard(view{id: board})
+func (s *Server) waitingFrame(board string, l i18n.Lang) *frame {
+	html := renderBoard(view{id: board, lang: l})
 	return &frame{html: html, made: s.now(), full: encodeEvent(struct {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
@@ -304,16 +315,20 @@ func encodeEvent(v any) []byte {
 // tournament view), dropping any whose buffer is full.
 func (s *Server) broadcastLocked(board string, f *frame) {
 	for c := range s.clients {
-		if c.board != board {
-			continue
+		if c.board == board && c.lang == "" {
+			s.sendLocked(c, f)
 		}
-		select {
-		case c.ch <- f:
-		default:
-			s.dropLocked(c)
-			s.dropped++
-			s.log.Info("scoreboard: dropped a slow viewer", "board", board)
-		}
+	}
+}
+
+// sendLocked queues f for c, dropping c if its buffer is full.
+func (s *Server) sendLocked(c *client, f *frame) {
+	select {
+	case c.ch <- f:
+	default:
+		s.dropLocked(c)
+		s.dropped++
+		s.log.Info("scoreboard: dropped a slow viewer", "board", c.board)
 	}
 }
 
@@ -321,21 +336,13 @@ func (s *Server) dropLocked(c *client) {
 	if _, ok := s.clients[c]; ok {
 		delete(s.clients, c)
 		close(c.gone)
+		s.leftLocked(c)
 	}
 }
 
 // subscribe registers a client and returns it with the current view, or
 // nil after Close.
-func (s *Server) subscribe(board string) (*client, *frame) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, nil
-	}
-	c := &client{board: board, ch: make(chan *frame, s.opts.ClientBuffer), gone: make(chan struct{})}
-	s.clients[c] = struct{}{}
-	return c, s.currentLocked(board)
-}
+func (s *Server) subscribe(board string) (*client, *frame) { return s.subscribeLang(board, "") }
 
 func (s *Server) unsubscribe(c *client) {
 	s.mu.Lock()
@@ -351,7 +358,7 @@ func (s *Server) currentLocked(board string) *frame {
 	if bv := s.boards[board]; bv != nil && bv.frame != nil {
 		return bv.frame
 	}
-	return s.waitingFrame(board)
+	return s.waitingFrame(board, "")
 }
 
 // Current returns the rendered view of board ("" for the tournament
@@ -410,29 +417,36 @@ func (s *Server) Close() {
 	}
 	s.closed = true
 	close(s.done)
+	s.obs.close()
 	for c := range s.clients {
 		s.dropLocked(c)
 	}
 }
 
 // renderIndexLocked renders the tournament view: every board, sorted by ID.
-func (s *Server) renderIndexLocked() *frame {
+func (s *Server) renderIndexLocked() *frame { return s.renderIndexLangLocked("", s.index) }
+
+// renderIndexLangLocked is renderIndexLocked in language l, as a patch on
+// prev, that language's tournament view before (or nil).
+func (s *Server) renderIndexLangLocked(l i18n.Lang, prev *frame) *frame {
 	ids := make([]string, 0, len(s.boards))
 	for id := range s.boards {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>Boards</h1>`, len(ids))
+	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>%s</h1>`, len(ids), esc(l.T("page.boards")))
 	if len(ids) == 0 {
-		b.WriteString(`<p class="wait">No boards yet. Waiting for the broker…</p>`)
+		fmt.Fprintf(&b, `<p class="wait">%s</p>`, esc(l.T("page.no-boards")))
 	}
 	b.WriteString(`<div class="cards">`)
 	for _, id := range ids {
-		renderCard(&b, s.boards[id].view)
+		v := s.boards[id].view
+		v.lang = l
+		renderCard(&b, v)
 	}
 	b.WriteString(`</div></div>`)
-	return s.newFrameLocked(s.index, uint64(len(ids)), b.String())
+	return s.newFrameLocked(prev, uint64(len(ids)), b.String())
 }
 
 func renderCard(b *strings.Builder, v view) {
@@ -440,11 +454,12 @@ func renderCard(b *strings.Builder, v view) {
 	if status == "" {
 		status = "unknown"
 	}
+	l := v.lang
 	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s" data-k="card:%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
-		esc(status), esc(url.PathEscape(v.id)), esc(v.id), esc(v.id), esc(v.id), esc(status), esc(status))
+		esc(status), esc(url.PathEscape(v.id)+langQuery(l)), esc(v.id), esc(v.id), esc(v.id), esc(status), esc(l.T("page.conn."+status)))
 	s := v.state
 	if s == nil {
-		b.WriteString(`<p class="wait">no game yet</p></a>`)
+		fmt.Fprintf(b, `<p class="wait">%s</p></a>`, esc(l.T("page.no-game")))
 		return
 	}
 	b.WriteString(`<div class="cbody">`)
@@ -459,7 +474,7 @@ func renderCard(b *strings.Builder, v view) {
 			cls += " winner"
 		}
 		c := s.Captures[p]
-		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span>`, cls, esc(playerName(s, p)))
+		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span>`, cls, esc(playerName(l, s, p)))
 		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
 		fmt.Fprintf(b, `<span class="score">`+
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
@@ -469,11 +484,11 @@ func renderCard(b *strings.Builder, v view) {
 	var line string
 	switch s.Phase {
 	case "over":
-		line = endText(s)
+		line = endText(l, s)
 	case "capture":
-		line = fmt.Sprintf("turn %d · %s must capture", s.Turn+1, playerName(s, s.ToMove))
+		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.must-capture", playerName(l, s, s.ToMove))
 	default:
-		line = fmt.Sprintf("turn %d · %s to place", s.Turn+1, playerName(s, s.ToMove))
+		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.to-place", playerName(l, s, s.ToMove))
 	}
-	fmt.Fprintf(b, `<p class="line">%s · %s rings</p></a>`, esc(line), esc(s.Variant))
+	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, esc(line), esc(l.T("page.rings", s.Variant)))
 }

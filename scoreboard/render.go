@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zertzboard/zertzboard/display"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -55,6 +57,9 @@ type noticeBody struct {
 	Jumps  []referee.Jump `json:"jumps"`
 	Turn   int            `json:"turn"`
 	Undone []string       `json:"undone"`
+	// NeedMsg and ReasonMsg say Need and Reason for other languages.
+	NeedMsg   *referee.Message `json:"need_msg"`
+	ReasonMsg *referee.Message `json:"reason_msg"`
 }
 
 // cellsOrFixes is an event's "cells": labels (pending) or per-cell fixes
@@ -82,6 +87,7 @@ type view struct {
 	notice *notice
 	clock  *live.Clock // the state's clocks, nil without a state
 	note   string      // the arbiter's note on the result
+	lang   i18n.Lang   // the page's language; "" is English
 }
 
 // renderBoard writes the board view fragment: the SVG board, the banners
@@ -90,8 +96,8 @@ func renderBoard(v view) string {
 	var b strings.Builder
 	s := v.state
 	if s == nil {
-		fmt.Fprintf(&b, `<div class="sb waiting" data-board="%s" data-seq="0"><p class="wait">Waiting for board <b>%s</b>%s…</p></div>`,
-			esc(v.id), esc(v.id), statusText(v.status))
+		fmt.Fprintf(&b, `<div class="sb waiting" data-board="%s" data-seq="0"><p class="wait">%s</p></div>`,
+			esc(v.id), th(v.lang, "page.waiting", "<b>"+esc(v.id)+"</b>"+statusText(v.lang, v.status)))
 		return b.String()
 	}
 	fmt.Fprintf(&b, `<div class="sb" data-board="%s" data-seq="%d" data-turn="%d" data-phase="%s" data-to-move="%d" data-status="%s">`,
@@ -100,53 +106,71 @@ func renderBoard(v view) string {
 	renderHeader(&b, v)
 	renderBanners(&b, v)
 	b.WriteString(`<div class="boardwrap">`)
-	b.WriteString(BoardSVG(s, v.notice))
+	b.WriteString(boardSVG(v.lang, s, v.notice))
 	b.WriteString(`</div></div>`)
 	renderSide(&b, v)
 	b.WriteString(`</div>`)
 	return b.String()
 }
 
-func statusText(status string) string {
+// langQuery is the query that keeps a link in language l: "" for
+// English, the default.
+func langQuery(l i18n.Lang) string {
+	if l == "" || l == i18n.EN {
+		return ""
+	}
+	return "?lang=" + string(l)
+}
+
+func statusText(l i18n.Lang, status string) string {
 	switch status {
-	case "online":
-		return " (online)"
-	case "offline":
-		return " (offline)"
+	case "online", "offline":
+		return " (" + esc(l.T("page.conn."+status)) + ")"
 	}
 	return ""
 }
 
+// th formats a message into HTML: the message's own text is escaped; args
+// must be HTML already (escape what comes from MQTT with esc).
+func th(l i18n.Lang, key string, args ...any) string {
+	return fmt.Sprintf(esc(l.Format(key)), args...)
+}
+
 func renderHeader(b *strings.Builder, v view) {
 	s := v.state
+	l := v.lang
 	blitz := ""
 	if s.Rules == "blitz" {
-		blitz = " blitz"
+		blitz = " " + l.T("page.blitz")
 	}
-	turn := fmt.Sprintf("turn %d", s.Turn+1)
+	turn := l.T("page.turn", s.Turn+1)
 	if s.Phase == "over" {
-		turn = fmt.Sprintf("%d turns", s.Turn)
+		turn = l.N("page.n-turns", s.Turn, s.Turn)
 	}
-	fmt.Fprintf(b, `<header class="head" data-k="head"><span class="bid">%s</span><span class="variant">%s rings%s · %s · %s</span>`,
-		esc(v.id), esc(strings.TrimSuffix(s.Variant, "b")), blitz, esc(s.Mode), turn)
-	if c := controlText(v.clock); c != "" {
+	mode := s.Mode
+	if i18n.Has("page.mode." + mode) {
+		mode = l.T("page.mode." + mode)
+	}
+	fmt.Fprintf(b, `<header class="head" data-k="head"><span class="bid">%s</span><span class="variant">%s%s · %s · %s</span>`,
+		esc(v.id), esc(l.T("page.rings", strings.TrimSuffix(s.Variant, "b"))), esc(blitz), esc(mode), esc(turn))
+	if c := controlText(l, v.clock); c != "" {
 		fmt.Fprintf(b, `<span class="control">%s</span>`, esc(c))
 	}
 	if v.status != "" {
-		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, esc(v.status), esc(v.status))
+		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, esc(v.status), esc(l.T("page.conn."+v.status)))
 	}
 	b.WriteString(`</header>`)
 }
 
 func renderBanners(b *strings.Builder, v view) {
-	s := v.state
+	s, l := v.state, v.lang
 	b.WriteString(`<div class="banners" data-k="banners">`)
 	if s.Phase == "over" {
-		fmt.Fprintf(b, `<div class="banner over">%s</div>`, esc(endText(s)))
+		fmt.Fprintf(b, `<div class="banner over">%s</div>`, esc(endText(l, s)))
 	}
 	renderClockBanners(b, v)
 	if s.Phase == "capture" && s.Forced != nil {
-		fmt.Fprintf(b, `<div class="banner capture"><b>%s must capture</b>`, esc(playerName(s, s.ToMove)))
+		fmt.Fprintf(b, `<div class="banner capture"><b>%s</b>`, esc(l.T("page.must-capture", playerName(l, s, s.ToMove))))
 		var jumps []string
 		for _, j := range s.Forced.Jumps {
 			jumps = append(jumps, fmt.Sprintf(`<span class="jump">%s × %s → %s</span>`, esc(j.From), esc(j.Over), esc(j.To)))
@@ -160,65 +184,82 @@ func renderBanners(b *strings.Builder, v view) {
 	if n := v.notice; n != nil {
 		switch n.kind {
 		case "pending":
-			fmt.Fprintf(b, `<div class="banner pending">%s: %s</div>`, esc(playerName(s, n.body.Player)), esc(n.body.Need))
+			need := n.body.Need
+			if m := n.body.NeedMsg; m != nil {
+				need = speaker(l, s).Say(*m)
+			}
+			fmt.Fprintf(b, `<div class="banner pending">%s</div>`, esc(l.T("guide.pending", playerName(l, s, n.body.Player), need)))
 		case "illegal":
-			fmt.Fprintf(b, `<div class="banner illegal"><b>Illegal</b>: %s`, esc(n.body.Reason))
+			reason := n.body.Reason
+			if m := n.body.ReasonMsg; m != nil {
+				reason = speaker(l, s).Say(*m)
+			}
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s`, esc(l.T("page.illegal")), esc(reason))
 			if n.body.Rule != "" {
 				fmt.Fprintf(b, ` <span class="rule">(%s)</span>`, esc(n.body.Rule))
 			}
 			if len(n.body.Cells.Fixes) > 0 {
-				b.WriteString(` — restore `)
+				b.WriteString(` — ` + esc(l.T("page.restore")) + ` `)
 				var fs []string
 				for _, f := range n.body.Cells.Fixes {
-					fs = append(fs, fmt.Sprintf(`%s: %s`, esc(f.Cell), esc(contentName(f.Should))))
+					fs = append(fs, esc(l.T("page.fix", f.Cell, contentName(l, f.Should))))
 				}
 				b.WriteString(strings.Join(fs, ", "))
 			}
 			b.WriteString(`</div>`)
 		case "touch-move":
-			fmt.Fprintf(b, `<div class="banner illegal"><b>Touch-move</b>: %s moved a marble from %s to %s; the arbiter decides</div>`,
-				esc(playerName(s, n.body.Player)), esc(n.body.From), esc(n.body.To))
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, esc(l.T("page.touch-move")),
+				esc(l.T("page.touch-move-text", playerName(l, s, n.body.Player), n.body.From, n.body.To)))
 		case "missed-capture":
-			fmt.Fprintf(b, `<div class="banner illegal"><b>Missed capture</b> at turn %d by %s</div>`, n.body.Turn, esc(playerName(s, n.body.Player)))
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b> %s</div>`, esc(l.T("page.missed-capture")), esc(l.T("page.missed-capture-text", n.body.Turn, playerName(l, s, n.body.Player))))
 		case "takeback-demand":
-			b.WriteString(`<div class="banner illegal"><b>Take-back demanded</b>: restore the previous position</div>`)
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, esc(l.T("page.takeback-demanded")), esc(l.T("page.restore-previous")))
 		case "takeback":
-			fmt.Fprintf(b, `<div class="banner info">Taken back: %s</div>`, esc(strings.Join(n.body.Undone, ", ")))
+			fmt.Fprintf(b, `<div class="banner info">%s</div>`, esc(l.T("page.taken-back", strings.Join(n.body.Undone, ", "))))
 		case "fault":
-			fmt.Fprintf(b, `<div class="banner illegal"><b>Fault</b>: %s</div>`, esc(n.body.Reason))
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, esc(l.T("page.fault")), esc(n.body.Reason))
 		}
 	}
 	if s.Phase == "place" && v.notice == nil {
-		fmt.Fprintf(b, `<div class="banner turn">%s to place</div>`, esc(playerName(s, s.ToMove)))
+		fmt.Fprintf(b, `<div class="banner turn">%s</div>`, esc(l.T("page.to-place", playerName(l, s, s.ToMove))))
 	}
-	renderAnalysisBanner(b, s)
+	renderAnalysisBanner(b, l, s)
 	b.WriteString(`</div>`)
 }
 
-func resultText(s *live.State) string {
+func resultText(l i18n.Lang, s *live.State) string {
 	reason := s.Result
+	if i18n.Has("result." + reason) {
+		reason = l.T("result." + reason)
+	}
 	if s.Winner != nil {
-		return fmt.Sprintf("%s wins (%s)", playerName(s, *s.Winner), reason)
+		return l.T("page.wins", playerName(l, s, *s.Winner), reason)
 	}
 	if reason == "" {
-		reason = "over"
+		reason = l.T("page.over")
 	}
-	return "Game over: " + reason
+	return l.T("page.game-over", reason)
+}
+
+// speaker says the referee's messages in the page's language with the
+// players' names as the page gives them.
+func speaker(l i18n.Lang, s *live.State) display.Speaker {
+	return display.Speaker{Lang: l, Names: [2]string{playerName(l, s, 0), playerName(l, s, 1)}}
 }
 
 // playerName is what the page calls player p: the name, or "Player N"
 // without one. Two players of the same name (two "guest"s) are told apart by
 // their number, so a result never leaves it open who won.
-func playerName(s *live.State, p int) string {
+func playerName(l i18n.Lang, s *live.State, p int) string {
 	if p < 0 || p > 1 {
 		return "?"
 	}
 	n := strings.TrimSpace(s.Players[p])
 	switch {
 	case n == "":
-		return fmt.Sprintf("Player %d", p+1)
+		return l.T("page.player", p+1)
 	case strings.EqualFold(n, strings.TrimSpace(s.Players[1-p])):
-		return fmt.Sprintf("%s (player %d)", n, p+1)
+		return l.T("page.player-n", n, p+1)
 	}
 	return n
 }
@@ -231,18 +272,27 @@ var playerToken = regexp.MustCompile(`\bP([01])\b`)
 // footer names players as the header does.
 func namePlayers(s *live.State, status string) string {
 	return playerToken.ReplaceAllStringFunc(status, func(tok string) string {
-		return playerName(s, int(tok[1]-'0'))
+		return playerName(i18n.EN, s, int(tok[1]-'0'))
 	})
 }
 
-func contentName(c string) string {
+// statusLine is the referee's status line in the page's language: said
+// from the state's status_msg, or the English status with names.
+func statusLine(l i18n.Lang, s *live.State) string {
+	if len(s.StatusMsg) > 0 {
+		return speaker(l, s).SayAll(s.StatusMsg)
+	}
+	return namePlayers(s, s.Status)
+}
+
+func contentName(l i18n.Lang, c string) string {
 	switch c {
 	case ".":
-		return "no ring"
+		return l.T("page.content.no-ring")
 	case "o":
-		return "empty ring"
+		return l.T("page.content.vacant")
 	case "w", "g", "b":
-		return colourName[c[0]] + " marble"
+		return l.T("page.marble-" + colourName[c[0]])
 	}
 	return c
 }
@@ -250,7 +300,7 @@ func contentName(c string) string {
 // renderSide writes the players with their captures and progress toward
 // each winning set, the pool and the move list.
 func renderSide(b *strings.Builder, v view) {
-	s := v.state
+	s, l := v.state, v.lang
 	b.WriteString(`<aside class="side">`)
 	for p := 0; p < 2; p++ {
 		cls := "player"
@@ -262,25 +312,25 @@ func renderSide(b *strings.Builder, v view) {
 		}
 		c := s.Captures[p]
 		fmt.Fprintf(b, `<section class="%s" data-player="%d" data-captures="%d %d %d" data-k="p%d">`, cls, p, c.White, c.Grey, c.Black, p)
-		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div>`, esc(playerName(s, p)))
+		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div>`, esc(playerName(l, s, p)))
 		renderClock(b, v, p, fmt.Sprintf("p%d-clock", p))
 		fmt.Fprintf(b, `<div class="caps" data-k="p%d-caps">`, p)
 		have := [3]int{c.White, c.Grey, c.Black}
 		need := [3]int{s.Win.White, s.Win.Grey, s.Win.Black}
 		for i, ch := range []byte("wgb") {
-			fmt.Fprintf(b, `<div class="cap" title="%s: %d of %d"><span class="count">%d<small>/%d</small></span>`, colourName[ch], have[i], need[i], have[i], need[i])
+			fmt.Fprintf(b, `<div class="cap" title="%s"><span class="count">%d<small>/%d</small></span>`, esc(l.T("page.cap-title", i18n.Key("colour."+colourName[ch]), have[i], need[i])), have[i], need[i])
 			pips(b, ch, have[i], need[i])
 			b.WriteString(`</div>`)
 		}
 		each := min(have[0], have[1], have[2])
 		if s.Win.Each > 0 {
-			fmt.Fprintf(b, `<div class="cap each" title="each colour: %d of %d"><span class="count">%d<small>/%d each</small></span>`, each, s.Win.Each, each, s.Win.Each)
+			fmt.Fprintf(b, `<div class="cap each" title="%s"><span class="count">%d<small>%s</small></span>`, esc(l.T("page.each-title", each, s.Win.Each)), each, esc(l.T("page.each", s.Win.Each)))
 			pips(b, 'e', each, s.Win.Each)
 			b.WriteString(`</div>`)
 		}
 		b.WriteString(`</div></section>`)
 	}
-	fmt.Fprintf(b, `<section class="pool" data-pool="%d %d %d" data-k="pool"><h3>Pool</h3>`, s.Pool.White, s.Pool.Grey, s.Pool.Black)
+	fmt.Fprintf(b, `<section class="pool" data-pool="%d %d %d" data-k="pool"><h3>%s</h3>`, s.Pool.White, s.Pool.Grey, s.Pool.Black, esc(l.T("page.pool")))
 	for i, n := range []int{s.Pool.White, s.Pool.Grey, s.Pool.Black} {
 		ch := "wgb"[i]
 		fmt.Fprintf(b, `<span class="pm"><span class="mb %c"></span>%d</span>`, ch, n)
@@ -288,13 +338,13 @@ func renderSide(b *strings.Builder, v view) {
 	b.WriteString(`</section>`)
 	// The list only grows during a game: patches append to it (the last
 	// move is styled as li:last-child).
-	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>Moves <small data-k="mcount">%d played</small></h3><ol data-k="mlist">`, s.Turn)
+	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, esc(l.T("page.moves")), esc(l.T("page.played", s.Turn)))
 	for i, m := range s.Moves {
 		fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
 	}
 	b.WriteString(`</ol></section>`)
 	if s.Status != "" {
-		fmt.Fprintf(b, `<p class="status" data-k="status">%s</p>`, esc(namePlayers(s, s.Status)))
+		fmt.Fprintf(b, `<p class="status" data-k="status">%s</p>`, esc(statusLine(l, s)))
 	}
 	b.WriteString(`</aside>`)
 }
@@ -315,7 +365,10 @@ func pips(b *strings.Builder, ch byte, have, need int) {
 // BoardSVG draws the board of s: one ring element per layout cell (faded
 // when removed), the marbles, the last move, and the cells a forced
 // capture or a notice concerns. The SVG is well-formed XML.
-func BoardSVG(s *live.State, n *notice) string {
+func BoardSVG(s *live.State, n *notice) string { return boardSVG(i18n.EN, s, n) }
+
+// boardSVG is BoardSVG with its words (titles, labels) in language l.
+func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 	var b strings.Builder
 	if len(s.Layout) == 0 {
 		return `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 10 10"></svg>`
@@ -330,8 +383,8 @@ func BoardSVG(s *live.State, n *notice) string {
 		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
 		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
 	}
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="%s %s %s %s" role="img" aria-label="board">`,
-		num(minX-margin), num(minY-margin), num(maxX-minX+2*margin), num(maxY-minY+2*margin))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="%s %s %s %s" role="img" aria-label="%s">`,
+		num(minX-margin), num(minY-margin), num(maxX-minX+2*margin), num(maxY-minY+2*margin), esc(l.T("page.board")))
 	b.WriteString(svgDefs)
 
 	// What to highlight.
@@ -411,11 +464,11 @@ func BoardSVG(s *live.State, n *notice) string {
 		}
 		if name, ok := colourName[content]; ok {
 			fmt.Fprintf(&b, `<circle class="marble %c" cx="%s" cy="%s" r="%s" fill="url(#zb-%s)"><title>%s %s</title></circle>`,
-				content, x, y, num(MarbleRadius), name, esc(c.Label), name)
+				content, x, y, num(MarbleRadius), name, esc(c.Label), esc(l.T("colour."+name)))
 		}
 		if sh, ok := fixes[c.Label]; ok { // drawn last, above everything
 			fmt.Fprintf(&top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
-				x, y, num(RingRadius+8), x, num(pos[c.Label][1]-RingRadius-10), esc(shortContent(sh)))
+				x, y, num(RingRadius+8), x, num(pos[c.Label][1]-RingRadius-10), esc(shortContent(l, sh)))
 		}
 		if _, marble := colourName[content]; !marble {
 			fmt.Fprintf(&b, `<text class="label" x="%s" y="%s">%s</text>`, x, num(pos[c.Label][1]+0.5), esc(c.Label))
@@ -508,14 +561,14 @@ func miniSVG(s *live.State) string {
 	return b.String()
 }
 
-func shortContent(c string) string {
+func shortContent(l i18n.Lang, c string) string {
 	switch c {
 	case ".":
-		return "remove"
+		return l.T("page.label.remove")
 	case "o":
-		return "ring"
+		return l.T("page.label.ring")
 	case "w", "g", "b":
-		return colourName[c[0]]
+		return l.T("colour." + colourName[c[0]])
 	}
 	return c
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -218,12 +219,16 @@ func TestPlayersNamedEverywhere(t *testing.T) {
 	s.Phase, s.Result = "over", "captures"
 	w := 1
 	s.Winner = &w
-	if got, want := resultText(&s), "guest (player 2) wins (captures)"; got != want {
+	if got, want := resultText(i18n.EN, &s), "guest (player 2) wins (captures)"; got != want {
 		t.Errorf("resultText with two guests = %q; want %q", got, want)
 	}
 	s.Status = "Game over: P1 wins (captures)"
-	html := renderBoard(view{id: "t1", state: &s, status: "online"})
-	if !strings.Contains(html, `<p class="status" data-k="status">Game over: guest (player 2) wins (captures)</p>`) {
-		t.Errorf("the footer does not name the winner; page:\n%s", html)
+	s.StatusMsg = []referee.Message{referee.Msg("guide.over-win", referee.Msg("guide.player", 1), referee.Msg("result.captures"))}
+	for _, msg := range [][]referee.Message{s.StatusMsg, nil} { // said from status_msg, or from the English status
+		s.StatusMsg = msg
+		html := renderBoard(view{id: "t1", state: &s, status: "online"})
+		if !strings.Contains(html, `<p class="status" data-k="status">Game over: guest (player 2) wins (captures)</p>`) {
+			t.Errorf("the footer does not name the winner; page:\n%s", html)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/connlimit"
 )
@@ -64,6 +65,8 @@ func (s *Server) Handler() http.Handler {
 			s.servePage(w, r, r.PathValue("id"))
 		}
 	})
+	s.resultRoutes(mux)  // results.go
+	s.consoleRoutes(mux) // console.go
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if board := r.URL.Query().Get("board"); board == "" || badBoard(w, board) {
 			s.servePage(w, r, board)
@@ -159,25 +162,42 @@ var (
 )
 
 type pageData struct {
-	Title   string
-	Board   string
-	Overlay bool
-	Events  string
-	Seq     uint64
-	Ver     uint64
-	Age     int64 // ms since the view was rendered: the page counts clocks from it
-	HTML    template.HTML
+	Lang         i18n.Lang
+	Reconnecting string
+	LangLabel    string
+	Langs        []langLink
+	Title        string
+	Board        string
+	Overlay      bool
+	Events       string
+	Seq          uint64
+	Ver          uint64
+	Age          int64 // ms since the view was rendered: the page counts clocks from it
+	HTML         template.HTML
 }
 
 // servePage writes the page with the current view already in it, so a
 // late joiner sees the board before the event stream opens.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string) {
-	f, known := s.currentFrame(board)
+	l, err := pageLang(r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	f, known := s.currentFrameLang(board, l)
 	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver, Age: max(0, s.now().Sub(f.made).Milliseconds()),
-		HTML: template.HTML(f.html), Events: "/events"}
+		HTML: template.HTML(f.html), Events: "/events",
+		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
+	q := url.Values{}
 	if board != "" {
 		d.Title = board + " · zertzboard"
-		d.Events = "/events?board=" + url.QueryEscape(board)
+		q.Set("board", board)
+	}
+	if l != i18n.EN || i18n.FromAcceptLanguage(r.Header.Get("Accept-Language")) != i18n.EN {
+		q.Set("lang", string(l)) // the stream in the page's language, whatever the browser says
+	}
+	if len(q) > 0 {
+		d.Events += "?" + q.Encode()
 	}
 	switch r.URL.Query().Get("overlay") {
 	case "1", "true", "yes", "on":
@@ -202,7 +222,12 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 // A browser that falls ClientBuffer updates behind is dropped; its
 // EventSource reconnects and starts again from the current view.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	c, cur := s.subscribe(r.URL.Query().Get("board"))
+	l, err := pageLang(r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	c, cur := s.subscribeLang(r.URL.Query().Get("board"), l)
 	if c == nil {
 		http.Error(w, "the scoreboard is shutting down", http.StatusServiceUnavailable)
 		return

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,9 @@ type daemon struct {
 	token                 string
 	tls                   broadcast.TLSConfig
 	http                  string // "off" for none
+	// results is the scoreboard's directory of finished games ("" keeps
+	// them in memory only).
+	results string
 	// viewer is the scoreboard's account on an external broker; empty
 	// user means anonymous.
 	viewerUser, viewerPass string
@@ -134,6 +138,11 @@ func (d *daemon) run(ctx context.Context) error {
 	if web {
 		sb = scoreboard.New(scoreboard.Options{Logger: d.log.With("part", "scoreboard")})
 		defer sb.Close()
+		if d.results != "" {
+			if err := sb.OpenResults(d.results, 0); err != nil {
+				return err
+			}
+		}
 	}
 	embedded := false
 	if url == "embedded" {
@@ -166,6 +175,17 @@ func (d *daemon) run(ctx context.Context) error {
 		}
 		if a := b.WSAddr(); a != "" {
 			d.log.Info("MQTT over WebSocket", "url", ws+a+"/")
+		}
+		if sb != nil {
+			// Operators log in to the console against this broker's
+			// accounts, over loopback.
+			var tc *tls.Config
+			if b.TLS() {
+				tc = &tls.Config{InsecureSkipVerify: true}
+			}
+			if err := sb.EnableConsole(scoreboard.ConsoleConfig{Broker: url, TLS: tc}); err != nil {
+				return err
+			}
 		}
 	}
 	// A store directory that cannot be made is no reason to stop: the
@@ -241,7 +261,15 @@ func (d *daemon) run(ctx context.Context) error {
 				return err
 			}
 			followScoreboard(ctx, &wg, sb, scoreboard.MQTTConfig{Broker: url, Username: d.viewerUser, Password: d.viewerPass, TLS: tc}, d.log.With("part", "scoreboard"))
+			if err := sb.EnableConsole(scoreboard.ConsoleConfig{Broker: url, TLS: tc}); err != nil {
+				ln.Close()
+				cancel()
+				wg.Wait()
+				pub.Close()
+				return err
+			}
 		}
+		warnConsoleClear(d.log, ln.Addr())
 		srv := scoreboard.NewHTTPServer(statusPage(n, sb), d.log.With("part", "web"))
 		go srv.Serve(scoreboard.LimitListener(ln, d.log.With("part", "web")))
 		defer srv.Close()

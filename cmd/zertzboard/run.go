@@ -111,7 +111,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"[mqtt] listen in " + cfg.File, "[mqtt] websocket in " + cfg.File, "[http] listen in " + cfg.File},
 		node: node.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
-			SettleMS: cfg.SettleMS, Rig: r.Rig, Calibration: cal, JournalPath: cfg.Journal, Logger: log,
+			SettleMS: cfg.SettleMS, Rig: r.Rig, Calibration: cal, JournalPath: cfg.Journal, Logger: log, Language: cfg.Language,
 			Analysis: analysisOptions(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget), Control: cfg.Control},
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,
 		limits: broker.Limits{MaxPacketSize: uint32(cfg.Limits.MaxPacket), MaxClientIDLen: cfg.Limits.MaxClientID,
@@ -120,7 +120,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		brokerCert: cfg.ServerCert, brokerKey: cfg.ServerKey,
 		username: cfg.Username, password: cfg.Password, store: cfg.Store, token: cfg.Token,
 		tls:  broadcast.TLSConfig{CAFile: cfg.CA, CertFile: cfg.Cert, KeyFile: cfg.Key},
-		http: cfg.HTTP, viewerUser: cfg.HTTPUsername, viewerPass: cfg.HTTPPassword, log: log, brokerLog: brokerLogger(stderr, verbose),
+		http: cfg.HTTP, results: cfg.HTTPResults, viewerUser: cfg.HTTPUsername, viewerPass: cfg.HTTPPassword, log: log, brokerLog: brokerLogger(stderr, verbose),
 		ready: func(mqttURL, httpURL string) {
 			log.Info("running", "board", cfg.BoardID, "mqtt", mqttURL, "web", httpURL, "journal", cfg.Journal)
 		},

@@ -35,21 +35,34 @@ Pages:
   /                 every board seen, with players, captures and status
   /board/ID         one board
   ?overlay=1        on any page: transparent and compact, for OBS browser sources
+  /console          the arbiter console: log in with an operator account of
+                    the broker; every board's players, clocks and alerts, and
+                    actions (new game, pause, resume, take-back answers,
+                    results, added time) sent as the boards' cmd/ commands
+  /results          every finished game; /results.csv, /results.zip (every
+                    record, SGF and JSON), /results/GAME.sgf and .json
+  /board/ID/record.sgf, record.json   the board's current game
 
 Anonymous viewers may watch on zertzboard's embedded broker; give
 --username and --password for a broker that wants them.
 
+Finished games are kept in memory; --results DIR keeps them on disk too, so
+a restart loses none.
+
 Examples:
   zertzboard scoreboard --broker tcp://127.0.0.1:1883
+  zertzboard scoreboard --broker tcp://hall.local:1883 --username scoreboard --password … --results /var/lib/zertzboard/results --http :8080
   zertzboard scoreboard --broker ws://table-1.local:8083/ --http :8080`
 
 func runScoreboard(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("scoreboard", "--broker URL [--http ADDR] [--username U --password P]", scoreboardAbout, stderr)
+	fs := newFlagSet("scoreboard", "--broker URL [--http ADDR] [--username U --password P] [--results DIR] [--console=false]", scoreboardAbout, stderr)
 	brokerURL := fs.String("broker", "tcp://127.0.0.1:1883", "the MQTT broker's URL (tcp://, ssl://, ws://, wss://)")
 	httpAddr := fs.String("http", "127.0.0.1:8080", "the web pages' address")
 	username := fs.String("username", "", "the MQTT user name (none: an anonymous viewer)")
 	password := fs.String("password", "", "the MQTT password")
 	prefix := fs.String("prefix", broker.DefaultPrefix, "the root of the boards' topics")
+	results := fs.String("results", "", "keep finished games in this directory (default: in memory only)")
+	console := fs.Bool("console", true, "serve the arbiter console (/console), logging operators in against --broker")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -65,7 +78,7 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := scoreboardConfig{http: *httpAddr, prefix: *prefix, mqtt: scoreboard.MQTTConfig{Broker: *brokerURL, Username: *username, Password: *password}, log: log}
+	cfg := scoreboardConfig{http: *httpAddr, prefix: *prefix, results: *results, console: *console, mqtt: scoreboard.MQTTConfig{Broker: *brokerURL, Username: *username, Password: *password}, log: log}
 	err := serveScoreboard(ctx, cfg, func(httpURL string) {
 		fmt.Fprintf(stdout, "zertzboard scoreboard: following %s\n  web    %s\nPress Ctrl-C to stop.\n", *brokerURL, httpURL)
 	})
@@ -84,10 +97,12 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 type usageError struct{ error }
 
 type scoreboardConfig struct {
-	http   string
-	prefix string
-	mqtt   scoreboard.MQTTConfig
-	log    *slog.Logger
+	http    string
+	prefix  string
+	results string // "" keeps results in memory
+	console bool
+	mqtt    scoreboard.MQTTConfig
+	log     *slog.Logger
 }
 
 // serveScoreboard follows the broker and serves the pages until ctx is
@@ -95,6 +110,16 @@ type scoreboardConfig struct {
 func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpURL string)) error {
 	cfg.log = slog.New(logguard.New(cfg.log.Handler(), nil)) // clipped, rate-limited per viewer
 	sb := scoreboard.New(scoreboard.Options{Prefix: cfg.prefix, Logger: cfg.log})
+	if cfg.results != "" {
+		if err := sb.OpenResults(cfg.results, 0); err != nil {
+			return usageError{err}
+		}
+	}
+	if cfg.console {
+		if err := sb.EnableConsole(scoreboard.ConsoleConfig{Broker: cfg.mqtt.Broker, TLS: cfg.mqtt.TLS}); err != nil {
+			return usageError{err}
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.http)
 	if err != nil {
 		return fmt.Errorf("web pages on %s: %w", cfg.http, err)
@@ -103,6 +128,9 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 	defer cancel()
 	follow := make(chan error, 1)
 	go func() { follow <- sb.Follow(ctx, cfg.mqtt) }()
+	if cfg.console {
+		warnConsoleClear(cfg.log, ln.Addr())
+	}
 	srv := scoreboard.NewHTTPServer(sb.Handler(), cfg.log)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(scoreboard.LimitListener(ln, cfg.log)) }()
@@ -154,4 +182,12 @@ func followScoreboard(ctx context.Context, wg *sync.WaitGroup, sb *scoreboard.Se
 			log.Error("scoreboard", "err", err)
 		}
 	}()
+}
+
+// warnConsoleClear says at start-up when operators' passwords would reach
+// the console over the network in clear: the pages are plain HTTP.
+func warnConsoleClear(log *slog.Logger, addr net.Addr) {
+	if a, ok := addr.(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+		log.Warn("scoreboard: the arbiter console is served over plain HTTP beyond loopback: operators' passwords cross the network in clear (use it on a trusted network, or behind an HTTPS proxy)", "address", addr.String())
+	}
 }

@@ -14,10 +14,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/node"
@@ -52,9 +54,15 @@ Watch it: subscribe to zertz/<board-id>/# on the broker (mosquitto_sub -t
 ?overlay=1 for OBS). A killed sim resumes its game from
 the journal when started again with the same --journal.
 
+The arbiter console (/console on the scoreboard) logs operators in against
+the embedded broker: --operator USER:PASSWORD adds such an account. Finished
+games are listed on /results (CSV, zip of records); --results DIR keeps them.
+
 Examples:
   zertzboard sim
   zertzboard sim --game mygame.sgf --speed 4 --exit-at-end
+  zertzboard sim --language pl --show
+  zertzboard sim --operator arbiter:s3cret --results /tmp/results   # then open http://127.0.0.1:8080/console
   zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2
   zertzboard sim --mode tournament --time-control fischer:5m+5s`
 
@@ -74,6 +82,8 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	username := fs.String("username", "board", "the board's MQTT user name")
 	password := fs.String("password", "", "the board's MQTT password (embedded broker: a random one by default)")
 	httpAddr := fs.String("http", "127.0.0.1:8080", `the scoreboard's address ("off" for none)`)
+	results := fs.String("results", "", "keep finished games in this directory (the scoreboard's results page; default: in memory)")
+	operator := fs.String("operator", "", "USER:PASSWORD: an operator account on the embedded broker, for the arbiter console (/console)")
 	boardID := fs.String("board-id", "sim", "the board's name in MQTT topics")
 	exitAtEnd := fs.Bool("exit-at-end", false, "stop after the game, once every message is delivered")
 	journalPath := fs.String("journal", "", "the journal file (default: a fresh one in a temporary directory)")
@@ -84,6 +94,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
 	scanHz := fs.Int("scan-hz", 200, "scans per second, 50 to 200 (many simulated boards on one machine: scan slower)")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
+	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl or ru (MQTT stays English)")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -111,12 +122,24 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return fail("%v", err)
 	}
+	lang, err := i18n.Parse(*language)
+	if err != nil {
+		return fail("--language: %v", err)
+	}
 	control, err := clock.Parse(*timeControl)
 	if err != nil {
 		return fail("--time-control: %v", err)
 	}
 	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
 		return fail("--analysis %q: want auto, on or off", *analysis)
+	}
+	var users []broker.User
+	if *operator != "" {
+		name, pass, ok := strings.Cut(*operator, ":")
+		if !ok || name == "" || pass == "" {
+			return fail("--operator %q: want USER:PASSWORD", *operator)
+		}
+		users = append(users, broker.User{Name: name, Password: pass, Role: broker.RoleOperator})
 	}
 	games, note, err := simGames(*game, *seed)
 	if err != nil {
@@ -165,10 +188,10 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
-			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame,
+			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame, Language: lang,
 			Analysis: analysisOptions(*analysis, 0, 0), Control: control},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
-		store: storeBeside(*journalPath), http: *httpAddr, log: log, brokerLog: brokerLogger(stderr, *verbose),
+		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
 			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen}
 			return p.run(ctx, n)

@@ -84,7 +84,7 @@ func TestSimGameOverMQTT(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"sim", "--game", game, "--speed", "40", "--settle", "40", "--exit-at-end", "--board-id", "e2e",
 		"--broker", "tcp://" + b.TCPAddr(), "--username", "board", "--password", "pw",
-		"--http", "off", "--journal", filepath.Join(t.TempDir(), "j.jsonl")}, &stdout, &stderr)
+		"--http", "off", "--journal", filepath.Join(t.TempDir(), "j.jsonl"), "--language", "pl", "--show"}, &stdout, &stderr)
 	if code != exitOK {
 		t.Fatalf("sim exit %d:\n%s", code, stderr.String())
 	}
@@ -119,6 +119,13 @@ func TestSimGameOverMQTT(t *testing.T) {
 	if s.Turn != len(want) || s.Phase != "over" || s.Winner == nil || *s.Winner != end.Result().Winner || s.Cells != end.Cells() || s.Seq != w.moves[len(w.moves)-1].Seq {
 		t.Errorf("final state: turn %d phase %s winner %v cells %s seq %d; want turn %d, winner %d, cells %s, seq %d",
 			s.Turn, s.Phase, s.Winner, s.Cells, s.Seq, len(want), end.Result().Winner, end.Cells(), w.moves[len(w.moves)-1].Seq)
+	}
+	// --language pl: the terminal view speaks Polish; the wire stays English.
+	if out := stdout.String(); !strings.Contains(out, "Ruch gracza") || !strings.Contains(out, "Koniec gry") {
+		t.Errorf("--language pl --show: no Polish guidance in the terminal view:\n%.600s", out)
+	}
+	if !strings.HasPrefix(s.Status, "Game over") {
+		t.Errorf("state status %q: the wire must stay English", s.Status)
 	}
 	seen, err := record.ReadJSON(bytes.NewReader(w.record))
 	if err != nil || len(seen.Turns) != len(rec.Turns) || seen.Players != rec.Players {

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/node"
+	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sim"
+)
+
+// TestConsoleEndToEnd: the arbiter console of a board's own scoreboard
+// (run/sim: in process, operators logging in against the embedded
+// broker) acts on the real controller: a pause shows in the board's
+// state and journal, a result declared from the console ends the game on
+// the board, in its journal and record, and reaches the results (kept on
+// disk) with its clocks.
+func TestConsoleEndToEnd(t *testing.T) {
+	w := wiring.Reference()
+	bo := sim.DefaultBoardOpts
+	hw, err := sim.New(w, sim.NewBoard(w.Base, &bo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal, err := simCalibration(w, hw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig, err := open.Open(w, hw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	control, err := clock.Parse("fischer:5m+5s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "journal.jsonl")
+	results := filepath.Join(dir, "results")
+	ready := make(chan string, 1)
+	d := &daemon{
+		node: node.Options{BoardID: "e2e", Variant: "37", Mode: referee.Tournament, Players: [2]string{"Ann", "Bob"},
+			SettleMS: referee.DefaultSettleMS, Rig: rig, Calibration: cal, JournalPath: journal, Control: control},
+		broker: "embedded", listen: "127.0.0.1:0", ws: "off", username: "board",
+		users: []broker.User{{Name: "arbiter", Password: "arbiter-pw", Role: broker.RoleOperator}, {Name: "watcher", Password: "watcher-pw", Role: broker.RoleViewer}},
+		store: filepath.Join(dir, "store"), http: "127.0.0.1:0", results: results, log: testLog(t),
+		ready: func(_, httpURL string) { ready <- httpURL },
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("daemon: %v", err)
+		}
+	}()
+	var base string
+	select {
+	case base = <-ready:
+	case err := <-done:
+		t.Fatalf("daemon: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the daemon did not start")
+	}
+	base = strings.TrimSuffix(base, "/")
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, Timeout: 20 * time.Second}
+	post := func(path string, form url.Values, csrf string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", base)
+		if csrf != "" {
+			req.Header.Set("X-CSRF-Token", csrf)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	getBody := func(path string) []byte {
+		t.Helper()
+		resp, err := hc.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return b
+	}
+
+	// A viewer cannot log in; the operator can.
+	if _, body := post("/console/login", url.Values{"user": {"watcher"}, "password": {"watcher-pw"}}, ""); !strings.Contains(body, "not an operator") {
+		t.Fatalf("the viewer's log-in: %s", body)
+	}
+	if _, body := post("/console/login", url.Values{"user": {"arbiter"}, "password": {"arbiter-pw"}}, ""); !strings.Contains(body, `data-csrf="`) {
+		t.Fatalf("the operator's log-in: %s", body)
+	}
+	csrf := regexp.MustCompile(`data-csrf="([0-9a-f]+)"`).FindStringSubmatch(string(getBody("/console")))[1]
+	act := func(fields url.Values) map[string]string {
+		t.Helper()
+		resp, body := post("/console/act", fields, csrf)
+		var r map[string]string
+		if err := json.Unmarshal([]byte(body), &r); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%v: %s %s", fields, resp.Status, body)
+		}
+		return r
+	}
+	state := func() live.State {
+		var s live.State
+		json.Unmarshal(getBody("/state.json"), &s)
+		return s
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+
+	pause := act(url.Values{"board": {"e2e"}, "action": {"pause"}})
+	if pause["outcome"] != "accepted" {
+		t.Fatalf("pause: %v", pause)
+	}
+	if s := state(); !s.Clock.Paused || s.Clock.Running != nil {
+		t.Errorf("the board's clock after the console's pause: %+v", s.Clock)
+	}
+	if r := act(url.Values{"board": {"e2e"}, "action": {"pause"}}); r["outcome"] != "refused" || r["reason"] == "" {
+		t.Errorf("a second pause: %v; want refused with the board's reason", r)
+	}
+	if r := act(url.Values{"board": {"e2e"}, "action": {"add-time"}, "player": {"1"}, "seconds": {"60"}}); r["outcome"] != "accepted" {
+		t.Errorf("add-time: %v", r)
+	}
+	if s := state(); s.Clock.Remaining == nil || s.Clock.Remaining[1] != 360000 {
+		t.Errorf("the board's clock after adding 60 s to player 1: %+v", s.Clock)
+	}
+	if r := act(url.Values{"board": {"e2e"}, "action": {"resume"}}); r["outcome"] != "accepted" {
+		t.Errorf("resume: %v", r)
+	}
+	decl := act(url.Values{"board": {"e2e"}, "action": {"declare-result"}, "result": {"adjudication"}, "winner": {"1"}, "note": {"board knocked over"}})
+	if decl["outcome"] != "accepted" {
+		t.Fatalf("declare-result: %v", decl)
+	}
+	s := state()
+	if s.Phase != "over" || s.Result != "adjudication" || s.Winner == nil || *s.Winner != 1 || s.ResultNote != "board knocked over" {
+		t.Errorf("the board's state after the declared result: phase %s result %s winner %v note %q", s.Phase, s.Result, s.Winner, s.ResultNote)
+	}
+
+	// The results: page, JSON and SGF of the game, from the board's record.
+	game := s.GameID
+	waitFor("the result on /results", func() bool { return bytes.Contains(getBody("/results"), []byte(`data-game="`+game+`"`)) })
+	rec, err := record.Read(bytes.NewReader(getBody("/results/" + game + ".json")))
+	if err != nil || rec.Stop.Kind != record.Adjudication || rec.Stop.Player != 1 || rec.Stop.Note != "board knocked over" || rec.Players != [2]string{"Ann", "Bob"} {
+		t.Errorf("the result's JSON record: %v %+v", err, rec)
+	}
+	var withClock struct {
+		Clock *struct {
+			Control string `json:"control"`
+		} `json:"clock"`
+	}
+	if err := json.Unmarshal(getBody("/results/"+game+".json"), &withClock); err != nil || withClock.Clock == nil || withClock.Clock.Control != "fischer:5m+5s" {
+		t.Errorf("the result's JSON record has no clock: %v %+v", err, withClock.Clock)
+	}
+	if _, err := record.Read(bytes.NewReader(getBody("/results/" + game + ".sgf"))); err != nil {
+		t.Errorf("the result's SGF: %v", err)
+	}
+	if csv := string(getBody("/results.csv")); !strings.Contains(csv, game+",e2e,") || !strings.Contains(csv, ",1,Bob,adjudication,board knocked over,0,fischer:5m+5s,") {
+		t.Errorf("results.csv:\n%s", csv)
+	}
+	if _, err := os.Stat(filepath.Join(results, game+".json")); err != nil {
+		t.Errorf("the result is not on disk: %v", err)
+	}
+	// A new game set up from the console: board, players, first player,
+	// time control.
+	ng := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "variant": {"48"}, "player0": {"Łucja"}, "player1": {"Юрий"},
+		"first": {"1"}, "time_control": {"sudden:25m"}})
+	if ng["outcome"] != "accepted" {
+		t.Fatalf("new-game: %v", ng)
+	}
+	if s := state(); s.Variant != "48" || s.Players != [2]string{"Łucja", "Юрий"} || s.ToMove != 1 || s.Clock.Control != "sudden:25m" ||
+		s.Phase == "over" || s.GameID == game || s.Clock.Remaining == nil || s.Clock.Remaining[0] != 25*60*1000 {
+		t.Errorf("the board after the console's new game: variant %s players %q to move %d clock %+v phase %s game %s",
+			s.Variant, s.Players, s.ToMove, s.Clock, s.Phase, s.GameID)
+	}
+	if r := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "time_control": {"sudden:99h"}}); r["outcome"] != "refused" || !strings.Contains(r["reason"], "time_control") {
+		t.Errorf("a new game with a bad time control: %v; want the board's refusal", r)
+	}
+
+	// The board journalled each accepted command with the console's id.
+	jb, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{pause["id"], decl["id"], ng["id"]} {
+		if !bytes.Contains(jb, []byte(`"id":"`+id+`"`)) {
+			t.Errorf("the journal lacks the console's command %s:\n%s", id, jb)
+		}
+	}
+}
+
+func testLog(t *testing.T) *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})).With("test", t.Name())
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// TestConsoleFlags: the console's and results' flags refuse bad values
+// with the reason, and --help teaches them.
+func TestConsoleFlags(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"sim", "--operator", "arbiter"}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "--operator \"arbiter\": want USER:PASSWORD") {
+		t.Errorf("sim --operator without a password: exit %d, %q", code, errb.String())
+	}
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"scoreboard", "--results", file, "--http", "127.0.0.1:0"}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), file) {
+		t.Errorf("scoreboard --results on a file: exit %d, %q; want %d naming it", code, errb.String(), exitUsage)
+	}
+	errb.Reset()
+	run([]string{"scoreboard", "--help"}, &out, &errb)
+	for _, want := range []string{"/console", "/results.zip", "--results", "--console"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("scoreboard --help lacks %q", want)
+		}
+	}
+	errb.Reset()
+	run([]string{"sim", "--help"}, &out, &errb)
+	for _, want := range []string{"--operator USER:PASSWORD", "/console", "--results"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("sim --help lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package scoreboard
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConsoleBrowser drives the arbiter console in headless Chromium: the
+// log-in form, the live list of boards, a pause from a board's row (the
+// board's state then shows paused), a result declared from the form (the
+// results page then lists it), and log-out.
+func TestConsoleBrowser(t *testing.T) {
+	br := startBrowser(t, 1400, 900)
+	r := newConsoleRig(t, ConsoleConfig{})
+	rec, rep := sampleGame(t, 12)
+	states := gameStates(t, rec, rep, "t1")
+	fb1 := newFakeBoard(t, "tcp://"+r.mb.TCPAddr(), "board", "board-pw", "t1", states[7], recordUpTo(rec, rep, 7))
+	fb2 := newFakeBoard(t, "tcp://"+r.mb.TCPAddr(), "board", "board-pw", "t2", gameStates(t, rec, rep, "t2")[2], recordUpTo(rec, rep, 2))
+	closeBrokerFirst(t, r.mb)
+
+	br.navigate(r.url + "/console")
+	br.waitFor("the log-in form", `document.querySelector('form[action^="/console/login"] input[name=password]')`)
+	// A viewer is turned away.
+	login := func(user, pass string) {
+		br.eval(fmt.Sprintf(`(() => { const f = document.querySelector('form[action^="/console/login"]');
+			f.user.value = %q; f.password.value = %q; setTimeout(() => f.submit(), 0); return true; })()`, user, pass), nil)
+	}
+	login("watcher", "watcher-pw")
+	br.poll("the refusal", `document.getElementById("error") && document.getElementById("error").textContent.includes("not an operator")`)
+	login("arbiter", "arbiter-pw")
+	br.poll("the console", `document.body.dataset.csrf && document.querySelector('#view tr[data-board="t1"]') && document.querySelector('#view tr[data-board="t2"]')`)
+	br.waitFor("the live stream", `window.zbConsole && window.zbConsole.applied > 0 && document.getElementById("conn").hidden`)
+	var row string
+	br.eval(`document.querySelector('#view tr[data-board="t1"]').textContent`, &row)
+	for _, want := range []string{rec.Players[0], rec.Players[1], fmt.Sprintf("turn %d", 8), "10:00", "sudden:10m", "online"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("t1's row %q lacks %q", row, want)
+		}
+	}
+
+	// The forms name the chosen board's players.
+	var winner string
+	br.eval(`(() => { const pick = document.getElementById("board"); pick.value = "t1"; pick.dispatchEvent(new Event("change"));
+		return document.querySelector('form.act select[name=winner] option[value="1"]').textContent; })()`, &winner)
+	if !strings.Contains(winner, rec.Players[1]) {
+		t.Errorf("the winner's choice for t1 reads %q; want %s in it", winner, rec.Players[1])
+	}
+
+	// Pause t1 from its row.
+	br.eval(`document.querySelector('#view tr[data-board="t1"] button[data-act="pause"]').click(), true`, nil)
+	br.waitFor("t1 paused", `document.querySelector('#view tr[data-board="t1"][data-paused="true"] button[data-act="resume"]')`)
+	br.waitFor("the reply", `window.zbConsole.results.some((r) => r.action === "pause" && r.outcome === "accepted")`)
+	if st := fb1.state(); !st.Clock.Paused || st.Clock.Running != nil {
+		t.Errorf("t1's state after the console's pause: %+v", st.Clock)
+	}
+	if got := fb2.received(); len(got) != 0 {
+		t.Errorf("t2 received %q", got)
+	}
+	br.screenshot("console-paused.png")
+
+	// Declare a result on t1 from the form.
+	br.eval(`(() => {
+		const pick = document.getElementById("board"); pick.value = "t1";
+		const f = document.querySelector('form.act[data-action="declare-result"]');
+		f.result.value = "adjudication"; f.winner.value = "1"; f.note.value = "adjudicated by the chief arbiter";
+		f.requestSubmit(); return true; })()`, nil)
+	br.waitFor("the result's reply", `window.zbConsole.results.some((r) => r.action === "declare-result" && r.outcome === "accepted")`)
+	br.waitFor("t1 over", `document.querySelector('#view tr[data-board="t1"][data-phase="over"]')`)
+	if st := fb1.state(); st.Result != "adjudication" || st.Winner == nil || *st.Winner != 1 || st.ResultNote != "adjudicated by the chief arbiter" {
+		t.Errorf("t1's state after the declared result: %s %v %q", st.Result, st.Winner, st.ResultNote)
+	}
+	var log string
+	br.eval(`document.getElementById("log").textContent`, &log)
+	if !strings.Contains(log, "t1: result → accepted") || !strings.Contains(log, "t1: pause → accepted") {
+		t.Errorf("the console's log: %q", log)
+	}
+
+	// The results page lists it.
+	br.navigate(r.url + "/results")
+	br.waitFor("the result", `document.querySelector('tr[data-game="t1-1"][data-reason="adjudication"][data-winner="1"]')`)
+	var res string
+	br.eval(`document.querySelector('tr[data-game="t1-1"]').textContent`, &res)
+	if !strings.Contains(res, rec.Players[1]+" wins (adjudication)") || !strings.Contains(res, "adjudicated by the chief arbiter") {
+		t.Errorf("the results row %q", res)
+	}
+	br.screenshot("console-results.png")
+
+	// Log out: the console is the log-in form again.
+	br.navigate(r.url + "/console")
+	br.waitFor("the console", `document.querySelector('form.logout')`)
+	br.eval(`setTimeout(() => document.querySelector("form.logout").submit(), 0), true`, nil)
+	br.poll("the log-in form", `document.querySelector('form[action^="/console/login"]')`)
+}
+
+// poll waits for a JavaScript condition across page loads (a form's
+// submission navigates): it evaluates it afresh every few milliseconds,
+// taking an evaluation lost to a navigation as false.
+func (b *browser) poll(what, cond string) {
+	b.t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		ok, err := b.tryEval(fmt.Sprintf(`(() => { try { return !!(%s); } catch (e) { return false; } })()`, cond))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("timed out waiting in the browser for %s (%s): %v", what, cond, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// tryEval is eval of a boolean expression that reports errors instead of
+// failing the test.
+func (b *browser) tryEval(expr string) (bool, error) {
+	b.id++
+	id := b.id
+	_ = b.ws.SetWriteDeadline(time.Now().Add(wait))
+	if err := b.ws.WriteJSON(map[string]any{"id": id, "method": "Runtime.evaluate", "params": map[string]any{"expression": expr, "returnByValue": true}}); err != nil {
+		return false, err
+	}
+	_ = b.ws.SetReadDeadline(time.Now().Add(2 * wait))
+	for {
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				Result struct {
+					Value json.RawMessage `json:"value"`
+				} `json:"result"`
+			} `json:"result"`
+			Error *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := b.ws.ReadJSON(&m); err != nil {
+			return false, err
+		}
+		if m.ID != id {
+			continue
+		}
+		if m.Error != nil {
+			return false, errors.New(m.Error.Message)
+		}
+		return string(m.Result.Result.Value) == "true", nil
+	}
+}

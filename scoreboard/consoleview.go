@@ -1,0 +1,179 @@
+package scoreboard
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zertzboard/zertzboard/i18n"
+)
+
+// renderConsole renders the console's board list: every board with its
+// players, turn, clocks and alerts. seq is the observer's version.
+func (s *Server) renderConsole(l i18n.Lang) (string, uint64) {
+	o := s.obs
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := o.now()
+	ids := make([]string, 0, len(o.boards))
+	for id := range o.boards {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<div class="hall" data-boards="%d">`, len(ids))
+	if len(ids) == 0 {
+		fmt.Fprintf(&b, `<p class="wait">%s</p>`, esc(l.T("console.no-boards")))
+	} else {
+		fmt.Fprintf(&b, `<table class="boards"><thead><tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr></thead><tbody>`,
+			esc(l.T("console.col-board")), esc(l.T("console.col-players")), esc(l.T("console.col-game")),
+			esc(l.T("console.col-clocks")), esc(l.T("console.col-alerts")), esc(l.T("console.col-actions")))
+		for _, id := range ids {
+			renderConsoleRow(&b, o.boards[id], now, l)
+		}
+		b.WriteString(`</tbody></table>`)
+	}
+	b.WriteString(`</div>`)
+	return b.String(), o.version
+}
+
+func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lang) {
+	status := ob.status
+	if status == "" {
+		status = "unknown"
+	}
+	st := ob.state
+	var alerts []string
+	alert := func(class, text string) {
+		alerts = append(alerts, fmt.Sprintf(`<span class="alert %s">%s</span>`, class, esc(text)))
+	}
+	if status == "offline" {
+		alert("offline", l.T("console.a-offline"))
+	}
+	if !ob.illegalSince.IsZero() {
+		held := now.Sub(ob.illegalSince)
+		if held > illegalAlert {
+			alert("illegal-long", l.T("console.a-illegal-long", int(held.Seconds()), ob.illegal))
+		} else {
+			alert("illegal", l.T("console.a-illegal", ob.illegal))
+		}
+	}
+	if ob.touchMove != "" {
+		alert("touch-move", l.T("console.a-touch-move", ob.touchMove))
+	}
+	if st != nil && len(st.Missed) > 0 && st.Missed[len(st.Missed)-1] == st.Turn && st.Phase != "over" {
+		alert("missed", l.T("console.a-missed-turn", st.Turn))
+	} else if ob.missed {
+		alert("missed", l.T("console.a-missed"))
+	}
+	if ob.fault != "" {
+		alert("fault", ob.fault)
+	}
+	if st != nil && st.Takeback != nil && st.Phase != "over" {
+		alert("takeback", l.T("console.a-takeback", opName(st, st.Takeback.By, l), st.Takeback.Turn))
+	}
+	paused := st != nil && st.Clock != nil && st.Clock.Paused
+	if paused {
+		alert("paused", l.T("console.a-paused"))
+	}
+	cls := "brow " + status
+	if len(alerts) > 0 {
+		cls += " alerting"
+	}
+	phase, seq := "", uint64(0)
+	if st != nil {
+		phase, seq = st.Phase, st.Seq
+	}
+	fmt.Fprintf(b, `<tr class="%s" data-board="%s" data-seq="%d" data-phase="%s" data-paused="%t" data-takeback="%t">`,
+		esc(cls), esc(ob.id), seq, esc(phase), paused, st != nil && st.Takeback != nil && st.Phase != "over")
+	fmt.Fprintf(b, `<td class="bid"><a href="/board/%s">%s</a> <span class="conn %s">%s</span></td>`, esc(ob.id), esc(ob.id), esc(status), esc(l.T(statusKey[status])))
+	if st == nil {
+		fmt.Fprintf(b, `<td colspan="3" class="wait">%s</td>`, esc(l.T("console.no-game")))
+	} else {
+		fmt.Fprintf(b, `<td class="players"><span class="p0">%s</span> – <span class="p1">%s</span></td>`, esc(opName(st, 0, l)), esc(opName(st, 1, l)))
+		var game string
+		switch st.Phase {
+		case "over":
+			game = opResult(st, l)
+		case "capture":
+			game = l.T("console.must-capture", st.Turn+1, opName(st, st.ToMove, l))
+		default:
+			game = l.T("console.to-move", st.Turn+1, opName(st, st.ToMove, l))
+		}
+		fmt.Fprintf(b, `<td class="game">%s <span class="variant">%s · %s</span></td>`, esc(game), esc(st.Variant), esc(st.Mode))
+		renderConsoleClocks(b, st)
+	}
+	b.WriteString(`<td class="alerts">`)
+	b.WriteString(strings.Join(alerts, " "))
+	b.WriteString(`</td><td class="acts">`)
+	if st != nil && st.Phase != "over" {
+		if paused {
+			fmt.Fprintf(b, `<button type="button" data-act="resume">%s</button>`, esc(l.T("console.b-resume")))
+		} else {
+			fmt.Fprintf(b, `<button type="button" data-act="pause">%s</button>`, esc(l.T("console.b-pause")))
+		}
+		if st.Takeback != nil {
+			fmt.Fprintf(b, `<button type="button" data-act="takeback-accept">%s</button><button type="button" data-act="takeback-refuse">%s</button>`,
+				esc(l.T("console.b-accept")), esc(l.T("console.b-refuse")))
+		}
+	}
+	fmt.Fprintf(b, `<button type="button" data-pick="1">%s</button></td></tr>`, esc(l.T("console.b-more")))
+}
+
+// renderConsoleClocks writes both clocks; the page counts the running one
+// down from data-ms, from the moment the view arrived.
+func renderConsoleClocks(b *strings.Builder, st *opState) {
+	c := st.Clock
+	if c == nil || c.RemainingMS == nil {
+		control := "none"
+		if c != nil && c.Control != "" {
+			control = c.Control
+		}
+		fmt.Fprintf(b, `<td class="clocks none">%s</td>`, esc(control))
+		return
+	}
+	b.WriteString(`<td class="clocks">`)
+	for p := 0; p < 2; p++ {
+		running := c.Running != nil && *c.Running == p && !c.Paused && st.Phase != "over"
+		ms := max(c.RemainingMS[p], 0)
+		cls := "clock"
+		if running {
+			cls += " running"
+		}
+		if ms <= 0 {
+			cls += " flag"
+		}
+		fmt.Fprintf(b, `<span class="%s" data-player="%d" data-ms="%d" data-running="%t">%s</span>`, cls, p, ms, running, fmtClock(ms))
+	}
+	fmt.Fprintf(b, ` <span class="control">%s</span></td>`, esc(c.Control))
+}
+
+// statusKey names a board's connection status.
+var statusKey = map[string]string{"online": "console.online", "offline": "console.offline", "unknown": "console.unknown"}
+
+func opName(s *opState, p int, l i18n.Lang) string {
+	return nameOf(s.Players, p, l)
+}
+
+// nameOf is what the console and the results call player p: the name, or
+// "Player N" without one or when both have the same.
+func nameOf(players [2]string, p int, l i18n.Lang) string {
+	if p < 0 || p > 1 {
+		return "?"
+	}
+	n := strings.TrimSpace(players[p])
+	if n == "" || strings.EqualFold(n, strings.TrimSpace(players[1-p])) {
+		return l.T("console.player-n", p+1)
+	}
+	return n
+}
+
+func opResult(s *opState, l i18n.Lang) string {
+	g := &GameResult{Players: s.Players, Winner: s.Winner, Reason: s.Result}
+	t := gameResultText(g, l)
+	if s.ResultNote != "" {
+		t += " — " + s.ResultNote
+	}
+	return t
+}
