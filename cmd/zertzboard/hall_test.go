@@ -5,11 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -348,12 +353,16 @@ func checkPlayed(t *testing.T, id string, rec *record.Record, moves []moveMsg, r
 }
 
 // TestHall runs a tournament hall: twelve simulated boards, each playing
-// a built-in game in tournament mode against Debian's mosquitto with the
-// hall's password file and ACL, the scoreboard following it with a viewer
-// account and serving the tournament view, and an operator watching. Every
-// board's game must arrive complete: each move in order, the final state,
-// and the retained record a late subscriber reads. The ACL must keep a
-// board to its own topics and a viewer from commands.
+// a built-in game in tournament mode with Fischer clocks, against Debian's
+// mosquitto with the hall's password file and ACL; the scoreboard follows
+// it with a viewer account, serves the tournament view and the arbiter's
+// console, and an operator watches. Every board's game must arrive
+// complete: each move in order, the final state, and the retained record a
+// late subscriber reads. The arbiter logs in to the console (a viewer's
+// and a board's accounts cannot) and declares a resignation on one board,
+// which must reach that board's state, its retained record and its
+// journal. The ACL must keep a board to its own topics and a viewer from
+// commands.
 func TestHall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays twelve games")
@@ -376,6 +385,10 @@ func TestHall(t *testing.T) {
 	// The scoreboard, with the viewer account, and a browser's stream of
 	// the tournament view (rebuilt from its patches).
 	sb := scoreboard.New(scoreboard.Options{})
+	// The arbiter's console logs operators in against the hall's broker.
+	if err := sb.EnableConsole(scoreboard.ConsoleConfig{Broker: "tcp://" + addr, ProbeTimeout: 5 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(sb.Handler())
 	t.Cleanup(srv.Close)
 	t.Cleanup(sb.Close)
@@ -435,6 +448,18 @@ func TestHall(t *testing.T) {
 	anon.mu.Unlock()
 	rogue.Disconnect(20)
 
+	// Only the operator's account gets a console session: the scoreboard's
+	// viewer account and a board's are refused by the broker's ACL.
+	for _, who := range [][2]string{{"scoreboard", "scoreboard-pw"}, {"hall-03", "pw-hall-03"}, {"arbiter", "wrong"}} {
+		if c := newConsoleClient(t, srv.URL); c.login(who[0], who[1]) {
+			t.Errorf("%s logged in to the console", who[0])
+		}
+	}
+	arbiter := newConsoleClient(t, srv.URL)
+	if !arbiter.login("arbiter", "arbiter-pw") {
+		t.Fatal("the arbiter cannot log in to the console")
+	}
+
 	// The boards.
 	start := time.Now()
 	dir := t.TempDir()
@@ -460,10 +485,12 @@ func TestHall(t *testing.T) {
 	// longest) a few turns in: a resignation, with a note.
 	declared := ids[boards-1]
 	op.until(t, declared+" at turn 4", func() bool { return op.state[declared].Turn >= 4 })
+	op.mu.Lock()
 	winner := 1 - op.state[declared].ToMove // the player to move resigns
-	if tok := op.c.Publish("zertz/"+declared+"/cmd/declare-result", 1, false,
-		fmt.Sprintf(`{"result":"resignation","winner":%d,"note":"left the hall","id":"hall-d1"}`, winner)); !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
-		t.Fatalf("declare-result: %v", tok.Error())
+	op.mu.Unlock()
+	res := arbiter.act(declared, url.Values{"action": {"declare-result"}, "result": {"resignation"}, "winner": {fmt.Sprint(winner)}, "note": {"left the hall"}})
+	if res.Outcome != "accepted" || res.ID == "" {
+		t.Errorf("the console's declare-result: %+v", res)
 	}
 	wg.Wait()
 	t.Logf("%d boards played their games in %v", boards, time.Since(start).Round(time.Millisecond))
@@ -521,7 +548,7 @@ func TestHall(t *testing.T) {
 	}
 	late.mu.Unlock()
 	op.mu.Unlock()
-	checkJournalEnd(t, filepath.Join(dir, declared, "journal.jsonl"), "hall-d1", winner)
+	checkJournalEnd(t, filepath.Join(dir, declared, "journal.jsonl"), res.ID, winner)
 	index, _ := sb.Current("")
 	if n := strings.Count(index, `class="clock`); n != 2*boards {
 		t.Errorf("the tournament view shows %d clocks; want two per board", n)
@@ -572,4 +599,78 @@ func checkJournalEnd(t *testing.T, path, id string, winner int) {
 	if g.End == nil || g.End.Reason != "resignation" || g.End.Winner == nil || *g.End.Winner != winner || g.End.Note != "left the hall" {
 		t.Errorf("%s: the journal's end %+v; want a resignation, player %d winning, with the note", path, g.End, winner)
 	}
+}
+
+// consoleClient is a browser on the arbiter console: cookies, the page's
+// origin, the session's CSRF token.
+type consoleClient struct {
+	t    *testing.T
+	hc   *http.Client
+	base string
+	csrf string
+}
+
+func newConsoleClient(t *testing.T, base string) *consoleClient {
+	jar, _ := cookiejar.New(nil)
+	return &consoleClient{t: t, base: base, hc: &http.Client{Jar: jar, Timeout: hallWait,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (c *consoleClient) post(path string, form url.Values, header map[string]string) (int, string) {
+	c.t.Helper()
+	req, _ := http.NewRequest("POST", c.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", c.base)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, string(body)
+}
+
+var csrfAttr = regexp.MustCompile(`data-csrf="([0-9a-f]+)"`)
+
+// login reports whether the console let the account in (and keeps the
+// session's CSRF token).
+func (c *consoleClient) login(user, password string) bool {
+	c.t.Helper()
+	code, _ := c.post("/console/login", url.Values{"user": {user}, "password": {password}}, nil)
+	if code != http.StatusSeeOther {
+		return false
+	}
+	resp, err := c.hc.Get(c.base + "/console")
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	page, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	m := csrfAttr.FindSubmatch(page)
+	if m == nil {
+		return false
+	}
+	c.csrf = string(m[1])
+	return true
+}
+
+type consoleResult struct {
+	ID      string `json:"id"`
+	Outcome string `json:"outcome"`
+	Reason  string `json:"reason"`
+}
+
+// act sends one console action and returns the board's answer.
+func (c *consoleClient) act(board string, fields url.Values) consoleResult {
+	c.t.Helper()
+	fields.Set("board", board)
+	code, body := c.post("/console/act", fields, map[string]string{"X-CSRF-Token": c.csrf})
+	var r consoleResult
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		c.t.Fatalf("console action: %d %q", code, body)
+	}
+	return r
 }
