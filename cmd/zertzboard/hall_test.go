@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -360,8 +361,8 @@ func checkPlayed(t *testing.T, id string, rec *record.Record, moves []moveMsg, r
 // complete: each move in order, the final state, and the retained record a
 // late subscriber reads. The arbiter logs in to the console (a viewer's
 // and a board's accounts cannot) and declares a resignation on one board,
-// which must reach that board's state, its retained record and its
-// journal. The ACL must keep a board to its own topics and a viewer from
+// which must reach that board's state, its retained record, its journal
+// and the results page, which lists every finished game. The ACL must keep a board to its own topics and a viewer from
 // commands.
 func TestHall(t *testing.T) {
 	if testing.Short() {
@@ -546,8 +547,13 @@ func TestHall(t *testing.T) {
 	if rec, err := record.ReadJSON(bytes.NewReader(late.record[declared])); err != nil || rec.Stop.Kind != record.Resign || rec.Stop.Player != 1-winner || rec.Stop.Note != "left the hall" {
 		t.Errorf("%s: the retained record's end: %+v (%v); want player %d resigned, with the note", declared, rec.Stop, err, 1-winner)
 	}
+	finals := map[string]live.State{}
+	for _, id := range ids {
+		finals[id] = late.state[id]
+	}
 	late.mu.Unlock()
 	op.mu.Unlock()
+	checkResults(t, srv.URL, finals)
 	checkJournalEnd(t, filepath.Join(dir, declared, "journal.jsonl"), res.ID, winner)
 	index, _ := sb.Current("")
 	if n := strings.Count(index, `class="clock`); n != 2*boards {
@@ -673,4 +679,57 @@ func (c *consoleClient) act(board string, fields url.Values) consoleResult {
 		c.t.Fatalf("console action: %d %q", code, body)
 	}
 	return r
+}
+
+// checkResults reads the scoreboard's results (CSV): every game the boards
+// finished is there, with its board, turns, result and clocks.
+func checkResults(t *testing.T, base string, finals map[string]live.State) {
+	t.Helper()
+	var rows [][]string
+	deadline := time.Now().Add(hallWait)
+	for {
+		resp, err := http.Get(base + "/results.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err = csv.NewReader(io.LimitReader(resp.Body, 1<<20)).ReadAll()
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("results.csv: %v", err)
+		}
+		n := 0
+		for _, st := range finals {
+			if st.Phase == "over" {
+				n++
+			}
+		}
+		if len(rows) == n+1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the scoreboard files a game when its state and record are both in
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	seen := map[string]bool{}
+	for _, row := range rows[1:] {
+		id := row[col["board"]]
+		st, ok := finals[id]
+		seen[id] = true
+		winner := ""
+		if st.Winner != nil {
+			winner = fmt.Sprint(*st.Winner)
+		}
+		if !ok || st.Phase != "over" || row[col["turns"]] != fmt.Sprint(st.Turn) || row[col["reason"]] != st.Result ||
+			row[col["winner"]] != winner || row[col["control"]] != hallControl || row[col["game_id"]] != st.GameID || row[col["note"]] != st.ResultNote {
+			t.Errorf("results.csv row %q; the board's final state: %s, turn %d, %s, winner %s, game %s", row, st.Phase, st.Turn, st.Result, winner, st.GameID)
+		}
+	}
+	for id, st := range finals {
+		if st.Phase == "over" && !seen[id] {
+			t.Errorf("results.csv lacks %s's game (%s after %d turns)", id, st.Result, st.Turn)
+		}
+	}
+	t.Logf("results.csv lists %d finished games", len(rows)-1)
 }
