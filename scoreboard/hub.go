@@ -287,6 +287,9 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 		Base uint64 `json:"base"`
 		patch
 	}{seq, f.ver, f.base, p})
+	if len(f.patch) >= len(f.full) {
+		f.patch = nil // everything changed: the whole view is shorter
+	}
 	return f
 }
 
