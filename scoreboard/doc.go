@@ -38,26 +38,30 @@
 // to the current view. Writes have deadlines, idle streams get heartbeats,
 // and Close ends every stream so that http.Server.Shutdown can finish.
 //
-// Measured on a 2-vCPU AMD EPYC VM shared with other work (load 4 to 9),
+// Measured on a 2-vCPU AMD EPYC VM shared with other work (load about 2),
 // with BenchmarkFanout (loopback; the board's paho client, the broker, the
 // scoreboard and N Go SSE readers share the two CPUs): the latency from
 // publishing a state of a 37-ring game to its arrival at every viewer,
 // p50 (p99), medians of three runs of 100 states, before patches (whole
-// views, 10-12 kB each) and with them (2.8 kB per change on average):
+// views, 10-12 kB each) and with them (2.8 kB per change on average; the
+// console's and the results' bookkeeping of each state is in these too):
 //
 //	viewers   whole views       patches
-//	      1   0.73 ms (5.8)     0.88 ms (6.8)
-//	     10   1.0 ms (11)       0.97 ms (5.1)
-//	     20   1.4 ms (5.0)      1.3 ms (7.6)
-//	     50   2.5 ms (6.1)      1.4 ms (6.3)
-//	    100   4.5 ms (22)       2.7 ms (9.1)
-//	    200   -                 5.2 ms (17)
-//	    500   30 ms (254)       19 ms (130)
-//	   1000   64 ms (174)       43 ms (169)
+//	      1   0.53 ms (2.4)     0.86 ms (3.6)
+//	     10   0.89 ms (6.4)     1.0 ms (3.5)
+//	     20   1.2 ms (4.0)      1.2 ms (4.3)
+//	     50   2.0 ms (6.4)      1.5 ms (4.5)
+//	    100   3.6 ms (8.1)      2.1 ms (6.7)
+//	    200   -                 3.2 ms (10)
+//	    500   13 ms (25)        8.5 ms (19)
+//	   1000   27 ms (43)        16 ms (33)
 //
-// So the latency doubles at about 25 viewers with whole views and at about
-// 65 with patches; what remains is the cost of a write and a wake-up per
-// stream, at both ends. A hall is kinder than one board: the tournament
+// So the latency doubles at about 17 viewers with whole views and at about
+// 70 with patches, from a single viewer's latency that is 0.3 ms higher
+// (rendering the patch and the console's bookkeeping); from 50 viewers on,
+// patches are faster, 1.7 times at 1000. What remains is the cost of a
+// write and a wake-up per stream, at both ends. At a load of 4 to 9 the
+// same runs gave 30 ms against 19 ms at 500 viewers. A hall is kinder than one board: the tournament
 // view of 12 boards is about 30 kB whole and 3 kB as a patch.
 // BenchmarkHall (12 boards, a fifth of the viewers on the tournament view)
 // at 500 viewers: p50 2.7 ms, p99 9 ms, 5 ms of CPU per state and 25 MiB
