@@ -120,11 +120,31 @@ func TestLateJoinerClockAge(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	m := regexp.MustCompile(`data-age="(\d+)"`).FindSubmatch(body)
+	// The page is served with the running clock as it is now.
+	m := runningSpan.FindSubmatch(body)
 	if m == nil {
-		t.Fatalf("the page has no data-age:\n%s", body)
+		t.Fatalf("the page has no running clock:\n%s", body)
 	}
-	if age, _ := strconv.Atoi(string(m[1])); age < 90000 {
-		t.Errorf("the page's view has age %s; want 90000 or more", m)
+	if ms, _ := strconv.Atoi(string(m[2])); ms > 300000-90000 || !strings.Contains(string(m[0]), ">"+fmtClock(int64(ms))+"<") {
+		t.Errorf("the page's running clock %s; want 3:30 or less", m[0])
+	}
+	if !strings.Contains(string(body), `data-age="0"`) {
+		t.Error("the page's view has an age though its clocks are aged already")
+	}
+}
+
+func TestAgedClocks(t *testing.T) {
+	h := `<div><span class="clock running" data-ms="65000" data-running="" data-k="p0-clock">1:05</span><span class="clock" data-ms="5000" data-k="p1-clock">0:05.0</span></div>`
+	for _, tt := range []struct {
+		age  int64
+		want string
+	}{
+		{0, h},
+		{5500, `<div><span class="clock running" data-ms="59500" data-running="" data-k="p0-clock">0:59</span><span class="clock" data-ms="5000" data-k="p1-clock">0:05.0</span></div>`},
+		{70000, `<div><span class="clock running flag" data-ms="0" data-running="" data-k="p0-clock">0:00.0</span><span class="clock" data-ms="5000" data-k="p1-clock">0:05.0</span></div>`},
+	} {
+		if got := agedClocks(h, tt.age); got != tt.want {
+			t.Errorf("agedClocks(%d):\n%s\nwant\n%s", tt.age, got, tt.want)
+		}
 	}
 }

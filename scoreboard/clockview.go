@@ -2,6 +2,8 @@ package scoreboard
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/i18n"
@@ -118,4 +120,26 @@ func endText(l i18n.Lang, s *live.State) string {
 		return l.T("page.draw")
 	}
 	return resultText(l, s)
+}
+
+// runningSpan matches a running clock as renderClock writes it.
+var runningSpan = regexp.MustCompile(`<span class="([^"]*)" data-ms="(\d+)" data-running="" data-k="([^"]*)">[^<]*</span>`)
+
+// agedClocks is a view with its running clocks ageMS further on: a page
+// served from a cached view shows the time as it is now, even before its
+// script runs (and to a snapshot without scripts).
+func agedClocks(h string, ageMS int64) string {
+	if ageMS <= 0 || !strings.Contains(h, `data-running=""`) {
+		return h
+	}
+	return runningSpan.ReplaceAllStringFunc(h, func(m string) string {
+		sm := runningSpan.FindStringSubmatch(m)
+		ms, _ := strconv.ParseInt(sm[2], 10, 64)
+		ms = max(ms-ageMS, 0)
+		cls := sm[1]
+		if ms == 0 && !strings.Contains(cls, "flag") {
+			cls += " flag"
+		}
+		return fmt.Sprintf(`<span class="%s" data-ms="%d" data-running="" data-k="%s">%s</span>`, cls, ms, sm[3], fmtClock(ms))
+	})
 }

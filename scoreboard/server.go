@@ -172,7 +172,7 @@ type pageData struct {
 	Events       string
 	Seq          uint64
 	Ver          uint64
-	Age          int64 // ms since the view was rendered: the page counts clocks from it
+	Age          int64 // ms since the view's clocks were true (0: servePage ages them)
 	HTML         template.HTML
 }
 
@@ -185,8 +185,10 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 		return
 	}
 	f, known := s.currentFrameLang(board, l)
-	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver, Age: max(0, s.now().Sub(f.made).Milliseconds()),
-		HTML: template.HTML(f.html), Events: "/events",
+	// The running clock is served as it is now; the page counts on from it.
+	age := max(0, s.now().Sub(f.made).Milliseconds())
+	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver,
+		HTML: template.HTML(agedClocks(f.html, age)), Events: "/events",
 		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
