@@ -29,7 +29,8 @@
 // state was published; the page counts the running one down. Every view
 // sent carries its age (how long ago it was rendered, which is when its
 // state arrived), so a viewer who connects a minute after the last commit
-// counts from the commit, not from its own arrival. A clock stops when the
+// counts from the commit, not from its own arrival (and the page itself is
+// served with the running clock as it is now). A clock stops when the
 // game is paused, over, or the board goes offline.
 //
 // Viewers never hold up the broker or each other: each stream has a
