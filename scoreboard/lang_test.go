@@ -73,8 +73,8 @@ func pageViews(t *testing.T) []view {
 	}
 	paused := *place
 	views := []view{{id: "t1"}, {id: "t1", status: "offline"}, {id: "t1", state: capture, status: "online"}, {id: "t1", state: &over},
-		{id: "t1", state: &paused, clock: &clockState{Control: "fischer:20m+10s", RemainingMS: &[2]int64{60_000, 5_000}, Paused: true}},
-		{id: "t1", state: place, clock: &clockState{Control: "sudden:25m", RemainingMS: &[2]int64{60_000, 5_000}}},
+		{id: "t1", state: &paused, clock: &live.Clock{Control: "fischer:20m+10s", Remaining: &[2]int64{60_000, 5_000}, Paused: true}},
+		{id: "t1", state: place, clock: &live.Clock{Control: "sudden:25m", Remaining: &[2]int64{60_000, 5_000}}},
 		{id: "t1", state: &unnamed}, {id: "t1", state: &win}, {id: "t1", state: &none}}
 	views = append(views, ends...)
 	for _, n := range notices {

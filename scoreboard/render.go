@@ -85,7 +85,7 @@ type view struct {
 	state  *live.State
 	status string // "online", "offline" or "" (unknown)
 	notice *notice
-	clock  *clockState // the state's clocks, nil if it has none
+	clock  *live.Clock // the state's clocks, nil without a state
 	note   string      // the arbiter's note on the result
 	lang   i18n.Lang   // the page's language; "" is English
 }
