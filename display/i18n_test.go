@@ -292,3 +292,18 @@ func TestScreenFits(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStatusLinesRussian lays out a mid-game screen with clocks in
+// Russian: the work of each redraw while a clock runs (every 250 ms).
+func BenchmarkStatusLinesRussian(b *testing.B) {
+	m := referee.Msg
+	st := Status{Lang: i18n.RU, ToMove: 1, Players: [2]string{"Łukasz", "Юлия"}, Captures: [2][3]int{{2, 1, 0}, {0, 3, 4}},
+		Parts: []referee.Message{m("guide.to-move", m("guide.player", 1), m("guide.place-and-remove"))},
+		Clock: &Clock{Remaining: [2]int64{599_000, 61_000}, Running: 1}}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if l := StatusLines(st, screenColumns); len(l) != screenRows {
+			b.Fatal(l)
+		}
+	}
+}

@@ -18,7 +18,6 @@ var scoreboard = map[string]Entry{
 	"page.conn.offline": {"offline", "offline", "hors ligne", "rozłączona", "не в сети"},
 	"page.conn.unknown": {"unknown", "unbekannt", "inconnu", "nieznany", "неизвестно"},
 	// The header: "48 rings blitz · tournament · turn 12".
-	"page.rings":           {"%s rings", "%s Ringe", "%s anneaux", "%s pierścieni", "%s колец"},
 	"page.blitz":           {"blitz", "Blitz", "blitz", "blitz", "блиц"},
 	"page.mode.casual":     {"casual", "locker", "amicale", "towarzyska", "товарищеская"},
 	"page.mode.tournament": {"tournament", "Turnier", "tournoi", "turniej", "турнир"},
@@ -67,12 +66,13 @@ var scoreboard = map[string]Entry{
 	"page.each":       {"/%d each", "/%d je", "/%d chacune", "/%d każdej", "/%d каждого"},
 	"page.pool":       {"Pool", "Vorrat", "Réserve", "Pula", "Запас"},
 	"page.moves":      {"Moves", "Züge", "Coups", "Ruchy", "Ходы"},
-	"page.played":     {"%d played", "%d gespielt", "%d joués", "rozegrano %d", "сыграно %d"},
 }
 
 func init() { registerPlural("scoreboard-plural", scoreboardPlural) }
 
 var scoreboardPlural = map[string]Entry{
+	"page.played":        {"%d played|%d played", "%d gespielt|%d gespielt", "%d joué|%d joués", "rozegrano %d|rozegrano %d|rozegrano %d", "сыграно %d|сыграно %d|сыграно %d"},
+	"page.rings":         {"%s ring|%s rings", "%s Ring|%s Ringe", "%s anneau|%s anneaux", "%s pierścień|%s pierścienie|%s pierścieni", "%s кольцо|%s кольца|%s колец"},
 	"page.n-turns":       {"%d turn|%d turns", "%d Zug|%d Züge", "%d coup|%d coups", "%d ruch|%d ruchy|%d ruchów", "%d ход|%d хода|%d ходов"},
 	"page.forced-win":    {"Forced win for %s in %d turn|Forced win for %s in %d turns", "Erzwungener Sieg für %s in %d Zug|Erzwungener Sieg für %s in %d Zügen", "Victoire forcée pour %s en %d coup|Victoire forcée pour %s en %d coups", "Wymuszona wygrana: %s w %d ruchu|Wymuszona wygrana: %s w %d ruchach|Wymuszona wygrana: %s w %d ruchach", "Форсированная победа: %s за %d ход|Форсированная победа: %s за %d хода|Форсированная победа: %s за %d ходов"},
 	"page.no-forced-win": {"No forced win within %d turn|No forced win within %d turns", "Kein erzwungener Sieg in %d Zug|Kein erzwungener Sieg in %d Zügen", "Pas de victoire forcée en %d coup|Pas de victoire forcée en %d coups", "Brak wymuszonej wygranej w %d ruchu|Brak wymuszonej wygranej w %d ruchach|Brak wymuszonej wygranej w %d ruchach", "Нет форсированной победы за %d ход|Нет форсированной победы за %d хода|Нет форсированной победы за %d ходов"},

@@ -1,8 +1,10 @@
 package referee
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -107,52 +109,92 @@ func (m Message) English() string {
 	return fmt.Sprintf(f, args...)
 }
 
+// Bounds on a Message read from JSON (a viewer reads them from MQTT): the
+// referee's own nest three deep with a few arguments each.
+const (
+	maxMessageDepth = 8
+	maxMessageArgs  = 64
+)
+
 // UnmarshalJSON reads a Message back with its arguments' Go types: a
-// number is an int, an object a Message, an array a []Message.
+// number is an int, an object a Message, an array a []Message. It refuses
+// messages nested deeper than 8 or with more than 64 arguments (or list
+// items), naming the key.
 func (m *Message) UnmarshalJSON(b []byte) error {
-	var w struct {
-		Key  string            `json:"key"`
-		Args []json.RawMessage `json:"args"`
-		Text string            `json:"text"`
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("referee: message: %w", err)
 	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	msg, err := messageFrom(v, 0)
+	if err != nil {
 		return err
 	}
-	if len(w.Args) > 16 {
-		return fmt.Errorf("referee: message %q has %d arguments; at most 16", w.Key, len(w.Args))
-	}
-	*m = Message{Key: w.Key, Text: w.Text}
-	for _, raw := range w.Args {
-		var a any
-		switch s := strings.TrimSpace(string(raw)); {
-		case strings.HasPrefix(s, "{"):
-			var sub Message
-			if err := json.Unmarshal(raw, &sub); err != nil {
-				return err
-			}
-			a = sub
-		case strings.HasPrefix(s, "["):
-			var subs []Message
-			if err := json.Unmarshal(raw, &subs); err != nil {
-				return err
-			}
-			a = subs
-		case strings.HasPrefix(s, `"`):
-			var str string
-			if err := json.Unmarshal(raw, &str); err != nil {
-				return err
-			}
-			a = str
-		default:
-			var n int
-			if err := json.Unmarshal(raw, &n); err != nil {
-				return fmt.Errorf("referee: message %q argument %.20s: %w", w.Key, s, err)
-			}
-			a = n
-		}
-		m.Args = append(m.Args, a)
-	}
+	*m = msg
 	return nil
+}
+
+// messageFrom converts a decoded JSON object into a Message.
+func messageFrom(v any, depth int) (Message, error) {
+	o, ok := v.(map[string]any)
+	if !ok {
+		return Message{}, fmt.Errorf("referee: message: want an object, not %T", v)
+	}
+	key, _ := o["key"].(string)
+	if _, ok := o["key"]; ok && key == "" {
+		return Message{}, fmt.Errorf("referee: message: key must be a string")
+	}
+	if depth > maxMessageDepth {
+		return Message{}, fmt.Errorf("referee: message %.40q nests deeper than %d", key, maxMessageDepth)
+	}
+	m := Message{Key: key}
+	if t, ok := o["text"]; ok {
+		if m.Text, ok = t.(string); !ok {
+			return Message{}, fmt.Errorf("referee: message %.40q: text must be a string", key)
+		}
+	}
+	args, _ := o["args"].([]any)
+	if a, ok := o["args"]; ok && a != nil && args == nil {
+		return Message{}, fmt.Errorf("referee: message %.40q: args must be an array", key)
+	}
+	if len(args) > maxMessageArgs {
+		return Message{}, fmt.Errorf("referee: message %.40q has %d arguments; at most %d", key, len(args), maxMessageArgs)
+	}
+	for _, a := range args {
+		switch a := a.(type) {
+		case string:
+			m.Args = append(m.Args, a)
+		case json.Number:
+			n, err := strconv.Atoi(a.String())
+			if err != nil {
+				return Message{}, fmt.Errorf("referee: message %.40q: argument %.20s is not an int", key, a)
+			}
+			m.Args = append(m.Args, n)
+		case map[string]any:
+			sub, err := messageFrom(a, depth+1)
+			if err != nil {
+				return Message{}, err
+			}
+			m.Args = append(m.Args, sub)
+		case []any:
+			if len(a) > maxMessageArgs {
+				return Message{}, fmt.Errorf("referee: message %.40q lists %d messages; at most %d", key, len(a), maxMessageArgs)
+			}
+			subs := make([]Message, 0, len(a))
+			for _, x := range a {
+				sub, err := messageFrom(x, depth+1)
+				if err != nil {
+					return Message{}, err
+				}
+				subs = append(subs, sub)
+			}
+			m.Args = append(m.Args, subs)
+		default:
+			return Message{}, fmt.Errorf("referee: message %.40q: argument of type %T", key, a)
+		}
+	}
+	return m, nil
 }
 
 func player(p int) Message { return Msg("guide.player", p) }

@@ -32,7 +32,14 @@ func TestMessageJSON(t *testing.T) {
 		t.Errorf("English = %q", got)
 	}
 	for _, bad := range []string{
-		`{"key":"k","args":[` + strings.Repeat(`1,`, 16) + `1]}`,
+		`{"key":"k","args":[` + strings.Repeat(`1,`, 64) + `1]}`,
+		`{"key":"k","args":[[` + strings.Repeat(`{"key":"f"},`, 64) + `{"key":"f"}]]}`,
+		strings.Repeat(`{"key":"k","args":[`, 10) + `1` + strings.Repeat(`]}`, 10),
+		`{"key":"k","args":["a",{"key":"x","args":[1e400]}]}`,
+		`{"key":7}`,
+		`{"key":"k","text":5}`,
+		`{"key":"k","args":{"a":1}}`,
+		`[1]`,
 		`{"key":"k","args":[1.5]}`,
 		`{"key":"k","args":[true]}`,
 		`{"key":"k","args":[{"key":7}]}`,
@@ -40,6 +47,26 @@ func TestMessageJSON(t *testing.T) {
 		var back Message
 		if err := json.Unmarshal([]byte(bad), &back); err == nil {
 			t.Errorf("Unmarshal(%.60s) = nil error", bad)
+		}
+	}
+	// As deep as allowed still reads.
+	deep := strings.Repeat(`{"key":"k","args":[`, maxMessageDepth) + `{"key":"k"}` + strings.Repeat(`]}`, maxMessageDepth)
+	var back Message
+	if err := json.Unmarshal([]byte(deep), &back); err != nil {
+		t.Errorf("a message %d deep: %v", maxMessageDepth, err)
+	}
+}
+
+// BenchmarkMessageHostile is a megabyte of nested messages, as a hostile
+// board could publish in its state: refused at once, not decoded level by
+// level (which would be quadratic).
+func BenchmarkMessageHostile(b *testing.B) {
+	payload := []byte(strings.Repeat(`{"key":"k","args":[`, 50_000) + strings.Repeat(`]}`, 50_000))
+	b.SetBytes(int64(len(payload)))
+	for i := 0; i < b.N; i++ {
+		var m Message
+		if err := json.Unmarshal(payload, &m); err == nil {
+			b.Fatal("accepted")
 		}
 	}
 }

@@ -7,12 +7,16 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zertzboard/zertzboard/live"
 )
 
 // BenchmarkHandle is the cost of one state message: decode, render the
@@ -44,7 +48,7 @@ func BenchmarkHandle(b *testing.B) {
 //
 //	go test -run '^$' -bench Fanout -benchtime 50x ./scoreboard/
 func BenchmarkFanout(b *testing.B) {
-	for _, n := range []int{1, 10, 20, 50, 100, 500, 1000} {
+	for _, n := range []int{1, 10, 20, 50, 100, 200, 500, 1000} {
 		b.Run(fmt.Sprintf("viewers=%d", n), func(b *testing.B) { fanout(b, n) })
 	}
 }
@@ -160,6 +164,153 @@ func readSeqs(ctx context.Context, c *sseClient, out chan<- arrival, read *atomi
 			full = err == bufio.ErrBufferFull
 		}
 	}
+}
+
+// BenchmarkHall measures one scoreboard process serving a hall: 12 boards
+// publishing over MQTT (the embedded broker, in process), 500 browsers'
+// event streams on loopback: 100 on the tournament view and 400 spread
+// over the boards' pages. One iteration is one state of one board (the
+// boards take turns) delivered to every viewer of that board and of the
+// tournament view. Reported: latency p50 and p99 from publishing to each
+// viewer, the process's CPU time per state (scoreboard, broker, boards and
+// the 500 readers together), the heap in use with the viewers connected,
+// and the bytes each viewer reads per state. "whole" sends whole views,
+// as before patches.
+//
+//	go test -run '^$' -bench Hall -benchtime 200x ./scoreboard/
+func BenchmarkHall(b *testing.B) {
+	for _, mode := range []string{"patches", "whole"} {
+		for _, n := range []int{100, 500, 1000} {
+			b.Run(fmt.Sprintf("%s/viewers=%d", mode, n), func(b *testing.B) { hallBench(b, n, mode == "whole") })
+		}
+	}
+}
+
+func hallBench(b *testing.B, viewers int, whole bool) {
+	const boards = 12
+	rec, rep := sampleGame(b, 30)
+	mb := startBroker(b)
+	s := New(Options{})
+	s.whole = whole
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	defer s.Close()
+	follow(b, s, mb)
+	ids := make([]string, boards)
+	pubs := make([]*board, boards)
+	states := make([][]live.State, boards)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("hall-%02d", i+1)
+		pubs[i] = newBoard(b, mb, ids[i])
+		states[i] = gameStates(b, rec, rep, ids[i])
+		pubs[i].state(states[i][0])
+	}
+	defer mb.Close()
+	waitUntil(b, "every board on the scoreboard", func() bool {
+		for _, id := range ids {
+			if s.State(id) == nil {
+				return false
+			}
+		}
+		return true
+	})
+
+	tr := &http.Transport{MaxIdleConnsPerHost: viewers, DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	var read atomic.Int64
+	// arrivals, per view: the tournament view ("") and each board.
+	arrivals := map[string]chan arrival{"": make(chan arrival, viewers)}
+	watchers := map[string]int{}
+	for _, id := range ids {
+		arrivals[id] = make(chan arrival, viewers)
+	}
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := 0; i < viewers; i++ {
+		view, url := "", srv.URL+"/events"
+		if i >= viewers/5 { // a fifth watch the tournament view
+			view = ids[i%boards]
+			url += "?board=" + view
+		}
+		watchers[view]++
+		c, err := openSSE(ctx, hc, url, time.Hour)
+		if err != nil {
+			b.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.close()
+			readSeqs(ctx, c, arrivals[view], &read)
+		}()
+	}
+	for view, n := range watchers {
+		for j := 0; j < n; j++ {
+			<-arrivals[view]
+		}
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+
+	var lat []time.Duration
+	read.Store(0)
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % boards
+		turn := 1 + (i/boards)%(len(states[k])-1)
+		st := states[k][turn]
+		st.Seq = uint64(i + 10)
+		index := uint64(boards) // the tournament view's seq is its number of boards
+		sent := time.Now()
+		tok := pubs[k].c.Publish(pubs[k].prefix+"state", 1, true, stateJSON(b, st))
+		timeout := time.After(wait)
+		for _, w := range []struct {
+			view string
+			seq  uint64
+		}{{ids[k], st.Seq}, {"", index}} {
+			for got := 0; got < watchers[w.view]; {
+				select {
+				case a := <-arrivals[w.view]:
+					if a.seq == w.seq {
+						lat = append(lat, a.at.Sub(sent))
+						got++
+					}
+				case <-timeout:
+					b.Fatalf("state %d of %s reached %d of %d viewers of %q in %v (dropped %d)", st.Seq, ids[k], got, watchers[w.view], w.view, wait, s.Dropped())
+				}
+			}
+		}
+		if !tok.WaitTimeout(wait) || tok.Error() != nil {
+			b.Fatalf("publish: %v", tok.Error())
+		}
+	}
+	b.StopTimer()
+	cpu := cpuTime() - cpu0
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
+	b.ReportMetric(ms(cpu)/float64(b.N), "cpu-ms/state")
+	b.ReportMetric(float64(after.HeapInuse)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse))/float64(viewers)/1024, "heap-KiB/viewer")
+	b.ReportMetric(float64(read.Load())/float64(b.N*(watchers[""]+viewers/boards)), "B/view")
+	if d := s.Dropped(); d > 0 {
+		b.Errorf("%d viewers dropped", d)
+	}
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkObserve is what the console and the results add to each state

@@ -33,7 +33,7 @@ func TestBrowserLanguages(t *testing.T) {
 	br.waitFor(fmt.Sprintf("seq %d", seq), fmt.Sprintf(`window.zbApplied.some((a) => a.seq === %d)`, seq))
 	var text string
 	br.eval(`document.querySelector(".moves h3").textContent + " | " + document.querySelector(".status").textContent`, &text)
-	want := i18n.RU.T("page.moves") + " " + i18n.RU.T("page.played", states[19].Turn)
+	want := i18n.RU.T("page.moves") + " " + i18n.RU.N("page.played", states[19].Turn, states[19].Turn)
 	if len(text) < len(want) || text[:len(want)] != want {
 		t.Errorf("moves header and status %q; want it to start %q", text, want)
 	}

@@ -234,7 +234,9 @@ func browseGame(t *testing.T, br *browser, variant string) {
 // board's current view parsed whole.
 func sameAsWhole(t *testing.T, br *browser, s *Server, board string) {
 	t.Helper()
-	html, _ := s.Current(board)
+	f, _ := s.currentFrame(board)
+	br.waitFor(fmt.Sprintf("view %d", f.ver), fmt.Sprintf(`document.querySelector("#view").dataset.ver === "%d"`, f.ver))
+	html := f.html
 	js, _ := json.Marshal(html)
 	var diff string
 	br.eval(fmt.Sprintf(`(() => {

@@ -18,11 +18,11 @@ import (
 // clocked is st with clocks: remaining times, whose runs (-1 none), paused.
 func clocked(t testing.TB, st live.State, control string, remaining [2]int64, running int, paused bool) []byte {
 	t.Helper()
-	m := stateMsg{State: st, Clock: &clockState{Control: control, RemainingMS: &remaining, Paused: paused}}
+	st.Clock = live.Clock{Control: control, Remaining: &remaining, Paused: paused}
 	if running >= 0 {
-		m.Clock.Running = &running
+		st.Clock.Running = &running
 	}
-	return mustJSON(t, m)
+	return mustJSON(t, st)
 }
 
 func TestFmtClock(t *testing.T) {
@@ -89,8 +89,8 @@ func TestClockRendering(t *testing.T) {
 		t.Errorf("flag fall, drawn:\n%s", h)
 	}
 	over.Result, over.Winner = "resignation", &w
-	m2 := stateMsg{State: over, ResultNote: "<b>left the hall</b>", Clock: &clockState{Control: "none"}}
-	s.Handle("zertz/t1/state", mustJSON(t, m2))
+	over.ResultNote, over.Clock = "<b>left the hall</b>", live.Clock{Control: "none"}
+	s.Handle("zertz/t1/state", mustJSON(t, over))
 	if h, _ := s.Current("t1"); strings.Contains(h, `class="clock`) || !strings.Contains(h, "resigned") || !strings.Contains(h, "Arbiter: &lt;b&gt;left the hall&lt;/b&gt;") {
 		t.Errorf("resignation with a note, no time control:\n%s", h)
 	}
@@ -120,11 +120,31 @@ func TestLateJoinerClockAge(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	m := regexp.MustCompile(`data-age="(\d+)"`).FindSubmatch(body)
+	// The page is served with the running clock as it is now.
+	m := runningSpan.FindSubmatch(body)
 	if m == nil {
-		t.Fatalf("the page has no data-age:\n%s", body)
+		t.Fatalf("the page has no running clock:\n%s", body)
 	}
-	if age, _ := strconv.Atoi(string(m[1])); age < 90000 {
-		t.Errorf("the page's view has age %s; want 90000 or more", m)
+	if ms, _ := strconv.Atoi(string(m[2])); ms > 300000-90000 || !strings.Contains(string(m[0]), ">"+fmtClock(int64(ms))+"<") {
+		t.Errorf("the page's running clock %s; want 3:30 or less", m[0])
+	}
+	if !strings.Contains(string(body), `data-age="0"`) {
+		t.Error("the page's view has an age though its clocks are aged already")
+	}
+}
+
+func TestAgedClocks(t *testing.T) {
+	h := `<div><span class="clock running" data-ms="65000" data-running="" data-k="p0-clock">1:05</span><span class="clock" data-ms="5000" data-k="p1-clock">0:05.0</span></div>`
+	for _, tt := range []struct {
+		age  int64
+		want string
+	}{
+		{0, h},
+		{5500, `<div><span class="clock running" data-ms="59500" data-running="" data-k="p0-clock">0:59</span><span class="clock" data-ms="5000" data-k="p1-clock">0:05.0</span></div>`},
+		{70000, `<div><span class="clock running flag" data-ms="0" data-running="" data-k="p0-clock">0:00.0</span><span class="clock" data-ms="5000" data-k="p1-clock">0:05.0</span></div>`},
+	} {
+		if got := agedClocks(h, tt.age); got != tt.want {
+			t.Errorf("agedClocks(%d):\n%s\nwant\n%s", tt.age, got, tt.want)
+		}
 	}
 }

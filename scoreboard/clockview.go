@@ -2,32 +2,13 @@ package scoreboard
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 )
-
-// clockState is the state's "clock" (docs/CONTRACTS.md 5.2): the time
-// control, each player's time when the state was published, whose clock
-// runs, and the arbiter's pause. remaining_ms is null with control "none".
-type clockState struct {
-	Control     string    `json:"control"`
-	RemainingMS *[2]int64 `json:"remaining_ms"`
-	Running     *int      `json:"running"`
-	Paused      bool      `json:"paused"`
-	IncrementMS int64     `json:"increment_ms"`
-}
-
-// stateMsg is a state payload as the scoreboard reads it: live.State and
-// the fields of the clocks and results it draws. Its own fields are at
-// the top level, so they win over any of the same name in live.State.
-type stateMsg struct {
-	live.State
-	Clock      *clockState `json:"clock"`
-	ResultNote string      `json:"result_note"`
-	GameID     string      `json:"game_id"`
-}
 
 // maxClockMS bounds a shown time (a base of at most 6 h plus added time);
 // a larger or negative one from a broken board is shown clipped.
@@ -35,7 +16,7 @@ const maxClockMS = 100 * 3600 * 1000
 
 // timed reports whether the view has clocks to show.
 func (v view) timed() bool {
-	return v.clock != nil && v.clock.RemainingMS != nil && v.clock.Control != "none"
+	return v.clock != nil && v.clock.Remaining != nil && v.clock.Control != "none"
 }
 
 // runningClock is the player whose clock the page counts down, or -1:
@@ -58,7 +39,7 @@ func renderClock(b *strings.Builder, v view, p int, key string) {
 	if !v.timed() {
 		return
 	}
-	ms := min(max(v.clock.RemainingMS[p], 0), maxClockMS)
+	ms := min(max(v.clock.Remaining[p], 0), maxClockMS)
 	cls := "clock"
 	running := v.runningClock() == p
 	switch {
@@ -92,7 +73,7 @@ func fmtClock(ms int64) string {
 
 // controlText names a time control for the header: "sudden 25m",
 // "fischer 20m+10s"; "" for none.
-func controlText(l i18n.Lang, c *clockState) string {
+func controlText(l i18n.Lang, c *live.Clock) string {
 	if c == nil || c.Control == "" || c.Control == "none" {
 		return ""
 	}
@@ -139,4 +120,26 @@ func endText(l i18n.Lang, s *live.State) string {
 		return l.T("page.draw")
 	}
 	return resultText(l, s)
+}
+
+// runningSpan matches a running clock as renderClock writes it.
+var runningSpan = regexp.MustCompile(`<span class="([^"]*)" data-ms="(\d+)" data-running="" data-k="([^"]*)">[^<]*</span>`)
+
+// agedClocks is a view with its running clocks ageMS further on: a page
+// served from a cached view shows the time as it is now, even before its
+// script runs (and to a snapshot without scripts).
+func agedClocks(h string, ageMS int64) string {
+	if ageMS <= 0 || !strings.Contains(h, `data-running=""`) {
+		return h
+	}
+	return runningSpan.ReplaceAllStringFunc(h, func(m string) string {
+		sm := runningSpan.FindStringSubmatch(m)
+		ms, _ := strconv.ParseInt(sm[2], 10, 64)
+		ms = max(ms-ageMS, 0)
+		cls := sm[1]
+		if ms == 0 && !strings.Contains(cls, "flag") {
+			cls += " flag"
+		}
+		return fmt.Sprintf(`<span class="%s" data-ms="%d" data-running="" data-k="%s">%s</span>`, cls, ms, sm[3], fmtClock(ms))
+	})
 }

@@ -11,10 +11,13 @@
 // The server renders everything: the board is an SVG drawn in Go from
 // state.layout (so any board, standard or custom), which keeps the
 // geometry testable and the page's script tiny. Each change is rendered
-// once and pushed, as an HTML fragment in a server-sent event, to every
-// browser watching that view; a browser that connects gets the current
-// view at once, and the page itself is served with it, so a late joiner
-// sees the board before its event stream opens. Assets are embedded: the
+// once; a browser that connects gets the whole view at once (and the page
+// itself is served with it, so a late joiner sees the board before its
+// event stream opens), and after that only patches: the elements of the
+// view that changed, found by their data-k keys (each cell, the header,
+// the banners, each player and clock, the pool, the move list, each card
+// of the tournament view; see patch.go). A stream that skipped a view
+// (coalesced, below) gets the whole view again. Assets are embedded: the
 // pages work without Internet access.
 //
 // What the page shows is a pure function of the board's latest state,
@@ -22,25 +25,51 @@
 // Events carry no seq, so a notice belongs to the state current when it
 // arrived and is dropped by the next state, by a move, or by "restored".
 //
+// The clocks (state.clock) are rendered with each player's time when the
+// state was published; the page counts the running one down. Every view
+// sent carries its age (how long ago it was rendered, which is when its
+// state arrived), so a viewer who connects a minute after the last commit
+// counts from the commit, not from its own arrival (and the page itself is
+// served with the running clock as it is now). A clock stops when the
+// game is paused, over, or the board goes offline.
+//
 // Viewers never hold up the broker or each other: each stream has a
 // bounded queue that coalesces to the latest view; a stream whose queue
 // fills (its socket is stuck) is dropped, and its EventSource reconnects
 // to the current view. Writes have deadlines, idle streams get heartbeats,
 // and Close ends every stream so that http.Server.Shutdown can finish.
 //
-// Measured on a 2-vCPU AMD EPYC VM (BenchmarkFanout, loopback; the board's
-// paho client, the broker, the scoreboard and N Go SSE readers share the
-// two CPUs), the latency from publishing a state to its arrival at every
-// viewer, p50 (p99), over two runs of 100 states:
+// Measured on a 2-vCPU AMD EPYC VM shared with other work (load about 2),
+// with BenchmarkFanout (loopback; the board's paho client, the broker, the
+// scoreboard and N Go SSE readers share the two CPUs): the latency from
+// publishing a state of a 37-ring game to its arrival at every viewer,
+// p50 (p99), medians of three runs of 100 states, before patches (whole
+// views, 10-12 kB each) and with them (2.8 kB per change on average; the
+// console's and the results' bookkeeping of each state is in these too):
 //
-//	viewers    1: 0.34–0.46 ms (2.0)    100: 2.5–2.7 ms (5.2–5.4)
-//	viewers   10: 0.45–0.57 ms (1.5–2)  500: 10–19 ms (17–29)
-//	viewers   20: 0.68–0.78 ms (2.2–2.6) 1000: 22–38 ms (34–69)
-//	viewers   50: 1.3 ms (3.0)
+//	viewers   whole views       patches
+//	      1   0.53 ms (2.4)     0.86 ms (3.6)
+//	     10   0.89 ms (6.4)     1.0 ms (3.5)
+//	     20   1.2 ms (4.0)      1.2 ms (4.3)
+//	     50   2.0 ms (6.4)      1.5 ms (4.5)
+//	    100   3.6 ms (8.1)      2.1 ms (6.7)
+//	    200   -                 3.2 ms (10)
+//	    500   13 ms (25)        8.5 ms (19)
+//	   1000   27 ms (43)        16 ms (33)
 //
-// So the latency doubles at about 20 viewers; it grows with the bytes
-// written (a mid-game 37-ring view is about 10 kB) and stays well under
-// the 200 ms of e-boards at 1000. Rendering a state costs 0.23–0.31 ms
-// (BenchmarkHandle). In headless Chromium (TestBrowser), from publishing a
-// state to the page having applied it, the median is 2.5–5 ms.
+// So the latency doubles at about 17 viewers with whole views and at about
+// 70 with patches, from a single viewer's latency that is 0.3 ms higher
+// (rendering the patch and the console's bookkeeping); from 50 viewers on,
+// patches are faster, 1.7 times at 1000. What remains is the cost of a
+// write and a wake-up per stream, at both ends. At a load of 4 to 9 the
+// same runs gave 30 ms against 19 ms at 500 viewers. A hall is kinder than one board: the tournament
+// view of 12 boards is about 30 kB whole and 3 kB as a patch.
+// BenchmarkHall (12 boards, a fifth of the viewers on the tournament view)
+// at 500 viewers: p50 2.7 ms, p99 9 ms, 5 ms of CPU per state and 25 MiB
+// of heap, against p50 4.8 ms, p99 13 ms and 10 ms of CPU with whole
+// views; at 1000 viewers, p50 5.1 ms, p99 17 ms, 10 ms of CPU per state
+// (docs/HALL.md). Rendering a state and its patch costs 0.42–0.47 ms
+// (BenchmarkHandle; 0.29–0.35 ms before patches, on the same loaded VM).
+// In headless Chromium (TestBrowser), from publishing a state to the page
+// having applied it, the median is 2.5–5 ms.
 package scoreboard

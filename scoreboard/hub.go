@@ -13,6 +13,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/live"
 )
 
 // Limits on what the scoreboard keeps from the broker.
@@ -55,6 +56,7 @@ type Server struct {
 	dropped int           // slow clients dropped, for tests and logs
 	ver     uint64        // the last frame's ver
 	now     func() time.Time
+	whole   bool // send whole views only (to measure what patches save)
 
 	obs *observer // the console's view of the boards (observe.go)
 	res *results  // finished games (results.go)
@@ -147,7 +149,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	}
 	// Decode outside the lock; junk changes nothing.
 	var (
-		st     *stateMsg
+		st     *live.State
 		status string
 		ev     struct {
 			Event string `json:"event"`
@@ -156,7 +158,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 	)
 	switch kind {
 	case "state":
-		st = new(stateMsg)
+		st = new(live.State)
 		if err := json.Unmarshal(payload, st); err != nil {
 			s.log.Debug("scoreboard: bad state", "board", id, "err", err)
 			return
@@ -196,8 +198,8 @@ func (s *Server) Handle(topic string, payload []byte) {
 		if bv.notice != nil && (bv.state == nil || bv.notice.seq != st.Seq) {
 			bv.notice = nil
 		}
-		bv.state, bv.raw = &st.State, append([]byte(nil), payload...)
-		bv.clock, bv.note = st.Clock, st.ResultNote
+		bv.state, bv.raw = st, append([]byte(nil), payload...)
+		bv.clock, bv.note = &st.Clock, st.ResultNote
 		indexChanged = true
 	case "status":
 		if status == bv.status {
@@ -285,6 +287,9 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 		Base uint64 `json:"base"`
 		patch
 	}{seq, f.ver, f.base, p})
+	if len(f.patch) >= len(f.full) {
+		f.patch = nil // everything changed: the whole view is shorter
+	}
 	return f
 }
 
@@ -488,5 +493,5 @@ func renderCard(b *strings.Builder, v view) {
 	default:
 		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.to-place", playerName(l, s, s.ToMove))
 	}
-	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, esc(line), esc(l.T("page.rings", s.Variant)))
+	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, esc(line), esc(ringsText(l, s.Variant)))
 }

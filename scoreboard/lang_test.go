@@ -73,8 +73,8 @@ func pageViews(t *testing.T) []view {
 	}
 	paused := *place
 	views := []view{{id: "t1"}, {id: "t1", status: "offline"}, {id: "t1", state: capture, status: "online"}, {id: "t1", state: &over},
-		{id: "t1", state: &paused, clock: &clockState{Control: "fischer:20m+10s", RemainingMS: &[2]int64{60_000, 5_000}, Paused: true}},
-		{id: "t1", state: place, clock: &clockState{Control: "sudden:25m", RemainingMS: &[2]int64{60_000, 5_000}}},
+		{id: "t1", state: &paused, clock: &live.Clock{Control: "fischer:20m+10s", Remaining: &[2]int64{60_000, 5_000}, Paused: true}},
+		{id: "t1", state: place, clock: &live.Clock{Control: "sudden:25m", Remaining: &[2]int64{60_000, 5_000}}},
 		{id: "t1", state: &unnamed}, {id: "t1", state: &win}, {id: "t1", state: &none}}
 	views = append(views, ends...)
 	for _, n := range notices {
@@ -273,6 +273,21 @@ func TestLanguageViewAge(t *testing.T) {
 		f, _ := s.currentFrameLang(board, i18n.DE)
 		if !f.made.Equal(arrived) {
 			t.Errorf("German view of %q made at %v; the state arrived at %v", board, f.made, arrived)
+		}
+	}
+}
+
+func TestRingsText(t *testing.T) {
+	for _, tc := range []struct {
+		l     i18n.Lang
+		board string
+		want  string
+	}{
+		{i18n.EN, "37", "37 rings"}, {i18n.PL, "44", "44 pierścienie"}, {i18n.PL, "48", "48 pierścieni"},
+		{i18n.RU, "61", "61 кольцо"}, {i18n.RU, "43", "43 кольца"}, {i18n.RU, "37", "37 колец"}, {i18n.DE, "custom", "custom Ringe"},
+	} {
+		if got := ringsText(tc.l, tc.board); got != tc.want {
+			t.Errorf("ringsText(%s, %q) = %q; want %q", tc.l, tc.board, got, tc.want)
 		}
 	}
 }

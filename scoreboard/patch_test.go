@@ -2,7 +2,11 @@ package scoreboard
 
 import (
 	"encoding/json"
+	"html"
+	"strings"
 	"testing"
+
+	"github.com/zertzboard/zertzboard/live"
 
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -17,13 +21,12 @@ func viewsOf(t *testing.T, variant string) (boards, index []string) {
 	defer s.Close()
 	s.Handle("zertz/t0/status", []byte("online"))
 	for i, st := range states {
-		msg := stateMsg{State: st}
 		run := st.ToMove
-		msg.Clock = &clockState{Control: "fischer:5m+3s", RemainingMS: &[2]int64{300000 - int64(i)*1000, 299000 - int64(i)*900}, Running: &run, Paused: i%7 == 3}
+		st.Clock = live.Clock{Control: "fischer:5m+3s", Remaining: &[2]int64{300000 - int64(i)*1000, 299000 - int64(i)*900}, Running: &run, Paused: i%7 == 3}
 		if st.Phase == "over" {
-			msg.Clock.Running = nil
+			st.Clock.Running = nil
 		}
-		s.Handle("zertz/t1/state", mustJSON(t, msg))
+		s.Handle("zertz/t1/state", mustJSON(t, st))
 		boards = append(boards, mustCurrent(s, "t1"))
 		index = append(index, mustCurrent(s, ""))
 		if i%5 == 2 && st.Phase == "place" {
@@ -133,4 +136,97 @@ func mustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestPatchOnlyOnItsView: a stream gets a view as a patch only if it shows
+// the view the patch was made from; a new stream, or one whose queue was
+// coalesced past a view, gets it whole.
+func TestPatchOnlyOnItsView(t *testing.T) {
+	rec, rep := sampleGame(t, 10)
+	states := gameStates(t, rec, rep, "t1")
+	s := New(Options{ClientBuffer: 8})
+	defer s.Close()
+	c, first := s.subscribe("t1")
+	var frames []*frame
+	for i := 0; i < 3; i++ {
+		s.Handle("zertz/t1/state", stateJSON(t, states[i]))
+		frames = append(frames, <-c.ch)
+	}
+	if ev, _ := s.encoding(frames[0], first); string(ev) != string(eventView) {
+		t.Error("the first state after the waiting view went as a patch")
+	}
+	if ev, body := s.encoding(frames[1], frames[0]); string(ev) != string(eventPatch) || len(body) >= len(frames[1].full) {
+		t.Errorf("the next state went as %q (%d B; whole %d B)", ev, len(body), len(frames[1].full))
+	}
+	if ev, _ := s.encoding(frames[2], frames[0]); string(ev) != string(eventView) {
+		t.Error("a state after a skipped one went as a patch")
+	}
+	if ev, _ := s.encoding(frames[2], nil); string(ev) != string(eventView) {
+		t.Error("a new stream's first view went as a patch")
+	}
+}
+
+// applyPatch rebuilds the HTML of the next view from a and the patch, as
+// the page does; for tests.
+func applyPatch(a *node, p patch) string {
+	attrs := map[string][]string{}
+	for _, kv := range p.Attrs {
+		var list []string
+		switch v := kv[1].(type) {
+		case []string:
+			list = v
+		case []any:
+			for _, s := range v {
+				str, _ := s.(string)
+				list = append(list, str)
+			}
+		}
+		attrs[kv[0].(string)] = list
+	}
+	appends, parts := map[string]string{}, map[string]string{}
+	for _, kv := range p.Appends {
+		appends[kv[0]] = kv[1]
+	}
+	for _, kv := range p.Parts {
+		parts[kv[0]] = kv[1]
+	}
+	var sb strings.Builder
+	var build func(n *node)
+	build = func(n *node) {
+		if h, ok := parts[n.key]; ok {
+			sb.WriteString(h)
+			return
+		}
+		if h, ok := appends[n.key]; ok {
+			sb.WriteString(n.html[:len(n.html)-len(n.tag)-3])
+			sb.WriteString(h)
+			sb.WriteString("</" + n.tag + ">")
+			return
+		}
+		list, ok := attrs[n.key]
+		if !ok {
+			list = n.attrs
+		}
+		sb.WriteString("<" + n.tag)
+		for i := 0; i+1 < len(list); i += 2 {
+			sb.WriteString(" " + list[i] + `="` + html.EscapeString(list[i+1]) + `"`)
+		}
+		_, rest, _ := strings.Cut(n.skel, ">")
+		if n.inner == "" && strings.HasSuffix(n.html, "/>") {
+			sb.WriteString("/>")
+			return
+		}
+		sb.WriteString(">")
+		for _, kid := range n.kids {
+			i := strings.IndexByte(rest, 0)
+			sb.WriteString(rest[:i])
+			build(kid)
+			j := strings.IndexByte(rest[i+1:], 0)
+			rest = rest[i+1+j+1:]
+		}
+		sb.WriteString(rest)
+		sb.WriteString("</" + n.tag + ">")
+	}
+	build(a)
+	return sb.String()
 }

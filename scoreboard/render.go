@@ -85,7 +85,7 @@ type view struct {
 	state  *live.State
 	status string // "online", "offline" or "" (unknown)
 	notice *notice
-	clock  *clockState // the state's clocks, nil if it has none
+	clock  *live.Clock // the state's clocks, nil without a state
 	note   string      // the arbiter's note on the result
 	lang   i18n.Lang   // the page's language; "" is English
 }
@@ -111,6 +111,17 @@ func renderBoard(v view) string {
 	renderSide(&b, v)
 	b.WriteString(`</div>`)
 	return b.String()
+}
+
+// ringsText is "48 rings" in l: the board's name is its ring count, which
+// picks the plural form (43 pierścienie, 61 кольцо); a custom layout's
+// name reads as many.
+func ringsText(l i18n.Lang, board string) string {
+	n, err := strconv.Atoi(board)
+	if err != nil {
+		n = 5
+	}
+	return l.N("page.rings", n, board)
 }
 
 // langQuery is the query that keeps a link in language l: "" for
@@ -152,7 +163,7 @@ func renderHeader(b *strings.Builder, v view) {
 		mode = l.T("page.mode." + mode)
 	}
 	fmt.Fprintf(b, `<header class="head" data-k="head"><span class="bid">%s</span><span class="variant">%s%s · %s · %s</span>`,
-		esc(v.id), esc(l.T("page.rings", strings.TrimSuffix(s.Variant, "b"))), esc(blitz), esc(mode), esc(turn))
+		esc(v.id), esc(ringsText(l, strings.TrimSuffix(s.Variant, "b"))), esc(blitz), esc(mode), esc(turn))
 	if c := controlText(l, v.clock); c != "" {
 		fmt.Fprintf(b, `<span class="control">%s</span>`, esc(c))
 	}
@@ -276,11 +287,15 @@ func namePlayers(s *live.State, status string) string {
 	})
 }
 
+// maxStatusParts bounds the status line a board's state can make the
+// page say; the referee's has at most three parts.
+const maxStatusParts = 8
+
 // statusLine is the referee's status line in the page's language: said
 // from the state's status_msg, or the English status with names.
 func statusLine(l i18n.Lang, s *live.State) string {
 	if len(s.StatusMsg) > 0 {
-		return speaker(l, s).SayAll(s.StatusMsg)
+		return speaker(l, s).SayAll(s.StatusMsg[:min(len(s.StatusMsg), maxStatusParts)])
 	}
 	return namePlayers(s, s.Status)
 }
@@ -338,7 +353,7 @@ func renderSide(b *strings.Builder, v view) {
 	b.WriteString(`</section>`)
 	// The list only grows during a game: patches append to it (the last
 	// move is styled as li:last-child).
-	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, esc(l.T("page.moves")), esc(l.T("page.played", s.Turn)))
+	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, esc(l.T("page.moves")), esc(l.N("page.played", s.Turn, s.Turn)))
 	for i, m := range s.Moves {
 		fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
 	}

@@ -111,8 +111,11 @@ func (f filesOnly) Open(name string) (fs.File, error) {
 }
 
 // HTTP limits: one address (a phone, an OBS machine) needs a few
-// connections; a hall of viewers needs hundreds.
-var HTTPLimits = connlimit.Limits{Total: 512, PerAddr: 64, Rate: 32, Burst: 128}
+// connections; a hall of viewers needs hundreds to a thousand or two
+// (BenchmarkHall: 1000 viewers cost 44 MiB and a hundredth of a core per
+// state; Go raises the soft descriptor limit to the hard one, which
+// systemd sets far higher).
+var HTTPLimits = connlimit.Limits{Total: 2048, PerAddr: 64, Rate: 32, Burst: 128}
 
 // NewHTTPServer is the http.Server for a scoreboard handler: headers must
 // arrive within 5 s (slowloris) and fit in 16 KiB, idle connections close
@@ -143,6 +146,15 @@ func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
 	})
 }
 
+// encoding is how f goes to a stream that shows last (nil: nothing yet):
+// as a patch if it was made from last, else whole.
+func (s *Server) encoding(f, last *frame) (event, body []byte) {
+	if f.patch != nil && last != nil && last.ver == f.base && !s.whole {
+		return eventPatch, f.patch
+	}
+	return eventView, f.full
+}
+
 var (
 	eventView  = []byte("event: view\ndata: ")
 	eventPatch = []byte("event: patch\ndata: ")
@@ -160,7 +172,7 @@ type pageData struct {
 	Events       string
 	Seq          uint64
 	Ver          uint64
-	Age          int64 // ms since the view was rendered: the page counts clocks from it
+	Age          int64 // ms since the view's clocks were true (0: servePage ages them)
 	HTML         template.HTML
 	Links        []pageLink // results, console, downloads (results.go)
 }
@@ -174,8 +186,10 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 		return
 	}
 	f, known := s.currentFrameLang(board, l)
-	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver, Age: max(0, s.now().Sub(f.made).Milliseconds()),
-		HTML: template.HTML(f.html), Events: "/events",
+	// The running clock is served as it is now; the page counts on from it.
+	age := max(0, s.now().Sub(f.made).Milliseconds())
+	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver,
+		HTML: template.HTML(agedClocks(f.html, age)), Events: "/events",
 		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
@@ -243,10 +257,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	// that a running clock is counted down from when the state arrived.
 	var num []byte
 	send := func(f, last *frame) bool {
-		event, body := eventView, f.full
-		if f.patch != nil && last != nil && last.ver == f.base {
-			event, body = eventPatch, f.patch
-		}
+		event, body := s.encoding(f, last)
 		num = strconv.AppendInt(append(num[:0], `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
 		num = append(num, ',')
 		return write(event, num, body, sseEnd)

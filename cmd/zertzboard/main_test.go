@@ -48,3 +48,13 @@ func TestSimRefusesBadBoardID(t *testing.T) {
 		}
 	}
 }
+
+// The scan rate is checked before anything starts: 50 to 200 Hz.
+func TestSimRefusesBadScanRate(t *testing.T) {
+	for _, hz := range []string{"49", "201", "0"} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"sim", "--scan-hz", hz}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "--scan-hz "+hz+": want 50 to 200") {
+			t.Errorf("sim --scan-hz %s: exit %d, %q", hz, code, stderr.String())
+		}
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
+	"periph.io/x/conn/v3/physic"
 )
 
 func init() {
@@ -91,6 +92,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	analysis := fs.String("analysis", "auto", "live forced-win analysis on the scoreboard: on, off, or auto (on in casual mode, off in tournament)")
 	seed := fs.Uint64("seed", 1, "seeds the players' behaviour and the sensor noise")
 	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
+	scanHz := fs.Int("scan-hz", 200, "scans per second, 50 to 200 (many simulated boards on one machine: scan slower)")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
 	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl or ru (MQTT stays English)")
 	verbose := fs.Bool("v", false, "log debug detail")
@@ -109,6 +111,9 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *settle < 30 || *settle > 2000 {
 		return fail("--settle %d: want 30 to 2000 ms", *settle)
+	}
+	if *scanHz < 50 || *scanHz > 200 {
+		return fail("--scan-hz %d: want 50 to 200", *scanHz)
 	}
 	if *speed <= 0 || *speed > 1000 {
 		return fail("--speed %g: want more than 0 and at most 1000", *speed)
@@ -169,7 +174,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return fail("calibrating the simulator: %v", err)
 	}
-	r, err := open.Open(w, hw, nil)
+	r, err := open.Open(w, hw, &open.Opts{Rate: physic.Frequency(*scanHz) * physic.Hertz})
 	if err != nil {
 		return fail("%v", err)
 	}

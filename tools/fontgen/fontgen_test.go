@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -95,5 +98,30 @@ func TestParsePCFRejects(t *testing.T) {
 		if _, err := ParsePCF(b); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestCommittedTableIsGenerated regenerates display/face's table from the
+// Debian font, where it is installed (xfonts-base) or named by
+// $ZERTZBOARD_FONT_PCF, and compares it with the committed file.
+func TestCommittedTableIsGenerated(t *testing.T) {
+	pcf := os.Getenv("ZERTZBOARD_FONT_PCF")
+	if pcf == "" {
+		pcf = "/usr/share/fonts/X11/misc/7x13.pcf.gz"
+	}
+	if _, err := os.Stat(pcf); err != nil {
+		t.Skipf("no %s (apt-get install xfonts-base, or set ZERTZBOARD_FONT_PCF)", pcf)
+	}
+	out := filepath.Join(t.TempDir(), "gen.go")
+	if err := run(pcf, out); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	want, err := os.ReadFile("../../display/face/fixed7x13_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("display/face/fixed7x13_gen.go differs from what tools/fontgen makes of " + pcf + "; regenerate it")
 	}
 }

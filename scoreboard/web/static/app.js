@@ -72,6 +72,8 @@
     if (ops.some(([el]) => !el)) return false;
     for (const [el, op, arg] of ops) {
       if (op === "attrs") {
+        // A clock given a new time counts from now (stamp, below).
+        if (el.getAttribute("data-ms") !== null) el.zbBase = undefined;
         const keep = new Set();
         for (let i = 0; i + 1 < arg.length; i += 2) {
           keep.add(arg[i]);
@@ -119,5 +121,6 @@
   const ol = view.querySelector(".moves ol");
   if (ol) ol.scrollTop = ol.scrollHeight;
   stamp(view.dataset.age);
+  document.body.dataset.live = "1"; // the script runs: clocks count
   connect();
 })();
