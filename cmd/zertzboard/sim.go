@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -313,7 +314,14 @@ type simPlayers struct {
 	exitAtEnd bool
 	log       *slog.Logger
 	seen      *frameWatch
+	// table says whether the arbiter has paused the game, and whether it
+	// is over (ended off the board: a flag fall, a declared result); nil
+	// in tests that drive play alone.
+	table func() (paused, over bool)
 }
+
+// errEndedOffBoard stops the players' hands: the game ended off the board.
+var errEndedOffBoard = errors.New("the game ended off the board")
 
 // stepTimeout bounds a wait for the scan to see a board: generous, and
 // shorter at higher speed (but never under a few seconds, since a loaded
@@ -323,6 +331,10 @@ func (p *simPlayers) stepTimeout() time.Duration {
 }
 
 func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
+	p.table = func() (bool, bool) {
+		st := n.Controller().State()
+		return st.Clock.Paused, st.Phase == "over"
+	}
 	for i := 0; ; i++ {
 		rec := p.games[i%len(p.games)]
 		rep, err := rec.Replay()
@@ -361,7 +373,9 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 		}
 		p.place(m, []byte(from.Cells()))
 		p.log.Info("players start", "game", describe(rec), "from turn", k+1)
-		if err := p.play(ctx, m, from, rec.Turns[k:], p.seed+uint64(i)); err != nil {
+		if err := p.play(ctx, m, from, rec.Turns[k:], p.seed+uint64(i)); errors.Is(err, errEndedOffBoard) {
+			p.log.Info("the game ended off the board; the players stop", "result", n.Controller().State().Result)
+		} else if err != nil {
 			return err
 		}
 		if p.exitAtEnd {
@@ -446,6 +460,11 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 		if err := sleepCtx(ctx, time.Until(start.Add(p.wall(ms)))); err != nil {
 			return err
 		}
+		waited, err := p.awaitTable(ctx)
+		if err != nil {
+			return err
+		}
+		start = start.Add(waited)
 		if ms-lastAt >= 2*opt.SettleMS-opt.ScanMS && last != "" && strings.IndexByte(last, '?') < 0 {
 			// The board the generator held: wait until the referee saw it.
 			if err := p.seen.await(ctx, last, p.settleMS, p.stepTimeout()); err != nil {
@@ -461,6 +480,36 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 		return nil
 	})
 	return err
+}
+
+// awaitTable keeps the players' hands off the board while the arbiter has
+// paused the game, as players at a table do, and stops them when the
+// game has ended off the board. The pause does not count against the
+// generator's pace: the hands go on where they stopped.
+func (p *simPlayers) awaitTable(ctx context.Context) (waited time.Duration, err error) {
+	if p.table == nil {
+		return 0, nil
+	}
+	paused, over := p.table()
+	if over {
+		return 0, errEndedOffBoard
+	}
+	if !paused {
+		return 0, nil
+	}
+	p.log.Info("the arbiter paused the game; the players wait")
+	from := time.Now()
+	for paused && !over {
+		if err := p.seen.wait(ctx, 50*time.Millisecond); err != nil {
+			return time.Since(from), err
+		}
+		paused, over = p.table()
+	}
+	if over {
+		return time.Since(from), errEndedOffBoard
+	}
+	p.log.Info("the game resumes")
+	return time.Since(from), nil
 }
 
 // wall is the wall-clock time of generator time ms.
