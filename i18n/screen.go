@@ -20,6 +20,8 @@ var screen = map[string]Entry{
 	"screen.clock-paused": {"PAUSE", "PAUSE", "PAUSE", "PAUZA", "ПАУЗА"},
 	// Sensor faults, by health.Kind, with the socket's label: at most 15
 	// columns with a 3-letter label ("!2 " and the fault fill a line).
+	"fault.list":       {"sensor faults: %s", "Sensorstörungen: %s", "capteurs en panne : %s", "usterki czujników: %s", "сбои датчиков: %s"},
+	"fault.healthy":    {"sensors healthy", "Sensoren in Ordnung", "capteurs en bon état", "czujniki sprawne", "датчики исправны"},
 	"fault.saturated":  {"%s: saturated", "%s: gesättigt", "%s: saturé", "%s: nasycony", "%s: насыщение"},
 	"fault.stuck":      {"%s: stuck", "%s: hängt", "%s: bloqué", "%s: zawieszony", "%s: завис"},
 	"fault.noisy":      {"%s: noisy", "%s: rauscht", "%s: bruité", "%s: zaszumiony", "%s: шум"},

@@ -384,20 +384,29 @@ func sameFaults(a, b []health.Fault) bool {
 	return true
 }
 
+// maxFaultParts bounds the faults a fault event says in other languages
+// (a message read from MQTT takes at most 64 parts); Reason lists them all.
+const maxFaultParts = 32
+
 func (n *Node) reportFaults(t time.Time, fs []health.Fault) {
 	var lines, shown []string
+	var parts []referee.Message
 	for _, f := range fs {
 		lines = append(lines, f.String())
 		shown = append(shown, n.disp.lang.T("fault."+f.Kind.String(), f.Label))
+		if len(parts) < maxFaultParts {
+			parts = append(parts, referee.Msg("fault."+f.Kind.String(), f.Label))
+		}
 		n.log.Warn("sensor fault", "fault", f.String())
 	}
 	n.disp.setFaults(shown)
 	if p := n.opt.Publisher; p != nil {
-		reason := "sensors healthy"
+		reason, msg := "sensors healthy", referee.Msg("fault.healthy")
 		if len(lines) > 0 {
-			reason = "sensor faults: " + strings.Join(lines, "; ")
+			reason, msg = "sensor faults: "+strings.Join(lines, "; "), referee.Msg("fault.list", parts)
 		}
-		p.Event(referee.Event{T: t.Sub(n.start).Milliseconds(), Body: referee.Fault{Reason: reason}})
+		msg.Text = reason
+		p.Event(referee.Event{T: t.Sub(n.start).Milliseconds(), Body: referee.Fault{Reason: reason, ReasonMsg: &msg}})
 	}
 }
 

@@ -146,6 +146,9 @@ type SetUp struct{}
 // Fault: the input could not be used, e.g. a frame of the wrong length.
 type Fault struct {
 	Reason string `json:"reason"`
+	// ReasonMsg, when set, is Reason as a Message, for viewers in other
+	// languages (sensor faults). Reason stays the English wording.
+	ReasonMsg *Message `json:"reason_msg,omitempty"`
 }
 
 // Kind names each body as the contract does.

@@ -52,6 +52,8 @@ func pageViews(t *testing.T) []view {
 	none.Analysis = &live.Analysis{MaxTurns: 3, Depth: 3}
 	need := referee.Msg("need.remove-free-ring")
 	why := referee.Message{Key: referee.RuleKey("ring-not-free"), Text: "ring A1 is not free: it holds a marble"}
+	faults := referee.Msg("fault.list", []referee.Message{referee.Msg("fault.drifting", "E5"), referee.Msg("fault.stuck", "C3")})
+	faults.Text = "sensor faults: E5: drifting: 40 counts; C3: stuck"
 	fixes := cellsOrFixes{Fixes: []referee.CellFix{{Cell: "A1", Is: "w", Should: "o"}, {Cell: "B2", Is: "o", Should: "."}, {Cell: "C3", Is: "o", Should: "b"}}}
 	notices := []*notice{
 		{kind: "pending", body: noticeBody{Player: 0, Need: need.English(), NeedMsg: &need, Cells: cellsOrFixes{Labels: []string{"A1"}}}},
@@ -61,6 +63,7 @@ func pageViews(t *testing.T) []view {
 		{kind: "takeback-demand", body: noticeBody{Turn: 3, Cells: fixes}},
 		{kind: "takeback", body: noticeBody{Turn: 3, Undone: []string{"WD4-A1"}}},
 		{kind: "fault", body: noticeBody{Reason: "sensor faults: E5: drifting: 40 counts"}},
+		{kind: "fault", body: noticeBody{Reason: faults.Text, ReasonMsg: &faults}},
 	}
 	var ends []view
 	for _, e := range []struct {
@@ -112,7 +115,7 @@ func TestPagesInEveryLanguage(t *testing.T) {
 		for _, k := range []string{"page.pool", "page.moves", "page.illegal", "page.touch-move", "page.missed-capture",
 			"page.takeback-demanded", "page.fault", "page.boards", "page.restore", "page.conn.offline", "rule.ring-not-free",
 			"need.remove-free-ring", "result.repetition", "page.mode.tournament", "page.blitz", "page.wins-on-time", "page.draw-flag",
-			"page.wins-adjudication", "page.draw", "page.clocks-paused", "page.control-sudden", "page.control-fischer"} {
+			"page.wins-adjudication", "page.draw", "page.clocks-paused", "page.control-sudden", "page.control-fischer", "fault.list", "fault.stuck"} {
 			words := verbRE.Split(l.Format(k), -1)
 			if l == i18n.EN && strings.HasPrefix(k, "rule.") {
 				words = []string{"ring A1 is not free: it holds a marble"} // English keeps the engine's words

@@ -228,7 +228,11 @@ func renderBanners(b *strings.Builder, v view) {
 		case "takeback":
 			fmt.Fprintf(b, `<div class="banner info">%s</div>`, esc(l.T("page.taken-back", strings.Join(n.body.Undone, ", "))))
 		case "fault":
-			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, esc(l.T("page.fault")), esc(n.body.Reason))
+			reason := n.body.Reason
+			if m := n.body.ReasonMsg; m != nil {
+				reason = speaker(l, s).Say(*m)
+			}
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, esc(l.T("page.fault")), esc(reason))
 		}
 	}
 	if s.Phase == "place" && v.notice == nil {
