@@ -2,19 +2,15 @@ package scoreboard
 
 import (
 	"bytes"
-	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
+	"github.com/zertzboard/zertzboard/internal/mosquittotest"
 )
 
 // mosquittoACL gives Debian's mosquitto the rights of the embedded
@@ -56,87 +52,13 @@ func (l *syncBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return 
 // the accounts of opsUsers and mosquittoACL; it returns its address.
 func startMosquittoACL(t *testing.T) string {
 	t.Helper()
-	bin, err := exec.LookPath("mosquitto")
-	if err != nil {
-		if _, serr := os.Stat("/usr/sbin/mosquitto"); serr == nil {
-			bin, err = "/usr/sbin/mosquitto", nil
-		}
+	pw := map[string]string{}
+	for _, u := range opsUsers {
+		pw[u.Name] = u.Password
 	}
-	passwd, perr := exec.LookPath("mosquitto_passwd")
-	if err != nil || perr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mosquitto is not installed; CI installs it (apt-get install -y mosquitto)")
-		}
-		t.Skip("mosquitto is not installed (apt-get install mosquitto)")
-	}
-	dir := t.TempDir()
-	// Started as root, mosquitto becomes user mosquitto before it reads
-	// the password and ACL files: let it reach them.
-	os.Chmod(filepath.Dir(dir), 0o755)
-	os.Chmod(dir, 0o755)
-	pwfile := filepath.Join(dir, "passwd")
-	for i, u := range opsUsers {
-		args := []string{"-b", pwfile, u.Name, u.Password}
-		if i == 0 {
-			args = append([]string{"-c"}, args...)
-		}
-		if out, err := exec.Command(passwd, args...).CombinedOutput(); err != nil {
-			t.Fatalf("mosquitto_passwd: %v\n%s", err, out)
-		}
-	}
-	acl := filepath.Join(dir, "acl")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	conf := filepath.Join(dir, "mosquitto.conf")
-	body := fmt.Sprintf("per_listener_settings false\nlistener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\nacl_file %s\npersistence false\nlog_dest stderr\n", port, pwfile, acl)
-	for name, data := range map[string]string{acl: mosquittoACL, conf: body} {
-		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	os.Chmod(pwfile, 0o644)
-	cmd := exec.Command(bin, "-c", conf)
-	var log syncBuffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	done := make(chan struct{})
-	go func() { exited <- cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-		if t.Failed() {
-			t.Logf("mosquitto log:\n%s", log.String())
-		}
-	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	deadline := time.Now().Add(wait)
-	for {
-		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return addr
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("mosquitto exited: %v\n%s", err, log.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("mosquitto not listening on %s:\n%s", addr, log.String())
-		}
-	}
+	return mosquittotest.Start(t, mosquittotest.Options{Passwords: pw, ACL: mosquittoACL})
 }
 
-// TestConsoleMosquitto: against Debian's mosquitto with an ACL, only the
-// operator logs in, and its actions reach a board and come back answered;
-// a viewer's publish to cmd/ does not reach the board.
 func TestConsoleMosquitto(t *testing.T) {
 	addr := startMosquittoACL(t)
 	s := New(Options{Logger: testLogger(t)})

@@ -7,13 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -26,6 +24,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hall"
+	"github.com/zertzboard/zertzboard/internal/mosquittotest"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
@@ -47,31 +46,6 @@ const hallSpeed = "20"
 
 // hallControl is the boards' time control.
 const hallControl = "fischer:5m+3s"
-
-// mosquittoBin finds Debian's mosquitto and mosquitto_passwd (in /usr/sbin
-// and /usr/bin); without them the test is skipped, unless CI is set.
-func mosquittoBin(t *testing.T) (broker, passwd string) {
-	t.Helper()
-	for _, p := range []string{"mosquitto", "/usr/sbin/mosquitto"} {
-		if q, err := exec.LookPath(p); err == nil {
-			broker = q
-			break
-		}
-	}
-	for _, p := range []string{"mosquitto_passwd", "/usr/bin/mosquitto_passwd"} {
-		if q, err := exec.LookPath(p); err == nil {
-			passwd = q
-			break
-		}
-	}
-	if broker == "" || passwd == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mosquitto or mosquitto_passwd is not installed; CI installs them (apt-get install -y mosquitto)")
-		}
-		t.Skip("mosquitto is not installed (apt-get install mosquitto): skipping the hall test; CI runs it")
-	}
-	return broker, passwd
-}
 
 // logBuffer collects a process's or a board's log, for failure messages.
 type logBuffer struct {
@@ -95,90 +69,17 @@ func (l *logBuffer) String() string {
 }
 
 // startHallBroker runs mosquitto on a free loopback port with a password
-// file and the ACL of package hall for the accounts; it returns the
-// broker's address.
+// file and the ACL and configuration of package hall for the accounts; it
+// returns the broker's address.
 func startHallBroker(t *testing.T, acc hall.Accounts, passwords map[string]string) string {
 	t.Helper()
-	bin, passwd := mosquittoBin(t)
-	dir := t.TempDir()
-	var pw strings.Builder
-	for _, u := range slices.Sorted(mapsKeys(passwords)) {
-		fmt.Fprintf(&pw, "%s:%s\n", u, passwords[u])
-	}
-	pwFile := filepath.Join(dir, "passwd")
-	if err := os.WriteFile(pwFile, []byte(pw.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(passwd, "-U", pwFile).CombinedOutput(); err != nil { // hashes the passwords in place
-		t.Fatalf("mosquitto_passwd -U: %v\n%s", err, out)
-	}
 	acl, err := hall.ACL(acc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	aclFile := filepath.Join(dir, "acl")
-	if err := os.WriteFile(aclFile, []byte(acl), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	conf := filepath.Join(dir, "mosquitto.conf")
-	body := hall.Config("127.0.0.1", port, pwFile, aclFile)
-	if os.Geteuid() == 0 {
-		// Started as root, mosquitto becomes user mosquitto before it reads
-		// the password file, which this test's private directory hides.
-		body += "user root\n"
-	}
-	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-c", conf)
-	log := &logBuffer{}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill() // the process this test started, by its handle
-		<-exited
-		if t.Failed() {
-			t.Logf("mosquitto log:\n%s", log.String())
-		}
-	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return addr
-		}
-		select {
-		case <-exited:
-			t.Fatalf("mosquitto exited: %v\n%s", waitErr, log.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("mosquitto not listening on %s:\n%s", addr, log.String())
-		}
-	}
-}
-
-func mapsKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
+	return mosquittotest.Start(t, mosquittotest.Options{Passwords: passwords, ACL: acl, Config: func(port int, pw, acl string) string {
+		return hall.Config("127.0.0.1", port, pw, acl)
+	}})
 }
 
 // hallWatch is an MQTT client that keeps what every board publishes.
