@@ -665,3 +665,59 @@ func TestFlagFallDrawn(t *testing.T) {
 		t.Errorf("game-over %v", over)
 	}
 }
+
+// A take-back request waiting for the arbiter survives a crash; a refused
+// one, and one answered by the next turn, do not come back.
+func TestTakebackRequestSurvivesCrash(t *testing.T) {
+	tb := newTable(t, "sudden:5m", referee.Tournament)
+	tb.setUp()
+	tb.play(500)
+	if err := tb.c.Command(tb.now, Command{Name: "takeback-request"}); err != nil {
+		t.Fatal(err)
+	}
+	restart := func() *Controller {
+		t.Helper()
+		tb.j.Close()
+		j, _, err := journal.Open(tb.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb.j = j
+		c, err := New(Config{BoardID: "b", Variant: "37", Mode: referee.Tournament, Journal: j, Publisher: &fakePub{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := restart()
+	if r := c.State().TakebackRequest; r == nil || r.Turn != 1 || r.By != 1 {
+		t.Fatalf("after a crash the request is %+v; want turn 1 by player 1", r)
+	}
+	// The arbiter answers it on the restarted board.
+	if err := c.Command(0, Command{Name: "takeback-answer", Accept: false}); err != nil {
+		t.Fatalf("answering the restored request: %v", err)
+	}
+	c = restart()
+	if r := c.State().TakebackRequest; r != nil {
+		t.Fatalf("a refused request came back after a crash: %+v", r)
+	}
+	if err := c.Command(0, Command{Name: "takeback-request"}); err != nil {
+		t.Fatal(err)
+	}
+	// The take-back answers a request: the journal's take-back clears it.
+	_, g, err := journal.Open(tb.path)
+	if err != nil || g.Request == nil {
+		t.Fatalf("journal request %+v, %v", g, err)
+	}
+	tb.j.Close()
+	j, _, _ := journal.Open(tb.path)
+	if err := j.Takeback(g.Seq+1, 10_000, 1); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	_, g, err = journal.Open(tb.path)
+	if err != nil || g.Request != nil || g.Game.Len() != 0 {
+		t.Fatalf("after the take-back: request %+v, %d turns, %v", g.Request, g.Game.Len(), err)
+	}
+	tb.j, _, _ = journal.Open(tb.path)
+}

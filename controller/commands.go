@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -136,7 +137,9 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		c.request = &live.TakebackRequest{Turn: n, By: c.ref.Position().ToMove()}
 		c.repub = true
 		c.log.Info("take-back requested", "turn", n, "by", c.request.By)
+		err := c.journalRequest(t)
 		c.announce(t, []referee.Event{{T: t, Body: TakebackRequested{Turn: n, By: c.request.By}}})
+		return err
 	case "takeback-answer":
 		r := *c.request
 		if cmd.Accept {
@@ -146,7 +149,9 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		}
 		c.request, c.repub = nil, true
 		c.log.Info("take-back request refused", "turn", r.Turn, "by", r.By)
+		err := c.journalRequest(t)
 		c.announce(t, []referee.Event{{T: t, Body: TakebackRefused{Turn: r.Turn, By: r.By}}})
+		return err
 	}
 	return nil
 }
@@ -223,6 +228,27 @@ func (c *Controller) check(cmd Command) error {
 		}
 	default:
 		return fmt.Errorf("unknown command %q", cmd.Name)
+	}
+	return nil
+}
+
+// journalRequest writes the take-back request now waiting, or that none
+// waits, so a board restarted after a crash still has it. An accepted
+// request is not written as answered: until its take-back happens (or
+// the next turn is played), a crash leaves it waiting again rather than
+// lose it.
+func (c *Controller) journalRequest(t int64) error {
+	j := c.cfg.Journal
+	if j == nil {
+		return nil
+	}
+	var r *journal.Request
+	if c.request != nil {
+		r = &journal.Request{Turn: c.request.Turn, By: c.request.By}
+	}
+	if err := j.TakebackRequest(c.seq, t, r); err != nil {
+		c.log.Error("journal write failed", "err", err)
+		return err
 	}
 	return nil
 }

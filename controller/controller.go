@@ -134,6 +134,9 @@ func New(cfg Config) (*Controller, error) {
 		}
 		c.ref, c.seq, c.players, c.lastT = ref, resumed.Seq, resumed.Players, resumed.T
 		c.resumeClock(resumed)
+		if r := resumed.Request; r != nil && resumed.End == nil {
+			c.request = &live.TakebackRequest{Turn: r.Turn, By: r.By}
+		}
 		c.log.Info("resumed game from journal", "variant", resumed.Variant, "turns", resumed.Game.Len(), "seq", resumed.Seq, "clock", c.clk.Control().String())
 	} else if err := c.startGame(0, cfg.Variant, cfg.First, cfg.Control); err != nil {
 		return nil, err

@@ -72,6 +72,16 @@ type Entry struct {
 	ID      string     `json:"id,omitempty"`      // arbiter: the command's id
 	// Fields are the arbiter command's fields (arbiter).
 	Fields json.RawMessage `json:"fields,omitempty"`
+	// Request is the take-back request now waiting for the arbiter
+	// (request); a request entry without it: none waits any more.
+	Request *Request `json:"request,omitempty"`
+}
+
+// Request is a take-back request waiting for the arbiter (tournament):
+// the turn to take back and the player who asked.
+type Request struct {
+	Turn int `json:"turn"`
+	By   int `json:"by"`
 }
 
 // Clock is the game clocks as the journal keeps them (clock.State).
@@ -118,6 +128,9 @@ type Game struct {
 	Clocks []TurnClock
 	// End says how the game ended off the board, or is nil.
 	End *End
+	// Request is the take-back request waiting for the arbiter, or nil;
+	// a turn, a take-back or an end answers it.
+	Request *Request
 }
 
 // Journal appends to the journal file. It is not safe for concurrent use.
@@ -424,8 +437,21 @@ func apply(g *Game, e Entry) (*Game, error) {
 			return nil, fmt.Errorf("no command")
 		}
 		return g, nil // a record of what was asked: seq and time stay
+	case "request":
+		if err := checkRequest(g, e.Request); err != nil {
+			return nil, err
+		}
+		g.Request = nil
+		if e.Request != nil {
+			r := *e.Request
+			g.Request = &r
+		}
+		return g, nil // not a change of the game: seq and time stay
 	default:
 		return nil, fmt.Errorf("unknown op %q", e.Op)
+	}
+	if e.Op == "turn" || e.Op == "takeback" || e.Op == "end" {
+		g.Request = nil
 	}
 	g.Seq, g.T = e.Seq, e.T
 	return g, nil
@@ -529,6 +555,12 @@ func (j *Journal) TimedTakeback(seq uint64, t int64, n int, clk *Clock) error {
 	return j.append(Entry{Op: "takeback", Seq: seq, T: t, N: n, Clock: clk})
 }
 
+// TakebackRequest records the take-back request now waiting for the
+// arbiter, or, with nil, that none waits any more (refused or accepted).
+func (j *Journal) TakebackRequest(seq uint64, t int64, r *Request) error {
+	return j.append(Entry{Op: "request", Seq: seq, T: t, Request: r})
+}
+
 // Players records the players' names.
 func (j *Journal) Players(seq uint64, t int64, players [2]string) error {
 	return j.append(Entry{Op: "players", Seq: seq, T: t, Players: &players})
@@ -603,8 +635,25 @@ func check(g *Game, e Entry) error {
 		if len(e.Fields) > maxFields || len(e.Fields) > 0 && !json.Valid(e.Fields) {
 			return fmt.Errorf("the command's fields are not a JSON object of at most %d bytes", maxFields)
 		}
+	case "request":
+		return checkRequest(g, e.Request)
 	default:
 		return fmt.Errorf("unknown op %q", e.Op)
+	}
+	return nil
+}
+
+// checkRequest checks a take-back request against the game: the turn to
+// take back is the last one played, and the one who asks is a player.
+func checkRequest(g *Game, r *Request) error {
+	if r == nil {
+		return nil
+	}
+	if r.Turn < 1 || r.Turn != g.Game.Len() || (r.By != 0 && r.By != 1) {
+		return fmt.Errorf("take-back request of turn %d by player %d: the game has %d turns", r.Turn, r.By, g.Game.Len())
+	}
+	if g.End != nil {
+		return fmt.Errorf("take-back request: the game ended (%s)", g.End.Reason)
 	}
 	return nil
 }

@@ -189,3 +189,57 @@ func TestLegacyJournalLoads(t *testing.T) {
 		t.Errorf("rewritten journal without checksums:\n%s", data)
 	}
 }
+
+// A take-back request names the last turn and a player; it is kept until
+// answered, a turn or a take-back answers it, and a bad one is refused.
+func TestTakebackRequestEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { j.Close() }()
+	if err := j.NewGame(1, 0, "37", 0, "tournament", [2]string{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.TakebackRequest(1, 5, &Request{Turn: 1, By: 1}); err == nil {
+		t.Error("a request with no turn played was written")
+	}
+	if err := j.Turn(2, 10, "WD4-A1", false); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []Request{{Turn: 2, By: 1}, {Turn: 1, By: 2}, {Turn: 0, By: 0}} {
+		if err := j.TakebackRequest(2, 20, &bad); err == nil {
+			t.Errorf("request %+v written", bad)
+		}
+	}
+	if err := j.TakebackRequest(2, 20, &Request{Turn: 1, By: 1}); err != nil {
+		t.Fatal(err)
+	}
+	reopen := func() *Game {
+		t.Helper()
+		j.Close()
+		var g *Game
+		j, g, err = Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	if g := reopen(); g.Request == nil || *g.Request != (Request{Turn: 1, By: 1}) || g.Seq != 2 {
+		t.Fatalf("reopened: request %+v, seq %d", g.Request, g.Seq)
+	}
+	if err := j.TakebackRequest(2, 30, nil); err != nil {
+		t.Fatal(err)
+	}
+	if g := reopen(); g.Request != nil {
+		t.Fatalf("a refused request came back: %+v", g.Request)
+	}
+	j.TakebackRequest(2, 40, &Request{Turn: 1, By: 1})
+	if err := j.Turn(3, 50, "GC3-A2", false); err != nil {
+		t.Fatal(err)
+	}
+	if g := reopen(); g.Request != nil || g.Game.Len() != 2 {
+		t.Fatalf("after the next turn: request %+v, %d turns", g.Request, g.Game.Len())
+	}
+}
