@@ -333,7 +333,11 @@ func (p *simPlayers) stepTimeout() time.Duration {
 func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 	p.table = func() (bool, bool) {
 		st := n.Controller().State()
-		return st.Clock.Paused, st.Phase == "over"
+		switch st.Result {
+		case referee.EndTime, referee.EndResignation, referee.EndAdjudication, referee.EndDraw:
+			return st.Clock.Paused, true // ended off the board; an end on it is the last turn's
+		}
+		return st.Clock.Paused, false
 	}
 	for i := 0; ; i++ {
 		rec := p.games[i%len(p.games)]
