@@ -33,15 +33,7 @@ var opsUsers = []broker.User{
 // viewer account.
 func startOpsBroker(t testing.TB) *broker.Broker {
 	t.Helper()
-	b, err := broker.New(broker.Config{TCPAddr: "127.0.0.1:0", WSAddr: broker.Off, Users: opsUsers, Logger: testLogger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return b
+	return startBrokerWith(t, opsUsers)
 }
 
 // fakeClock is a settable time for the console's limiter, sessions and

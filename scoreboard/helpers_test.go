@@ -123,7 +123,13 @@ var users = []broker.User{{Name: "board", Password: "board-pw", Role: broker.Rol
 // system.
 func startBroker(t testing.TB) *broker.Broker {
 	t.Helper()
-	b, err := broker.New(broker.Config{TCPAddr: "127.0.0.1:0", WSAddr: broker.Off, Users: users, Logger: testLogger(t)})
+	return startBrokerWith(t, users)
+}
+
+// startBrokerWith is startBroker with these accounts.
+func startBrokerWith(t testing.TB, accounts []broker.User) *broker.Broker {
+	t.Helper()
+	b, err := broker.New(broker.Config{TCPAddr: "127.0.0.1:0", WSAddr: broker.Off, Users: accounts, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
