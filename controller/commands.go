@@ -15,7 +15,7 @@ import (
 // topics, the console) or its buttons. Name says which; the fields a
 // command does not take are ignored (broadcast checks them on the wire).
 type Command struct {
-	Name string // new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-request, takeback-answer
+	Name string // new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-request, takeback-answer, answer
 
 	Variant string         // new-game: "" keeps the board and rules
 	First   int            // new-game
@@ -30,6 +30,9 @@ type Command struct {
 	Note   string // declare-result
 
 	Accept bool // takeback-answer
+
+	Question int // answer: the open question's id
+	Option   int // answer: the option played, 0-based
 
 	// Arbiter, if not nil, is the command as it came from outside: it is
 	// logged and journalled (an "arbiter" entry) before it is carried
@@ -46,6 +49,9 @@ type Arbiter struct {
 
 // ErrNoRequest refuses a take-back answer when no request is pending.
 var ErrNoRequest = errors.New("no take-back request is pending")
+
+// ErrNoQuestion refuses an answer when the referee asks nothing.
+var ErrNoQuestion = errors.New("the referee has no open question")
 
 // TakebackRequested (tournament): the take-back button asked for the
 // last turn to be taken back; the arbiter answers (takeback-answer).
@@ -152,6 +158,8 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		err := c.journalRequest(t)
 		c.announce(t, []referee.Event{{T: t, Body: TakebackRefused{Turn: r.Turn, By: r.By}}})
 		return err
+	case "answer":
+		return c.answer(t, cmd.Question, cmd.Option)
 	}
 	return nil
 }
@@ -225,6 +233,16 @@ func (c *Controller) check(cmd Command) error {
 	case "takeback-answer":
 		if c.request == nil {
 			return ErrNoRequest
+		}
+	case "answer":
+		q, ok := c.ref.Asking()
+		switch {
+		case !ok:
+			return ErrNoQuestion
+		case cmd.Question != q.ID:
+			return fmt.Errorf("question %d is not open; the open question is %d", cmd.Question, q.ID)
+		case cmd.Option < 0 || cmd.Option >= len(q.Options):
+			return fmt.Errorf("option %d: question %d has options 0 to %d", cmd.Option, q.ID, len(q.Options)-1)
 		}
 	default:
 		return fmt.Errorf("unknown command %q", cmd.Name)

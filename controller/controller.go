@@ -385,23 +385,24 @@ func (c *Controller) demandTakeback(t int64) {
 	c.announce(t, ev)
 }
 
-// Asking returns the referee's open question, if any: the cell whose
-// marble's colour it could not see, and the possible colours.
-func (c *Controller) Asking() (cell string, options []engine.Color, ok bool) {
+// Asking returns the referee's open question, if any.
+func (c *Controller) Asking() (referee.Question, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.ref.Asking()
 }
 
-// Answer gives the players' answer to the referee's question; a change of
-// colour rewrites the game, journalled and announced like any change.
-func (c *Controller) Answer(t int64, colour engine.Color) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ev := c.ref.Answer(t, colour)
-	if len(ev) == 0 {
-		return nil
-	}
+// Answer gives the players' answer (the buttons) to the referee's
+// question id: the option played. A different line than the one the game
+// followed rewrites the game, journalled and announced like any change.
+func (c *Controller) Answer(t int64, id, option int) error {
+	return c.Command(t, Command{Name: "answer", Question: id, Option: option})
+}
+
+// answer carries out an answer that check accepted.
+func (c *Controller) answer(t int64, id, option int) error {
+	ev := c.ref.Answer(t, id, option)
+	c.log.Info("question answered", "question", id, "option", option)
 	return c.handle(t, ev)
 }
 

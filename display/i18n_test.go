@@ -142,6 +142,7 @@ func examples() []referee.Message {
 	out = append(out,
 		m("guide.takeback-demand", 999, fixes),
 		m("guide.question", worstCell),
+		m("guide.question-turns", 999),
 		m("guide.take-off-claimed", list))
 	return out
 }
@@ -285,6 +286,10 @@ func TestScreenFits(t *testing.T) {
 					st.Line = l.T("notice.which-colour", worstCell, i18n.Key("colour."+c))
 					check("notice.which-colour", st, st.Line)
 				}
+				// A question about two turns: the option the confirm
+				// button answers, in notation.
+				st.Line = l.T("notice.which-turns", 8, 8, "*WG1-G1 *BG2..")
+				check("notice.which-turns", st, st.Line)
 			}
 		}
 		if lines < 100 {

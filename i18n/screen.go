@@ -33,6 +33,7 @@ var screen = map[string]Entry{
 	// Notices from the buttons, in place of the status line.
 	"notice.confirm-new-game": {"Confirm: new game?", "Neues Spiel: OK?", "OK pour rejouer", "Potwierdź nową grę", "Новая игра: ОК?"},
 	"notice.which-colour":     {"%s %s? Confirm", "%s %s? OK", "%s %s ? OK", "%s %s? OK", "%s %s? ОК"},
+	"notice.which-turns":      {"%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s"},
 	"colour.white":            {"white", "weiß", "blanche", "biała", "белый"},
 	"colour.grey":             {"grey", "grau", "grise", "szara", "серый"},
 	"colour.black":            {"black", "schwarz", "noire", "czarna", "чёрный"},

@@ -442,22 +442,22 @@ func (n *Node) button(e buttons.Event) {
 	case buttons.Confirm:
 		if !n.armedAt.IsZero() && e.T.Sub(n.armedAt) <= confirmWindow {
 			n.newGameByButton()
-		} else if _, opts, ok := n.ctrl.Asking(); ok {
-			// The referee asked which colour a marble was: confirm
-			// answers with the colour offered.
-			c := opts[n.askIdx%len(opts)]
+		} else if q, ok := n.ctrl.Asking(); ok {
+			// The referee asked which colour a marble was, or which
+			// turns were played: confirm answers with the option offered.
+			opt := n.askIdx % len(q.Options)
 			n.askIdx = 0
-			if err := n.ctrl.Answer(n.nowMS.Load(), c); err != nil {
+			if err := n.ctrl.Answer(n.nowMS.Load(), q.ID, opt); err != nil {
 				n.log.Error("answer", "err", err)
 			}
 		}
 		n.armedAt = time.Time{}
 		n.disp.setNotice("")
 	case buttons.Takeback:
-		if cell, opts, ok := n.ctrl.Asking(); ok {
-			// While the referee asks, take-back offers the next colour.
-			n.askIdx = (n.askIdx + 1) % len(opts)
-			n.disp.setNotice(n.disp.lang.T("notice.which-colour", cell, i18n.Key("colour."+opts[n.askIdx].String())))
+		if q, ok := n.ctrl.Asking(); ok {
+			// While the referee asks, take-back offers the next option.
+			n.askIdx = (n.askIdx + 1) % len(q.Options)
+			n.disp.setNotice(n.questionNotice(q, n.askIdx))
 			return
 		}
 		// In tournament mode the button asks the arbiter; in casual mode
@@ -470,6 +470,23 @@ func (n *Node) button(e buttons.Event) {
 			n.log.Warn("take-back button", "err", err)
 		}
 	}
+}
+
+// questionNotice says the option the confirm button would answer: a
+// colour, or a line of play in notation.
+func (n *Node) questionNotice(q referee.Question, i int) string {
+	if q.About == "colour" {
+		c, err := engine.ParseColor(q.Options[i])
+		if err == nil {
+			return n.disp.lang.T("notice.which-colour", q.Cell, i18n.Key("colour."+c.String()))
+		}
+	}
+	// The screen has 18 columns: "i/n " and as much of the line as fits.
+	label := []rune(q.Options[i])
+	if len(label) > 14 {
+		label = append(label[:12], '.', '.')
+	}
+	return n.disp.lang.T("notice.which-turns", i+1, len(q.Options), string(label))
 }
 
 func (n *Node) newGameByButton() {

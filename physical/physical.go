@@ -54,6 +54,14 @@ type Options struct {
 	// Hover is the chance, per capture, that the jumper is held in the air
 	// over its start for longer than the settle time before the first hop.
 	Hover float64
+	// Dead, if set, is a sensor that fails during the game: from DeadFromMS
+	// on, cell DeadCell always reads DeadReading ('?' for a dead Hall
+	// sensor or a loose wire; 0 for stuck at whatever it read when it
+	// failed).
+	Dead        bool
+	DeadCell    engine.Cell
+	DeadFromMS  int64
+	DeadReading byte
 }
 
 // DefaultOptions plays at human speed with a little of everything.
@@ -84,6 +92,8 @@ type player struct {
 	stats Stats
 	lag   []engine.Cell // claimed rings left on the board for later
 	quiet int64         // no frames are emitted before this time (a stall)
+	out   []byte        // the frame emitted, when a dead sensor changes it
+	stuck byte          // what the dead sensor reads, once it has failed
 }
 
 // Play plays turns from start onto the board, calling emit for every scan.
@@ -147,7 +157,19 @@ func (pl *player) scan() error {
 		return nil
 	}
 	pl.stats.Frames++
-	err := pl.emit(pl.now, pl.cells)
+	frame := pl.cells
+	if pl.opt.Dead && pl.now >= pl.opt.DeadFromMS {
+		if pl.stuck == 0 {
+			pl.stuck = pl.opt.DeadReading
+			if pl.stuck == 0 {
+				pl.stuck = pl.cells[pl.opt.DeadCell]
+			}
+		}
+		pl.out = append(pl.out[:0], pl.cells...)
+		pl.out[pl.opt.DeadCell] = pl.stuck
+		frame = pl.out
+	}
+	err := pl.emit(pl.now, frame)
 	pl.now += pl.opt.ScanMS
 	return err
 }
@@ -427,8 +449,14 @@ func (pl *player) illegalTry(p engine.Position) error {
 		if err := pl.touch(stuck[pl.rng.IntN(len(stuck))], '.'); err != nil {
 			return err
 		}
-	case len(vacant) >= 2 && len(free) > 0: // two marbles at once (with no free ring it could be two turns)
+	case len(vacant) >= 2 && len(free) > 0: // two marbles at once
 		pl.rng.Shuffle(len(vacant), func(i, j int) { vacant[i], vacant[j] = vacant[j], vacant[i] })
+		// With no ring gone, two marbles are two legal placements when
+		// the first fills the only free ring (then it removes none): that
+		// would be no illegal try at all.
+		if len(free) == 1 && (free[vacant[0]] || free[vacant[1]]) {
+			return nil
+		}
 		for _, c := range vacant[:2] {
 			if err := pl.touch(c, "wgb"[pl.rng.IntN(3)]); err != nil {
 				return err

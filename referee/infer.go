@@ -12,7 +12,7 @@ import (
 // as pending, an earlier position of the game is a take-back, and anything
 // else is illegal.
 func (r *Referee) infer(t int64, obs string) []Event {
-	r.tbWait, r.recheck, r.recheckOne, r.deferred = 0, false, false, false
+	r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd = 0, false, false, false, nil
 	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()
@@ -43,6 +43,13 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		if r.cleared && obs == engine.NewPosition(r.b, r.cfg.Rules, 0).Cells() {
 			r.cleared = false
 			return []Event{{t, SetUp{}}}
+		}
+		if r.endInferred && r.ended == nil {
+			// The end was inferred, never seen turn by turn: the pieces
+			// put back are a take-back before they are a clearing.
+			if k, ok := r.matchTakeback(obs); ok {
+				return r.takeback(t, k)
+			}
 		}
 		if d == 0 || r.ended != nil {
 			// The claimed rings are coming off, or the game ended off the

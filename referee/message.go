@@ -39,6 +39,7 @@ var English = map[string]string{
 	"guide.illegal":            "Illegal: %s. Restore %s",
 	"guide.takeback-demand":    "Take back turn %d: restore %s",
 	"guide.question":           "Which colour was on %s? Take-back button: next colour, confirm: answer",
+	"guide.question-turns":     "Which turns were played after turn %d? Take-back button: next, confirm: answer",
 	"guide.take-off-claimed":   "take off the claimed rings %s",
 	"guide.over-win":           "Game over: %s wins (%s)",
 	"guide.over-draw":          "Game over: drawn (%s)",

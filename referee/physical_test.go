@@ -3,6 +3,7 @@ package referee_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -185,28 +186,12 @@ func TestSampleGamesWithStalls(t *testing.T) {
 							case referee.Inferred:
 								n++
 							case referee.Question:
-								// The players remember what they put there: the
-								// record's placement on that cell nearest the turn
-								// asked about (a referee that followed another line
-								// may number the turns differently).
-								cell, _ := start.Board().ParseCell(b.Cell)
-								want, best := engine.Turn{}, -1
-								for i := 0; i < rep.Game.Len(); i++ {
-									if tn, _ := rep.Game.Turn(i); tn.Kind == engine.Place && tn.At == cell {
-										if d := abs(i + 1 - b.Turn); best < 0 || d < best {
-											want, best = tn, d
-										}
-									}
-								}
-								if best < 0 {
-									// The referee follows a line of play that is not
-									// the record's: the players cannot answer better
-									// than its own guess.
-									want.Color, _ = engine.ParseColor(b.Options[0])
-									t.Logf("asked about %s, where the record never puts a marble", b.Cell)
-								}
 								asked.Add(1)
-								for _, a := range ref.Answer(ms, want.Color) {
+								opt, ok := answerFromRecord(start.Board(), rep.Game, b)
+								if !ok {
+									t.Logf("asked %q, which the record does not answer", b.Text)
+								}
+								for _, a := range ref.Answer(ms, b.ID, opt) {
 									last = a
 								}
 							}
@@ -252,6 +237,47 @@ func TestSampleGamesWithStalls(t *testing.T) {
 	if stalls == 0 || inferred == 0 {
 		t.Errorf("%d stalls and %d inferences: the test exercised nothing", stalls, inferred)
 	}
+}
+
+// answerFromRecord answers a question as players who remember what they
+// played: the option that is the record's turns from the question's turn
+// on (a colour question: the colour the record put on the cell in the
+// turn nearest the one asked about, since a referee that followed another
+// line may number the turns differently). ok is false when no option is
+// the record's; the answer is then the referee's own provisional line.
+func answerFromRecord(b *engine.Board, g *engine.Game, q referee.Question) (int, bool) {
+	if q.About == "colour" {
+		cell, _ := b.ParseCell(q.Cell)
+		want, best := engine.Turn{}, -1
+		for i := 0; i < g.Len(); i++ {
+			if tn, _ := g.Turn(i); tn.Kind == engine.Place && tn.At == cell {
+				if d := abs(i + 1 - q.Turn); best < 0 || d < best {
+					want, best = tn, d
+				}
+			}
+		}
+		for i, o := range q.Options {
+			if best >= 0 && o == want.Color.Letter() {
+				return i, true
+			}
+		}
+	} else {
+		for i, o := range q.Options {
+			n := len(strings.Fields(o))
+			if q.Turn-1+n > g.Len() {
+				continue
+			}
+			var parts []string
+			for k := q.Turn - 1; k < q.Turn-1+n; k++ {
+				tn, _ := g.Turn(k)
+				parts = append(parts, engine.FormatTurn(b, tn))
+			}
+			if strings.Join(parts, " ") == o {
+				return i, true
+			}
+		}
+	}
+	return max(q.Provisional, 0), false
 }
 
 func abs(x int) int {

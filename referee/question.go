@@ -7,45 +7,82 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 )
 
-// question is an open question to the players: the colour of a marble the
-// board never showed settled (set down and claimed, or captured, while the
-// scan was not looking). The referee goes on with the first possibility
-// and rewrites the game if the answer differs.
+// maxOptions bounds the lines of play a question offers. The buttons step
+// through them one at a time; more than this is no longer a question
+// players can answer, and the referee waits for the board to say more.
+const maxOptions = 8
+
+// question is an open question to the players: the board is explained by
+// more than one line of play from the official position after turn base,
+// and the lines differ in something the record or the result depends on
+// (the colour of a marble the board never showed, who moved which marble,
+// who took an isolated group, whether the game is over). While it is open
+// the official game follows options[prov] when prov >= 0; when the options
+// disagree on the end of the game, none is committed (prov = -1) and the
+// game waits for the answer.
 type question struct {
-	cell    engine.Cell
-	base    int                            // the game's length before the inferred turns
-	turn    int                            // the turn (1-based) that placed the marble
-	options []engine.Color                 // possible colours, the provisional one first
-	lines   map[engine.Color][]engine.Turn // the inferred turns for each colour
-	chosen  engine.Color
+	id      int
+	base    int // the game's length before the options' turns
+	options []option
+	prov    int            // the option the game follows meanwhile; -1 for none
+	cell    engine.Cell    // a colour question: the cell; NoCell otherwise
+	colours []engine.Color // a colour question: each option's colour
+	turn    int            // the turn (1-based) the question is about
 }
 
-// Question: the referee cannot tell the colour of the marble a turn put on
-// Cell, because the board never showed it settled; it goes on with the
-// first of Options and asks the players. Answer with Referee.Answer.
+// option is one line of play a question offers.
+type option struct {
+	turns []engine.Turn
+	label string // the turns in notation, separated by spaces
+	end   engine.Result
+}
+
+// Question: the board is explained by more than one line of play and the
+// lines differ in what the record or the result depends on. The referee
+// asks the players (or the arbiter) which was played. When About is
+// "colour", the options differ only in the colour of the marble a turn put
+// on Cell, and Options are colour letters; when it is "turns", each option
+// is a line of play in notation, its turns separated by spaces.
+// Provisional is the option the game follows until the answer, or -1 when
+// the options disagree on the end of the game and none is committed.
+// Answer with Referee.Answer.
 type Question struct {
-	Turn    int      `json:"turn"`
-	Cell    string   `json:"cell"`
-	Options []string `json:"options"`
-	Text    string   `json:"question"`
+	ID          int      `json:"id"`
+	Turn        int      `json:"turn"`
+	Cell        string   `json:"cell,omitempty"`
+	About       string   `json:"about"`
+	Options     []string `json:"options"`
+	Provisional int      `json:"provisional"`
+	Text        string   `json:"question"`
 }
 
 // Kind names the body as the contract does.
 func (Question) Kind() string { return "question" }
 
-// Asking returns the cell and colours of the open question, if there is
-// one: the buttons offer the colours, Answer takes the choice.
-func (r *Referee) Asking() (cell string, options []engine.Color, ok bool) {
+// Asking returns the open question, if there is one.
+func (r *Referee) Asking() (Question, bool) {
 	if r.question == nil {
-		return "", nil, false
+		return Question{}, false
 	}
-	return r.b.Label(r.question.cell), append([]engine.Color(nil), r.question.options...), true
+	return r.questionBody(), true
 }
 
-// colourOnly reports whether lines of play (each from the same base)
-// differ only in the colour of one placement: the same turns but for the
-// marble's colour at one cell. It returns that cell, the index of the turn
-// and the colours in the lines' order.
+// sameTurns reports whether two lines are the same turns.
+func sameTurns(a, b []engine.Turn) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// colourOnly reports whether lines of play differ only in the colour of one
+// placement: the same turns but for the marble's colour at one cell. It
+// returns that cell, the index of the turn and each line's colour.
 func colourOnly(lines [][]engine.Turn) (engine.Cell, int, []engine.Color, bool) {
 	if len(lines) < 2 {
 		return engine.NoCell, 0, nil, false
@@ -70,95 +107,247 @@ func colourOnly(lines [][]engine.Turn) (engine.Cell, int, []engine.Color, bool) 
 	if idx < 0 {
 		return engine.NoCell, 0, nil, false
 	}
-	var cols []engine.Color
-	for _, l := range lines {
-		c := l[idx].Color
-		dup := false
-		for _, x := range cols {
-			dup = dup || x == c
-		}
-		if !dup {
-			cols = append(cols, c)
-		}
+	cols := make([]engine.Color, len(lines))
+	for i, l := range lines {
+		cols[i] = l[idx].Color
 	}
-	return at, idx, cols, len(cols) > 1
+	return at, idx, cols, true
 }
 
-// ask commits the first of lines (from the game's current length, after
-// back turns are taken back) and asks which colour the marble was.
-func (r *Referee) ask(t int64, obs string, back int, lines [][]engine.Turn) ([]Event, bool) {
-	cell, idx, cols, ok := colourOnly(lines)
-	if !ok {
-		return nil, false
+// playable plays a line from p and returns the position after it, with
+// the forced passes that follow each turn; a placement over a compulsory
+// capture is allowed in tournament mode.
+func (r *Referee) playable(p engine.Position, turns []engine.Turn) (engine.Position, bool) {
+	for _, turn := range turns {
+		q, err := p.Play(turn)
+		if err != nil && r.cfg.Mode == Tournament && turn.Kind == engine.Place {
+			q, err = p.PlayOverCapture(turn)
+		}
+		if err != nil {
+			return p, false
+		}
+		p = q
+		for p.MustPass() && !p.Result().Over {
+			p = p.MustPlay(engine.PassTurn())
+		}
 	}
+	return p, true
+}
+
+// decide takes the readings of a settled board: lines of play from the
+// official position `back` turns ago, each explaining the board whole. One
+// line is committed. Lines that differ are asked about: the game follows
+// one of them meanwhile, unless they disagree on the end of the game. A
+// line that ends the game is committed only once the board has held for
+// the hop time, since an illegal try put right at once can look like a
+// game's last turns.
+func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, reason string) []Event {
+	base := r.game.Len() - back
+	from := r.game.PositionAfter(base)
+	var opts []option
+	for _, l := range lines {
+		dup := false
+		for _, o := range opts {
+			dup = dup || sameTurns(o.turns, l)
+		}
+		if dup {
+			continue
+		}
+		q, ok := r.playable(from, l)
+		if !ok {
+			continue
+		}
+		opts = append(opts, option{turns: l, end: q.Result()})
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	ends := false
+	for _, o := range opts {
+		ends = ends || o.end.Over
+	}
+	if ends && t-r.candSince < r.hop {
+		// Wait for the board to hold before anything ends the game.
+		r.waitEnd = &decision{back: back, lines: lines, reason: reason}
+		r.deferred = true
+		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
+	}
+	if len(opts) == 1 {
+		ev := r.commitLine(t, obs, back, opts[0].turns)
+		return append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason}})
+	}
+	if len(opts) > maxOptions {
+		// Too many to ask about: wait for the board to tell more.
+		r.recheck, r.deferred = true, true
+		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
+	}
+	return r.ask(t, obs, back, opts, reason)
+}
+
+// decision is a verdict that waits for the board to hold.
+type decision struct {
+	back   int
+	lines  [][]engine.Turn
+	reason string
+}
+
+// commitLine takes back `back` turns, then commits the line's turns.
+func (r *Referee) commitLine(t int64, obs string, back int, turns []engine.Turn) []Event {
 	var ev []Event
 	if back > 0 {
 		ev = append(ev, r.takeback(t, back)...)
 	}
 	r.redo, r.hyps = nil, nil
-	base := r.game.Len()
-	q := &question{cell: cell, base: base, options: cols, lines: map[engine.Color][]engine.Turn{}, chosen: cols[0]}
-	for _, l := range lines {
-		if _, dup := q.lines[l[idx].Color]; !dup {
-			q.lines[l[idx].Color] = l
+	for _, turn := range turns {
+		over := false
+		if _, err := r.game.Position().Play(turn); err != nil && r.cfg.Mode == Tournament && turn.Kind == engine.Place {
+			over = true
 		}
+		ev = append(ev, r.commit(t, obs, turn, over)...)
 	}
-	for _, turn := range q.lines[cols[0]] {
-		ev = append(ev, r.commit(t, obs, turn, false)...)
+	if r.game.Position().Result().Over {
+		r.endInferred = true
 	}
-	q.turn = base + 1 + idx
+	return ev
+}
+
+// turnsFrom lists the turn numbers after base.
+func (r *Referee) turnsFrom(base int) []int {
 	turns := make([]int, 0, r.game.Len()-base)
 	for k := base + 1; k <= r.game.Len(); k++ {
 		turns = append(turns, k)
 	}
+	return turns
+}
+
+// ask opens a question about opts (lines from the position `back` turns
+// ago). The game follows the first option that does not end it, or, when
+// every option ends it with the same result, the first; otherwise none.
+func (r *Referee) ask(t int64, obs string, back int, opts []option, reason string) []Event {
+	base := r.game.Len() - back
+	q := &question{id: r.nextQuestion + 1, base: base, options: opts, prov: -1, cell: engine.NoCell, turn: base + 1}
+	r.nextQuestion++
+	lines := make([][]engine.Turn, len(opts))
+	for i, o := range opts {
+		lines[i] = o.turns
+		q.options[i].label = r.notation(o.turns)
+	}
+	if cell, idx, cols, ok := colourOnly(lines); ok {
+		q.cell, q.colours, q.turn = cell, cols, base+1+idx
+	}
+	for i, o := range opts {
+		if !o.end.Over {
+			q.prov = i
+			break
+		}
+	}
+	if q.prov < 0 {
+		same := true
+		for _, o := range opts[1:] {
+			same = same && o.end == opts[0].end
+		}
+		if same {
+			q.prov = 0
+		}
+	}
+	var ev []Event
+	if q.prov >= 0 {
+		ev = r.commitLine(t, obs, back, opts[q.prov].turns)
+		ev = append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason + fmt.Sprintf("; the players are asked which was played (%s assumed meanwhile)", q.options[q.prov].label)}})
+	} else if back > 0 {
+		ev = append(ev, r.takeback(t, back)...)
+		r.redo = nil
+	}
+	r.hyps = nil
 	r.question = q
 	r.guide = r.idleGuidance()
-	ev = append(ev, Event{t, Inferred{Turns: turns, Reason: fmt.Sprintf("the colour of the marble on %s was never seen; %s assumed until the players answer", r.b.Label(cell), cols[0])}})
-	return append(ev, Event{t, r.questionBody()}), true
+	return append(ev, Event{t, r.questionBody()})
+}
+
+// notation writes a line of play in notation, the turns separated by
+// spaces.
+func (r *Referee) notation(turns []engine.Turn) string {
+	parts := make([]string, len(turns))
+	for i, turn := range turns {
+		parts[i] = engine.FormatTurn(r.b, turn)
+	}
+	return strings.Join(parts, " ")
 }
 
 func (r *Referee) questionBody() Question {
 	q := r.question
-	opts := make([]string, len(q.options))
-	for i, c := range q.options {
-		opts[i] = c.Letter()
+	body := Question{ID: q.id, Turn: q.turn, About: "turns", Provisional: q.prov, Text: r.questionText()}
+	if q.cell != engine.NoCell {
+		body.About, body.Cell = "colour", r.b.Label(q.cell)
+		for _, c := range q.colours {
+			body.Options = append(body.Options, c.Letter())
+		}
+		return body
 	}
-	return Question{Turn: q.turn, Cell: r.b.Label(q.cell), Options: opts, Text: r.questionText()}
+	for _, o := range q.options {
+		body.Options = append(body.Options, o.label)
+	}
+	return body
 }
 
 func (r *Referee) questionText() string {
 	q := r.question
-	names := make([]string, len(q.options))
-	for i, c := range q.options {
-		names[i] = c.String()
+	if q.cell != engine.NoCell {
+		names := make([]string, len(q.colours))
+		for i, c := range q.colours {
+			names[i] = c.String()
+		}
+		return fmt.Sprintf("which colour was on %s (%s)?", r.b.Label(q.cell), strings.Join(names, ", "))
 	}
-	return fmt.Sprintf("which colour was on %s (%s)?", r.b.Label(q.cell), strings.Join(names, ", "))
+	labels := make([]string, len(q.options))
+	for i, o := range q.options {
+		labels[i] = o.label
+		if o.end.Over {
+			labels[i] += " (" + endWords(o.end) + ")"
+		}
+	}
+	return fmt.Sprintf("which was played after turn %d: %s?", q.base, strings.Join(labels, " or "))
 }
 
-// Answer takes the players' answer to the open question. When it differs
-// from the colour assumed, the game is rewritten from the inferred turns
-// on: they are taken back and played with the answer, then the turns
-// committed since are played again.
-func (r *Referee) Answer(t int64, colour engine.Color) []Event {
+func endWords(res engine.Result) string {
+	if res.Winner >= 0 {
+		return fmt.Sprintf("player %d wins", res.Winner)
+	}
+	return "a draw"
+}
+
+// Answer takes the players' (or the arbiter's) answer to question id:
+// the index of the option that was played. The game is rewritten from the
+// question's turns on when the answer is not the line it followed: those
+// turns are taken back, the answer's played, then the turns committed
+// since are played again.
+func (r *Referee) Answer(t int64, id, opt int) []Event {
 	q := r.question
 	if q == nil {
 		return []Event{{t, Fault{Reason: "there is no question to answer"}}}
 	}
-	line, ok := q.lines[colour]
-	if !ok {
-		return []Event{{t, Fault{Reason: fmt.Sprintf("%s cannot have been on %s", colour, r.b.Label(q.cell))}}}
+	if id != q.id {
+		return []Event{{t, Fault{Reason: fmt.Sprintf("question %d is not open (the open question is %d)", id, q.id)}}}
 	}
+	if opt < 0 || opt >= len(q.options) {
+		return []Event{{t, Fault{Reason: fmt.Sprintf("question %d has options 0 to %d, not %d", id, len(q.options)-1, opt)}}}
+	}
+	chosen := q.options[opt]
 	r.question = nil
-	if colour == q.chosen {
+	if opt == q.prov {
 		r.guide = r.idleGuidance()
-		return []Event{{t, Inferred{Turns: []int{q.turn}, Reason: fmt.Sprintf("the players confirmed %s on %s", colour, r.b.Label(q.cell))}}}
+		return []Event{{t, Inferred{Turns: r.answeredTurns(q, chosen), Reason: fmt.Sprintf("the players confirmed %s", chosen.label)}}}
 	}
-	if r.game.Len() < q.base+len(line) {
+	have := 0
+	if q.prov >= 0 {
+		have = len(q.options[q.prov].turns)
+	}
+	if r.game.Len() < q.base+have {
 		r.guide = r.idleGuidance()
-		return []Event{{t, Fault{Reason: fmt.Sprintf("the turns asked about were taken back; the answer %s is not used", colour)}}}
+		return []Event{{t, Fault{Reason: fmt.Sprintf("the turns asked about were taken back; the answer %s is not used", chosen.label)}}}
 	}
 	var later []engine.Turn
-	for i := q.base + len(line); i < r.game.Len(); i++ {
+	for i := q.base + have; i < r.game.Len(); i++ {
 		turn, _ := r.game.Turn(i)
 		if turn.Kind != engine.Pass {
 			later = append(later, turn)
@@ -168,19 +357,47 @@ func (r *Referee) Answer(t int64, colour engine.Color) []Event {
 	if len(obs) != r.b.Len() {
 		obs = r.Expected()
 	}
-	ev := r.takeback(t, r.game.Len()-q.base)
+	var ev []Event
+	if back := r.game.Len() - q.base; back > 0 {
+		ev = r.takeback(t, back)
+	}
 	r.redo = nil
-	first := r.game.Len() + 1
-	for _, turn := range append(append([]engine.Turn(nil), line...), later...) {
-		if _, err := r.game.Position().Play(turn); err != nil {
-			ev = append(ev, Event{t, Fault{Reason: fmt.Sprintf("with %s on %s, turn %s is no longer legal: %v", colour, r.b.Label(q.cell), engine.FormatTurn(r.b, turn), err)}})
+	ev = append(ev, r.commitLine(t, obs, 0, chosen.turns)...)
+	for _, turn := range later {
+		if r.game.Position().Result().Over {
+			ev = append(ev, Event{t, Fault{Reason: fmt.Sprintf("with %s the game was over: turn %s and those after it are dropped", chosen.label, engine.FormatTurn(r.b, turn))}})
 			break
 		}
-		ev = append(ev, r.commit(t, obs, turn, false)...)
+		if _, ok := r.playable(r.game.Position(), []engine.Turn{turn}); !ok {
+			ev = append(ev, Event{t, Fault{Reason: fmt.Sprintf("with %s, turn %s is no longer legal", chosen.label, engine.FormatTurn(r.b, turn))}})
+			break
+		}
+		ev = append(ev, r.commitLine(t, obs, 0, []engine.Turn{turn})...)
 	}
-	turns := make([]int, 0, r.game.Len()-first+1)
-	for k := first; k <= r.game.Len(); k++ {
+	r.guide = r.idleGuidance()
+	return append(ev, Event{t, Inferred{Turns: r.turnsFrom(q.base), Reason: fmt.Sprintf("the players answered %s; the game is replayed with it", chosen.label)}})
+}
+
+// answeredTurns lists the turns an option put in the game.
+func (r *Referee) answeredTurns(q *question, o option) []int {
+	turns := make([]int, 0, len(o.turns))
+	for k := q.base + 1; k <= q.base+len(o.turns) && k <= r.game.Len(); k++ {
 		turns = append(turns, k)
 	}
-	return append(ev, Event{t, Inferred{Turns: turns, Reason: fmt.Sprintf("the players answered %s on %s; the game is replayed with it", colour, r.b.Label(q.cell))}})
+	return turns
+}
+
+// AnswerColour answers a colour question with a colour, as the buttons
+// and the players in tests do.
+func (r *Referee) AnswerColour(t int64, colour engine.Color) []Event {
+	q := r.question
+	if q == nil {
+		return []Event{{t, Fault{Reason: "there is no question to answer"}}}
+	}
+	for i, c := range q.colours {
+		if c == colour {
+			return r.Answer(t, q.id, i)
+		}
+	}
+	return []Event{{t, Fault{Reason: fmt.Sprintf("%s is not an answer to question %d", colour, q.id)}}}
 }

@@ -132,7 +132,14 @@ type Referee struct {
 	lostBefore int
 	hyps       []hypothesis // lines of play followed while lost
 	question   *question    // an open question to the players
-	cleared    bool         // after the game, the board was seen cleared
+	// nextQuestion numbers the questions asked.
+	nextQuestion int
+	// waitEnd: lines that end the game wait for the board to hold.
+	waitEnd *decision
+	// endInferred: the game ended on turns the board never showed one by
+	// one, so a take-back to an earlier position outranks clearing.
+	endInferred bool
+	cleared     bool // after the game, the board was seen cleared
 	// seen is the colour of the marble last seen settled on each vacant
 	// ring of the official board, 0 for none: evidence for inferring turns
 	// the board never showed whole.
@@ -302,6 +309,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.cells = []string{r.game.Position().Cells()}
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
+	r.waitEnd, r.endInferred = nil, false
 	r.ended = nil
 	r.seen = [engine.MaxCells]byte{}
 	r.candDone, r.settled = false, "" // look at the board afresh

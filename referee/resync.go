@@ -94,28 +94,26 @@ func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
 		r.recheckOne, r.deferred = true, true
 		return nil, false
 	}
-	switch {
-	case len(one) > 0 && samePositions(one, false):
-		// One turn whose claimed marbles went before the scan saw them.
-		return r.commitReading(t, obs, 0, one[0], false), true
-	case len(one) > 0:
-		lines := make([][]engine.Turn, len(one))
-		for i, c := range one {
-			lines[i] = []engine.Turn{c.t1}
+	// Every reading that explains the board whole: one turn whose claimed
+	// marbles went before the scan saw them, or two whole turns.
+	var lines [][]engine.Turn
+	for _, c := range one {
+		lines = append(lines, []engine.Turn{c.t1})
+	}
+	for _, c := range whole {
+		lines = append(lines, []engine.Turn{c.t1, c.t2})
+	}
+	if len(lines) > 0 {
+		reason := "two turns seen at once (the scan missed the board between them)"
+		if len(whole) == 0 {
+			reason = "a turn inferred: its claimed rings went before the scan saw them"
 		}
-		return r.ask(t, obs, 0, lines)
-	case len(whole) > 0 && samePositions(whole, true):
-		return r.commitReading(t, obs, 0, whole[0], true), true
-	case len(whole) == 0 && samePositions(start, false):
-		return r.commitReading(t, obs, 0, start[0], false), true
-	case len(whole) > 0:
-		lines := make([][]engine.Turn, len(whole))
-		for i, c := range whole {
-			lines[i] = []engine.Turn{c.t1, c.t2}
-		}
-		if ev, ok := r.ask(t, obs, 0, lines); ok {
+		if ev := r.decide(t, obs, 0, lines, reason); ev != nil {
 			return ev, true
 		}
+	}
+	if len(whole) == 0 && len(one) == 0 && sameFirstTurn(start) {
+		return r.commitReading(t, obs, 0, start[0], false), true
 	}
 	// Two turns are under way and their order is not yet clear: wait for
 	// the board to complete them, without red LEDs. If it stays like this,
@@ -141,13 +139,14 @@ func splitCands(cs []twoCand) (one, whole, start []twoCand) {
 	return one, whole, start
 }
 
-func samePositions(cs []twoCand, whole bool) bool {
+// sameFirstTurn reports whether every reading starts with the same turn.
+func sameFirstTurn(cs []twoCand) bool {
 	for _, c := range cs[1:] {
-		if whole && !c.q2.Equal(cs[0].q2) || !whole && !c.q1.Equal(cs[0].q1) {
+		if c.t1 != cs[0].t1 {
 			return false
 		}
 	}
-	return true
+	return len(cs) > 0
 }
 
 // commitReading takes back `back` turns, then commits the reading's turns.
@@ -418,37 +417,24 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		r.recheck, r.deferred = true, true
 		return nil, false
 	}
-	for _, h := range exact[1:] {
-		if !h.pos.Equal(exact[0].pos) {
-			// Perhaps they differ only in a colour never seen: ask.
-			var lines [][]engine.Turn
-			for _, x := range exact {
-				if x.base == exact[0].base {
-					lines = append(lines, x.turns)
-				}
-			}
-			if len(lines) == len(exact) {
-				if ev, ok := r.ask(t, obs, n-exact[0].base, lines); ok {
-					return ev, true
-				}
-			}
-			// Or only in who took an isolated group (the order of two
-			// turns the scan missed): the board can never tell, so
-			// rather than stay lost, go on with one and say so.
-			for _, x := range exact[1:] {
-				if x.pos.Cells() != exact[0].pos.Cells() || x.pos.ToMove() != exact[0].pos.ToMove() {
-					return nil, false
-				}
-			}
-			ev := r.resync(t, obs, exact[0])
-			if inf, ok := ev[len(ev)-1].Body.(Inferred); ok {
-				inf.Reason += "; the order of the turns, and so who took the isolated rings, was not seen: the first reading is assumed"
-				ev[len(ev)-1].Body = inf
-			}
-			return ev, true
-		}
+	// The lines that explain the board, from the earliest base among them.
+	base := exact[0].base
+	for _, h := range exact {
+		base = min(base, h.base)
 	}
-	return r.resync(t, obs, exact[0]), true
+	lines := make([][]engine.Turn, len(exact))
+	for i, h := range exact {
+		var l []engine.Turn
+		for k := base; k < h.base; k++ {
+			turn, _ := r.game.Turn(k)
+			if turn.Kind != engine.Pass {
+				l = append(l, turn)
+			}
+		}
+		lines[i] = append(l, h.turns...)
+	}
+	ev := r.decide(t, obs, n-base, lines, fmt.Sprintf("resynchronised from the position after turn %d", base))
+	return ev, ev != nil
 }
 
 // late gives the verdict that waited for the board to hold.
@@ -459,6 +445,10 @@ func (r *Referee) late(t int64) []Event {
 		k := r.tbWait
 		r.tbWait = 0
 		return r.takeback(t, k)
+	case r.waitEnd != nil:
+		d := r.waitEnd
+		r.waitEnd = nil
+		return r.decide(t, r.settled, d.back, d.lines, d.reason)
 	case r.recheckOne:
 		r.recheckOne, r.unseenOK = false, true
 		defer func() { r.unseenOK = false }()
@@ -486,23 +476,4 @@ func (r *Referee) late(t int64) []Event {
 		}
 	}
 	return nil
-}
-
-// resync takes the game back to the hypothesis' base and commits its
-// turns.
-func (r *Referee) resync(t int64, obs string, h hypothesis) []Event {
-	var ev []Event
-	if back := r.game.Len() - h.base; back > 0 {
-		ev = append(ev, r.takeback(t, back)...)
-	}
-	r.redo, r.hyps = nil, nil
-	first := r.game.Len() + 1
-	for _, turn := range h.turns {
-		ev = append(ev, r.commit(t, obs, turn, false)...)
-	}
-	turns := make([]int, 0, r.game.Len()-first+1)
-	for k := first; k <= r.game.Len(); k++ {
-		turns = append(turns, k)
-	}
-	return append(ev, Event{t, Inferred{Turns: turns, Reason: fmt.Sprintf("resynchronised: the board is the position %d turn(s) after turn %d", len(h.turns), h.base)}})
 }

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -81,21 +82,44 @@ func TestTakebackRedoneTwoTurns(t *testing.T) {
 }
 
 // The scan stalled over the end of one turn: the referee sees two whole
-// placements at once. Either order gives the same position, so both are
-// committed and it says they were inferred together.
+// placements at once. Every order gives the same position, but the board
+// never showed who placed which marble and removed which ring: the
+// referee follows one reading, says so, and asks which it was. The answer
+// rewrites the record.
 func TestTwoTurnMerge(t *testing.T) {
 	b := newBench(t, start37, Casual)
 	ev := b.show("D4=w A1=. F2=g G4=.")
-	b.expect(ev, "move move inferred")
+	b.expect(ev, "move move inferred question")
 	if inf := ev[2].Body.(Inferred); len(inf.Turns) != 2 || inf.Turns[0] != 1 || inf.Turns[1] != 2 {
 		t.Errorf("inferred %+v; want turns 1 and 2", inf)
 	}
-	want := b.board("")
-	if b.r.Game().Len() != 2 || want != b.r.Expected() {
+	q := ev[3].Body.(Question)
+	want := []string{"WD4-A1 GF2-G4", "WD4-G4 GF2-A1", "GF2-A1 WD4-G4", "GF2-G4 WD4-A1"}
+	if q.About != "turns" || q.Turn != 1 || q.Provisional != 0 || !reflect.DeepEqual(q.Options, want) {
+		t.Fatalf("question %+v; want the four orders %v", q, want)
+	}
+	after := b.board("")
+	if b.r.Game().Len() != 2 || after != b.r.Expected() {
 		t.Fatalf("after the merge: %d turns, board %s", b.r.Game().Len(), b.r.Expected())
 	}
-	// And the game goes on.
+	// The game goes on meanwhile.
 	b.expect(b.show("B2=b B1=."), "move")
+	// The answer: grey first (an answer rewrites the game from turn 1).
+	ev = b.r.Answer(b.now, q.ID, 3)
+	if got := kinds(ev); !strings.HasPrefix(got, "takeback move move move") || !strings.HasSuffix(got, "inferred") {
+		t.Fatalf("answer: events %q", got)
+	}
+	var notes []string
+	for i := 0; i < b.r.Game().Len(); i++ {
+		tn, _ := b.r.Game().Turn(i)
+		notes = append(notes, engine.FormatTurn(b.r.b, tn))
+	}
+	if got := strings.Join(notes, " "); got != "GF2-G4 WD4-A1 BB2-B1" {
+		t.Errorf("after the answer the game is %s; want GF2-G4 WD4-A1 BB2-B1", got)
+	}
+	if _, ok := b.r.Asking(); ok {
+		t.Error("the question is still open after the answer")
+	}
 }
 
 // The end of one turn merged with the start of the next: which marble was
@@ -113,7 +137,7 @@ func TestTwoTurnMergeWithTurnUnderWay(t *testing.T) {
 			t.Fatalf("a cell is marked wrong while two legal turns are under way")
 		}
 	}
-	b.expect(b.show("D4=w A1=. F2=g G4=."), "move move inferred")
+	b.expect(b.show("D4=w A1=. F2=g G4=."), "move move inferred question")
 	if b.r.Game().Len() != 2 {
 		t.Errorf("%d turns; want 2", b.r.Game().Len())
 	}
@@ -149,7 +173,7 @@ func TestTurnAndRingOfNext(t *testing.T) {
 		t.Fatalf("%d turns committed from an ambiguous board", b.r.Game().Len())
 	}
 	ev = b.show("D4=w A1=. G4=. B2=b")
-	b.expect(ev, "move move inferred")
+	b.expect(ev, "move move inferred question")
 }
 
 // Lost: a turn was committed wrongly (here: the marble was swapped for
@@ -162,8 +186,8 @@ func TestResynchroniseFromEarlierPosition(t *testing.T) {
 	b.expect(b.show("D4=g A1=."), "illegal")
 	ev := b.show("D4=g A1=. F2=b G4=.")
 	got := kinds(ev)
-	if !strings.HasPrefix(got, "takeback move move") || !strings.HasSuffix(got, "inferred") {
-		t.Fatalf("events %q; want a take-back and two inferred moves", got)
+	if !strings.HasPrefix(got, "takeback move move") || !strings.HasSuffix(got, "inferred question") {
+		t.Fatalf("events %q; want a take-back, two inferred moves and a question of their order", got)
 	}
 	if b.r.Game().Len() != 2 || b.r.Expected() != b.board("") {
 		t.Fatalf("after resynchronising: %d turns, board %s", b.r.Game().Len(), b.r.Expected())
@@ -203,13 +227,13 @@ func TestUnseenColourIsAsked(t *testing.T) {
 	if !strings.Contains(b.r.Guidance().Status, "Which colour was on A4") {
 		t.Errorf("status %q does not ask", b.r.Guidance().Status)
 	}
-	if cell, opts, ok := b.r.Asking(); !ok || cell != "A4" || len(opts) != 3 {
-		t.Errorf("Asking() = %s %v %v", cell, opts, ok)
+	if a, ok := b.r.Asking(); !ok || a.Cell != "A4" || len(a.Options) != 3 || a.About != "colour" || a.Provisional != 0 {
+		t.Errorf("Asking() = %+v %v", a, ok)
 	}
 	// The game goes on meanwhile.
 	b.expect(b.show("A4=. B5=. F2=g G4=."), "move")
 	other, _ := engine.ParseColor(q.Options[2])
-	ev = b.r.Answer(b.now, other)
+	ev = b.r.AnswerColour(b.now, other)
 	if got := kinds(ev); !strings.HasPrefix(got, "takeback move move") || !strings.HasSuffix(got, "inferred") {
 		t.Fatalf("answer: events %q", got)
 	}
@@ -219,10 +243,10 @@ func TestUnseenColourIsAsked(t *testing.T) {
 	if caps := b.r.Position().Captures(0); caps[other] != 1 {
 		t.Errorf("player 0's captures %v; want the %s marble claimed", caps, other)
 	}
-	if _, _, ok := b.r.Asking(); ok {
+	if _, ok := b.r.Asking(); ok {
 		t.Error("the question is still open")
 	}
-	if ev := b.r.Answer(b.now, other); kinds(ev) != "fault" {
+	if ev := b.r.Answer(b.now, q.ID, 2); kinds(ev) != "fault" {
 		t.Errorf("a second answer: %q; want a fault", kinds(ev))
 	}
 }
@@ -254,4 +278,90 @@ func TestSetUpAfterGameOver(t *testing.T) {
 	}
 	b.expect(b.hold(start), "set-up")
 	b.expect(b.hold(start), "")
+}
+
+// game1After38 is the first built-in game (001_Z-shoto-Dumbot) after turn
+// 38: player 0 wins with *BC2-D2, which claims every ring left.
+const game1After38 = "37 ..../bb.../bow.../.ob..../.g..../...../.... 0,0,0 3,3,2 2,4,4 0"
+
+// The finding behind make run's first game: two marbles put down at once
+// and held for a moment, then taken back. With the only free ring filled
+// first, that reads as two legal turns that end the game (player 1 wins
+// on a full board). A game never ends on turns the board did not show
+// one by one until the board has held for a hop: put back at once, it
+// was a try, and the real last turn is committed as played.
+func TestTwoTurnEndWaitsForTheBoardToHold(t *testing.T) {
+	b := newBench(t, game1After38, Casual)
+	ev := b.holdFor(b.board("C2=w D2=b"), 500)
+	if b.r.Game().Len() != 0 || b.r.Position().Result().Over {
+		t.Fatalf("after a try held 500 ms: %d turns, over %v (events %q)", b.r.Game().Len(), b.r.Position().Result().Over, kinds(ev))
+	}
+	b.expect(ev, "pending")
+	b.holdFor(b.board(""), 400)
+	b.holdFor(b.board("C2=b"), 400)
+	ev = b.holdFor(b.board("C2=b D2=."), 400)
+	b.expect(ev, "move game-over")
+	if m := ev[0].Body.(Move); m.Notation != "*BC2-D2" {
+		t.Errorf("committed %s; want *BC2-D2", m.Notation)
+	}
+	if w := ev[1].Body.(GameOver).Winner; w == nil || *w != 0 {
+		t.Errorf("winner %v; want player 0", w)
+	}
+}
+
+// Held for longer than a hop, the same two marbles are the game's last two
+// turns; putting them back is then a take-back of both, although every
+// ring is claimed (a board half cleared would look the same).
+func TestInferredEndTakenBack(t *testing.T) {
+	b := newBench(t, game1After38, Casual)
+	ev := b.holdFor(b.board("C2=w D2=b"), DefaultHopMS+DefaultSettleMS+50)
+	if got := kinds(ev); got != "pending move move game-over inferred" {
+		t.Fatalf("events %q; want the two turns and the end once the board held", got)
+	}
+	ev = b.holdFor(game1Cells(t), 300)
+	b.expect(ev, "takeback")
+	if b.r.Game().Len() != 0 || b.r.Position().Result().Over {
+		t.Fatalf("after the take-back: %d turns, over %v", b.r.Game().Len(), b.r.Position().Result().Over)
+	}
+}
+
+func game1Cells(t *testing.T) string {
+	p, err := engine.ParsePosition(game1After38)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Cells()
+}
+
+// A winning placement the sensors never saw: the marble put down, its
+// ring removed and the claimed ring cleared during one scan stall. The
+// colour was never seen; every colour gives the same winner, so the game
+// ends, and the referee asks the colour for the record.
+func TestUnseenWinningTurnIsAsked(t *testing.T) {
+	b := newBench(t, game1After38, Casual)
+	ev := b.holdFor(b.board("C2=. D2=."), DefaultHopMS+DefaultSettleMS+50)
+	got := kinds(ev)
+	if !strings.HasSuffix(got, "move game-over inferred question") {
+		t.Fatalf("events %q; want the turn, the end and a question", got)
+	}
+	q := ev[len(ev)-1].Body.(Question)
+	if q.About != "colour" || q.Cell != "C2" || len(q.Options) != 3 {
+		t.Fatalf("question %+v; want the colour on C2", q)
+	}
+	black := -1
+	for i, o := range q.Options {
+		if o == "b" {
+			black = i
+		}
+	}
+	ev = b.r.Answer(b.now, q.ID, black)
+	if !strings.HasSuffix(kinds(ev), "inferred") {
+		t.Fatalf("answer: events %q", kinds(ev))
+	}
+	if tn, _ := b.r.Game().Turn(0); engine.FormatTurn(b.r.b, tn) != "*BC2-D2" {
+		t.Errorf("after the answer the turn is %s; want *BC2-D2", engine.FormatTurn(b.r.b, tn))
+	}
+	if res := b.r.Position().Result(); !res.Over || res.Winner != 0 {
+		t.Errorf("result %+v; want player 0's win", res)
+	}
 }

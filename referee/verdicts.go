@@ -128,6 +128,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 		redo = nil
 	}
 	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = 0, false, false, engine.NoCell, nil, redo, nil
+	r.endInferred = false
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]
 	}
@@ -183,8 +184,12 @@ func (r *Referee) idleGuidance() Guidance {
 	}
 	var status []Message
 	if q := r.question; q != nil {
-		h.set(q.cell, RoleChainContinues)
-		status = append(status, Msg("guide.question", r.b.Label(q.cell)))
+		if q.cell != engine.NoCell {
+			h.set(q.cell, RoleChainContinues)
+			status = append(status, Msg("guide.question", r.b.Label(q.cell)))
+		} else {
+			status = append(status, Msg("guide.question-turns", q.base))
+		}
 	}
 	if r.toClear != 0 {
 		cs := cellsOf(r.toClear)
