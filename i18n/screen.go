@@ -27,6 +27,8 @@ var screen = map[string]Entry{
 	"fault.noisy":      {"%s: noisy", "%s: rauscht", "%s: bruité", "%s: zaszumiony", "%s: шум"},
 	"fault.drifting":   {"%s: drifting", "%s: driftet", "%s: dérive", "%s: dryfuje", "%s: дрейф"},
 	"fault.unreadable": {"%s: unreadable", "%s: unlesbar", "%s: illisible", "%s: zły odczyt", "%s: нечитаем"},
+	"fault.dead-cells": {"no reading from %s: refereeing on without it, and asking when a turn there is unclear", "kein Messwert von %s: Schiedsrichter macht ohne weiter und fragt, wenn ein Zug dort unklar ist", "aucune lecture de %s : l'arbitrage continue sans, avec une question si un coup y est incertain", "brak odczytu z %s: sędziowanie bez niego, z pytaniem, gdy ruch tam jest niejasny", "нет сигнала с %s: судейство идёт без него, с вопросом, если ход там неясен"},
+	"fault.cells-read": {"every socket reads again", "alle Felder werden wieder gelesen", "toutes les cases sont de nouveau lues", "wszystkie pola znów są odczytywane", "все гнёзда снова читаются"},
 	// Standing warnings, shown with the faults.
 	"warn.no-journal":      {"NO JOURNAL", "KEIN JOURNAL", "PAS DE JOURNAL", "BRAK DZIENNIKA", "НЕТ ЖУРНАЛА"},
 	"warn.journal-damaged": {"BAD JOURNAL", "JOURNAL DEFEKT", "JOURNAL ABÎMÉ", "BŁĄD DZIENNIKA", "СБОЙ ЖУРНАЛА"},

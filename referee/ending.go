@@ -40,7 +40,8 @@ func (r *Referee) End(t int64, e Ending) ([]Event, error) {
 	r.ended = &e
 	r.demand, r.question, r.hyps, r.redo, r.deferred = false, nil, nil, nil, false
 	r.cleared = false
-	r.candDone, r.settled = false, "" // look at the board afresh: it may be cleared already
+	r.stage.Reset() // look at the board afresh: it may be cleared already
+	r.settled = ""
 	r.guide = r.idleGuidance()
 	return []Event{{t, GameOver(e)}}, nil
 }

@@ -12,7 +12,7 @@ import (
 // as pending, an earlier position of the game is a take-back, and anything
 // else is illegal.
 func (r *Referee) infer(t int64, obs string) []Event {
-	r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd = 0, false, false, false, nil
+	r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
 	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()

@@ -53,6 +53,8 @@ var English = map[string]string{
 	"need.finish-capture":      "finish the capture",
 	"need.place-marble":        "place a marble on a vacant ring",
 	"need.remove-free-ring":    "remove a free ring",
+	"fault.dead-cells":         "no reading from %s: refereeing on without it, and asking when a turn there is unclear",
+	"fault.cells-read":         "every socket reads again",
 	"need.finish-turn":         "finish the turn (two turns seen at once)",
 	"content.no-ring":          "(no ring)",
 	"content.vacant":           "(empty ring)",

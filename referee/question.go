@@ -166,7 +166,7 @@ func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, r
 	for _, o := range opts {
 		ends = ends || o.end.Over
 	}
-	if ends && t-r.candSince < r.hop {
+	if ends && t-r.obsSince < r.hop {
 		// Wait for the board to hold before anything ends the game.
 		r.waitEnd = &decision{back: back, lines: lines, reason: reason}
 		r.deferred = true
@@ -353,7 +353,7 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 			later = append(later, turn)
 		}
 	}
-	obs := r.settled
+	obs := r.known(r.settled)
 	if len(obs) != r.b.Len() {
 		obs = r.Expected()
 	}

@@ -3,9 +3,9 @@ package referee
 import (
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/settle"
 )
 
 // Mode is how strictly the referee applies the capture rules.
@@ -94,18 +94,17 @@ type Referee struct {
 	game   *engine.Game
 	cells  []string // the official board after each turn, in frame-log form
 
-	// Settling.
-	glitch     int64
-	cand       string // the observation settling
-	candSince  int64  // when it began
-	away       int64  // when the frames began to differ from cand; -1 if they do not
-	dev        string // the latest frame that differs from cand
-	devSince   int64  // when dev began
-	candUsable bool   // right length, and no unreadable cell
-	candDone   bool   // already inferred
-	settled    string // the observation inferred last
-	lastT      int64
-	fault      string // the fault reported last, to report each once
+	// Settling: the stage, the frame seen last, the board inferred last
+	// and since when it showed, and the cells whose sensors are dead.
+	stage     *settle.Stage
+	frame     string
+	settled   string
+	obsSince  int64
+	unknown   []int
+	dead      []int // the dead sensors reported
+	deadCheck int64
+	lastT     int64
+	fault     string // the fault reported last, to report each once
 
 	// Claimed rings still on the physical board, and what they held.
 	toClear uint64
@@ -136,6 +135,9 @@ type Referee struct {
 	nextQuestion int
 	// waitEnd: lines that end the game wait for the board to hold.
 	waitEnd *decision
+	// recheckUnknown: a board read with dead sensors that the official
+	// position does not explain; tryUnknown looks again once it holds.
+	recheckUnknown bool
 	// endInferred: the game ended on turns the board never showed one by
 	// one, so a take-back to an earlier position outranks clearing.
 	endInferred bool
@@ -167,24 +169,17 @@ func New(cfg Config) (*Referee, error) {
 	if cfg.First != 0 && cfg.First != 1 {
 		return nil, fmt.Errorf("referee: first player %d: want 0 or 1", cfg.First)
 	}
-	if cfg.SettleMS < 0 {
-		return nil, fmt.Errorf("referee: settle time %d ms is negative", cfg.SettleMS)
+	r := &Referee{cfg: cfg, b: cfg.Board, hop: cfg.HopMS, restAt: engine.NoCell, lastT: -1 << 62}
+	stage, err := settle.New(cfg.Board.Len(), settle.Config{SettleMS: cfg.SettleMS, GlitchMS: cfg.GlitchMS})
+	if err != nil {
+		return nil, fmt.Errorf("referee: %w", err)
 	}
-	r := &Referee{cfg: cfg, b: cfg.Board, settle: cfg.SettleMS, glitch: cfg.GlitchMS, hop: cfg.HopMS, restAt: engine.NoCell, lastT: -1 << 62, away: -1}
-	if r.settle == 0 {
-		r.settle = DefaultSettleMS
-	}
+	r.stage = stage
 	if r.hop == 0 {
-		r.hop = max(DefaultHopMS, r.settle)
+		r.hop = max(DefaultHopMS, stage.SettleMS())
 	}
-	if r.hop < r.settle {
-		return nil, fmt.Errorf("referee: hop time %d ms is shorter than the settle time %d ms", r.hop, r.settle)
-	}
-	if r.glitch == 0 {
-		r.glitch = DefaultGlitchMS
-	}
-	if r.glitch < 0 || r.glitch >= r.settle {
-		return nil, fmt.Errorf("referee: glitch window %d ms must be positive and shorter than the settle time %d ms", r.glitch, r.settle)
+	if r.hop < stage.SettleMS() {
+		return nil, fmt.Errorf("referee: hop time %d ms is shorter than the settle time %d ms", r.hop, stage.SettleMS())
 	}
 	if cfg.Game != nil {
 		if cfg.Game.Position().Board() != cfg.Board {
@@ -241,55 +236,64 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		return r.reportFault(t, fmt.Sprintf("frame time %d ms goes back from %d ms; frame ignored", t, r.lastT))
 	}
 	r.lastT = t
-	if cells != r.cand {
+	if cells != r.frame {
 		if len(cells) != r.b.Len() {
 			return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len()))
 		}
-		if r.away < 0 {
-			r.away = t
+		for i := 0; i < len(cells); i++ {
+			if c := cells[i]; c != '.' && c != 'o' && c != 'w' && c != 'g' && c != 'b' && c != '?' {
+				return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
+			}
 		}
-		if cells != r.dev {
-			r.dev, r.devSince = cells, t
+		r.frame = cells
+	}
+	var ev []Event
+	if t >= r.deadCheck {
+		// Dead sensors are reported once, and once more when all read
+		// again: checked four times a second, not on every frame.
+		r.deadCheck = t + 250
+		ev = r.noteDead(t, r.stage.Dead())
+	}
+	obs, ok := r.stage.Push(t, cells)
+	if !ok {
+		if r.deferred && cells == r.settled && t-r.obsSince >= r.hop {
+			if cand, since := r.stage.Settling(); cand == r.settled && since == r.obsSince {
+				return append(ev, r.late(t)...)
+			}
 		}
-		if t-r.away < r.glitch {
-			return nil // perhaps a glitch
-		}
-		r.cand, r.candSince, r.candDone, r.away = r.dev, r.devSince, false, -1
-		r.candUsable = strings.IndexByte(r.cand, '?') < 0
-	} else {
-		r.away = -1
+		return ev
 	}
-	if r.candDone {
-		if r.deferred && t-r.candSince >= r.hop {
-			return r.late(t)
-		}
-		return nil
-	}
-	if !r.candUsable || t-r.candSince < r.settle {
-		return nil
-	}
-	r.candDone = true
-	if cells == r.settled {
-		return nil // back after a glitch: nothing new to say
-	}
-	r.settled = cells
-	for i := 0; i < len(cells); i++ {
-		if c := cells[i]; c != '.' && c != 'o' && c != 'w' && c != 'g' && c != 'b' {
-			return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
-		}
-	}
+	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
 	r.fault = ""
-	return r.infer(t, cells)
+	if len(r.unknown) > 0 {
+		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
+		if got, ok := r.inferUnknown(t, obs.Cells); ok {
+			return append(ev, got...)
+		}
+	}
+	got := r.infer(t, r.known(obs.Cells))
+	if len(r.unknown) > 0 && !commits(got) && r.known(obs.Cells) != r.Expected() {
+		r.recheckUnknown, r.deferred = true, true
+	}
+	return append(ev, got...)
+}
+
+// commits reports whether events commit a turn or take one back.
+func commits(ev []Event) bool {
+	for _, e := range ev {
+		switch e.Body.(type) {
+		case Move, Takeback:
+			return true
+		}
+	}
+	return false
 }
 
 // ObserveBytes is Observe for a frame in a reused buffer. It copies the
 // frame only when it changes.
 func (r *Referee) ObserveBytes(t int64, cells []byte) []Event {
-	if string(cells) == r.cand { // compared in place: no copy
-		return r.Observe(t, r.cand)
-	}
-	if string(cells) == r.dev {
-		return r.Observe(t, r.dev)
+	if string(cells) == r.frame { // compared in place: no copy
+		return r.Observe(t, r.frame)
 	}
 	return r.Observe(t, string(cells))
 }
@@ -312,7 +316,8 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.waitEnd, r.endInferred = nil, false
 	r.ended = nil
 	r.seen = [engine.MaxCells]byte{}
-	r.candDone, r.settled = false, "" // look at the board afresh
+	r.stage.Reset() // look at the board afresh
+	r.settled = ""
 	r.guide = r.idleGuidance()
 	return nil
 }

@@ -172,7 +172,6 @@ func (r *Referee) commitReading(t int64, obs string, back int, c twoCand, whole 
 		turns = append(turns, r.game.Len())
 	} else if !c.one {
 		// The second turn is under way: say what it still needs.
-		r.candDone = true
 		ev = append(ev, r.inferOne(t, obs)...)
 	}
 	reason := "two turns seen at once (the scan missed the board between them)"
@@ -440,6 +439,9 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 // late gives the verdict that waited for the board to hold.
 func (r *Referee) late(t int64) []Event {
 	r.deferred = false
+	obs := r.known(r.settled)
+	unknown := r.recheckUnknown
+	r.recheckUnknown = false
 	switch {
 	case r.tbWait != 0:
 		k := r.tbWait
@@ -448,11 +450,11 @@ func (r *Referee) late(t int64) []Event {
 	case r.waitEnd != nil:
 		d := r.waitEnd
 		r.waitEnd = nil
-		return r.decide(t, r.settled, d.back, d.lines, d.reason)
+		return r.decide(t, obs, d.back, d.lines, d.reason)
 	case r.recheckOne:
 		r.recheckOne, r.unseenOK = false, true
 		defer func() { r.unseenOK = false }()
-		if ev, ok := r.inferTwo(t, r.settled); ok {
+		if ev, ok := r.inferTwo(t, obs); ok {
 			return ev
 		}
 	case r.recheck:
@@ -471,9 +473,136 @@ func (r *Referee) late(t int64) []Event {
 				r.hyps = append(r.hyps, h)
 			}
 		}
-		if ev, ok := r.track(t, r.settled); ok {
+		if ev, ok := r.track(t, obs); ok {
 			return ev
 		}
 	}
+	if unknown {
+		ev, _ := r.inferUnknown(t, r.settled)
+		return ev
+	}
 	return nil
+}
+
+// known fills the cells whose sensors are dead with what the official
+// board has there: the referee goes on without them. When that does not
+// explain a board that holds, tryUnknown tries what else they may hold.
+func (r *Referee) known(cells string) string {
+	if len(r.unknown) == 0 || len(cells) != r.b.Len() {
+		return cells
+	}
+	exp := r.Expected()
+	b := []byte(cells)
+	for _, c := range r.unknown {
+		if b[c] == '?' {
+			b[c] = exp[c]
+		}
+	}
+	return string(b)
+}
+
+// noteDead reports a change in the cells whose sensors are dead: once when
+// a sensor dies, once when all read again.
+func (r *Referee) noteDead(t int64, dead []int) []Event {
+	same := len(dead) == len(r.dead)
+	for i := 0; same && i < len(dead); i++ {
+		same = dead[i] == r.dead[i]
+	}
+	if same {
+		return nil
+	}
+	r.dead = dead
+	unknown := dead
+	if len(unknown) == 0 {
+		msg := Msg("fault.cells-read")
+		return []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
+	}
+	labels := make([]string, len(unknown))
+	for i, c := range unknown {
+		labels[i] = r.b.Label(engine.Cell(c))
+	}
+	msg := Msg("fault.dead-cells", strings.Join(labels, ", "))
+	return []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
+}
+
+// maxUnknownTried bounds the dead cells whose contents are guessed at: a
+// board with more dead sensors than this waits for the sensors.
+const maxUnknownTried = 2
+
+// inferUnknown reads a board with dead sensors: their cells may hold what
+// the official board says, or a marble put on a dead socket, a ring lifted
+// from one, a marble captured off one. Every reading that explains the
+// board whole, whatever the unknown cells hold, is a line of play, and
+// decide commits one or asks. While a reading has a turn still under way,
+// it waits (up to the hop time) for the turn to finish. It reports false
+// when no reading explains the board, for infer to say what it is.
+func (r *Referee) inferUnknown(t int64, raw string) ([]Event, bool) {
+	return r.inferUnknownFrom(t, raw, 0)
+}
+
+func (r *Referee) inferUnknownFrom(t int64, raw string, depth int) ([]Event, bool) {
+	if len(r.unknown) == 0 || len(r.unknown) > maxUnknownTried || r.game.Position().Result().Over || r.ended != nil {
+		return nil, false
+	}
+	exp := r.Expected()
+	base := r.known(raw)
+	if base == exp {
+		return nil, false
+	}
+	var lines [][]engine.Turn
+	var firsts []engine.Turn // every reading's first turn, partial ones too
+	partial := false
+	var try func(i int, b []byte)
+	try = func(i int, b []byte) {
+		if i == len(r.unknown) {
+			for _, c := range r.twoTurnReadings(r.game.Position(), exp, r.toClear, string(b), true) {
+				firsts = append(firsts, c.t1)
+				switch {
+				case c.one:
+					lines = append(lines, []engine.Turn{c.t1})
+				case c.whole:
+					lines = append(lines, []engine.Turn{c.t1, c.t2})
+				default:
+					partial = true
+				}
+			}
+			return
+		}
+		c := r.unknown[i]
+		for _, v := range []byte(".owgb") {
+			if exp[c] == '.' && v != '.' {
+				continue // rings never come back
+			}
+			b[c] = v
+			try(i+1, b)
+		}
+		b[c] = base[c]
+	}
+	try(0, []byte(base))
+	if len(firsts) == 0 {
+		return nil, false
+	}
+	agree := true
+	for _, f := range firsts[1:] {
+		agree = agree && f == firsts[0]
+	}
+	if agree && (partial || len(lines) > 1) && depth < 2 {
+		// Every reading begins with the same turn: commit it, and read
+		// the rest of the board from there.
+		ev := r.commitLine(t, base, 0, firsts[:1])
+		ev = append(ev, Event{t, Inferred{Turns: r.turnsFrom(r.game.Len() - 1), Reason: "read with the dead sensors' cells unknown"}})
+		if more, ok := r.inferUnknownFrom(t, raw, depth+1); ok {
+			ev = append(ev, more...)
+		}
+		return ev, true
+	}
+	if partial && t-r.obsSince < r.hop {
+		r.recheckUnknown, r.deferred = true, true
+		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len())), true
+	}
+	if len(lines) == 0 {
+		return nil, false
+	}
+	ev := r.decide(t, base, 0, lines, "read with the dead sensors' cells unknown")
+	return ev, ev != nil
 }

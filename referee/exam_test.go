@@ -1,0 +1,285 @@
+package referee_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/physical"
+	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
+)
+
+// The exams: every sample game played onto a simulated board under a
+// condition that hides part of what happened from the referee, refereed,
+// and the questions it asks answered from the record, as the players who
+// played the game would answer them. In every game the referee must
+// follow the game to its last turn, commit no wrong turn without asking
+// about it, and name the record's winner.
+//
+// The conditions:
+//   - stalls: the scan stalls every 2 s on average, for 150 to 600 ms,
+//     while the hands go on;
+//   - 10hz: the board is scanned 10 times a second instead of 200;
+//   - dead: from the middle of the game, one socket reads '?' for ever
+//     (a failed Hall sensor, a loose wire);
+//   - stuck: from the middle of the game, one socket reads whatever it
+//     read then, for ever.
+
+type examCondition struct {
+	name string
+	opt  func(o *physical.Options, rep *record.Replay, half int64)
+	// floor is what the referee achieves today where it does not yet pass
+	// the exam whole (docs/RULES.md says which): the share of games it
+	// must follow to the end, in per cent, and the wrong turns and
+	// winners per 100 games it may commit. Zero is the exam itself.
+	floorFollowed, floorWrong, floorWinners int
+}
+
+var examConditions = []examCondition{
+	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
+		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
+	}, 90, 10, 5},
+	{"10hz", func(o *physical.Options, _ *record.Replay, _ int64) {
+		o.ScanMS = 100
+	}, 100, 0, 0},
+	{"dead", func(o *physical.Options, rep *record.Replay, half int64) {
+		o.ScanMS = 10
+		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, '?'
+	}, 5, 300, 5},
+	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
+		o.ScanMS = 10
+		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
+	}, 20, 300, 10},
+}
+
+// examCell is the socket that fails: the ring of the first placement in
+// the second half of the game, so that the failed sensor hides a turn.
+func examCell(rep *record.Replay) engine.Cell {
+	n := rep.Game.Len()
+	for i := n / 2; i < n; i++ {
+		if tn, _ := rep.Game.Turn(i); tn.Kind == engine.Place {
+			return tn.At
+		}
+	}
+	return 0
+}
+
+// examResult is one game's outcome under one condition.
+type examResult struct {
+	game, cond   string
+	turns        int  // the record's
+	followed     bool // the referee's game is the record's at the end
+	wrong        int  // turns committed that were not the record's, and not asked about
+	wrongWinner  bool
+	questions    int
+	unanswerable int // questions none of whose options was the record's
+	detail       string
+}
+
+// sitExam plays one game under one condition.
+func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondition, seed uint64) examResult {
+	res := examResult{game: filepath.Base(file), cond: cond.name, turns: rep.Game.Len()}
+	start := rep.Game.Start()
+	b := start.Board()
+	opt := physical.DefaultOptions
+	opt.Seed = seed
+	// Turns made and taken back are real turns the referee must commit,
+	// which no record has: the exams leave them to the other tests.
+	opt.Takebacks = 0
+	// How long the game takes, to fail a sensor half way.
+	plain, err := physical.Play(start, rec.Turns, opt, func(int64, []byte) error { return nil })
+	if err != nil {
+		res.detail = err.Error()
+		return res
+	}
+	cond.opt(&opt, rep, plain.DurationMS/2)
+	ref, err := referee.New(referee.Config{Board: b, Rules: start.Rules(), First: rec.First})
+	if err != nil {
+		res.detail = err.Error()
+		return res
+	}
+	record := func(i int) string {
+		tn, _ := rep.Game.Turn(i)
+		return engine.FormatTurn(b, tn)
+	}
+	// check counts the committed turns that are not the record's, unless
+	// they came with a question (provisional) or an answer.
+	check := func(ev []referee.Event, asked bool) {
+		for _, e := range ev {
+			if _, ok := e.Body.(referee.Question); ok {
+				asked = true
+			}
+		}
+		for _, e := range ev {
+			m, ok := e.Body.(referee.Move)
+			if !ok || asked {
+				continue
+			}
+			if m.Turn > rep.Game.Len() || (m.Notation != record(m.Turn-1) && !sameLoopNotation(b, rep.Game, m)) {
+				res.wrong++
+				if res.detail == "" {
+					res.detail = fmt.Sprintf("t=%d committed turn %d %s; the record has %s", e.T, m.Turn, m.Notation, recordOr(rep, b, m.Turn))
+				}
+			}
+		}
+	}
+	var lastMS int64
+	var lastCells []byte
+	observe := func(ms int64, cells []byte) error {
+		lastMS, lastCells = ms, append(lastCells[:0], cells...)
+		ev := ref.ObserveBytes(ms, cells)
+		check(ev, false)
+		for _, e := range ev {
+			q, ok := e.Body.(referee.Question)
+			if !ok {
+				continue
+			}
+			res.questions++
+			i, ok := answerFromRecord(b, rep.Game, q)
+			if !ok {
+				res.unanswerable++
+			}
+			check(ref.Answer(ms, q.ID, i), true)
+		}
+		return nil
+	}
+	if _, err := physical.Play(start, rec.Turns, opt, observe); err != nil {
+		res.detail = err.Error()
+		return res
+	}
+	// The players step back; the board stays as it is.
+	for end := lastMS + 3000; lastMS < end; {
+		if err := observe(lastMS+opt.ScanMS, lastCells); err != nil {
+			break
+		}
+	}
+	g := ref.Game()
+	res.followed = g.Len() == rep.Game.Len() && g.Position().Equal(rep.Game.Position())
+	for i := 0; res.followed && i < g.Len(); i++ {
+		got, _ := g.Turn(i)
+		want, _ := rep.Game.Turn(i)
+		res.followed = got == want || sameLoop(got, want, g.PositionAfter(i+1), rep.Game.PositionAfter(i+1))
+	}
+	want, got := rep.Game.Position().Result(), g.Position().Result()
+	res.wrongWinner = got.Over && (!want.Over || got.Winner != want.Winner)
+	if !res.followed && res.detail == "" {
+		res.detail = fmt.Sprintf("the referee ended at turn %d (%s); the record has %d turns", g.Len(), g.Position(), rep.Game.Len())
+	}
+	return res
+}
+
+func recordOr(rep *record.Replay, b *engine.Board, turn int) string {
+	if turn > rep.Game.Len() {
+		return "no such turn"
+	}
+	tn, _ := rep.Game.Turn(turn - 1)
+	return engine.FormatTurn(b, tn)
+}
+
+// sameLoopNotation: a capture loop jumped the other way round ends alike.
+func sameLoopNotation(b *engine.Board, g *engine.Game, m referee.Move) bool {
+	want, _ := g.Turn(m.Turn - 1)
+	if want.Kind != engine.Capture || m.Move.Kind != "capture" || len(m.Move.Path) != len(want.Path()) {
+		return false
+	}
+	p := want.Path()
+	return m.Move.Path[0] == b.Label(p[0]) && m.Move.Path[len(p)-1] == b.Label(p[len(p)-1])
+}
+
+// TestExams sits every exam over the built-in games (and the larger
+// sample when it is there) and reports the figures. -short sits every
+// tenth game.
+func TestExams(t *testing.T) {
+	files := sampleFiles(t)
+	type job struct {
+		file string
+		rec  *record.Record
+		rep  *record.Replay
+	}
+	var jobs []job
+	for i, file := range files {
+		if testing.Short() && i%10 != 0 {
+			continue
+		}
+		rec, err := record.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := rec.Replay()
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		jobs = append(jobs, job{file, rec, rep})
+	}
+	for _, cond := range examConditions {
+		t.Run(cond.name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var results []examResult
+			t.Run("games", func(t *testing.T) {
+				for _, j := range jobs {
+					t.Run(filepath.Base(j.file), func(t *testing.T) {
+						t.Parallel()
+						r := sitExam(j.file, j.rec, j.rep, cond, 7)
+						mu.Lock()
+						results = append(results, r)
+						mu.Unlock()
+					})
+				}
+			})
+			sort.Slice(results, func(i, k int) bool { return results[i].game < results[k].game })
+			var followed, turns, wrong, wrongWinners, questions, unanswerable int
+			var failed []string
+			for _, r := range results {
+				turns += r.turns
+				questions += r.questions
+				unanswerable += r.unanswerable
+				wrong += r.wrong
+				if r.followed {
+					followed++
+				}
+				if r.wrongWinner {
+					wrongWinners++
+				}
+				if !r.followed || r.wrong > 0 || r.wrongWinner {
+					failed = append(failed, fmt.Sprintf("%s: followed %v, %d wrong turns, wrong winner %v: %s", r.game, r.followed, r.wrong, r.wrongWinner, r.detail))
+				}
+			}
+			summary := fmt.Sprintf("exam %s: %d games, %d turns: %d followed to the last turn, %d questions (%d the record could not answer), %d wrong turns committed without a question, %d wrong winners",
+				cond.name, len(results), turns, followed, questions, unanswerable, wrong, wrongWinners)
+			t.Log(summary)
+			if p := os.Getenv("ZERTZ_EXAM_REPORT"); p != "" {
+				appendLine(p, summary)
+			}
+			n := len(results)
+			if cond.floorFollowed == 100 && cond.floorWrong == 0 && cond.floorWinners == 0 {
+				if len(failed) > 0 {
+					t.Errorf("%d of %d games failed the %s exam:\n%s", len(failed), n, cond.name, strings.Join(failed, "\n"))
+				}
+				return
+			}
+			// Not passed whole yet: no regression below today's figures.
+			if followed*100 < cond.floorFollowed*n || wrong*100 > cond.floorWrong*n || wrongWinners*100 > cond.floorWinners*n {
+				t.Errorf("the %s exam fell below today's floor (%d %% followed, at most %d wrong turns and %d wrong winners per 100 games):\n%s",
+					cond.name, cond.floorFollowed, cond.floorWrong, cond.floorWinners, strings.Join(failed, "\n"))
+			} else if testing.Verbose() {
+				t.Logf("games the %s exam does not pass yet:\n%s", cond.name, strings.Join(failed, "\n"))
+			}
+		})
+	}
+}
+
+func appendLine(path, line string) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintln(f, line)
+}
