@@ -65,6 +65,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/zertzboard/zertzboard/settle"
 	"io"
 	"os"
 	"strconv"
@@ -160,7 +161,7 @@ type Limits struct {
 
 // Defaults are used for keys the file leaves out.
 var Defaults = Config{
-	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: 100, Language: i18n.EN,
+	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: settle.DefaultMS, Language: i18n.EN,
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
@@ -244,8 +245,11 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				c.Players = [2]string{strings.TrimSpace(p[0]), strings.TrimSpace(p[1])}
 			case "board.settle":
 				d, err := time.ParseDuration(v)
-				if err != nil || d < 20*time.Millisecond || d > 2*time.Second {
-					return nil, bad(s, e, "%q: want a duration from 20ms to 2s", v)
+				if err != nil {
+					return nil, bad(s, e, "%q: want a duration from %dms to %dms", v, settle.MinMS, settle.MaxMS)
+				}
+				if err := settle.Check(d.Milliseconds()); err != nil {
+					return nil, bad(s, e, "%v", err)
 				}
 				c.SettleMS = d.Milliseconds()
 			case "board.language":

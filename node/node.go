@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/zertzboard/zertzboard/settle"
 	"image/color"
 	"io"
 	"log/slog"
@@ -304,9 +305,9 @@ func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 // recorded (OnFrame) and refereed, every committed change journalled and
 // published. When ctx is done it finishes the frames already queued.
 func (n *Node) referee(ctx context.Context, q *frameQueue) {
-	settle := n.opt.SettleMS
-	if settle <= 0 {
-		settle = 100
+	settleMS := n.opt.SettleMS
+	if settleMS <= 0 {
+		settleMS = settle.DefaultMS
 	}
 	var last []byte
 	var since int64
@@ -329,7 +330,7 @@ func (n *Node) referee(ctx context.Context, q *frameQueue) {
 		if !bytes.Equal(e.cells, last) {
 			last, since = append(last[:0], e.cells...), e.ms
 			n.confirmed.Store(nil)
-		} else if n.confirmed.Load() == nil && e.ms-since >= settle {
+		} else if n.confirmed.Load() == nil && e.ms-since >= settleMS {
 			n.confirm(e.cells)
 		}
 	}

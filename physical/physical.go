@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/settle"
 )
 
 // Options says how the players behave.
@@ -177,7 +178,7 @@ func (pl *player) scan() error {
 // hold keeps the board still for at least twice the settle time plus a
 // human pause of up to extra ms, with the odd glitch.
 func (pl *player) hold(extra int) error {
-	d := 2*pl.opt.SettleMS + pl.ms(0, extra)
+	d := max(2*pl.opt.SettleMS, settle.HoldMS(pl.opt.SettleMS, pl.opt.ScanMS)) + pl.ms(0, extra)
 	glitchAt := int64(-1)
 	if pl.rng.Float64() < pl.opt.Glitches {
 		glitchAt = pl.now + pl.opt.SettleMS/2 + pl.rng.Int64N(d/2+1)

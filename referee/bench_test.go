@@ -77,7 +77,8 @@ func BenchmarkInferCommit(b *testing.B) {
 }
 
 // BenchmarkInferTwoTurns is the cost of reading a settled board as two
-// turns at once (the scan stalled over the end of one), committing both,
+// turns at once (the scan stalled over the end of one), committing both
+// and asking their order,
 // and of the take-back that restores the start: the two-turn search runs
 // only when no single turn explains a board.
 func BenchmarkInferTwoTurns(b *testing.B) {
@@ -92,9 +93,10 @@ func BenchmarkInferTwoTurns(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if ev := r.infer(int64(i), obs); len(ev) != 3 || ev[2].Body.Kind() != "inferred" {
+		if ev := r.infer(int64(i), obs); len(ev) != 4 || ev[3].Body.Kind() != "question" {
 			b.Fatalf("events %v", ev)
 		}
+		r.question = nil
 		if ev := r.infer(int64(i), exp); len(ev) == 0 || ev[0].Body.Kind() != "takeback" {
 			b.Fatalf("events %v", ev)
 		}

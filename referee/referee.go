@@ -38,18 +38,13 @@ func ParseMode(s string) (Mode, error) {
 	return 0, fmt.Errorf("referee: mode %q: want casual or tournament", s)
 }
 
-// DefaultSettleMS is how long, in milliseconds, an observation must hold
-// before it counts. At a 100–200 Hz scan that is 10–20 scans: five to ten
-// times the one- or two-scan glitches that must never count, and long
-// enough for a marble set down to stop rocking. It is also well under the
-// quarter second in which players expect a verdict (DGT boards report in
-// about 200 ms).
-const DefaultSettleMS = 100
-
-// DefaultGlitchMS is how long, in milliseconds, the frames may differ
-// from a settling observation and come back without restarting its clock.
-// One- and two-scan glitches last 5 to 20 ms at 100–200 Hz.
-const DefaultGlitchMS = 25
+// DefaultSettleMS and DefaultGlitchMS are package settle's: how long an
+// observation must hold before it counts, and how long the frames may
+// stray from it and come back without restarting its clock.
+const (
+	DefaultSettleMS = settle.DefaultMS
+	DefaultGlitchMS = settle.DefaultGlitchMS
+)
 
 // DefaultHopMS is how long a lifted jumper may stay in the hand before
 // the board it leaves behind counts as a take-back. A hop (lift, carry a

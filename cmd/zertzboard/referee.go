@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	settlepkg "github.com/zertzboard/zertzboard/settle"
 	"io"
 	"os"
 	"path/filepath"
@@ -73,8 +74,8 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	if *board == "" || *frames == "" {
 		return fail("--board and --frames are required (see --help)")
 	}
-	if *settle < 30 || *settle > 2000 {
-		return fail("--settle %d: want 30 to 2000 ms", *settle)
+	if settlepkg.Check(*settle) != nil {
+		return fail("--settle %d: want %d to %d ms", *settle, settlepkg.MinMS, settlepkg.MaxMS)
 	}
 	b, err := engine.StandardBoard(*board)
 	if err != nil {

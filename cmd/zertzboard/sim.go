@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	settlepkg "github.com/zertzboard/zertzboard/settle"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -110,8 +111,8 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := boardid.Check(*boardID); err != nil {
 		return fail("--board-id: %v", err)
 	}
-	if *settle < 30 || *settle > 2000 {
-		return fail("--settle %d: want 30 to 2000 ms", *settle)
+	if settlepkg.Check(*settle) != nil {
+		return fail("--settle %d: want %d to %d ms", *settle, settlepkg.MinMS, settlepkg.MaxMS)
 	}
 	if *scanHz < 50 || *scanHz > 200 {
 		return fail("--scan-hz %d: want 50 to 200", *scanHz)
