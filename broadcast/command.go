@@ -25,6 +25,7 @@ const (
 	CmdAddTime        = "add-time"
 	CmdDeclareResult  = "declare-result"
 	CmdTakebackAnswer = "takeback-answer"
+	CmdAnswer         = "answer"
 )
 
 // commandFields lists, per command, the fields it takes besides id and
@@ -38,10 +39,15 @@ var commandFields = map[string][]string{
 	CmdAddTime:        {"player", "ms"},
 	CmdDeclareResult:  {"result", "winner", "note"},
 	CmdTakebackAnswer: {"accept"},
+	CmdAnswer:         {"question", "option"},
 }
 
 // commandNames lists the commands for the "unknown command" reason.
-const commandNames = "new-game, set-players, takeback, pause, resume, add-time, declare-result or takeback-answer"
+const commandNames = "new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-answer or answer"
+
+// MaxOption bounds an answer's option given as text: a line of play in
+// notation, a few turns long.
+const MaxOption = 200
 
 // MaxNote bounds declare-result's note.
 const MaxNote = 200
@@ -79,6 +85,13 @@ type Command struct {
 	Note      string // declare-result: at most MaxNote bytes
 
 	Accept bool // takeback-answer
+
+	// answer: the referee's question (its id) and the option played,
+	// by index from 0 (OptionText "") or as the option's text (a colour
+	// letter, or a line of play in notation).
+	Question   int
+	Option     int
+	OptionText string
 }
 
 // Fields returns the command's fields as a JSON object, as the arbiter
@@ -111,6 +124,13 @@ func (c Command) Fields() json.RawMessage {
 		}
 	case CmdTakebackAnswer:
 		m["accept"] = c.Accept
+	case CmdAnswer:
+		m["question"] = c.Question
+		if c.OptionText != "" {
+			m["option"] = c.OptionText
+		} else {
+			m["option"] = c.Option
+		}
 	}
 	b, _ := json.Marshal(m)
 	return b
@@ -131,6 +151,22 @@ type args struct {
 	Winner      *int      `json:"winner"`
 	Note        *string   `json:"note"`
 	Accept      *bool     `json:"accept"`
+	Question    *int      `json:"question"`
+	Option      *option   `json:"option"`
+}
+
+// option is an answer's option: a number (the index) or a string (the
+// option's text).
+type option struct {
+	index int
+	text  string
+}
+
+func (o *option) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &o.text)
+	}
+	return json.Unmarshal(b, &o.index)
 }
 
 // present lists the fields the payload had, besides id and token.
@@ -143,6 +179,7 @@ func (a *args) present() []string {
 		{"first", a.First != nil}, {"variant", a.Variant != nil}, {"players", a.Players != nil},
 		{"time_control", a.TimeControl != nil}, {"player", a.Player != nil}, {"ms", a.MS != nil},
 		{"result", a.Result != nil}, {"winner", a.Winner != nil}, {"note", a.Note != nil}, {"accept", a.Accept != nil},
+		{"question", a.Question != nil}, {"option", a.Option != nil},
 	} {
 		if f.ok {
 			out = append(out, f.name)
@@ -285,6 +322,26 @@ func parseCommand(name string, payload []byte, token string) (Command, string) {
 			return cmd, `field "accept" must be true or false`
 		}
 		cmd.Accept = *a.Accept
+	case CmdAnswer:
+		if a.Question == nil || *a.Question < 1 {
+			return cmd, `field "question" must be the open question's id (1 or more)`
+		}
+		if a.Option == nil {
+			return cmd, `field "option" must be the option's index (from 0) or its text`
+		}
+		if a.Option.text != "" {
+			if len(a.Option.text) > MaxOption {
+				return cmd, fmt.Sprintf(`field "option" is longer than %d bytes`, MaxOption)
+			}
+			for _, r := range a.Option.text {
+				if unicode.IsControl(r) || r == utf8.RuneError {
+					return cmd, `field "option" holds a control character or bad UTF-8`
+				}
+			}
+		} else if a.Option.index < 0 || a.Option.index >= 64 {
+			return cmd, `field "option" must be the option's index (from 0) or its text`
+		}
+		cmd.Question, cmd.Option, cmd.OptionText = *a.Question, a.Option.index, a.Option.text
 	}
 	return cmd, ""
 }

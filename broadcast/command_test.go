@@ -63,6 +63,18 @@ func TestParseCommand(t *testing.T) {
 		{name: "takeback-answer", payload: `{"accept":true}`, want: Command{Name: "takeback-answer", Accept: true}},
 		{name: "takeback-answer", payload: `{}`, reason: `"accept" must be true or false`},
 		{name: "takeback-answer", payload: `{"accept":"yes"}`, reason: `field "accept" has the wrong type`},
+		{name: "answer", payload: `{"question":3,"option":1}`, want: Command{Name: "answer", Question: 3, Option: 1}},
+		{name: "answer", payload: `{"question":3,"option":"WD4-G4 GF2-A1"}`, want: Command{Name: "answer", Question: 3, OptionText: "WD4-G4 GF2-A1"}},
+		{name: "answer", payload: `{"question":3,"option":"b","id":"q"}`, want: Command{Name: "answer", ID: "q", Question: 3, OptionText: "b"}},
+		{name: "answer", payload: `{"option":1}`, reason: `"question" must be the open question's id`},
+		{name: "answer", payload: `{"question":0,"option":1}`, reason: `"question" must be the open question's id`},
+		{name: "answer", payload: `{"question":2}`, reason: `"option" must be the option's index`},
+		{name: "answer", payload: `{"question":2,"option":-1}`, reason: `"option" must be the option's index`},
+		{name: "answer", payload: `{"question":2,"option":64}`, reason: `"option" must be the option's index`},
+		{name: "answer", payload: `{"question":2,"option":true}`, reason: `field "option" has the wrong type`},
+		{name: "answer", payload: `{"question":2,"option":"` + strings.Repeat("x", 201) + `"}`, reason: `"option" is longer than 200 bytes`},
+		{name: "answer", payload: `{"question":2,"option":"a\u0000"}`, reason: `"option" holds a control character`},
+		{name: "answer", payload: `{"question":2,"option":0,"accept":true}`, reason: `"accept" does not apply to answer`},
 		{name: "new-game", payload: `{"colour":"white"}`, reason: `unknown field "colour"`},
 		{name: "set-players", payload: `{"players":["a"]}`, reason: `"players" must list two names`},
 		{name: "set-players", payload: `{}`, reason: `"players" must list two names`},
@@ -94,13 +106,15 @@ func FuzzParseCommand(f *testing.F) {
 	f.Add("declare-result", []byte(`{"result":"time","winner":1,"note":"x"}`))
 	f.Add("add-time", []byte(`{"player":1,"ms":5000}`))
 	f.Add("new-game", []byte(`{"time_control":"fischer:1m+1s","players":["a","b"]}`))
+	f.Add("answer", []byte(`{"question":1,"option":"GF2-A1 WD4-G4"}`))
 	f.Fuzz(func(t *testing.T, name string, payload []byte) {
 		cmd, reason := parseCommand(name, payload, "")
 		if reason != "" {
 			return
 		}
 		if cmd.First != 0 && cmd.First != 1 || len(cmd.ID) > maxName || len(cmd.Note) > MaxNote ||
-			cmd.Name == CmdAddTime && (cmd.MS < 1 || cmd.MS > clock.MaxAddMS) || cmd.HasWinner && cmd.Result == "draw" {
+			cmd.Name == CmdAddTime && (cmd.MS < 1 || cmd.MS > clock.MaxAddMS) || cmd.HasWinner && cmd.Result == "draw" ||
+			cmd.Name == CmdAnswer && (cmd.Question < 1 || cmd.Option < 0 || len(cmd.OptionText) > MaxOption) {
 			t.Errorf("accepted a bad command: %+v", cmd)
 		}
 		if !json.Valid(cmd.Fields()) || strings.Contains(string(cmd.Fields()), "token") {

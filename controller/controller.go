@@ -128,7 +128,7 @@ func New(cfg Config) (*Controller, error) {
 		if e := resumed.End; e != nil {
 			ended = &referee.Ending{Winner: e.Winner, Reason: e.Reason, Note: e.Note}
 		}
-		ref, err := referee.New(referee.Config{Board: p.Board(), Rules: p.Rules(), Mode: mode, SettleMS: cfg.SettleMS, Game: resumed.Game.Clone(), MissedCaptures: resumed.Missed, Ended: ended})
+		ref, err := referee.New(referee.Config{Board: p.Board(), Rules: p.Rules(), Mode: mode, SettleMS: cfg.SettleMS, Game: resumed.Game.Clone(), MissedCaptures: resumed.Missed, Answered: resumed.Answered, Ended: ended})
 		if err != nil {
 			return nil, fmt.Errorf("controller: resuming the journal's game: %w", err)
 		}
@@ -264,10 +264,15 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			}
 		case referee.Fault:
 			c.log.Warn("fault", "reason", b.Reason)
+			c.repub = true // the state's dead_cells may change
 		case referee.Inferred:
 			c.log.Warn("turns inferred", "turns", b.Turns, "reason", b.Reason)
 		case referee.Question:
-			c.log.Warn("question to the players", "question", b.Text)
+			c.log.Warn("question to the players", "question", b.Text, "id", b.ID, "options", b.Options)
+			c.repub = true
+			if j := c.cfg.Journal; j != nil && err == nil {
+				err = j.Question(c.seq, e.T, journal.QA{ID: b.ID, Turn: b.Turn, About: b.About, Options: b.Options, Provisional: b.Provisional})
+			}
 		}
 	}
 	if err != nil {
@@ -321,7 +326,7 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
 	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), GameID: c.gameID()}
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID()}
 	for i := 0; i < g.Len(); i++ {
 		t, _ := g.Turn(i)
 		rec.Turns = append(rec.Turns, t)
@@ -399,11 +404,29 @@ func (c *Controller) Answer(t int64, id, option int) error {
 	return c.Command(t, Command{Name: "answer", Question: id, Option: option})
 }
 
-// answer carries out an answer that check accepted.
+// answer carries out an answer that check accepted: the turns it changes
+// are journalled as turns and take-backs, then the answer itself.
 func (c *Controller) answer(t int64, id, option int) error {
+	before := map[int]bool{}
+	for _, n := range c.ref.Answered() {
+		before[n] = true
+	}
 	ev := c.ref.Answer(t, id, option)
 	c.log.Info("question answered", "question", id, "option", option)
-	return c.handle(t, ev)
+	err := c.handle(t, ev)
+	if j := c.cfg.Journal; j != nil && err == nil {
+		var turns []int
+		for _, n := range c.ref.Answered() {
+			if !before[n] {
+				turns = append(turns, n)
+			}
+		}
+		err = j.Answer(c.seq, t, journal.QA{ID: id, Option: option, Turns: turns})
+		if err != nil {
+			c.log.Error("journal write failed", "err", err)
+		}
+	}
+	return err
 }
 
 // State returns the current snapshot.

@@ -3,6 +3,8 @@ package controller
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -298,5 +300,68 @@ func TestNewGameOnceClearedAndSetUp(t *testing.T) {
 	_, g, err := journal.Open(path)
 	if err != nil || g == nil || g.Game.Len() != 0 || g.Seq != s.Seq {
 		t.Fatalf("journal after the new game: %+v, %v", g, err)
+	}
+}
+
+// A question and its answer: two placements seen at once (a scan stall)
+// are asked about; the state shows the question; the answer command
+// checks its id and option, rewrites the game, marks the turns answered
+// and journals it all, so a restarted board has the answered game.
+func TestAnswerCommand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := &fakePub{}
+	c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Publisher: pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := []byte(c.State().Cells)
+	for _, e := range [][2]string{{"D4", "w"}, {"A1", "."}, {"F2", "g"}, {"G4", "."}} {
+		cells[mustCell(t, c, e[0])] = e[1][0]
+	}
+	for ms := int64(0); ms < 300; ms += 5 {
+		c.Frame(ms, cells)
+	}
+	st := c.State()
+	if st.Question == nil || len(st.Question.Options) != 4 || st.Turn != 2 {
+		t.Fatalf("state question %+v after %d turns; want the four orders asked", st.Question, st.Turn)
+	}
+	q := *st.Question
+	if err := c.Command(400, Command{Name: "answer", Question: q.ID + 1, Option: 0}); err == nil {
+		t.Error("an answer to another question was accepted")
+	}
+	if err := c.Command(400, Command{Name: "answer", Question: q.ID, Option: 4}); err == nil {
+		t.Error("option 4 of 4 was accepted")
+	}
+	if err := c.Command(400, Command{Name: "answer", Question: q.ID, Option: 3}); err != nil {
+		t.Fatal(err)
+	}
+	st = c.State()
+	if st.Question != nil || len(st.Moves) != 2 || st.Moves[0] != "GF2-G4" || st.Moves[1] != "WD4-A1" {
+		t.Fatalf("after the answer: question %v, moves %v; want GF2-G4 WD4-A1", st.Question, st.Moves)
+	}
+	if len(st.Answered) != 2 || st.Answered[0] != 1 || st.Answered[1] != 2 {
+		t.Errorf("answered turns %v; want [1 2]", st.Answered)
+	}
+	if err := c.Command(500, Command{Name: "answer", Question: q.ID, Option: 0}); !errors.Is(err, ErrNoQuestion) {
+		t.Errorf("a second answer: %v; want ErrNoQuestion", err)
+	}
+	c.Close()
+	j.Close()
+	j, _, err = journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	g := j.Game()
+	if g.Game.Len() != 2 || len(g.Answered) != 2 {
+		t.Fatalf("the journal's game: %d turns, answered %v", g.Game.Len(), g.Answered)
+	}
+	raw, _ := os.ReadFile(path)
+	if !strings.Contains(string(raw), `"op":"question"`) || !strings.Contains(string(raw), `"op":"answer"`) {
+		t.Errorf("the journal has no question or answer entry:\n%s", raw)
 	}
 }

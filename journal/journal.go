@@ -75,7 +75,28 @@ type Entry struct {
 	// Request is the take-back request now waiting for the arbiter
 	// (request); a request entry without it: none waits any more.
 	Request *Request `json:"request,omitempty"`
+	// QA is the referee's question (question) or its answer (answer).
+	QA *QA `json:"qa,omitempty"`
 }
+
+// QA is a question the referee asked the players, or their answer: the
+// question's id, what it was about and its options (question), or the
+// option chosen and the turns it put in the game (answer).
+type QA struct {
+	ID          int      `json:"id"`
+	Turn        int      `json:"turn,omitempty"`
+	About       string   `json:"about,omitempty"`
+	Options     []string `json:"options,omitempty"`
+	Provisional int      `json:"provisional,omitempty"`
+	Option      int      `json:"option,omitempty"`
+	Turns       []int    `json:"turns,omitempty"`
+}
+
+// The bounds on a QA entry: what the referee asks stays well inside them.
+const (
+	maxQAOptions = 16
+	maxQAText    = 400
+)
 
 // Request is a take-back request waiting for the arbiter (tournament):
 // the turn to take back and the player who asked.
@@ -131,6 +152,9 @@ type Game struct {
 	// Request is the take-back request waiting for the arbiter, or nil;
 	// a turn, a take-back or an end answers it.
 	Request *Request
+	// Answered lists the turns (1-based) the players answered rather
+	// than the board showed.
+	Answered []int
 }
 
 // Journal appends to the journal file. It is not safe for concurrent use.
@@ -407,6 +431,9 @@ func apply(g *Game, e Entry) (*Game, error) {
 		for len(g.Missed) > 0 && g.Missed[len(g.Missed)-1] > g.Game.Len() {
 			g.Missed = g.Missed[:len(g.Missed)-1]
 		}
+		for len(g.Answered) > 0 && g.Answered[len(g.Answered)-1] > g.Game.Len() {
+			g.Answered = g.Answered[:len(g.Answered)-1]
+		}
 		if len(g.Clocks) > g.Game.Len() {
 			g.Clocks = g.Clocks[:g.Game.Len()]
 		}
@@ -437,6 +464,15 @@ func apply(g *Game, e Entry) (*Game, error) {
 			return nil, fmt.Errorf("no command")
 		}
 		return g, nil // a record of what was asked: seq and time stay
+	case "question":
+		return g, nil // a record of what the referee asked
+	case "answer":
+		for _, n := range e.QA.Turns {
+			if len(g.Answered) == 0 || g.Answered[len(g.Answered)-1] < n {
+				g.Answered = append(g.Answered, n)
+			}
+		}
+		return g, nil // the turns themselves are turn entries
 	case "request":
 		if err := checkRequest(g, e.Request); err != nil {
 			return nil, err
@@ -637,10 +673,49 @@ func check(g *Game, e Entry) error {
 		}
 	case "request":
 		return checkRequest(g, e.Request)
+	case "question", "answer":
+		return checkQA(g, e)
 	default:
 		return fmt.Errorf("unknown op %q", e.Op)
 	}
 	return nil
+}
+
+// checkQA checks a question or an answer: bounded, and an answer's turns
+// are the game's.
+func checkQA(g *Game, e Entry) error {
+	q := e.QA
+	if q == nil || q.ID < 1 {
+		return fmt.Errorf("no question")
+	}
+	if len(q.Options) > maxQAOptions || len(q.Turns) > g.Game.Len() {
+		return fmt.Errorf("question %d: too many options or turns", q.ID)
+	}
+	for _, o := range q.Options {
+		if len(o) > maxQAText {
+			return fmt.Errorf("question %d: an option of more than %d bytes", q.ID, maxQAText)
+		}
+	}
+	if len(q.About) > 16 {
+		return fmt.Errorf("question %d: about %q", q.ID, q.About)
+	}
+	for _, n := range q.Turns {
+		if n < 1 || n > g.Game.Len() {
+			return fmt.Errorf("question %d: turn %d of %d", q.ID, n, g.Game.Len())
+		}
+	}
+	return nil
+}
+
+// Question records a question the referee asked the players.
+func (j *Journal) Question(seq uint64, t int64, q QA) error {
+	return j.append(Entry{Op: "question", Seq: seq, T: t, QA: &q})
+}
+
+// Answer records the answer to a question: the option and the turns it
+// put in the game (played before this entry, as turn entries).
+func (j *Journal) Answer(seq uint64, t int64, q QA) error {
+	return j.append(Entry{Op: "answer", Seq: seq, T: t, QA: &q})
 }
 
 // checkRequest checks a take-back request against the game: the turn to

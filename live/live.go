@@ -90,6 +90,18 @@ type State struct {
 	// GameID names the game on this board: "<board-id>-<seq of its
 	// start>".
 	GameID string `json:"game_id"`
+	// Question is the referee's open question to the players, or null:
+	// the board is explained by more than one line of play (the options),
+	// and the players, with the buttons, or an operator, with the answer
+	// command, say which was played.
+	Question *referee.Question `json:"question"`
+	// Answered lists the turns (1-based) the players or an operator
+	// answered rather than the board showed.
+	Answered []int `json:"answered_turns"`
+	// DeadCells lists the cells whose sensors read nothing for seconds:
+	// the referee goes on without them and asks when a turn there is
+	// unclear.
+	DeadCells []string `json:"dead_cells"`
 }
 
 // Clock is the game clocks in the state. Remaining is each player's time
@@ -140,6 +152,10 @@ func Snapshot(ref *referee.Referee, boardID string, players [2]string, seq uint6
 	if s.Missed == nil {
 		s.Missed = []int{}
 	}
+	if q, ok := ref.Asking(); ok {
+		s.Question = &q
+	}
+	s.Answered, s.DeadCells = ref.Answered(), ref.DeadCells()
 	for c := 0; c < b.Len(); c++ {
 		xy := b.Coord(engine.Cell(c))
 		s.Layout = append(s.Layout, Cell{Label: b.Label(engine.Cell(c)), X: xy.X, Y: xy.Y})

@@ -60,6 +60,11 @@ type Command struct {
 	Winner     *int           // declare-result: nil for a draw
 	Note       string         // declare-result
 	Accept     bool           // takeback-answer
+	// answer: the question's id and the option, by index or (OptionText
+	// not "") by its text.
+	Question   int
+	Option     int
+	OptionText string
 	// Arbiter, if not nil, is the command as it came from MQTT: it is
 	// logged and journalled before it is carried out.
 	Arbiter *controller.Arbiter
@@ -502,7 +507,8 @@ func (n *Node) newGameByButton() {
 func (n *Node) Do(c Command) error {
 	ms := n.nowMS.Load()
 	cmd := controller.Command{Name: c.Name, Variant: c.Variant, First: c.First, Control: c.Control, Player: c.Player, MS: c.MS,
-		Result: c.Result, Winner: c.Winner, Note: c.Note, Accept: c.Accept, Arbiter: c.Arbiter}
+		Result: c.Result, Winner: c.Winner, Note: c.Note, Accept: c.Accept, Arbiter: c.Arbiter,
+		Question: c.Question, Option: c.Option}
 	switch c.Name {
 	case "new-game":
 		if c.NewPlayers {
@@ -514,6 +520,22 @@ func (n *Node) Do(c Command) error {
 		return n.remount()
 	case "set-players":
 		cmd.Players = &c.Players
+	case "answer":
+		if c.OptionText != "" {
+			q, ok := n.ctrl.Asking()
+			if !ok || q.ID != c.Question {
+				break // the controller says what is wrong
+			}
+			cmd.Option = -1
+			for i, o := range q.Options {
+				if o == c.OptionText {
+					cmd.Option = i
+				}
+			}
+			if cmd.Option < 0 {
+				return fmt.Errorf("option %q is not one of question %d's: %s", c.OptionText, q.ID, strings.Join(q.Options, "; "))
+			}
+		}
 	case "takeback", "pause", "resume", "add-time", "declare-result", "takeback-request", "takeback-answer":
 	default:
 		return fmt.Errorf("node: unknown command %q", c.Name)

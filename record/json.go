@@ -28,6 +28,7 @@ type jsonRecord struct {
 	ResultText string     `json:"result_text,omitempty"`
 	Turns      []string   `json:"turns"`
 	Missed     []int      `json:"missed_captures,omitempty"`
+	Answered   []int      `json:"answered_turns,omitempty"`
 	End        *jsonEnd   `json:"end,omitempty"`
 	Clock      *jsonClock `json:"clock,omitempty"`
 	GameID     string     `json:"game_id,omitempty"`
@@ -62,7 +63,7 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	jr := jsonRecord{
 		Format: JSONFormat, Version: JSONVersion, Variant: rec.Variant, First: rec.First,
 		Players: rec.Players, Date: rec.Date, Name: rec.Name, ResultText: rec.ResultText,
-		Turns: make([]string, len(rec.Turns)), Missed: rec.MissedCaptures, GameID: rec.GameID,
+		Turns: make([]string, len(rec.Turns)), Missed: rec.MissedCaptures, Answered: rec.Answered, GameID: rec.GameID,
 	}
 	for i, t := range rec.Turns {
 		jr.Turns[i] = engine.FormatTurn(b, t)
@@ -129,6 +130,12 @@ func ReadJSON(r io.Reader) (*Record, error) {
 		}
 	}
 	rec.MissedCaptures = jr.Missed
+	for _, n := range jr.Answered {
+		if n < 1 || n > len(rec.Turns) {
+			return fail(fmt.Sprint(n), "answered_turns names turn %d; the record has %d turns", n, len(rec.Turns))
+		}
+	}
+	rec.Answered = jr.Answered
 	if e := jr.End; e != nil {
 		switch e.Kind {
 		case Resign, WinOnTime, Adjudication:

@@ -40,6 +40,10 @@ type Record struct {
 	// them with engine.Position.PlayOverCapture; every other turn must obey
 	// the compulsory capture.
 	MissedCaptures []int
+	// Answered lists the turns (1-based) the board did not show whole,
+	// which the players or the arbiter answered the referee's question
+	// about.
+	Answered []int
 	// Warnings are what a reader tolerated in the source, e.g. a half
 	// turn dropped before a resignation. Replay adds its own.
 	Warnings []string

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -336,7 +337,9 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	r.question = nil
 	if opt == q.prov {
 		r.guide = r.idleGuidance()
-		return []Event{{t, Inferred{Turns: r.answeredTurns(q, chosen), Reason: fmt.Sprintf("the players confirmed %s", chosen.label)}}}
+		turns := r.answeredTurns(q, chosen)
+		r.markAnswered(turns)
+		return []Event{{t, Inferred{Turns: turns, Reason: fmt.Sprintf("the players confirmed %s", chosen.label)}}}
 	}
 	have := 0
 	if q.prov >= 0 {
@@ -363,6 +366,7 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	r.redo = nil
 	ev = append(ev, r.commitLine(t, obs, 0, chosen.turns)...)
+	r.markAnswered(r.turnsFrom(q.base))
 	for _, turn := range later {
 		if r.game.Position().Result().Over {
 			ev = append(ev, Event{t, Fault{Reason: fmt.Sprintf("with %s the game was over: turn %s and those after it are dropped", chosen.label, engine.FormatTurn(r.b, turn))}})
@@ -385,6 +389,41 @@ func (r *Referee) answeredTurns(q *question, o option) []int {
 		turns = append(turns, k)
 	}
 	return turns
+}
+
+// Answered lists the turns (1-based) the players answered rather than
+// the board showed.
+func (r *Referee) Answered() []int {
+	out := []int{}
+	for _, n := range r.answered {
+		if n <= r.game.Len() {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// markAnswered notes turns as answered, keeping the list short and sorted.
+func (r *Referee) markAnswered(turns []int) {
+	for _, n := range turns {
+		dup := false
+		for _, m := range r.answered {
+			dup = dup || m == n
+		}
+		if !dup {
+			r.answered = append(r.answered, n)
+		}
+	}
+	sort.Ints(r.answered)
+}
+
+// DeadCells lists the cells whose sensors are dead, as reported.
+func (r *Referee) DeadCells() []string {
+	out := []string{}
+	for _, c := range r.dead {
+		out = append(out, r.b.Label(engine.Cell(c)))
+	}
+	return out
 }
 
 // AnswerColour answers a colour question with a colour, as the buttons

@@ -77,6 +77,9 @@ type Config struct {
 	MissedCaptures []int
 	// Ended, if not nil, says the resumed game ended off the board.
 	Ended *Ending
+	// Answered lists the resumed game's turns the players answered
+	// rather than the board showed.
+	Answered []int
 }
 
 // Referee turns a stream of sensor frames into the turns played. It is
@@ -128,6 +131,8 @@ type Referee struct {
 	question   *question    // an open question to the players
 	// nextQuestion numbers the questions asked.
 	nextQuestion int
+	// answered: turns the players answered rather than the board showed.
+	answered []int
 	// waitEnd: lines that end the game wait for the board to hold.
 	waitEnd *decision
 	// recheckUnknown: a board read with dead sensors that the official
@@ -182,6 +187,7 @@ func New(cfg Config) (*Referee, error) {
 		}
 		r.game = cfg.Game
 		r.missed = append([]int(nil), cfg.MissedCaptures...)
+		r.answered = append([]int(nil), cfg.Answered...)
 		if e := cfg.Ended; e != nil {
 			c := *e
 			r.ended = &c
@@ -308,7 +314,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.cells = []string{r.game.Position().Cells()}
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
-	r.waitEnd, r.endInferred = nil, false
+	r.waitEnd, r.endInferred, r.answered = nil, false, nil
 	r.ended = nil
 	r.seen = [engine.MaxCells]byte{}
 	r.stage.Reset() // look at the board afresh

@@ -132,6 +132,9 @@ func (r *Referee) takeback(t int64, k int) []Event {
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]
 	}
+	for len(r.answered) > 0 && r.answered[len(r.answered)-1] > r.game.Len() {
+		r.answered = r.answered[:len(r.answered)-1]
+	}
 	ev := []Event{{t, Takeback{Turn: r.game.Len(), Undone: undone}}}
 	if q := r.game.Position(); q.HasCapture() {
 		ev = append(ev, Event{t, ForcedCaptureOf(q)})

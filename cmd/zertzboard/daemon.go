@@ -319,6 +319,7 @@ func (d *daemon) run(ctx context.Context) error {
 func nodeCommand(c broadcast.Command) node.Command {
 	nc := node.Command{Name: c.Name, Variant: c.Variant, First: c.First, Players: c.Players, NewPlayers: c.HasPlayers,
 		Player: c.Player, MS: c.MS, Result: c.Result, Note: c.Note, Accept: c.Accept,
+		Question: c.Question, Option: c.Option, OptionText: c.OptionText,
 		Arbiter: &controller.Arbiter{ID: c.ID, Fields: c.Fields()}}
 	if c.HasControl {
 		ctl := c.Control
