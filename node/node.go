@@ -93,6 +93,10 @@ type Options struct {
 	// (e.g. to record a frame log), on the referee's goroutine, just
 	// before the referee. It must not keep cells.
 	OnFrame func(ms int64, cells []byte)
+	// OnButton, if not nil, sees every button press once the board has
+	// carried it out (e.g. for simulated players waiting for their press
+	// to register), on the buttons' goroutine.
+	OnButton func(buttons.Event)
 	// Analysis, if not nil, turns on live forced-win analysis (see
 	// controller.Config.Analysis).
 	Analysis *analyst.Options
@@ -124,6 +128,10 @@ type Node struct {
 	// buttons goroutine uses them.
 	armedAt time.Time
 	askIdx  int
+	askID   int // the question askIdx is about
+	// offered is askID<<8 | askIdx, for Offered (read off the buttons'
+	// goroutine).
+	offered atomic.Int64
 	// onScan, in tests, sees every scan on the scan goroutine.
 	onScan func(*scan.Frame)
 	// confirmed is the official class of every base socket while the
@@ -436,6 +444,13 @@ const confirmWindow = 5 * time.Second
 // seconds while a game is under way, so that a stray press never wipes one
 // out; the new game's first player is the other one than last time.
 func (n *Node) button(e buttons.Event) {
+	if f := n.opt.OnButton; f != nil {
+		defer f(e)
+	}
+	defer func() { n.offered.Store(int64(n.askID)<<8 | int64(n.askIdx)) }()
+	if q, ok := n.ctrl.Asking(); ok && q.ID != n.askID {
+		n.askID, n.askIdx = q.ID, 0 // a new question: start at its first option
+	}
 	switch e.Button {
 	case buttons.NewGame:
 		st := n.ctrl.State()
@@ -476,6 +491,13 @@ func (n *Node) button(e buttons.Event) {
 			n.log.Warn("take-back button", "err", err)
 		}
 	}
+}
+
+// Offered returns the question the screen offers an answer to and the
+// option confirm would answer: what a player reads on the screen.
+func (n *Node) Offered() (question, option int) {
+	v := n.offered.Load()
+	return int(v >> 8), int(v & 0xff)
 }
 
 // questionNotice says the option the confirm button would answer: a

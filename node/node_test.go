@@ -297,3 +297,56 @@ func TestTakebackButtonAsksInTournament(t *testing.T) {
 		t.Errorf("events %s", kinds)
 	}
 }
+
+// The buttons answer the referee's questions: take-back steps through the
+// options (the screen names each), confirm answers the one offered.
+func TestButtonsAnswerAQuestion(t *testing.T) {
+	w := wiring.Reference()
+	_, rig, _, cal := simRig(t, w)
+	p := &pub{}
+	n, err := New(Options{BoardID: "b", Variant: "37", First: 0, Rig: rig, Calibration: cal, Publisher: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	var seen []buttons.Button
+	n.opt.OnButton = func(e buttons.Event) { seen = append(seen, e.Button) }
+	press := func(b buttons.Button, at time.Duration) {
+		n.button(buttons.Event{Button: b, T: time.Unix(0, 0).Add(at)})
+	}
+	cells := []byte(n.Controller().State().Cells)
+	for _, e := range [][2]string{{"D4", "w"}, {"A1", "."}, {"F2", "g"}, {"G4", "."}} {
+		c, _ := n.Controller().Board().ParseCell(e[0])
+		cells[c] = e[1][0]
+	}
+	for ms := int64(0); ms <= 300; ms += 5 {
+		n.ctrl.Frame(ms, cells)
+	}
+	q, ok := n.Controller().Asking()
+	if !ok || len(q.Options) != 4 {
+		t.Fatalf("no question about two placements seen at once: %+v", q)
+	}
+	for i := 1; i <= 3; i++ {
+		press(buttons.Takeback, time.Duration(i)*time.Second)
+		if id, at := n.Offered(); id != q.ID || at != i {
+			t.Fatalf("after %d take-back presses the screen offers question %d option %d", i, id, at)
+		}
+	}
+	n.disp.mu.Lock()
+	got := n.disp.notice
+	n.disp.mu.Unlock()
+	if !strings.HasPrefix(got, "4/4 GF2-G4 WD4") {
+		t.Errorf("the screen says %q; want the fourth option", got)
+	}
+	if st := n.Controller().State(); st.Turn != 2 || st.Moves[0] != "WD4-A1" {
+		t.Fatalf("take-back presses changed the game: %v", st.Moves)
+	}
+	press(buttons.Confirm, 5*time.Second)
+	st := n.Controller().State()
+	if st.Question != nil || len(st.Moves) != 2 || st.Moves[0] != "GF2-G4" || st.Moves[1] != "WD4-A1" || len(st.Answered) != 2 {
+		t.Fatalf("after confirm: question %v, moves %v, answered %v; want GF2-G4 WD4-A1 answered", st.Question, st.Moves, st.Answered)
+	}
+	if len(seen) != 4 || seen[3] != buttons.Confirm {
+		t.Errorf("OnButton saw %v", seen)
+	}
+}

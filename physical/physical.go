@@ -12,6 +12,7 @@ package physical
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/settle"
@@ -526,4 +527,55 @@ func (pl *player) holdFor(ms int64) error {
 		}
 	}
 	return nil
+}
+
+// Answer answers a referee's question as the players who played game g
+// remember it: the option that is g's turns from turn on (a colour
+// question: the colour g put on cell in the turn nearest the one asked
+// about, since a referee that followed another line may number the turns
+// differently). ok is false when no option is g's; the answer is then the
+// referee's own provisional line (or the first option).
+func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string, options []string, provisional int) (int, bool) {
+	if about == "colour" {
+		at, err := b.ParseCell(cell)
+		if err != nil {
+			return max(provisional, 0), false
+		}
+		want, best := engine.Turn{}, -1
+		for i := 0; i < g.Len(); i++ {
+			if tn, _ := g.Turn(i); tn.Kind == engine.Place && tn.At == at {
+				if d := abs(i + 1 - turn); best < 0 || d < best {
+					want, best = tn, d
+				}
+			}
+		}
+		for i, o := range options {
+			if best >= 0 && o == want.Color.Letter() {
+				return i, true
+			}
+		}
+		return max(provisional, 0), false
+	}
+	for i, o := range options {
+		n := len(strings.Fields(o))
+		if turn < 1 || turn-1+n > g.Len() {
+			continue
+		}
+		parts := make([]string, 0, n)
+		for k := turn - 1; k < turn-1+n; k++ {
+			tn, _ := g.Turn(k)
+			parts = append(parts, engine.FormatTurn(b, tn))
+		}
+		if strings.Join(parts, " ") == o {
+			return i, true
+		}
+	}
+	return max(provisional, 0), false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

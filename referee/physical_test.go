@@ -3,7 +3,6 @@ package referee_test
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -239,50 +238,8 @@ func TestSampleGamesWithStalls(t *testing.T) {
 	}
 }
 
-// answerFromRecord answers a question as players who remember what they
-// played: the option that is the record's turns from the question's turn
-// on (a colour question: the colour the record put on the cell in the
-// turn nearest the one asked about, since a referee that followed another
-// line may number the turns differently). ok is false when no option is
-// the record's; the answer is then the referee's own provisional line.
+// answerFromRecord answers a question as the players who played the
+// record remember it (physical.Answer).
 func answerFromRecord(b *engine.Board, g *engine.Game, q referee.Question) (int, bool) {
-	if q.About == "colour" {
-		cell, _ := b.ParseCell(q.Cell)
-		want, best := engine.Turn{}, -1
-		for i := 0; i < g.Len(); i++ {
-			if tn, _ := g.Turn(i); tn.Kind == engine.Place && tn.At == cell {
-				if d := abs(i + 1 - q.Turn); best < 0 || d < best {
-					want, best = tn, d
-				}
-			}
-		}
-		for i, o := range q.Options {
-			if best >= 0 && o == want.Color.Letter() {
-				return i, true
-			}
-		}
-	} else {
-		for i, o := range q.Options {
-			n := len(strings.Fields(o))
-			if q.Turn-1+n > g.Len() {
-				continue
-			}
-			var parts []string
-			for k := q.Turn - 1; k < q.Turn-1+n; k++ {
-				tn, _ := g.Turn(k)
-				parts = append(parts, engine.FormatTurn(b, tn))
-			}
-			if strings.Join(parts, " ") == o {
-				return i, true
-			}
-		}
-	}
-	return max(q.Provisional, 0), false
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return physical.Answer(b, g, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
 }

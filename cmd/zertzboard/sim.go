@@ -19,6 +19,7 @@ import (
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/i18n"
@@ -31,7 +32,9 @@ import (
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
+	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/physic"
+	"sync/atomic"
 )
 
 func init() {
@@ -95,6 +98,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	seed := fs.Uint64("seed", 1, "seeds the players' behaviour and the sensor noise")
 	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
 	scanHz := fs.Int("scan-hz", 200, "scans per second, 50 to 200 (many simulated boards on one machine: scan slower)")
+	stallEvery := fs.Duration("stall-every", 0, "hide the hands from the scan for 150-600 ms about this often (e.g. 2s), as a starved Pi would: the referee then infers turns and asks the players, who answer with the buttons (0: never)")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
 	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl or ru (MQTT stays English)")
 	verbose := fs.Bool("v", false, "log debug detail")
@@ -116,6 +120,9 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *scanHz < 50 || *scanHz > 200 {
 		return fail("--scan-hz %d: want 50 to 200", *scanHz)
+	}
+	if *stallEvery != 0 && (*stallEvery < time.Second || *stallEvery > time.Hour) {
+		return fail("--stall-every %s: want 0 (never) or 1s to 1h", *stallEvery)
 	}
 	if *speed <= 0 || *speed > 1000 {
 		return fail("--speed %g: want more than 0 and at most 1000", *speed)
@@ -183,6 +190,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	defer r.Close()
 	first := games[0]
 	seen := newFrameWatch()
+	presses := make(chan buttons.Event, 8)
 	var term io.Writer
 	if *show {
 		term = stdout
@@ -191,11 +199,18 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame, Language: lang,
+			OnButton: func(e buttons.Event) {
+				select {
+				case presses <- e:
+				default:
+				}
+			},
 			Analysis: analysisOptions(*analysis, 0, 0), Control: control},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
-			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen}
+			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen,
+				hw: hw, presses: presses, stallEvery: *stallEvery}
 			return p.run(ctx, n)
 		},
 		ready: func(mqttURL, httpURL string) {
@@ -319,6 +334,15 @@ type simPlayers struct {
 	// is over (ended off the board: a flag fall, a declared result); nil
 	// in tests that drive play alone.
 	table func() (paused, over bool)
+	// hw and presses: the virtual buttons, and the presses the board
+	// carried out (node's OnButton), for answering the referee's
+	// questions; nil in tests that drive play alone.
+	hw      *sim.Hardware
+	presses chan buttons.Event
+	// stallEvery: the hands move unseen for 150-600 ms about this often.
+	stallEvery time.Duration
+	// game is the record being played, as the players remember it.
+	game atomic.Pointer[engine.Game]
 }
 
 // errEndedOffBoard stops the players' hands: the game ended off the board.
@@ -332,6 +356,9 @@ func (p *simPlayers) stepTimeout() time.Duration {
 }
 
 func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
+	if p.hw != nil && p.presses != nil {
+		go p.answer(ctx, n)
+	}
 	p.table = func() (bool, bool) {
 		st := n.Controller().State()
 		switch st.Result {
@@ -371,6 +398,7 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 		if err := n.Do(node.Command{Name: "set-players", Players: rec.Players}); err != nil {
 			return err
 		}
+		p.game.Store(rep.Game)
 		from := rep.Game.PositionAfter(k)
 		m, err := p.wiring.Mount(from.Board())
 		if err != nil {
@@ -456,6 +484,12 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 	opt.Seed, opt.Speed = seed, p.speed
 	opt.SettleMS = int64(float64(p.settleMS) * p.speed)
 	opt.HopMS = int64(float64(referee.DefaultHopMS) * p.speed)
+	if p.stallEvery > 0 {
+		// In wall-clock time, as a starved Pi stalls: the generator's
+		// time runs speed times faster.
+		opt.Stalls = float64(opt.ScanMS) / (float64(p.stallEvery.Milliseconds()) * p.speed)
+		opt.StallMS = int64(600 * p.speed)
+	}
 	start := time.Now()
 	last, lastAt := "", int64(0)
 	_, err := physical.Play(from, turns, opt, func(ms int64, cells []byte) error {
@@ -485,6 +519,80 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 		return nil
 	})
 	return err
+}
+
+// answer answers the referee's questions as the players do: from what
+// they played (the record), with the buttons: take-back steps to the
+// option, confirm answers. It runs beside the hands until ctx is done.
+func (p *simPlayers) answer(ctx context.Context, n *node.Node) {
+	done := 0
+	for ctx.Err() == nil {
+		q, ok := n.Controller().Asking()
+		g := p.game.Load()
+		if !ok || q.ID == done || g == nil {
+			if p.seen.wait(ctx, time.Second) != nil {
+				return
+			}
+			continue
+		}
+		opt, known := physical.Answer(g.Start().Board(), g, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
+		if !known {
+			p.log.Warn("the players cannot answer from the record; they confirm the referee's reading", "question", q.Text)
+		}
+		p.log.Info("the players answer the referee", "question", q.ID, "option", q.Options[opt])
+		// The screen says which option confirm would answer: step from
+		// there (a press that did not register is tried again).
+		steps := opt
+		if id, at := n.Offered(); id == q.ID {
+			steps = (opt - at + len(q.Options)) % len(q.Options)
+		}
+		ok = true
+		for i := 0; i < steps && ok; i++ {
+			ok = p.press(ctx, p.wiring.Buttons.Takeback, buttons.Takeback)
+		}
+		if ok && p.press(ctx, p.wiring.Buttons.Confirm, buttons.Confirm) {
+			done = q.ID
+		}
+	}
+}
+
+// press presses a button until the board has carried the press out, then
+// releases it and pauses as a hand does (long enough for the release to
+// be seen, twice the buttons' debounce time). It reports false if the
+// press did not register in time (ctx done, or a stalled machine: the
+// caller tries the whole answer again).
+func (p *simPlayers) press(ctx context.Context, pin string, b buttons.Button) bool {
+	gp := p.hw.Pin(pin)
+	if gp == nil {
+		return false
+	}
+	for drained := false; !drained; {
+		select {
+		case <-p.presses:
+		default:
+			drained = true
+		}
+	}
+	gp.Out(gpio.Low)
+	defer func() {
+		gp.Out(gpio.High)
+		_ = sleepCtx(ctx, max(4*buttons.DefaultOpts.Debounce, time.Duration(float64(300*time.Millisecond)/p.speed)))
+	}()
+	t := time.NewTimer(p.stepTimeout())
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			p.log.Warn("a button press did not register", "button", b)
+			return false
+		case e := <-p.presses:
+			if e.Button == b {
+				return true
+			}
+		}
+	}
 }
 
 // awaitTable keeps the players' hands off the board while the arbiter has
