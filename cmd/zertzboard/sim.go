@@ -654,6 +654,8 @@ type frameWatch struct {
 	cells []byte
 	since int64 // scan time the frames first showed cells
 	last  int64 // scan time of the latest frame
+	prev  int64 // scan time of the frame before it
+	n     int   // frames that showed cells
 	tick  chan struct{}
 }
 
@@ -665,9 +667,10 @@ func (w *frameWatch) frame(ms int64, cells []byte) {
 	w.mu.Lock()
 	if string(cells) != string(w.cells) {
 		w.cells = append(w.cells[:0], cells...)
-		w.since = ms
+		w.since, w.n = ms, 0
 	}
-	w.last = ms
+	w.prev, w.last = w.last, ms
+	w.n++
 	w.mu.Unlock()
 	select {
 	case w.tick <- struct{}{}:
@@ -675,14 +678,15 @@ func (w *frameWatch) frame(ms int64, cells []byte) {
 	}
 }
 
-// await waits until the scan has shown cells for longer than settle ms
-// and one frame more (so the controller has refereed the frame that
-// settled it), or the timeout passes.
+// await waits until the scan has shown cells long enough for the settle
+// stage to count them (the settle time and settle.MinScans frames, the
+// stage's own rule) and one frame more, so the controller has refereed
+// the frame that settled them; or until the timeout passes.
 func (w *frameWatch) await(ctx context.Context, cells string, settleMS int64, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for {
 		w.mu.Lock()
-		ok := string(w.cells) == cells && w.last-w.since > settleMS+10
+		ok := string(w.cells) == cells && w.n > settlepkg.MinScans && w.prev-w.since >= settleMS
 		w.mu.Unlock()
 		if ok {
 			return nil
