@@ -537,7 +537,11 @@ func (p *simPlayers) answer(ctx context.Context, n *node.Node) {
 		}
 		opt, known := physical.Answer(g.Start().Board(), g, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
 		if !known {
-			p.log.Warn("the players cannot answer from the record; they confirm the referee's reading", "question", q.Text)
+			// None of the options is what they played: they leave the
+			// question open, and the referee follows the board on.
+			p.log.Warn("the players played none of the referee's options; they leave the question open", "question", q.Text)
+			done = q.ID
+			continue
 		}
 		p.log.Info("the players answer the referee", "question", q.ID, "option", q.Options[opt])
 		// The screen says which option confirm would answer: step from
