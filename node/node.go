@@ -324,6 +324,7 @@ func (n *Node) referee(ctx context.Context, q *frameQueue) {
 	}
 	var last []byte
 	var since int64
+	var scans int
 	handle := func(e queued) {
 		if e.faults != nil {
 			n.reportFaults(e.t, e.faults)
@@ -340,10 +341,11 @@ func (n *Node) referee(ctx context.Context, q *frameQueue) {
 		}
 		// The board confirms the sensors once it has held still for the
 		// settle time in the official position.
+		// The settle stage's rule: the settle time and MinScans frames.
 		if !bytes.Equal(e.cells, last) {
-			last, since = append(last[:0], e.cells...), e.ms
+			last, since, scans = append(last[:0], e.cells...), e.ms, 1
 			n.confirmed.Store(nil)
-		} else if n.confirmed.Load() == nil && e.ms-since >= settleMS {
+		} else if scans++; n.confirmed.Load() == nil && e.ms-since >= settleMS && scans >= settle.MinScans {
 			n.confirm(e.cells)
 		}
 	}

@@ -103,3 +103,39 @@ func BenchmarkInferTwoTurns(b *testing.B) {
 		r.redo = nil // measure the search, not the redo shortcut
 	}
 }
+
+// BenchmarkTrackLost is a settled board while the referee is lost: it
+// follows every line of play it keeps (up to maxHypotheses) to explain
+// the board. The lines are those of a referee that committed a wrong turn
+// and then saw an illegal board; the board measured is two turns on.
+func BenchmarkTrackLost(b *testing.B) {
+	r := benchReferee(b, start37)
+	edit := func(base string, edits ...[2]string) string {
+		cells := []byte(base)
+		for _, e := range edits {
+			c, _ := r.b.ParseCell(e[0])
+			cells[c] = e[1][0]
+		}
+		return string(cells)
+	}
+	start := r.Expected()
+	placed := edit(start, [2]string{"D4", "w"}, [2]string{"A1", "."})
+	wrong := edit(placed, [2]string{"D4", "g"})
+	on := edit(wrong, [2]string{"F2", "b"}, [2]string{"G4", "."})
+	b.ReportAllocs()
+	b.ResetTimer()
+	lines := 0
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		r.NewGame(0, 0)
+		r.infer(1, placed)
+		r.infer(2, wrong)
+		lines = len(r.hyps)
+		b.StartTimer()
+		if ev := r.infer(4, on); len(ev) == 0 || ev[0].Body.Kind() != "takeback" {
+			b.Fatalf("the lines did not explain the board: %v", ev)
+		}
+		r.question = nil
+	}
+	b.ReportMetric(float64(lines), "lines")
+}
