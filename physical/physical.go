@@ -531,26 +531,24 @@ func (pl *player) holdFor(ms int64) error {
 
 // Answer answers a referee's question as the players who played game g
 // remember it: the option that is g's turns from turn on (a colour
-// question: the colour g put on cell in the turn nearest the one asked
-// about, since a referee that followed another line may number the turns
-// differently). ok is false when no option is g's; the answer is then the
-// referee's own provisional line (or the first option).
+// question: the colour g's turn put on cell). ok is false when no option
+// is what they played: the players then leave the question open (the
+// index returned is the referee's provisional line, or 0).
 func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string, options []string, provisional int) (int, bool) {
 	if about == "colour" {
 		at, err := b.ParseCell(cell)
 		if err != nil {
 			return max(provisional, 0), false
 		}
-		want, best := engine.Turn{}, -1
-		for i := 0; i < g.Len(); i++ {
-			if tn, _ := g.Turn(i); tn.Kind == engine.Place && tn.At == at {
-				if d := abs(i + 1 - turn); best < 0 || d < best {
-					want, best = tn, d
-				}
-			}
+		if turn < 1 || turn > g.Len() {
+			return max(provisional, 0), false
+		}
+		want, _ := g.Turn(turn - 1)
+		if want.Kind != engine.Place || want.At != at {
+			return max(provisional, 0), false
 		}
 		for i, o := range options {
-			if best >= 0 && o == want.Color.Letter() {
+			if o == want.Color.Letter() {
 				return i, true
 			}
 		}
@@ -571,11 +569,4 @@ func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string
 		}
 	}
 	return max(provisional, 0), false
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -44,18 +44,18 @@ type examCondition struct {
 var examConditions = []examCondition{
 	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
-	}, 90, 10, 5},
+	}, 90, 10, 1},
 	{"10hz", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS = 100
 	}, 100, 0, 0},
 	{"dead", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, '?'
-	}, 5, 300, 5},
+	}, 30, 120, 0},
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
-	}, 20, 300, 10},
+	}, 20, 300, 5},
 }
 
 // examCell is the socket that fails: the ring of the first placement in
@@ -143,7 +143,10 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 			res.questions++
 			i, ok := answerFromRecord(b, rep.Game, q)
 			if !ok {
+				// The players played none of the options: they leave the
+				// question open, and the referee follows the board on.
 				res.unanswerable++
+				continue
 			}
 			check(ref.Answer(ms, q.ID, i), true)
 		}

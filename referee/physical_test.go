@@ -188,7 +188,8 @@ func TestSampleGamesWithStalls(t *testing.T) {
 								asked.Add(1)
 								opt, ok := answerFromRecord(start.Board(), rep.Game, b)
 								if !ok {
-									t.Logf("asked %q, which the record does not answer", b.Text)
+									t.Logf("asked %q, which the record does not answer: left open", b.Text)
+									continue
 								}
 								for _, a := range ref.Answer(ms, b.ID, opt) {
 									last = a

@@ -167,6 +167,13 @@ func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, r
 	for _, o := range opts {
 		ends = ends || o.end.Over
 	}
+	// A line read with a dead sensor, or from turns before the official
+	// position (the referee was lost), may not be the whole story: it
+	// never ends the game without the players' or the arbiter's word.
+	risky := len(r.unknown) > 0 || back > 0
+	if ends && risky && t-r.obsSince >= r.hop {
+		return r.askEnd(t, obs, back, opts, reason)
+	}
 	if ends && t-r.obsSince < r.hop {
 		// Wait for the board to hold before anything ends the game.
 		r.waitEnd = &decision{back: back, lines: lines, reason: reason}
@@ -183,6 +190,23 @@ func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, r
 		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
 	}
 	return r.ask(t, obs, back, opts, reason)
+}
+
+// askEnd asks about lines of play that end the game when the board may
+// not tell the whole story: even one is asked about, and none is
+// committed until the answer.
+func (r *Referee) askEnd(t int64, obs string, back int, opts []option, reason string) []Event {
+	q := r.openQuestion(back, opts)
+	q.prov = -1
+	var ev []Event
+	if back > 0 {
+		ev = append(ev, r.takeback(t, back)...)
+		r.redo = nil
+	}
+	r.hyps = nil
+	r.question = q
+	r.guide = r.idleGuidance()
+	return append(ev, Event{t, r.questionBody()})
 }
 
 // decision is a verdict that waits for the board to hold.
@@ -226,16 +250,7 @@ func (r *Referee) turnsFrom(base int) []int {
 // every option ends it with the same result, the first; otherwise none.
 func (r *Referee) ask(t int64, obs string, back int, opts []option, reason string) []Event {
 	base := r.game.Len() - back
-	q := &question{id: r.nextQuestion + 1, base: base, options: opts, prov: -1, cell: engine.NoCell, turn: base + 1}
-	r.nextQuestion++
-	lines := make([][]engine.Turn, len(opts))
-	for i, o := range opts {
-		lines[i] = o.turns
-		q.options[i].label = r.notation(o.turns)
-	}
-	if cell, idx, cols, ok := colourOnly(lines); ok {
-		q.cell, q.colours, q.turn = cell, cols, base+1+idx
-	}
+	q := r.openQuestion(back, opts)
 	for i, o := range opts {
 		if !o.end.Over {
 			q.prov = i
@@ -263,6 +278,23 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 	r.question = q
 	r.guide = r.idleGuidance()
 	return append(ev, Event{t, r.questionBody()})
+}
+
+// openQuestion numbers a question about opts (lines from the position
+// back turns ago) and words its options.
+func (r *Referee) openQuestion(back int, opts []option) *question {
+	base := r.game.Len() - back
+	q := &question{id: r.nextQuestion + 1, base: base, options: opts, prov: -1, cell: engine.NoCell, turn: base + 1}
+	r.nextQuestion++
+	lines := make([][]engine.Turn, len(opts))
+	for i, o := range opts {
+		lines[i] = o.turns
+		q.options[i].label = r.notation(o.turns)
+	}
+	if cell, idx, cols, ok := colourOnly(lines); ok {
+		q.cell, q.colours, q.turn = cell, cols, base+1+idx
+	}
+	return q
 }
 
 // notation writes a line of play in notation, the turns separated by

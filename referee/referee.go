@@ -266,6 +266,9 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	}
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
 	r.fault = ""
+	for _, c := range r.unknown {
+		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
+	}
 	if len(r.unknown) > 0 {
 		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
 		if got, ok := r.inferUnknown(t, obs.Cells); ok {

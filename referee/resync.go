@@ -363,7 +363,7 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 			continue
 		}
 		hc := h.pos.Cells()
-		cands := r.twoTurnReadings(h.pos, hc, 0, obs, true)
+		cands := r.readingsAll(h.pos, hc, 0, obs)
 		for _, c := range cands {
 			nh := hypothesis{base: h.base, turns: append(append([]engine.Turn(nil), h.turns...), c.t1)}
 			switch {
@@ -529,6 +529,35 @@ func (r *Referee) noteDead(t int64, dead []int) []Event {
 // board with more dead sensors than this waits for the sensors.
 const maxUnknownTried = 2
 
+// readingsAll is twoTurnReadings with the dead sensors' cells holding
+// whatever they may hold: obs's unknown cells are tried with every
+// content (rings never come back), from the position base (exp its cells).
+func (r *Referee) readingsAll(base engine.Position, exp string, clear uint64, obs string) []twoCand {
+	if len(r.unknown) == 0 || len(r.unknown) > maxUnknownTried {
+		return r.twoTurnReadings(base, exp, clear, obs, true)
+	}
+	var out []twoCand
+	b := []byte(obs)
+	var try func(i int)
+	try = func(i int) {
+		if i == len(r.unknown) {
+			out = append(out, r.twoTurnReadings(base, exp, clear, string(b), true)...)
+			return
+		}
+		c := r.unknown[i]
+		for _, v := range []byte(".owgb") {
+			if exp[c] == '.' && v != '.' {
+				continue
+			}
+			b[c] = v
+			try(i + 1)
+		}
+		b[c] = obs[c]
+	}
+	try(0)
+	return out
+}
+
 // inferUnknown reads a board with dead sensors: their cells may hold what
 // the official board says, or a marble put on a dead socket, a ring lifted
 // from one, a marble captured off one. Every reading that explains the
@@ -551,34 +580,18 @@ func (r *Referee) inferUnknownFrom(t int64, raw string, depth int) ([]Event, boo
 	}
 	var lines [][]engine.Turn
 	var firsts []engine.Turn // every reading's first turn, partial ones too
-	partial := false
-	var try func(i int, b []byte)
-	try = func(i int, b []byte) {
-		if i == len(r.unknown) {
-			for _, c := range r.twoTurnReadings(r.game.Position(), exp, r.toClear, string(b), true) {
-				firsts = append(firsts, c.t1)
-				switch {
-				case c.one:
-					lines = append(lines, []engine.Turn{c.t1})
-				case c.whole:
-					lines = append(lines, []engine.Turn{c.t1, c.t2})
-				default:
-					partial = true
-				}
-			}
-			return
+	var partialFirsts []engine.Turn
+	for _, c := range r.readingsAll(r.game.Position(), exp, r.toClear, base) {
+		firsts = append(firsts, c.t1)
+		switch {
+		case c.one:
+			lines = append(lines, []engine.Turn{c.t1})
+		case c.whole:
+			lines = append(lines, []engine.Turn{c.t1, c.t2})
+		default:
+			partialFirsts = append(partialFirsts, c.t1)
 		}
-		c := r.unknown[i]
-		for _, v := range []byte(".owgb") {
-			if exp[c] == '.' && v != '.' {
-				continue // rings never come back
-			}
-			b[c] = v
-			try(i+1, b)
-		}
-		b[c] = base[c]
 	}
-	try(0, []byte(base))
 	if len(firsts) == 0 {
 		return nil, false
 	}
@@ -586,7 +599,11 @@ func (r *Referee) inferUnknownFrom(t int64, raw string, depth int) ([]Event, boo
 	for _, f := range firsts[1:] {
 		agree = agree && f == firsts[0]
 	}
-	if agree && (partial || len(lines) > 1) && depth < 2 {
+	endsGame := false
+	if q, ok := r.playable(r.game.Position(), firsts[:1]); ok {
+		endsGame = q.Result().Over
+	}
+	if agree && !endsGame && (len(partialFirsts) > 0 || len(lines) > 1) && depth < 2 {
 		// Every reading begins with the same turn: commit it, and read
 		// the rest of the board from there.
 		ev := r.commitLine(t, base, 0, firsts[:1])
@@ -596,12 +613,27 @@ func (r *Referee) inferUnknownFrom(t int64, raw string, depth int) ([]Event, boo
 		}
 		return ev, true
 	}
-	if partial && t-r.obsSince < r.hop {
+	// A reading with a turn still under way that begins otherwise than
+	// the whole readings: wait for the turn to finish, and follow the
+	// whole readings meanwhile in case the board moves on past them.
+	other := false
+	for _, f := range partialFirsts {
+		seen := false
+		for _, l := range lines {
+			seen = seen || l[0] == f
+		}
+		other = other || !seen
+	}
+	if other || len(lines) == 0 {
+		n := r.game.Len()
+		r.hyps = []hypothesis{{base: n, pos: r.game.Position()}}
+		for _, l := range lines {
+			if q, ok := r.playable(r.game.Position(), l); ok {
+				r.hyps = append(r.hyps, hypothesis{base: n, turns: l, pos: q})
+			}
+		}
 		r.recheckUnknown, r.deferred = true, true
 		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len())), true
-	}
-	if len(lines) == 0 {
-		return nil, false
 	}
 	ev := r.decide(t, base, 0, lines, "read with the dead sensors' cells unknown")
 	return ev, ev != nil
