@@ -486,6 +486,7 @@ var actionCommand = map[string]string{
 	"takeback-refuse": "takeback-answer",
 	"declare-result":  "declare-result",
 	"add-time":        "add-time",
+	"answer":          "answer",
 }
 
 // buildCommand checks an action's form and returns the command's name and
@@ -540,6 +541,16 @@ func buildCommand(f url.Values) (string, map[string]any, error) {
 			body["time_control"] = tc
 		}
 	case "pause", "resume":
+	case "answer":
+		q, err := strconv.Atoi(f.Get("question"))
+		if err != nil || q < 1 {
+			return "", nil, fmt.Errorf("question %q: want the open question's number", clipText(f.Get("question"), 20))
+		}
+		o, err := strconv.Atoi(f.Get("option"))
+		if err != nil || o < 0 || o > 63 {
+			return "", nil, fmt.Errorf("option %q: want the option's index, 0 to 63", clipText(f.Get("option"), 20))
+		}
+		body["question"], body["option"] = q, o
 	case "takeback-accept", "takeback-refuse":
 		body["accept"] = action == "takeback-accept"
 	case "declare-result":
@@ -616,6 +627,7 @@ var (
 		"new-game": "console.act-new-game", "pause": "console.act-pause", "resume": "console.act-resume",
 		"takeback-accept": "console.act-takeback-accept", "takeback-refuse": "console.act-takeback-refuse",
 		"declare-result": "console.act-declare-result", "add-time": "console.act-add-time",
+		"answer": "console.act-answer",
 	}
 	outcomeKey = map[string]string{
 		"accepted": "console.out-accepted", "refused": "console.out-refused", "no reply": "console.out-no-reply",

@@ -21,6 +21,7 @@ import (
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/referee"
 )
 
 var opsUsers = []broker.User{
@@ -318,6 +319,7 @@ func TestConsoleActions(t *testing.T) {
 		{"add-time", url.Values{"player": {"1"}, "seconds": {"30"}}, "accepted", `"ms":30000,"player":1`},
 		{"resume", nil, "accepted", ""},
 		{"takeback-accept", nil, "refused", `"accept":true`},
+		{"answer", url.Values{"question": {"3"}, "option": {"1"}}, "refused", `"option":1,"question":3`},
 		{"declare-result", url.Values{"result": {"resignation"}, "winner": {"0"}, "note": {"P2 resigned at the board"}}, "accepted", `"note":"P2 resigned at the board","result":"resignation","winner":0`},
 	}
 	for i, tc := range cases {
@@ -401,6 +403,8 @@ func TestConsoleActions(t *testing.T) {
 		{"t1", "declare-result", url.Values{"result": {"draw"}, "note": {"a\x07b"}}, "control character"},
 		{"t1", "new-game", url.Values{"player0": {"ann"}}, "name both players"},
 		{"t1", "new-game", url.Values{"variant": {"9x"}}, "variant"},
+		{"t1", "answer", url.Values{"question": {"0"}, "option": {"1"}}, "the open question's number"},
+		{"t1", "answer", url.Values{"question": {"2"}, "option": {"64"}}, "0 to 63"},
 	} {
 		n := len(fb.received())
 		status, res := op.act(tc.board, tc.action, tc.fields)
@@ -540,6 +544,26 @@ func TestConsoleAlerts(t *testing.T) {
 	if html, _ = s.renderConsole(i18n.EN); !strings.Contains(html, "missed capture at turn") || strings.Contains(html, "touch-move") {
 		t.Errorf("a missed capture, and the new state dropping the touch-move:\n%s", html)
 	}
+	// The referee asks: the question, an answer button per option; a
+	// dead sensor.
+	ps.Seq++
+	ps.Question = &referee.Question{ID: 4, Turn: 9, About: "turns", Options: []string{"WD4-A1 GF2-G4", "GF2-G4 WD4-A1"}, Provisional: 0}
+	ps.DeadCells = []string{"C3"}
+	b, _ = json.Marshal(ps)
+	s.Handle("zertz/t1/state", b)
+	html, _ = s.renderConsole(i18n.EN)
+	for _, want := range []string{"the referee asks about turn 9", `data-act="answer" data-question="4" data-option="1">GF2-G4 WD4-A1<`, "no reading from C3"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the console lacks %q:\n%s", want, html)
+		}
+	}
+	ps.Question = &referee.Question{ID: 5, Turn: 9, Cell: "D4", About: "colour", Options: []string{"w", "b"}}
+	b, _ = json.Marshal(ps)
+	s.Handle("zertz/t1/state", b)
+	if html, _ = s.renderConsole(i18n.DE); !strings.Contains(html, `data-option="1">D4 schwarz<`) {
+		t.Errorf("a colour question's answers in German:\n%s", html)
+	}
+	ps.Question, ps.DeadCells = nil, nil
 	// Hostile names are escaped.
 	ps.Players = [2]string{`<script>x</script>`, "bob"}
 	b, _ = json.Marshal(ps)

@@ -77,6 +77,13 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 	if paused {
 		alert("paused", l.T("console.a-paused"))
 	}
+	if st != nil && len(st.DeadCells) > 0 {
+		alert("dead", l.T("console.a-dead", strings.Join(st.DeadCells, ", ")))
+	}
+	q := openQuestion(st)
+	if q != nil {
+		alert("question", l.T("console.a-question", q.Turn))
+	}
 	cls := "brow " + status
 	if len(alerts) > 0 {
 		cls += " alerting"
@@ -118,6 +125,16 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 				esc(l.T("console.b-accept")), esc(l.T("console.b-refuse")))
 		}
 	}
+	if q != nil {
+		// One button per option: the arbiter answers the referee.
+		for i, o := range q.Options {
+			label := o
+			if q.About == "colour" && q.Cell != "" {
+				label = q.Cell + " " + colourWord(o, l)
+			}
+			fmt.Fprintf(b, `<button type="button" class="answer" data-act="answer" data-question="%d" data-option="%d">%s</button>`, q.ID, i, esc(label))
+		}
+	}
 	fmt.Fprintf(b, `<button type="button" data-pick="1">%s</button></td></tr>`, esc(l.T("console.b-more")))
 }
 
@@ -147,6 +164,30 @@ func renderConsoleClocks(b *strings.Builder, st *opState) {
 		fmt.Fprintf(b, `<span class="%s" data-player="%d" data-ms="%d" data-running="%t">%s</span>`, cls, p, ms, running, fmtClock(ms))
 	}
 	fmt.Fprintf(b, ` <span class="control">%s</span></td>`, esc(c.Control))
+}
+
+// openQuestion is the board's open question, if it is one the console can
+// offer (bounded, as the state's decoder does not bound it).
+func openQuestion(st *opState) *opQuestion {
+	if st == nil || st.Question == nil || st.Question.ID < 1 || len(st.Question.Options) == 0 || len(st.Question.Options) > 16 {
+		return nil
+	}
+	for _, o := range st.Question.Options {
+		if len(o) > 200 {
+			return nil
+		}
+	}
+	return st.Question
+}
+
+// colourWord says a marble colour letter in language l.
+func colourWord(letter string, l i18n.Lang) string {
+	if len(letter) == 1 {
+		if name, ok := colourName[letter[0]]; ok {
+			return l.T("colour." + name)
+		}
+	}
+	return letter
 }
 
 // statusKey names a board's connection status.

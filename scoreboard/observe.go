@@ -55,6 +55,18 @@ type opState struct {
 	Clock      *ClockState      `json:"clock"`
 	Takeback   *TakebackRequest `json:"takeback_request"`
 	Status     string           `json:"status"`
+	Question   *opQuestion      `json:"question"`
+	DeadCells  []string         `json:"dead_cells"`
+}
+
+// opQuestion is the referee's open question (the state's question).
+type opQuestion struct {
+	ID          int      `json:"id"`
+	Turn        int      `json:"turn"`
+	Cell        string   `json:"cell"`
+	About       string   `json:"about"`
+	Options     []string `json:"options"`
+	Provisional int      `json:"provisional"`
 }
 
 // recInfo is what results check of a record before keeping it.

@@ -84,6 +84,7 @@
     const tr = e.target.closest("tr[data-board]");
     if (!b || !tr) return;
     if (b.dataset.pick) { pick.value = tr.dataset.board; pick.scrollIntoView({ behavior: "smooth" }); return; }
+    if (b.dataset.act === "answer") { act(tr.dataset.board, "answer", { question: b.dataset.question, option: b.dataset.option }); return; }
     if (b.dataset.act) act(tr.dataset.board, b.dataset.act, {});
   });
   document.querySelectorAll("form.act").forEach((f) => f.addEventListener("submit", (e) => {
