@@ -60,6 +60,12 @@ type Pipeline struct {
 	cls *classify.Classifier
 	mon *health.Monitor
 	f   Frame
+	// stuck marks the sockets whose readings the health monitor found
+	// stuck (not moving by one count: a dead sensor or ADC input). Their
+	// cells read '?' until they move again, so the referee goes on
+	// without them (package settle's dead sensors) instead of trusting
+	// a reading that no longer follows the board.
+	stuck []bool
 }
 
 // New checks that the scanner, calibration and mount agree on the base.
@@ -77,6 +83,7 @@ func New(s *scan.Scanner, o *Opts) (*Pipeline, error) {
 	}
 	p := &Pipeline{s: s, o: *o, cls: classify.New(o.Calibration), mon: health.New(o.Calibration, o.Health)}
 	p.f.Base = make([]engine.Content, n)
+	p.stuck = make([]bool, n)
 	p.f.Cells = make([]byte, 0, o.Mount.Game.Len())
 	return p, nil
 }
@@ -106,6 +113,17 @@ func (p *Pipeline) Process(t time.Time, raw []uint16) (*Frame, error) {
 		f.Faults = p.mon.Faults()
 		if f.Faults == nil {
 			f.Faults = []health.Fault{}
+		}
+		clear(p.stuck)
+		for _, ft := range f.Faults {
+			if ft.Kind&health.Stuck != 0 && int(ft.Socket) >= 0 && int(ft.Socket) < len(p.stuck) {
+				p.stuck[ft.Socket] = true
+			}
+		}
+	}
+	for s, stuck := range p.stuck {
+		if stuck {
+			f.Base[s] = engine.Unreadable
 		}
 	}
 	f.Cells = p.o.Mount.Project(f.Cells, f.Base)

@@ -147,3 +147,54 @@ func BenchmarkProcess61(b *testing.B) {
 		}
 	}
 }
+
+// A socket whose reading stops moving (a dead sensor or ADC input) reads
+// '?' once the health monitor finds it stuck, so the referee goes on
+// without it; it reads again as soon as it moves.
+func TestStuckSocketReadsUnknown(t *testing.T) {
+	board, r, _, cal := setup(t)
+	defer r.Close()
+	board.SetAll(engine.Vacant)
+	game := engine.MustStandardBoard("61")
+	m, _ := r.Wiring.Mount(game)
+	p, err := pipeline.New(r.Scanner, &pipeline.Opts{Mount: m, Calibration: cal, Health: &health.Opts{Window: 5, RailMargin: 8, NoiseLimit: 24, DriftFraction: 0.6, UnreadableWindows: 3, StuckWindows: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d4, _ := game.ParseCell("D4")
+	sock := m.Sockets[d4]
+	raw := make([]uint16, game.Len())
+	t0 := time.Unix(0, 0)
+	var cells string
+	frozen := -1
+	for i := 0; i < 40; i++ {
+		if err := r.Scanner.ScanOnce(raw); err != nil {
+			t.Fatal(err)
+		}
+		if frozen < 0 {
+			frozen = int(raw[sock])
+		}
+		raw[sock] = uint16(frozen) // stuck at its first reading
+		f, err := p.Process(t0.Add(time.Duration(i)*5*time.Millisecond), raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells = string(f.Cells)
+	}
+	if cells[d4] != '?' || strings.Count(cells, "?") != 1 {
+		t.Fatalf("a stuck D4 reads %q; want '?' there and nowhere else", cells[d4])
+	}
+	for i := 40; i < 60; i++ {
+		if err := r.Scanner.ScanOnce(raw); err != nil {
+			t.Fatal(err)
+		}
+		f, err := p.Process(t0.Add(time.Duration(i)*5*time.Millisecond), raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells = string(f.Cells)
+	}
+	if strings.Contains(cells, "?") {
+		t.Errorf("D4 moving again still reads %q", cells)
+	}
+}
