@@ -44,7 +44,7 @@ type examCondition struct {
 var examConditions = []examCondition{
 	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
-	}, 90, 10, 1},
+	}, 95, 10, 1},
 	{"10hz", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS = 100
 	}, 100, 0, 0},

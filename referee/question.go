@@ -175,9 +175,14 @@ func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, r
 		return r.askEnd(t, obs, back, opts, reason)
 	}
 	if ends && t-r.obsSince < r.hop {
-		// Wait for the board to hold before anything ends the game.
+		// Wait for the board to hold before anything ends the game. If
+		// the players carry on meanwhile, the game did not end: follow
+		// every option as a line of play, so the next board can tell.
 		r.waitEnd = &decision{back: back, lines: lines, reason: reason}
 		r.deferred = true
+		if len(r.unknown) == 0 {
+			r.followLines(base, opts)
+		}
 		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
 	}
 	if len(opts) == 1 {
@@ -207,6 +212,23 @@ func (r *Referee) askEnd(t int64, obs string, back int, opts []option, reason st
 	r.question = q
 	r.guide = r.idleGuidance()
 	return append(ev, Event{t, r.questionBody()})
+}
+
+// followLines makes the lines of play track follows, should the board
+// move on before a verdict: the official position and those before it,
+// and each option from base.
+func (r *Referee) followLines(base int, opts []option) {
+	n := r.game.Len()
+	r.hyps = nil
+	for back := 0; back <= maxBack && back <= n; back++ {
+		r.hyps = append(r.hyps, hypothesis{base: n - back, pos: r.game.PositionAfter(n - back)})
+	}
+	from := r.game.PositionAfter(base)
+	for _, o := range opts {
+		if q, ok := r.playable(from, o.turns); ok && len(r.hyps) < maxHypotheses {
+			r.hyps = append(r.hyps, hypothesis{base: base, turns: append([]engine.Turn(nil), o.turns...), pos: q})
+		}
+	}
 }
 
 // decision is a verdict that waits for the board to hold.
