@@ -143,7 +143,8 @@ func examples() []referee.Message {
 		m("guide.takeback-demand", 999, fixes),
 		m("guide.question", worstCell),
 		m("guide.question-turns", 999),
-		m("guide.take-off-claimed", list))
+		m("guide.take-off-claimed", list),
+		m("fault.dead-cells", list), m("fault.cells-read"))
 	return out
 }
 

@@ -75,6 +75,8 @@ var guidanceShort = map[string]Entry{
 	"short.guide.takeback-demand":    {"Take back turn %[1]d", "Zug %[1]d zurück", "Reprendre coup %[1]d", "Cofnij ruch %[1]d", "Отмена хода %[1]d"},
 	"short.guide.question":           {"Colour on %s?", "Farbe auf %s?", "Couleur en %s ?", "Kolor na %s?", "Цвет на %s?"},
 	"short.guide.question-turns":     {"Which turns?", "Welche Züge?", "Quels coups ?", "Jakie ruchy?", "Какие ходы?"},
+	"short.fault.dead-cells":         {"dead sensor", "Sensor ausgefallen", "capteur mort", "czujnik martwy", "датчик не отвечает"},
+	"short.fault.cells-read":         {"sensors read again", "Sensoren lesen", "capteurs relus", "czujniki działają", "датчики снова ОК"},
 	"short.guide.take-off-claimed":   {"take off rings", "Ringe abnehmen", "retirer anneaux", "usuń pierścienie", "снимите кольца"},
 	"short.guide.over-win":           {"%[1]s wins", "%[1]s gewinnt", "%[1]s gagne", "Wygrywa %[1]s", "Победа: %[1]s"},
 	"short.guide.over-draw":          {"Game drawn", "Unentschieden", "Partie nulle", "Remis", "Ничья"},
