@@ -5,12 +5,16 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
+	"sync"
+	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
 
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/internal/loginlimit"
 )
 
 // Role is what an account may do.
@@ -52,7 +56,32 @@ type authHook struct {
 	log    *slog.Logger
 	limits Limits
 	srv    *mqtt.Server // for CONNACKs sent from OnConnect
+
+	// Password guessing: attempts with a user name are limited per
+	// address and per user (loginlimit.Console, the console's policy);
+	// an address where the user logged in before is spared the per-user
+	// limit, so that guesses at the board's password from elsewhere
+	// never keep the board itself out.
+	byAddr, byUser *loginlimit.Limiter
+
+	mu      sync.Mutex
+	owners  map[string]string          // client ID → the account that holds it
+	ids     map[string][]string        // account → its client IDs, oldest first
+	good    map[string]map[string]bool // account → addresses it logged in from
+	failed  int                        // failed authentications not yet logged
+	lastLog time.Time                  // of the last failed-authentication warning
+	now     func() time.Time
 }
+
+// Bounds of the identity tables: per account, the client IDs it holds and
+// the addresses it logged in from (the oldest go first).
+const (
+	maxIDsPerUser   = 16
+	maxAddrsPerUser = 16
+	// authLogEvery spaces the warnings about failed authentications;
+	// each says how many failed since the last.
+	authLogEvery = 5 * time.Second
+)
 
 type user struct {
 	hash [sha256.Size]byte
@@ -60,7 +89,9 @@ type user struct {
 }
 
 func newAuthHook(users []User, prefix string, anon bool, limits Limits, log *slog.Logger) (*authHook, error) {
-	h := &authHook{users: map[string]user{}, prefix: prefix, anon: anon, limits: limits.withDefaults(), log: log}
+	h := &authHook{users: map[string]user{}, prefix: prefix, anon: anon, limits: limits.withDefaults(), log: log,
+		byAddr: loginlimit.New(loginlimit.Console, nil), byUser: loginlimit.New(loginlimit.Console, nil),
+		owners: map[string]string{}, ids: map[string][]string{}, good: map[string]map[string]bool{}, now: time.Now}
 	for i, u := range users {
 		switch {
 		case u.Name == "":
@@ -93,6 +124,16 @@ func (h *authHook) Provides(b byte) bool {
 func (h *authHook) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
 	if id := pk.Connect.ClientIdentifier; len(id) > h.limits.MaxClientIDLen {
 		h.log.Warn("broker: connection refused: client ID too long", "bytes", len(id), "max", h.limits.MaxClientIDLen, "remote", cl.Net.Remote)
+		if h.srv != nil {
+			_ = h.srv.SendConnack(cl, packets.ErrClientIdentifierNotValid, false, nil)
+		}
+		return packets.ErrClientIdentifierNotValid
+	}
+	if owner, taken := h.owner(pk.Connect.ClientIdentifier); taken && owner != string(pk.Connect.Username) {
+		// Taking over the session would disconnect its holder and, with
+		// a clean session, wipe its subscriptions: the board would go on
+		// publishing but never hear a command again.
+		h.log.Warn("broker: connection refused: client ID belongs to another account", "client", pk.Connect.ClientIdentifier, "user", string(pk.Connect.Username), "remote", cl.Net.Remote)
 		if h.srv != nil {
 			_ = h.srv.SendConnack(cl, packets.ErrClientIdentifierNotValid, false, nil)
 		}
@@ -164,10 +205,18 @@ func (h *authHook) OnPublishDropped(cl *mqtt.Client, _ packets.Packet) {
 // the role could not publish itself refuses the connection.
 func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 	name := string(pk.Connect.Username)
+	addr := remoteHost(cl.Net.Remote)
+	if name != "" && !h.allowAttempt(name, addr) {
+		h.authFailed("too many attempts", name, cl.Net.Remote)
+		return false
+	}
 	role, ok := h.authenticate(name, pk.Connect.Password, pk.Connect.PasswordFlag)
 	if !ok {
-		h.log.Warn("broker: connection refused: bad credentials", "user", name, "client", cl.ID, "remote", cl.Net.Remote)
+		h.authFailed("bad credentials", name, cl.Net.Remote)
 		return false
+	}
+	if name != "" {
+		h.loggedIn(name, addr, cl.ID)
 	}
 	if pk.Connect.WillFlag && !h.allowed(role, pk.Connect.WillTopic, true) {
 		h.log.Warn("broker: connection refused: will topic not permitted", "client", cl.ID, "user", name, "role", role, "topic", pk.Connect.WillTopic)
@@ -182,6 +231,89 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 		cl.Properties.Props.SessionExpiryInterval = 0
 	}
 	return true
+}
+
+// owner returns the account holding client ID id, if one does.
+func (h *authHook) owner(id string) (string, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	o, ok := h.owners[id]
+	return o, ok
+}
+
+// allowAttempt takes an attempt at name's password from addr out of the
+// limits; false refuses it before the password is looked at.
+func (h *authHook) allowAttempt(name, addr string) bool {
+	if !h.byAddr.Allow(addr) {
+		return false
+	}
+	h.mu.Lock()
+	known := h.good[name][addr]
+	h.mu.Unlock()
+	if known {
+		return true
+	}
+	if !h.byUser.Allow(name) {
+		h.byAddr.Refund(addr) // refused without a guess
+		return false
+	}
+	return true
+}
+
+// loggedIn records a successful log-in: its attempts are given back, the
+// address is known good for the account, and the client ID is the
+// account's from now on.
+func (h *authHook) loggedIn(name, addr, id string) {
+	h.byAddr.Refund(addr)
+	h.byUser.Refund(name)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.good[name]
+	if g == nil {
+		g = map[string]bool{}
+		h.good[name] = g
+	}
+	if !g[addr] && len(g) >= maxAddrsPerUser {
+		for a := range g { // forget one
+			delete(g, a)
+			break
+		}
+	}
+	g[addr] = true
+	if h.owners[id] == name {
+		return
+	}
+	ids := h.ids[name]
+	if len(ids) >= maxIDsPerUser {
+		delete(h.owners, ids[0])
+		ids = ids[1:]
+	}
+	h.owners[id] = name
+	h.ids[name] = append(ids, id)
+}
+
+// authFailed logs failed authentications at a warning, at most one line per
+// authLogEvery with the count since the last line.
+func (h *authHook) authFailed(why, name, remote string) {
+	now := h.now()
+	h.mu.Lock()
+	h.failed++
+	if now.Sub(h.lastLog) < authLogEvery {
+		h.mu.Unlock()
+		return
+	}
+	n := h.failed
+	h.failed, h.lastLog = 0, now
+	h.mu.Unlock()
+	h.log.Warn("broker: authentication failed", "reason", why, "user", name, "remote", remote, "failures", n, "every", authLogEvery)
+}
+
+// remoteHost is the address part of host:port.
+func remoteHost(remote string) string {
+	if h, _, err := net.SplitHostPort(remote); err == nil {
+		return h
+	}
+	return remote
 }
 
 func (h *authHook) authenticate(name string, password []byte, hasPassword bool) (Role, bool) {
