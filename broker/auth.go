@@ -59,9 +59,9 @@ type authHook struct {
 
 	// Password guessing: attempts with a user name are limited per
 	// address and per user (loginlimit.Console, the console's policy);
-	// an address where the user logged in before is spared the per-user
-	// limit, so that guesses at the board's password from elsewhere
-	// never keep the board itself out.
+	// an address where the user logged in before is spared both, so
+	// that guesses at the board's password from elsewhere never keep the
+	// board itself out.
 	byAddr, byUser *loginlimit.Limiter
 
 	mu      sync.Mutex
@@ -242,16 +242,18 @@ func (h *authHook) owner(id string) (string, bool) {
 }
 
 // allowAttempt takes an attempt at name's password from addr out of the
-// limits; false refuses it before the password is looked at.
+// limits; false refuses it before the password is looked at. An address
+// where the account logged in before (the board's own, the console's) is
+// not limited: guesses from elsewhere must never keep the board out.
 func (h *authHook) allowAttempt(name, addr string) bool {
-	if !h.byAddr.Allow(addr) {
-		return false
-	}
 	h.mu.Lock()
 	known := h.good[name][addr]
 	h.mu.Unlock()
 	if known {
 		return true
+	}
+	if !h.byAddr.Allow(addr) {
+		return false
 	}
 	if !h.byUser.Allow(name) {
 		h.byAddr.Refund(addr) // refused without a guess
