@@ -38,10 +38,11 @@ var commandFields = map[string][]string{
 	CmdAddTime:        {"player", "ms"},
 	CmdDeclareResult:  {"result", "winner", "note"},
 	CmdTakebackAnswer: {"accept"},
+	CmdHealthCheck:    nil,
 }
 
 // commandNames lists the commands for the "unknown command" reason.
-const commandNames = "new-game, set-players, takeback, pause, resume, add-time, declare-result or takeback-answer"
+const commandNames = "new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-answer or health-check"
 
 // MaxNote bounds declare-result's note.
 const MaxNote = 200
