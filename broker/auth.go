@@ -64,13 +64,15 @@ type authHook struct {
 	// board itself out.
 	byAddr, byUser *loginlimit.Limiter
 
-	mu      sync.Mutex
-	owners  map[string]string          // client ID → the account that holds it
-	ids     map[string][]string        // account → its client IDs, oldest first
-	good    map[string]map[string]bool // account → addresses it logged in from
-	failed  int                        // failed authentications not yet logged
-	lastLog time.Time                  // of the last failed-authentication warning
-	now     func() time.Time
+	mu       sync.Mutex
+	owners   map[string]string          // client ID → the account that holds it
+	ids      map[string][]string        // account → its client IDs, oldest first
+	good     map[string]map[string]bool // account → addresses it logged in from
+	failed   int                        // failed authentications not yet logged
+	lastLog  time.Time                  // of the last failed-authentication warning
+	slowedN  int                        // commands slowed not yet logged
+	lastSlow time.Time                  // of the last "commands slowed" warning
+	now      func() time.Time
 }
 
 // Bounds of the identity tables: per account, the client IDs it holds and
@@ -113,7 +115,7 @@ func (h *authHook) ID() string { return "zertzboard-auth" }
 
 func (h *authHook) Provides(b byte) bool {
 	switch b {
-	case mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPacketEncode, mqtt.OnPublishDropped, mqtt.OnSubscribe:
+	case mqtt.OnConnect, mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnPacketEncode, mqtt.OnPublishDropped, mqtt.OnSubscribe, mqtt.OnPublish:
 		return true
 	}
 	return false
@@ -217,6 +219,9 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 	}
 	if name != "" {
 		h.loggedIn(name, addr, cl.ID)
+	}
+	if g, ok := cl.Net.Conn.(*guardConn); ok && role == RoleBoard {
+		g.trust()
 	}
 	if pk.Connect.WillFlag && !h.allowed(role, pk.Connect.WillTopic, true) {
 		h.log.Warn("broker: connection refused: will topic not permitted", "client", cl.ID, "user", name, "role", role, "topic", pk.Connect.WillTopic)
@@ -328,6 +333,92 @@ func (h *authHook) authenticate(name string, password []byte, hasPassword bool) 
 	got := sha256.Sum256(password)
 	match := subtle.ConstantTimeCompare(got[:], u.hash[:]) == 1
 	return u.role, known && match
+}
+
+// OnPublish paces commands and keeps them from being acknowledged and then
+// dropped. It runs on the publishing client's reading goroutine, so
+// waiting here slows that client alone (TCP pushes back on it).
+//
+// A client over Limits.CommandRate waits for its next command. A QoS 1
+// command for a board that has half of MaxInflight messages
+// unacknowledged waits up to Limits.CommandWait for it to catch up: mochi
+// acknowledges a publish and then drops it for a subscriber at
+// MaxInflight ("client store quota reached"), which would lose a command
+// the sender believes delivered. If the board does not catch up, the
+// command is refused instead (MQTT 5: PUBACK 0x97; 3.1.1: the sender is
+// disconnected, unacknowledged, and sends it again).
+func (h *authHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
+	if cl.Net.Inline {
+		return pk, nil
+	}
+	rest, ok := strings.CutPrefix(pk.TopicName, h.prefix)
+	if !ok || !isCommandFilter(rest) {
+		return pk, nil
+	}
+	if g, ok := cl.Net.Conn.(*guardConn); ok {
+		if d := g.cmds.take(); d > 0 {
+			h.slowed(cl)
+			t := time.NewTimer(d)
+			<-t.C
+		}
+	}
+	if pk.FixedHeader.Qos == 0 || h.srv == nil {
+		return pk, nil
+	}
+	if h.boardsCatchUp(pk.TopicName) {
+		return pk, nil
+	}
+	h.log.Warn("broker: command refused: the board is not acknowledging its messages", "client", cl.ID, "user", string(cl.Properties.Username), "topic", pk.TopicName, "waited", h.limits.CommandWait)
+	if cl.Properties.ProtocolVersion == 5 {
+		return pk, packets.ErrQuotaExceeded
+	}
+	cl.Stop(packets.ErrQuotaExceeded)
+	return pk, packets.ErrRejectPacket
+}
+
+// boardsCatchUp waits, up to Limits.CommandWait, until every board
+// subscribed to topic has fewer than half of MaxInflight messages
+// unacknowledged.
+func (h *authHook) boardsCatchUp(topic string) bool {
+	limit := max(1, int(h.limits.MaxInflight)/2)
+	deadline := time.Now().Add(h.limits.CommandWait)
+	for {
+		behind := false
+		for id := range h.srv.Topics.Subscribers(topic).Subscriptions {
+			b, ok := h.srv.Clients.Get(id)
+			if !ok || b.Closed() {
+				continue
+			}
+			if u, ok := h.users[string(b.Properties.Username)]; ok && u.role == RoleBoard && b.State.Inflight.Len() >= limit {
+				behind = true
+				break
+			}
+		}
+		if !behind {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		t := time.NewTimer(5 * time.Millisecond)
+		<-t.C
+	}
+}
+
+// slowed logs, at most every authLogEvery, that a client sends commands
+// faster than Limits.CommandRate.
+func (h *authHook) slowed(cl *mqtt.Client) {
+	now := h.now()
+	h.mu.Lock()
+	h.slowedN++
+	if now.Sub(h.lastSlow) < authLogEvery {
+		h.mu.Unlock()
+		return
+	}
+	n := h.slowedN
+	h.slowedN, h.lastSlow = 0, now
+	h.mu.Unlock()
+	h.log.Warn("broker: commands slowed: a client sends more than the command rate", "client", cl.ID, "user", string(cl.Properties.Username), "remote", cl.Net.Remote, "rate", h.limits.CommandRate, "slowed", n)
 }
 
 func (h *authHook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
