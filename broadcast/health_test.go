@@ -132,3 +132,24 @@ func (h msgHandler) Enabled(context.Context, slog.Level) bool      { return true
 func (h msgHandler) Handle(_ context.Context, r slog.Record) error { h(r.Message); return nil }
 func (h msgHandler) WithAttrs([]slog.Attr) slog.Handler            { return h }
 func (h msgHandler) WithGroup(string) slog.Handler                 { return h }
+
+// A flood of command replies on events never holds back state or moves:
+// once the previous QoS 1 message is acknowledged, the next goes before
+// any queued event; events go while an acknowledgement is awaited.
+func TestQueuedRepliesNeverStarveState(t *testing.T) {
+	p := &Publisher{prefix: "zertz/b1/"}
+	for i := 0; i < 200; i++ {
+		p.queueEventLocked([]byte(`{"event":"command-refused"}`))
+	}
+	p.state = &message{topic: "zertz/b1/state", qos: 1}
+	p.moves = []message{{topic: "zertz/b1/moves", qos: 1}}
+	if m := p.nextLocked(true, true); m == nil || m.topic != "zertz/b1/moves" {
+		t.Fatalf("first with 200 replies queued: %+v; want the move", m)
+	}
+	if m := p.nextLocked(true, false); m == nil || m.topic != "zertz/b1/events" {
+		t.Fatalf("while the move is unacknowledged: %+v; want an event", m)
+	}
+	if m := p.nextLocked(true, true); m == nil || m.topic != "zertz/b1/state" {
+		t.Fatalf("once the move is acknowledged: %+v; want the state", m)
+	}
+}
