@@ -12,6 +12,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/hall"
 	"github.com/zertzboard/zertzboard/internal/mosquittotest"
+	"github.com/zertzboard/zertzboard/referee"
 )
 
 func (p *Publisher) verifiedCount() int {
@@ -152,4 +153,30 @@ func TestQueuedRepliesNeverStarveState(t *testing.T) {
 	if m := p.nextLocked(true, true); m == nil || m.topic != "zertz/b1/state" {
 		t.Fatalf("once the move is acknowledged: %+v; want the state", m)
 	}
+}
+
+// Finding: the journal-damaged event, found at start-up, was dropped
+// because the board was not connected yet. A notice waits for the
+// connection and is said again after every reconnection.
+func TestNoticeSentOnceConnectedAndAfterEachReconnection(t *testing.T) {
+	b := startBroker(t, "127.0.0.1:0", nil)
+	px := startProxy(t, b.TCPAddr())
+	px.setDown(true)
+	p := newPublisher(t, testConfig(t, "tcp://"+px.addr()))
+	p.PublishNotice(referee.Event{T: 0, Body: referee.Fault{Reason: "journal damaged (test)"}})
+	viewer := newCollector()
+	subscribe(t, "tcp://"+b.TCPAddr(), "", "", allTopics, viewer.handler)
+	count := func() int {
+		n := 0
+		for _, m := range viewer.get("events") {
+			if strings.Contains(string(m.payload), "journal damaged (test)") {
+				n++
+			}
+		}
+		return n
+	}
+	px.setDown(false)
+	waitUntil(t, "the notice once connected", func() bool { return count() == 1 })
+	px.cut()
+	waitUntil(t, "the notice after the reconnection", func() bool { return count() == 2 })
 }

@@ -158,6 +158,7 @@ type Publisher struct {
 	pathErr    error  // the last health check's failure, nil when it passed
 	pathTimer  *time.Timer
 	verified   int      // health checks passed, one per connection at most
+	notices    [][]byte // events said again after every connection
 	status     *message // "online" due after a connect
 	moves      []message
 	state      *message // latest not yet handed to paho
@@ -576,6 +577,30 @@ func (p *Publisher) PublishEvent(e referee.Event) error {
 	return p.enqueue(func() { p.queueEventLocked(b) })
 }
 
+// maxNotices bounds the events PublishNotice keeps.
+const maxNotices = 8
+
+// PublishNotice queues e for "events" now if connected, and again after
+// every (re)connection, for what an operator must not miss because the
+// board was not connected yet when it happened: journal damage found at
+// start-up. At most maxNotices are kept (the oldest go).
+func (p *Publisher) PublishNotice(e referee.Event) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("broadcast: encoding %s event: %w", e.Body.Kind(), err)
+	}
+	open := p.client.IsConnectionOpen()
+	return p.enqueue(func() {
+		if len(p.notices) >= maxNotices {
+			p.notices = p.notices[1:]
+		}
+		p.notices = append(p.notices, b)
+		if open {
+			p.queueEventLocked(b)
+		}
+	})
+}
+
 // Accept tells "events" the controller carried out cmd.
 func (p *Publisher) Accept(cmd Command) error {
 	return p.reply(commandReply{kind: "command-accepted", Command: cmd.Name, ID: cmd.ID})
@@ -630,6 +655,9 @@ func (p *Publisher) onConnect(c mqtt.Client) {
 		}
 		if p.record == nil {
 			p.record = p.lastRecord
+		}
+		for _, b := range p.notices {
+			p.queueEventLocked(b)
 		}
 	}
 	p.mu.Unlock()

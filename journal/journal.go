@@ -31,11 +31,16 @@
 //
 // A crash can tear only the last line, which Open drops. Any other bad
 // line (a checksum that does not match, text that is not an entry, an
-// entry that does not apply) is damage: Open keeps the good entries before
-// it, moves the rest of the file to PATH.damaged, resumes from the last
-// good entry and reports it (Journal.Damage); it never refuses to start
-// because of what the file holds. Journals written before checksums load
-// as they are. Open also compacts the file to the current game.
+// entry that does not apply) is damage. Each game is checked on its own:
+// the current game is the last good "game" entry and what follows it, so
+// damage in an older game costs nothing; in the current game Open keeps
+// the good entries before the first bad line. It copies the lines from the
+// first bad one on to PATH.damaged and reports the damage
+// (Journal.Damage); if it cannot copy them it refuses to open, so nothing
+// is ever thrown away. Journals written before checksums load as they
+// are. Open compacts the file to the current game, and so does an append
+// once the file passes Journal.CompactAt (a snapshot of the game: see
+// snapshot).
 package journal
 
 import (

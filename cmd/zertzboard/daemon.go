@@ -104,8 +104,16 @@ type mqttOut struct {
 
 func (o mqttOut) State(s live.State)      { o.check(o.p.PublishState(s)) }
 func (o mqttOut) Move(m live.MoveMessage) { o.check(o.p.PublishMove(m)) }
-func (o mqttOut) Event(e referee.Event)   { o.check(o.p.PublishEvent(e)) }
-func (o mqttOut) Record(b []byte)         { o.check(o.p.PublishRecord(b)) }
+func (o mqttOut) Event(e referee.Event) {
+	if e.Body.Kind() == "journal-damaged" {
+		// Found at start-up, before the broker is reached: said after
+		// every connection, not dropped as events are while offline.
+		o.check(o.p.PublishNotice(e))
+		return
+	}
+	o.check(o.p.PublishEvent(e))
+}
+func (o mqttOut) Record(b []byte) { o.check(o.p.PublishRecord(b)) }
 func (o mqttOut) check(err error) {
 	if err != nil {
 		o.log.Error("mqtt publish", "err", err)
@@ -402,5 +410,8 @@ func statusPage(n *node.Node, sb *scoreboard.Server) http.Handler {
 
 // storeBeside returns the MQTT store directory next to a journal file.
 func storeBeside(journal string) string {
+	if journal == node.JournalOff {
+		return "" // in memory
+	}
 	return filepath.Join(filepath.Dir(journal), "mqtt-store")
 }
