@@ -14,6 +14,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/packets"
 
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/internal/connlimit"
 	"github.com/zertzboard/zertzboard/internal/loginlimit"
 )
 
@@ -131,6 +132,13 @@ func (h *authHook) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
 		}
 		return packets.ErrClientIdentifierNotValid
 	}
+	if reason := h.admitViewer(cl, pk); reason != "" {
+		h.log.Warn("broker: connection refused: "+reason, "client", pk.Connect.ClientIdentifier, "remote", cl.Net.Remote)
+		if h.srv != nil {
+			_ = h.srv.SendConnack(cl, packets.ErrServerUnavailable, false, nil)
+		}
+		return packets.ErrServerUnavailable
+	}
 	if owner, taken := h.owner(pk.Connect.ClientIdentifier); taken && owner != string(pk.Connect.Username) {
 		// Taking over the session would disconnect its holder and, with
 		// a clean session, wipe its subscriptions: the board would go on
@@ -173,6 +181,7 @@ func (h *authHook) OnSubscribe(cl *mqtt.Client, pk packets.Packet) packets.Packe
 	if cl.Net.Inline {
 		return pk
 	}
+	connlimit.SetIdle(cl.Net.Conn, false) // a viewer watching is not idle
 	n := cl.State.Subscriptions.Len()
 	filters := make(packets.Subscriptions, len(pk.Filters))
 	copy(filters, pk.Filters)
@@ -223,6 +232,9 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 	if g, ok := cl.Net.Conn.(*guardConn); ok && role == RoleBoard {
 		g.trust()
 	}
+	if role != RoleViewer {
+		connlimit.SetIdle(cl.Net.Conn, false) // an account's slot is never taken
+	}
 	if pk.Connect.WillFlag && !h.allowed(role, pk.Connect.WillTopic, true) {
 		h.log.Warn("broker: connection refused: will topic not permitted", "client", cl.ID, "user", name, "role", role, "topic", pk.Connect.WillTopic)
 		return false
@@ -238,6 +250,53 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 	return true
 }
 
+// isViewer reports whether a CONNECT with this user name would be a
+// viewer's (its password is checked later).
+func (h *authHook) isViewer(name string) bool {
+	if name == "" {
+		return true
+	}
+	u, ok := h.users[name]
+	return ok && u.role == RoleViewer
+}
+
+// admitViewer applies the viewers' share of the listener
+// (Limits.ReservedConns, MaxViewersPerAddr) to a viewer's CONNECT; it
+// returns why it is refused, or "". At the share, an anonymous viewer
+// without subscriptions on the same listener makes room.
+func (h *authHook) admitViewer(cl *mqtt.Client, pk packets.Packet) string {
+	if h.srv == nil || !h.isViewer(string(pk.Connect.Username)) {
+		return ""
+	}
+	addr := remoteHost(cl.Net.Remote)
+	n, fromAddr := 0, 0
+	var idle *mqtt.Client
+	for _, o := range h.srv.Clients.GetAll() {
+		if o == cl || o.Net.Inline || o.Closed() || o.Net.Listener != cl.Net.Listener || !h.isViewer(string(o.Properties.Username)) {
+			continue
+		}
+		n++
+		if remoteHost(o.Net.Remote) == addr {
+			fromAddr++
+		}
+		if idle == nil && len(o.Properties.Username) == 0 && o.State.Subscriptions.Len() == 0 {
+			idle = o
+		}
+	}
+	if fromAddr >= h.limits.MaxViewersPerAddr {
+		return "too many viewers from this address"
+	}
+	if n < h.limits.MaxConns-h.limits.ReservedConns {
+		return ""
+	}
+	if idle == nil {
+		return "the viewers' share of the connections is full"
+	}
+	h.log.Warn("broker: idle anonymous viewer disconnected to make room", "client", idle.ID, "remote", idle.Net.Remote)
+	idle.Stop(packets.ErrServerBusy)
+	return ""
+}
+
 // owner returns the account holding client ID id, if one does.
 func (h *authHook) owner(id string) (string, bool) {
 	h.mu.Lock()
@@ -249,8 +308,15 @@ func (h *authHook) owner(id string) (string, bool) {
 // allowAttempt takes an attempt at name's password from addr out of the
 // limits; false refuses it before the password is looked at. An address
 // where the account logged in before (the board's own, the console's) is
-// not limited: guesses from elsewhere must never keep the board out.
+// not limited: guesses from elsewhere must never keep the board out. Nor
+// is the host's own 127.0.0.1 (see the code).
 func (h *authHook) allowAttempt(name, addr string) bool {
+	if addr == "127.0.0.1" || addr == "::1" {
+		// The host itself: the board, and the arbiter console, which
+		// limits its own log-ins per browser's address and would
+		// otherwise lock every operator out after a few failures.
+		return true
+	}
 	h.mu.Lock()
 	known := h.good[name][addr]
 	h.mu.Unlock()

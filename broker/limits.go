@@ -56,10 +56,23 @@ type Limits struct {
 	// ConnRate and ConnBurst how fast one address may open new ones
 	// (defaults 8 per second after a burst of 32). Refused connections
 	// are closed before a byte is read.
+	//
+	// When a listener is full, the connection idle the longest loses its
+	// slot to the new one: a connection that has not sent its CONNECT,
+	// or an anonymous viewer that has not subscribed.
 	MaxConns        int
 	MaxConnsPerAddr int
 	ConnRate        float64
 	ConnBurst       int
+	// ReservedConns of each listener's MaxConns are kept for the board's
+	// and operators' accounts: viewers (anonymous or not) may hold
+	// MaxConns-ReservedConns (default 32 reserved), and a viewer beyond
+	// that takes the slot of an anonymous viewer without subscriptions,
+	// else is refused (CONNACK 0x03 / 0x88). MaxViewersPerAddr bounds the
+	// viewers of one address (default 8), so that a few addresses cannot
+	// take the viewers' share.
+	ReservedConns     int
+	MaxViewersPerAddr int
 	// CommandRate and CommandBurst bound the commands (<prefix>+/cmd/…)
 	// one connection may publish: after CommandBurst at once,
 	// CommandRate per second (defaults 20 and 20). Beyond that the broker
@@ -78,22 +91,24 @@ type Limits struct {
 
 // DefaultLimits are the limits used for zero fields.
 var DefaultLimits = Limits{
-	MaxPacketSize:    64 << 10,
-	MaxClientIDLen:   128,
-	ReceiveMaximum:   16,
-	MaxInflight:      64,
-	MaxQueued:        64,
-	MaxSubscriptions: 64,
-	MaxKeepalive:     300,
-	PacketRate:       200,
-	PacketBurst:      1000,
-	MaxConns:         256,
-	MaxConnsPerAddr:  32,
-	ConnRate:         8,
-	ConnBurst:        32,
-	CommandRate:      20,
-	CommandBurst:     20,
-	CommandWait:      5 * time.Second,
+	MaxPacketSize:     64 << 10,
+	MaxClientIDLen:    128,
+	ReceiveMaximum:    16,
+	MaxInflight:       64,
+	MaxQueued:         64,
+	MaxSubscriptions:  64,
+	MaxKeepalive:      300,
+	PacketRate:        200,
+	PacketBurst:       1000,
+	MaxConns:          256,
+	MaxConnsPerAddr:   16,
+	ReservedConns:     32,
+	MaxViewersPerAddr: 8,
+	ConnRate:          8,
+	ConnBurst:         32,
+	CommandRate:       20,
+	CommandBurst:      20,
+	CommandWait:       5 * time.Second,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -111,6 +126,8 @@ func (l Limits) withDefaults() Limits {
 	setIf(&l.MaxConnsPerAddr, d.MaxConnsPerAddr)
 	setIf(&l.ConnRate, d.ConnRate)
 	setIf(&l.ConnBurst, d.ConnBurst)
+	setIf(&l.ReservedConns, d.ReservedConns)
+	setIf(&l.MaxViewersPerAddr, d.MaxViewersPerAddr)
 	setIf(&l.CommandRate, d.CommandRate)
 	setIf(&l.CommandBurst, d.CommandBurst)
 	setIf(&l.CommandWait, d.CommandWait)
@@ -129,6 +146,8 @@ func (l Limits) check() error {
 		return fmt.Errorf("broker: maximum packet size %d: want 4 KiB to 256 MiB (commands take up to 4 KiB)", l.MaxPacketSize)
 	case l.MaxClientIDLen < 23:
 		return fmt.Errorf("broker: maximum client ID length %d: MQTT requires at least 23", l.MaxClientIDLen)
+	case l.ReservedConns >= l.MaxConns:
+		return fmt.Errorf("broker: %d connections reserved for accounts of %d: leave some for viewers", l.ReservedConns, l.MaxConns)
 	}
 	return nil
 }
@@ -181,6 +200,9 @@ func newGuardConn(c net.Conn, l Limits) *guardConn {
 	return &guardConn{Conn: c, max: l.MaxPacketSize, rate: l.PacketRate, burst: float64(l.PacketBurst), tokens: float64(l.PacketBurst),
 		cmds: newPacer(l.CommandRate, l.CommandBurst, nil)}
 }
+
+// NetConn returns the wrapped connection (for connlimit).
+func (g *guardConn) NetConn() net.Conn { return g.Conn }
 
 // trust lifts the packet pacing for the board's own account: it answers
 // every command it receives (a PUBACK and a reply each), and pacing it

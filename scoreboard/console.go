@@ -67,6 +67,7 @@ const (
 	loginBurst        = 5                // log-in attempts an address may make at once,
 	loginEvery        = 12 * time.Second // then one per this
 	maxConsoleStreams = 32               // console event streams, all sessions together
+	maxSessionStreams = 4                // console event streams of one session
 	maxActionBody     = 4 << 10          // bytes of one action's form
 	maxNote           = 200              // bytes of a result's note (the board's limit)
 	sessionCookie     = "zb_console"
@@ -97,6 +98,7 @@ type session struct {
 	lastSeen time.Time
 	waiting  map[string]chan cmdReply // by command id
 	closed   bool
+	streams  int // console event streams open
 }
 
 // cmdReply is a board's command-accepted or command-refused event.
@@ -865,10 +867,20 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 			le = brokerErr(err.Error())
 		}
 		s.log.Warn("console: log-in refused", "operator", user, "remote", addr, "reason", err.Error())
+		if le.status == http.StatusServiceUnavailable {
+			// Refused for want of a session, not for the password: no
+			// guess was made.
+			s.ops.refundLogin(addr)
+		}
 		s.renderLogin(w, r, le.status, le.key, le.args...)
 		return
 	}
 	s.ops.refundLogin(addr) // only failures count against an address
+	if old := s.ops.session(r); old != nil {
+		// Logging in again ends the session the browser had.
+		s.ops.logout(old)
+		s.log.Info("console: earlier session ended by a new log-in", "operator", old.user, "remote", addr)
+	}
 	s.log.Info("console: logged in", "operator", user, "remote", addr)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/console", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
@@ -993,17 +1005,24 @@ func (s *Server) serveConsoleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	l := opsLang(r)
 	s.ops.mu.Lock()
-	if s.ops.streams >= maxConsoleStreams {
+	se.mu.Lock()
+	if s.ops.streams >= maxConsoleStreams || se.streams >= maxSessionStreams {
+		se.mu.Unlock()
 		s.ops.mu.Unlock()
-		http.Error(w, "scoreboard: too many console pages open", http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("scoreboard: too many console pages open (at most %d per operator)", maxSessionStreams), http.StatusServiceUnavailable)
 		return
 	}
 	s.ops.streams++
+	se.streams++
+	se.mu.Unlock()
 	s.ops.mu.Unlock()
 	defer func() {
 		s.ops.mu.Lock()
 		s.ops.streams--
 		s.ops.mu.Unlock()
+		se.mu.Lock()
+		se.streams--
+		se.mu.Unlock()
 	}()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")

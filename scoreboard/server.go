@@ -115,7 +115,16 @@ func (f filesOnly) Open(name string) (fs.File, error) {
 // (BenchmarkHall: 1000 viewers cost 44 MiB and a hundredth of a core per
 // state; Go raises the soft descriptor limit to the hard one, which
 // systemd sets far higher).
-var HTTPLimits = connlimit.Limits{Total: 2048, PerAddr: 64, Rate: 32, Burst: 128}
+// One address may hold 16 connections (under 1 % of them all); viewers'
+// event streams may hold all but ConsoleReserve; and when every
+// connection is taken, the one idle the longest (a keep-alive waiting for
+// a request, a client still sending its headers) gives its place to the
+// newcomer (connlimit.TrackHTTP), so the console is always reachable.
+var HTTPLimits = connlimit.Limits{Total: 2048, PerAddr: 16, Rate: 32, Burst: 128}
+
+// ConsoleReserve is how many of HTTPLimits.Total viewers' event streams
+// never take: the arbiter console's pages, actions and streams.
+const ConsoleReserve = 256
 
 // NewHTTPServer is the http.Server for a scoreboard handler: headers must
 // arrive within 5 s (slowloris) and fit in 16 KiB, idle connections close
@@ -133,6 +142,7 @@ func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+		ConnState:         connlimit.TrackHTTP,
 	}
 }
 
@@ -229,6 +239,10 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	l, err := pageLang(r)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if s.Viewers() >= s.opts.MaxViewers {
+		http.Error(w, "scoreboard: too many viewers; try again later", http.StatusServiceUnavailable)
 		return
 	}
 	c, cur := s.subscribeLang(r.URL.Query().Get("board"), l)
