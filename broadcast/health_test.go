@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"strings"
 	"sync"
@@ -179,4 +180,18 @@ func TestNoticeSentOnceConnectedAndAfterEachReconnection(t *testing.T) {
 	waitUntil(t, "the notice once connected", func() bool { return count() == 1 })
 	px.cut()
 	waitUntil(t, "the notice after the reconnection", func() bool { return count() == 2 })
+}
+
+// Finding: names made of spaces, or holding zero-width and bidi-override
+// characters, were accepted.
+func TestInvisibleNamesRefused(t *testing.T) {
+	for _, name := range []string{"   ", "\u00a0", "a\u200bb", "\u202eann", "bob\u2066"} {
+		payload, _ := json.Marshal(map[string]any{"players": []string{"ann", name}})
+		if _, reason := parseCommand(CmdSetPlayers, payload, ""); reason == "" {
+			t.Errorf("players %q accepted", name)
+		}
+	}
+	if _, reason := parseCommand(CmdSetPlayers, []byte(`{"players":["Zoë","Łukasz"]}`), ""); reason != "" {
+		t.Errorf("real names refused: %s", reason)
+	}
 }

@@ -235,7 +235,9 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 	if role != RoleViewer {
 		connlimit.SetIdle(cl.Net.Conn, false) // an account's slot is never taken
 	}
-	if pk.Connect.WillFlag && !h.allowed(role, pk.Connect.WillTopic, true) {
+	if pk.Connect.WillFlag && (!h.allowed(role, pk.Connect.WillTopic, true) || h.isCommand(pk.Connect.WillTopic)) {
+		// A command as a Will would be carried out when the client
+		// drops off, by nobody's decision.
 		h.log.Warn("broker: connection refused: will topic not permitted", "client", cl.ID, "user", name, "role", role, "topic", pk.Connect.WillTopic)
 		return false
 	}
@@ -248,6 +250,12 @@ func (h *authHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) boo
 		cl.Properties.Props.SessionExpiryInterval = 0
 	}
 	return true
+}
+
+// isCommand reports whether topic is a command topic.
+func (h *authHook) isCommand(topic string) bool {
+	rest, ok := strings.CutPrefix(topic, h.prefix)
+	return ok && isCommandFilter(rest)
 }
 
 // isViewer reports whether a CONNECT with this user name would be a

@@ -170,3 +170,24 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Finding: an operator's Will on cmd/pause was accepted and carried out
+// when the operator dropped off. No role may leave a command as its Will.
+func TestCommandWillRefused(t *testing.T) {
+	b := startBroker(t, Config{})
+	for _, u := range [][2]string{{"op", "op-secret"}, {"board1", "board-secret"}} {
+		if _, err := connect(t, "tcp://"+b.TCPAddr(), u[0], u[1], "zertz/b1/cmd/pause"); err == nil {
+			t.Errorf("%s connected with a Will on a command", u[0])
+		}
+	}
+}
+
+// Finding: a board account could create a board named "..".
+func TestDotBoardIDsRefused(t *testing.T) {
+	h, _ := newAuthHook(testUsers, "zertz/", true, Limits{}, slog.New(slog.DiscardHandler))
+	for _, topic := range []string{"zertz/../state", "zertz/./state", "zertz/.../status"} {
+		if h.allowed(RoleBoard, topic, true) {
+			t.Errorf("a board may publish on %q", topic)
+		}
+	}
+}

@@ -19,14 +19,13 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/internal/textcheck"
 )
 
 // ConsoleConfig enables the arbiter console (/console).
@@ -594,8 +593,12 @@ func checkConsoleText(field, s string, max int) error {
 	if len(s) > max {
 		return fmt.Errorf("%s is longer than %d bytes", field, max)
 	}
-	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
-		return fmt.Errorf("%s holds a control character or bad UTF-8", field)
+	p := textcheck.Problem(s)
+	if strings.HasPrefix(field, "player") {
+		p = textcheck.NameProblem(s)
+	}
+	if p != "" {
+		return fmt.Errorf("%s holds %s", field, p)
 	}
 	return nil
 }
@@ -700,7 +703,14 @@ func (c *console) act(se *session, board, name string, body map[string]any) (act
 func sameOrigin(r *http.Request) bool {
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		return err == nil && strings.EqualFold(u.Host, r.Host)
+		// The scheme counts too: https://host is another origin than
+		// http://host. Behind an HTTPS proxy, X-Forwarded-Proto says so
+		// (a cross-site page cannot set it without a preflight).
+		scheme := "http"
+		if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+			scheme = "https"
+		}
+		return err == nil && strings.EqualFold(u.Host, r.Host) && strings.EqualFold(u.Scheme, scheme)
 	}
 	if sf := r.Header.Get("Sec-Fetch-Site"); sf != "" {
 		return sf == "same-origin" || sf == "none"

@@ -1,11 +1,15 @@
 package scoreboard
 
 import (
+	"bufio"
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
+	"time"
 )
 
 // openStream opens /console/events with the client's cookies and returns
@@ -137,4 +141,101 @@ func streamStatus(t *testing.T, u string) int {
 	}
 	t.Cleanup(func() { resp.Body.Close() })
 	return resp.StatusCode
+}
+
+// Finding: CSV formula defusing missed a leading space, a no-break space
+// and the fullwidth ＝.
+func TestCSVDefusesDisguisedFormulas(t *testing.T) {
+	for _, cell := range []string{"=1+1", " =1+1", "\u00a0=1+1", "＝1+1", "\u200b=1", "\t=1", " ＋A1", "@SUM(A1)"} {
+		if !formulaLike(cell) {
+			t.Errorf("%q is not defused", cell)
+		}
+	}
+	for _, cell := range []string{"ann", "", "Zoë = best", "1200"} {
+		if formulaLike(cell) {
+			t.Errorf("%q is defused; it is no formula", cell)
+		}
+	}
+}
+
+// Finding: the console accepted an https:// Origin for the same host
+// served over http.
+func TestOriginSchemeMustMatch(t *testing.T) {
+	mk := func(origin, proto string, tls bool) *http.Request {
+		r := httptest.NewRequest("POST", "http://board.local/console/act", nil)
+		r.Header.Set("Origin", origin)
+		if proto != "" {
+			r.Header.Set("X-Forwarded-Proto", proto)
+		}
+		if tls {
+			r = httptest.NewRequest("POST", "https://board.local/console/act", nil)
+			r.Header.Set("Origin", origin)
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		origin, proto string
+		tls, want     bool
+	}{
+		{"http://board.local", "", false, true},
+		{"https://board.local", "", false, false},
+		{"https://board.local", "https", false, true},
+		{"http://board.local", "https", false, false},
+		{"https://board.local", "", true, true},
+		{"http://evil.example", "", false, false},
+	} {
+		if got := sameOrigin(mk(tc.origin, tc.proto, tc.tls)); got != tc.want {
+			t.Errorf("Origin %s (forwarded %q, TLS %v): same origin %v; want %v", tc.origin, tc.proto, tc.tls, got, tc.want)
+		}
+	}
+}
+
+// Finding: Go's own 400 and 431 replies lacked nosniff.
+func TestGoErrorRepliesCarryNosniff(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := NewHTTPServer(New(Options{}).Handler(), nil)
+	go srv.Serve(LimitListener(raw, nil))
+	t.Cleanup(func() { srv.Close() })
+	for _, req := range []string{
+		"GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + strings.Repeat("a", 40<<10) + "\r\n\r\n", // 431
+		"GET / HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n",                                 // 400
+	} {
+		c, err := net.Dial("tcp", raw.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		go c.Write([]byte(req))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode < 400 || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options %q; want nosniff", resp.Status, resp.Header.Get("X-Content-Type-Options"))
+		}
+		c.Close()
+	}
+}
+
+// Finding: a wrong password for a board account told the log-in form that
+// the account exists. Every wrong password reads the same as an unknown
+// user.
+func TestWrongPasswordSaysNothingOfTheAccount(t *testing.T) {
+	r := newConsoleRig(t, ConsoleConfig{})
+	closeBrokerFirst(t, r.mb)
+	var first string
+	for i, u := range []string{"nobody", "board", "arbiter", "watcher"} {
+		resp, body := r.client().login(u, "wrong-password")
+		got := resp.Status + " " + body
+		if i == 0 {
+			first = got
+			continue
+		}
+		if got != first {
+			t.Errorf("wrong password for %q: %s\nunknown user: %s", u, resp.Status, first[:min(len(first), 200)])
+		}
+	}
 }

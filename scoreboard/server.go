@@ -1,6 +1,7 @@
 package scoreboard
 
 import (
+	"bytes"
 	"embed"
 	"html/template"
 	"io/fs"
@@ -148,13 +149,54 @@ func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 
 // LimitListener applies HTTPLimits to ln; refused connections are closed
 // at once (and logged, rate-limited by the caller's handler).
+//
+// Its connections also give net/http's own error replies (400 for a
+// malformed request, 431 for headers too large), which no handler sees,
+// the X-Content-Type-Options: nosniff every other response carries.
 func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
-	return connlimit.Listener(ln, connlimit.New(HTTPLimits, nil), func(remote net.Addr, reason string) {
+	return nosniffListener{connlimit.Listener(ln, connlimit.New(HTTPLimits, nil), func(remote net.Addr, reason string) {
 		if log != nil {
 			log.Warn("scoreboard: connection refused", "remote", remote.String(), "reason", reason)
 		}
-	})
+	})}
 }
+
+type nosniffListener struct{ net.Listener }
+
+func (l nosniffListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &nosniffConn{Conn: c}, nil
+}
+
+// nosniffConn adds nosniff to net/http's error replies, which it writes
+// straight to the connection in one piece: the status line, these
+// headers, and the text.
+type nosniffConn struct{ net.Conn }
+
+var (
+	goErrorHeaders = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n")
+	nosniffHeader  = []byte("\r\nX-Content-Type-Options: nosniff")
+)
+
+func (c *nosniffConn) Write(p []byte) (int, error) {
+	if bytes.HasPrefix(p, []byte("HTTP/1.1 4")) && !bytes.Contains(p, []byte("X-Content-Type-Options")) {
+		if i := bytes.Index(p, goErrorHeaders); i > 0 && bytes.IndexByte(p[:i], '\n') < 0 {
+			out := make([]byte, 0, len(p)+len(nosniffHeader))
+			out = append(append(append(out, p[:i]...), nosniffHeader...), p[i:]...)
+			if _, err := c.Conn.Write(out); err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
+	return c.Conn.Write(p)
+}
+
+// NetConn returns the wrapped connection (for connlimit).
+func (c *nosniffConn) NetConn() net.Conn { return c.Conn }
 
 // encoding is how f goes to a stream that shows last (nil: nothing yet):
 // as a patch if it was made from last, else whole.
