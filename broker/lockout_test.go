@@ -78,3 +78,38 @@ func TestViewersCannotLockOutAccounts(t *testing.T) {
 		}
 	}
 }
+
+// At the viewers' share, an anonymous viewer that has not subscribed
+// gives its place to a newcomer; one that watches keeps it.
+func TestIdleViewerMakesRoom(t *testing.T) {
+	lim := Limits{MaxConns: 10, ReservedConns: 2, MaxViewersPerAddr: 8, MaxConnsPerAddr: 16, ConnRate: 1000, ConnBurst: 1000}
+	b := startBroker(t, Config{WSAddr: Off, Limits: lim})
+	var idle []net.Conn
+	for i := 0; i < 8; i++ {
+		c, ack := holdFrom(t, 60, b.TCPAddr(), connectPacket(4, fmt.Sprint("idle-", i), "", ""))
+		if ack[2] != 0 {
+			t.Fatalf("viewer %d refused: % x", i, ack)
+		}
+		if i > 0 { // all but the first watch
+			c.Write(subscribePacket("zertz/+/state"))
+		} else {
+			idle = append(idle, c)
+		}
+	}
+	waitUntil(t, func() bool {
+		n := 0
+		for _, cl := range b.srv.Clients.GetAll() {
+			if cl.State.Subscriptions.Len() > 0 {
+				n++
+			}
+		}
+		return n == 7
+	}, "seven viewers subscribed")
+	if _, ack := holdFrom(t, 61, b.TCPAddr(), connectPacket(4, "newcomer", "", "")); ack[2] != 0 {
+		t.Fatalf("the newcomer was refused with an idle viewer to replace: % x", ack)
+	}
+	idle[0].SetReadDeadline(time.Now().Add(wait))
+	if _, err := idle[0].Read(make([]byte, 1)); err == nil {
+		t.Error("the idle viewer kept its place")
+	}
+}
