@@ -3,11 +3,13 @@ package journal
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
 )
 
 // twoGames writes an older game of two turns and a current one of four,
@@ -183,7 +185,7 @@ func TestCompactsWhileRunning(t *testing.T) {
 	if j2.Damage() != nil {
 		t.Fatalf("damage after compaction: %v", j2.Damage())
 	}
-	if !reflect.DeepEqual(got, want) {
+	if !sameGame(got, want) {
 		t.Errorf("reopened after compaction:\n%+v\nwant\n%+v", got, want)
 	}
 	if got.Game.Len() != 3 || got.Request == nil || got.Clock == nil || len(got.Clocks) != 3 || len(got.Missed) != 1 || got.Players[1] != "bob-299" {
@@ -210,5 +212,71 @@ func BenchmarkOpenAfterFlood(b *testing.B) {
 			b.Fatal(err)
 		}
 		j.Close()
+	}
+}
+
+// Random games with take-backs, renamed players, clocks and ends: every
+// compaction's snapshot replays to the very game (else compact would
+// leave the file as it was and Compactions would not count it).
+func TestSnapshotReplaysRandomGames(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 19))
+	for game := 0; game < 15; game++ {
+		path := filepath.Join(t.TempDir(), "j")
+		j, _, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.CompactAt = 1 // compact after every entry
+		seq, ms := uint64(1), int64(0)
+		variant := []string{"37", "48", "61", "37b"}[rng.IntN(4)]
+		clk := func() *Clock {
+			return &Clock{Remaining: [2]int64{rng.Int64N(600000), rng.Int64N(600000)}, Running: rng.IntN(3) - 1, Flag: -1, Used: [2]int64{rng.Int64N(9000), 0}, TurnMS: rng.Int64N(9000)}
+		}
+		if err := j.NewTimedGame(seq, ms, variant, rng.IntN(2), "tournament", [2]string{"a", "b"}, "fischer:10m+5s", clk()); err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; step < 40; step++ {
+			seq++
+			ms += rng.Int64N(5000)
+			g := j.Game()
+			var err error
+			switch r := rng.IntN(10); {
+			case r < 6 && g.End == nil:
+				turns := g.Game.Position().LegalTurns(nil)
+				if len(turns) == 0 {
+					continue
+				}
+				tn := turns[rng.IntN(len(turns))]
+				err = j.TimedTurn(seq, ms, engine.FormatTurn(g.Game.Position().Board(), tn), false, clk())
+			case r == 6 && g.End == nil && g.Game.Len() > 0:
+				err = j.TimedTakeback(seq, ms, 1+rng.IntN(g.Game.Len()), clk())
+			case r == 7:
+				err = j.Players(seq, ms, [2]string{fmt.Sprint("p", rng.IntN(99)), "q"})
+			case r == 8:
+				err = j.Clock(seq, ms, *clk())
+			case r == 9 && g.End == nil && g.Game.Len() > 0 && rng.IntN(4) == 0:
+				err = j.TakebackRequest(seq, ms, &Request{Turn: g.Game.Len(), By: rng.IntN(2)})
+			}
+			if err != nil {
+				t.Fatalf("game %d step %d: %v", game, step, err)
+			}
+			if snapshot(j.Game()) == nil {
+				t.Fatalf("game %d step %d: the snapshot does not replay to the game", game, step)
+			}
+		}
+		want := j.Game()
+		n := j.Compactions
+		j.Close()
+		if n == 0 {
+			t.Fatalf("game %d: never compacted", game)
+		}
+		j2, got, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameGame(got, want) {
+			t.Fatalf("game %d: reopened game differs from the one journalled", game)
+		}
+		j2.Close()
 	}
 }

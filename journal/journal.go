@@ -717,6 +717,48 @@ func snapshot(g *Game) []Entry {
 	if g == nil {
 		return nil
 	}
+	out := snapshotEntries(g)
+	var h *Game
+	for _, e := range out {
+		var err error
+		if h, err = apply(h, e); err != nil {
+			return nil
+		}
+	}
+	if !sameGame(h, g) {
+		return nil
+	}
+	return out
+}
+
+// sameGame reports whether a and b hold the same game: every field, the
+// engine's games compared turn by turn (a game taken back to its start
+// holds empty slices where a new one holds none).
+func sameGame(a, b *Game) bool {
+	x, y := *a, *b
+	x.Game, y.Game = nil, nil
+	if len(x.Missed) == 0 {
+		x.Missed = nil
+	}
+	if len(y.Missed) == 0 {
+		y.Missed = nil
+	}
+	if !reflect.DeepEqual(x, y) || a.Game.Len() != b.Game.Len() || !reflect.DeepEqual(a.Game.Start(), b.Game.Start()) {
+		return false
+	}
+	for i := 0; i < a.Game.Len(); i++ {
+		ta, ca := a.Game.Turn(i)
+		tb, cb := b.Game.Turn(i)
+		if !reflect.DeepEqual(ta, tb) || len(ca) != len(cb) || len(ca) > 0 && !reflect.DeepEqual(ca, cb) ||
+			!reflect.DeepEqual(a.Game.PositionAfter(i+1), b.Game.PositionAfter(i+1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// snapshotEntries are snapshot's entries, unchecked.
+func snapshotEntries(g *Game) []Entry {
 	first := g.Game.Start().ToMove()
 	players := g.Players
 	out := []Entry{{Op: "game", Seq: g.GameSeq, T: g.GameT, Variant: g.Variant, First: first, Mode: g.Mode, Players: &players, Control: g.Control}}
@@ -744,16 +786,6 @@ func snapshot(g *Game) []Entry {
 	if g.Request != nil {
 		r := *g.Request
 		out = append(out, Entry{Op: "request", Seq: g.Seq, T: g.T, Request: &r})
-	}
-	var h *Game
-	for _, e := range out {
-		var err error
-		if h, err = apply(h, e); err != nil {
-			return nil
-		}
-	}
-	if !reflect.DeepEqual(h, g) {
-		return nil
 	}
 	return out
 }
