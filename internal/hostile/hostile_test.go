@@ -570,6 +570,12 @@ func TestHostileClients(t *testing.T) {
 		t.Fatal("no state from the board")
 	}
 	_, base := b.rss()
+	// The game's own pace, unattacked: the longest wait between states
+	// over the next 20, to read the gaps under each attack against.
+	quietFrom := time.Now()
+	seq0, _ := b.lastSeq()
+	b.awaitSeq(seq0 + 20)
+	quiet := b.longestGap(quietFrom, time.Now())
 	attacks := []attack{
 		bigPublish(1, 0), bigPublish(1, 1), bigPublish(10, 0), bigPublish(10, 1), bigPublish(50, 0), bigPublish(50, 1),
 		paddedConnect(1), paddedConnect(50),
@@ -581,7 +587,8 @@ func TestHostileClients(t *testing.T) {
 		before, max int64
 		ok          bool
 		took        time.Duration
-		during      int // states received while the attack ran
+		during      int           // states received while the attack ran
+		gap         time.Duration // the longest wait for a state meanwhile
 	}
 	var results []result
 	src := 0
@@ -593,6 +600,7 @@ func TestHostileClients(t *testing.T) {
 			start, n0 := time.Now(), b.states()
 			a.run(t, b, src)
 			during := b.states() - n0
+			gap := b.longestGap(start, time.Now())
 			src += 200 // each attack from addresses of its own
 			// Two states: the board has done whatever the attack left it
 			// to do (an old version logs a refused packet afterwards).
@@ -602,7 +610,7 @@ func TestHostileClients(t *testing.T) {
 				// read (formatting a 50 MiB packet takes seconds).
 				time.Sleep(d)
 			}
-			results = append(results, result{a.name, before, b.peak.Load(), flowing, time.Since(start).Round(100 * time.Millisecond), during})
+			results = append(results, result{a.name, before, b.peak.Load(), flowing, time.Since(start).Round(100 * time.Millisecond), during, gap})
 			if !flowing {
 				t.Errorf("no state with seq above %d within %v", seq+1, wait)
 			}
@@ -618,9 +626,9 @@ func TestHostileClients(t *testing.T) {
 	}
 	_, hwm := b.rss()
 	var report strings.Builder
-	fmt.Fprintf(&report, "board RSS (MB), start-up peak %.1f:\n", float64(base)/(1<<20))
+	fmt.Fprintf(&report, "board RSS (MB), start-up peak %.1f; unattacked, the longest wait between states over 20 states was %v:\n", float64(base)/(1<<20), quiet.Round(10*time.Millisecond))
 	for _, r := range results {
-		fmt.Fprintf(&report, "  %-42s %6.1f → peak %7.1f  state flowing: %-5v (%d during the attack) %v\n", r.name, float64(r.before)/(1<<20), float64(r.max)/(1<<20), r.ok, r.during, r.took)
+		fmt.Fprintf(&report, "  %-45s %6.1f → peak %7.1f  state flowing: %-5v (%d during the attack, longest gap %v) %v\n", r.name, float64(r.before)/(1<<20), float64(r.max)/(1<<20), r.ok, r.during, r.gap.Round(10*time.Millisecond), r.took)
 	}
 	fmt.Fprintf(&report, "  VmHWM after all attacks: %.1f MB; longest log line: %d bytes", float64(hwm)/(1<<20), b.maxLine.Load())
 	t.Log(report.String())

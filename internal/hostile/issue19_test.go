@@ -380,9 +380,19 @@ var httpLockout = attack{"HTTP lock-out, 33 addresses × 64 streams", func(t *te
 		status = resp.StatusCode
 		resp.Body.Close()
 	}
-	figure(t, "HTTP lock-out: %d of 2112 event streams open; GET /console from another address: %d", open.Load(), status)
-	if status != http.StatusOK {
-		t.Errorf("/console during the lock-out: %d; want 200", status)
+	viewer := 0
+	vctx, vcancel := context.WithCancel(ctx)
+	vreq, _ := http.NewRequestWithContext(vctx, "GET", "http://"+b.http+"/events?board="+b.id, nil)
+	vhc := &http.Client{Transport: &http.Transport{DialContext: from(src + 41).DialContext}}
+	if resp, err := vhc.Do(vreq); err == nil {
+		viewer = resp.StatusCode
+		vcancel()
+		resp.Body.Close()
+	}
+	vcancel()
+	figure(t, "HTTP lock-out: %d of 2112 event streams open; from other addresses, GET /console: %d, a viewer's stream: %d", open.Load(), status, viewer)
+	if status != http.StatusOK || viewer != http.StatusOK {
+		t.Errorf("during the lock-out: /console %d, a viewer's stream %d; want 200 and 200", status, viewer)
 	}
 	cancel()
 	wg.Wait()
