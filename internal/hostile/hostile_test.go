@@ -571,10 +571,10 @@ func TestHostileClients(t *testing.T) {
 	}
 	_, base := b.rss()
 	// The game's own pace, unattacked: the longest wait between states
-	// over the next 20, to read the gaps under each attack against.
+	// over the next 10, to read the gaps under each attack against.
 	quietFrom := time.Now()
 	seq0, _ := b.lastSeq()
-	b.awaitSeq(seq0 + 20)
+	b.awaitSeq(seq0 + 10)
 	quiet := b.longestGap(quietFrom, time.Now())
 	attacks := []attack{
 		bigPublish(1, 0), bigPublish(1, 1), bigPublish(10, 0), bigPublish(10, 1), bigPublish(50, 0), bigPublish(50, 1),
@@ -626,7 +626,7 @@ func TestHostileClients(t *testing.T) {
 	}
 	_, hwm := b.rss()
 	var report strings.Builder
-	fmt.Fprintf(&report, "board RSS (MB), start-up peak %.1f; unattacked, the longest wait between states over 20 states was %v:\n", float64(base)/(1<<20), quiet.Round(10*time.Millisecond))
+	fmt.Fprintf(&report, "board RSS (MB), start-up peak %.1f; unattacked, the longest wait between states over 10 states was %v:\n", float64(base)/(1<<20), quiet.Round(10*time.Millisecond))
 	for _, r := range results {
 		fmt.Fprintf(&report, "  %-45s %6.1f → peak %7.1f  state flowing: %-5v (%d during the attack, longest gap %v) %v\n", r.name, float64(r.before)/(1<<20), float64(r.max)/(1<<20), r.ok, r.during, r.gap.Round(10*time.Millisecond), r.took)
 	}
