@@ -459,8 +459,10 @@ func (h *authHook) boardsCatchUp(topic string) bool {
 	for {
 		behind := false
 		for id := range h.srv.Topics.Subscribers(topic).Subscriptions {
+			// A board away with its session kept counts too: mochi
+			// keeps its messages in flight for it, up to the same limit.
 			b, ok := h.srv.Clients.Get(id)
-			if !ok || b.Closed() {
+			if !ok {
 				continue
 			}
 			if u, ok := h.users[string(b.Properties.Username)]; ok && u.role == RoleBoard && b.State.Inflight.Len() >= limit {

@@ -118,3 +118,88 @@ func TestCommandFloodNeverAcknowledgedAndLost(t *testing.T) {
 	}, "every acknowledged command at the board")
 	t.Logf("%d of %d commands acknowledged, all delivered", len(acked), n)
 }
+
+// Commands for a board that is away, its session kept: the broker keeps
+// them for it up to half of MaxInflight, then refuses the rest unacknowledged;
+// every acknowledged one reaches the board when it is back.
+func TestCommandsForAnAbsentBoardNeverAcknowledgedAndLost(t *testing.T) {
+	b := startBroker(t, Config{Limits: Limits{CommandRate: 1e6, CommandBurst: 1e6, CommandWait: 200 * time.Millisecond}})
+	var mu sync.Mutex
+	got := map[string]bool{}
+	opts := func() *paho.ClientOptions {
+		o := paho.NewClientOptions().AddBroker("tcp://"+b.TCPAddr()).SetClientID("zertzboard-b1").SetUsername("board1").SetPassword("board-secret").
+			SetCleanSession(false).SetAutoReconnect(false).SetConnectTimeout(wait).SetProtocolVersion(4)
+		o.SetDefaultPublishHandler(func(_ paho.Client, m paho.Message) {
+			mu.Lock()
+			got[string(m.Payload())] = true
+			mu.Unlock()
+		})
+		return o
+	}
+	board := paho.NewClient(opts())
+	if tok := board.Connect(); !tok.WaitTimeout(wait) || tok.Error() != nil {
+		t.Fatalf("board: %v", tok.Error())
+	}
+	if tok := board.Subscribe("zertz/b1/cmd/+", 1, nil); !tok.WaitTimeout(wait) || tok.Error() != nil {
+		t.Fatalf("board subscribe: %v", tok.Error())
+	}
+	board.Disconnect(50) // away; the broker keeps its session
+	waitUntil(t, func() bool { cl, ok := b.srv.Clients.Get("zertzboard-b1"); return ok && cl.Closed() }, "the board away")
+
+	c, err := net.Dial("tcp", b.TCPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write(connectPacket(4, "flooder", "op", "op-secret"))
+	r := bufio.NewReader(c)
+	readPacket(t, r)
+	acked := map[uint16]bool{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			h, err := r.ReadByte()
+			if err != nil {
+				return
+			}
+			n, _ := r.ReadByte()
+			body := make([]byte, n)
+			if _, err := io.ReadFull(r, body); err != nil {
+				return
+			}
+			if h>>4 == 4 {
+				acked[uint16(body[0])<<8|uint16(body[1])] = true
+			}
+		}
+	}()
+	const n = 100
+	go func() {
+		for i := 1; i <= n; i++ {
+			payload := []byte(fmt.Sprintf(`{"id":"c%d"}`, i))
+			vh := append(str("zertz/b1/cmd/pause"), byte(i>>8), byte(i))
+			if _, err := c.Write(append(append(append([]byte{0x32}, varint(len(vh)+len(payload))...), vh...), payload...)); err != nil {
+				return
+			}
+		}
+	}()
+	<-done
+	if len(acked) == 0 || len(acked) >= n {
+		t.Fatalf("%d of %d commands acknowledged for an absent board; want some, then a refusal", len(acked), n)
+	}
+	back := paho.NewClient(opts())
+	if tok := back.Connect(); !tok.WaitTimeout(wait) || tok.Error() != nil {
+		t.Fatalf("board back: %v", tok.Error())
+	}
+	defer back.Disconnect(50)
+	waitUntil(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for id := range acked {
+			if !got[fmt.Sprintf(`{"id":"c%d"}`, id)] {
+				return false
+			}
+		}
+		return true
+	}, "every acknowledged command at the board once it is back")
+}
