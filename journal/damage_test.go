@@ -203,8 +203,6 @@ func BenchmarkOpenAfterFlood(b *testing.B) {
 		j.Players(uint64(2+i), int64(i), [2]string{"ann", fmt.Sprint("bob-", i)})
 	}
 	j.Close()
-	fi, _ := os.Stat(path)
-	b.ReportMetric(float64(fi.Size()), "journal-bytes")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		j, _, err := Open(path)
@@ -213,6 +211,8 @@ func BenchmarkOpenAfterFlood(b *testing.B) {
 		}
 		j.Close()
 	}
+	fi, _ := os.Stat(path)
+	b.ReportMetric(float64(fi.Size()), "journal-bytes")
 }
 
 // Random games with take-backs, renamed players, clocks and ends: every
