@@ -159,6 +159,7 @@ type Publisher struct {
 	pathTimer  *time.Timer
 	verified   int      // health checks passed, one per connection at most
 	notices    [][]byte // events said again after every connection
+	failures   int      // health checks failed in a row
 	status     *message // "online" due after a connect
 	moves      []message
 	state      *message // latest not yet handed to paho
@@ -341,6 +342,10 @@ func (c *breakableConn) Read(b []byte) (int, error) {
 	return n, err
 }
 
+// maxHealthBackoff bounds the wait before reconnecting after health
+// checks that keep failing.
+const maxHealthBackoff = 5 * time.Minute
+
 // CmdHealthCheck is the command the board sends itself after each
 // connection: its coming back proves that the broker delivers the board's
 // commands. Another client's health-check is answered command-accepted and
@@ -414,6 +419,7 @@ func (p *Publisher) healthPassed(id string) bool {
 	}
 	was := p.pathErr
 	p.pathErr = nil
+	p.failures = 0
 	p.verified++
 	p.mu.Unlock()
 	if was != nil {
@@ -438,6 +444,12 @@ func (p *Publisher) healthFailed(gen int) {
 	p.health = ""
 	err := fmt.Errorf("the board's own health-check command did not come back within %v: commands are not reaching it", p.cfg.HealthTimeout)
 	p.pathErr = err
+	p.failures++
+	// The first failure reconnects at once; if reconnecting does not
+	// help (an ACL that never delivers the board's commands), each
+	// further try waits twice as long, up to maxHealthBackoff, rather
+	// than republishing everything every few seconds.
+	delay := min(100*time.Millisecond<<min(2*(p.failures-1), 20), maxHealthBackoff)
 	p.mu.Unlock()
 	p.log.Error("broadcast: command path broken; reconnecting", "error", err)
 	_ = p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: referee.Fault{Reason: "command path: " + err.Error()}})
@@ -446,7 +458,7 @@ func (p *Publisher) healthFailed(gen int) {
 	}
 	// The fault event goes out first if the connection still carries it.
 	go func() {
-		t := time.NewTimer(100 * time.Millisecond)
+		t := time.NewTimer(delay)
 		defer t.Stop()
 		select {
 		case <-t.C:
