@@ -127,7 +127,7 @@ func TestCommandsForAnAbsentBoardNeverAcknowledgedAndLost(t *testing.T) {
 	var mu sync.Mutex
 	got := map[string]bool{}
 	opts := func() *paho.ClientOptions {
-		o := paho.NewClientOptions().AddBroker("tcp://"+b.TCPAddr()).SetClientID("zertzboard-b1").SetUsername("board1").SetPassword("board-secret").
+		o := paho.NewClientOptions().AddBroker("tcp://" + b.TCPAddr()).SetClientID("zertzboard-b1").SetUsername("board1").SetPassword("board-secret").
 			SetCleanSession(false).SetAutoReconnect(false).SetConnectTimeout(wait).SetProtocolVersion(4)
 		o.SetDefaultPublishHandler(func(_ paho.Client, m paho.Message) {
 			mu.Lock()
