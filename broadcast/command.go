@@ -13,6 +13,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/textcheck"
 )
 
 // Command names: the last level of <prefix>cmd/<name>.
@@ -40,10 +41,11 @@ var commandFields = map[string][]string{
 	CmdDeclareResult:  {"result", "winner", "note"},
 	CmdTakebackAnswer: {"accept"},
 	CmdAnswer:         {"question", "option"},
+	CmdHealthCheck:    nil,
 }
 
 // commandNames lists the commands for the "unknown command" reason.
-const commandNames = "new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-answer or answer"
+const commandNames = "new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-answer, answer or health-check"
 
 // MaxOption bounds an answer's option given as text: a line of play in
 // notation, a few turns long.
@@ -358,15 +360,19 @@ func decodeReason(err error) string {
 	return "payload is not a valid command"
 }
 
-// checkText refuses names and IDs a scoreboard could not show safely.
+// checkText refuses names and IDs a scoreboard could not show safely:
+// too long, control or invisible formatting characters, bad UTF-8; and
+// player names that show nothing.
 func checkText(field, s string) string {
 	if len(s) > maxName {
 		return fmt.Sprintf("field %q is longer than %d bytes", field, maxName)
 	}
-	for _, r := range s {
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			return fmt.Sprintf("field %q holds a control character or bad UTF-8", field)
-		}
+	p := textcheck.Problem(s)
+	if field == "players" {
+		p = textcheck.NameProblem(s)
+	}
+	if p != "" {
+		return fmt.Sprintf("field %q holds %s", field, p)
 	}
 	return ""
 }

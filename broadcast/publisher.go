@@ -2,16 +2,20 @@ package broadcast
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
@@ -77,6 +81,14 @@ type Config struct {
 	// memory (err says why) and when it is back on disk (err is nil), for
 	// the board's screen. It must not block.
 	OnStoreFault func(err error)
+	// OnCommandPath, if not nil, is called when the health check after a
+	// (re)connection fails (err says why; the publisher then reconnects)
+	// and when a later one passes again (err is nil), for the board's
+	// screen. It must not block.
+	OnCommandPath func(err error)
+	// HealthTimeout bounds the wait for the board's own health-check
+	// command to come back after each connection (default 10s).
+	HealthTimeout time.Duration
 	// CommandToken, if set, must be the "token" field of every command.
 	// It is for external brokers without ACLs; the embedded broker checks
 	// roles itself.
@@ -136,8 +148,18 @@ type Publisher struct {
 
 	closeOnce sync.Once
 
+	connMu sync.Mutex
+	conn   *breakableConn // the connection paho uses now, broken to force a reconnect
+
 	mu         sync.Mutex
 	closed     bool
+	health     string // the id of the health check awaited, "" when none
+	healthGen  int    // counts connections, so a stale timer does nothing
+	pathErr    error  // the last health check's failure, nil when it passed
+	pathTimer  *time.Timer
+	verified   int      // health checks passed, one per connection at most
+	notices    [][]byte // events said again after every connection
+	failures   int      // health checks failed in a row
 	status     *message // "online" due after a connect
 	moves      []message
 	state      *message // latest not yet handed to paho
@@ -180,6 +202,7 @@ func New(cfg Config) (*Publisher, error) {
 	setDefault(&cfg.ConnectTimeout, 10*time.Second)
 	setDefault(&cfg.KeepAlive, 30*time.Second)
 	setDefault(&cfg.CloseTimeout, 2*time.Second)
+	setDefault(&cfg.HealthTimeout, 10*time.Second)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -228,6 +251,7 @@ func New(cfg Config) (*Publisher, error) {
 		ctx:     ctx, cancel: cancel,
 	}
 	p.store = newStore(cfg.StoreDir, p.storeFault)
+	o.SetCustomOpenConnectionFn(p.dial)
 	o.SetClientID(cfg.ClientID).
 		SetUsername(cfg.Username).
 		SetPassword(cfg.Password).
@@ -254,6 +278,195 @@ func New(cfg Config) (*Publisher, error) {
 	p.client.Connect() // with ConnectRetry it retries until Disconnect; nothing to wait for
 	go p.run()
 	return p, nil
+}
+
+// dial opens the connection as paho would, and keeps it: closing it is
+// how a failed health check makes paho reconnect.
+func (p *Publisher) dial(u *url.URL, o mqtt.ClientOptions) (net.Conn, error) {
+	var (
+		c   net.Conn
+		err error
+	)
+	d := &net.Dialer{Timeout: o.ConnectTimeout}
+	switch u.Scheme {
+	case "ws", "wss":
+		du := *u
+		du.User = nil
+		var tc *tls.Config
+		if u.Scheme == "wss" {
+			tc = o.TLSConfig
+		}
+		c, err = mqtt.NewWebsocket(du.String(), tc, o.ConnectTimeout, o.HTTPHeaders, o.WebsocketOptions)
+	case "ssl", "tls", "mqtts":
+		c, err = tls.DialWithDialer(d, "tcp", u.Host, o.TLSConfig)
+	default:
+		c, err = d.Dial("tcp", u.Host)
+	}
+	if err != nil {
+		return nil, err
+	}
+	bc := &breakableConn{Conn: c}
+	p.connMu.Lock()
+	p.conn = bc
+	p.connMu.Unlock()
+	return bc, nil
+}
+
+// reconnect drops the connection; paho notices and reconnects.
+func (p *Publisher) reconnect() {
+	p.connMu.Lock()
+	c := p.conn
+	p.connMu.Unlock()
+	if c != nil {
+		c.broken.Store(true)
+		c.Close()
+	}
+}
+
+// errHealthCheck ends a connection whose command path failed its check.
+var errHealthCheck = errors.New("broadcast: the health check failed; reconnecting")
+
+// breakableConn is a connection the publisher can break on purpose. Paho
+// takes an error about a closed connection for its own disconnection and
+// does not reconnect, so a broken one reads as another error.
+type breakableConn struct {
+	net.Conn
+	broken atomic.Bool
+}
+
+func (c *breakableConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if err != nil && c.broken.Load() {
+		return n, errHealthCheck
+	}
+	return n, err
+}
+
+// maxHealthBackoff bounds the wait before reconnecting after health
+// checks that keep failing.
+const maxHealthBackoff = 5 * time.Minute
+
+// CmdHealthCheck is the command the board sends itself after each
+// connection: its coming back proves that the broker delivers the board's
+// commands. Another client's health-check is answered command-accepted and
+// does nothing else.
+const CmdHealthCheck = "health-check"
+
+// CommandPath is nil once the latest health check passed, or says why the
+// board cannot be sure it receives its commands.
+func (p *Publisher) CommandPath() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.health != "" && p.pathErr == nil {
+		return errors.New("broadcast: health check under way")
+	}
+	return p.pathErr
+}
+
+// startHealthCheck sends the board a command of its own, and arms the
+// timer that reconnects if it does not come back. Sent at QoS 0 (so that it
+// never waits in the store behind moves), it is repeated three times
+// within HealthTimeout.
+func (p *Publisher) startHealthCheck(c mqtt.Client) {
+	b := make([]byte, 8)
+	rand.Read(b)
+	id := "health-" + hex.EncodeToString(b)
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.healthGen++
+	gen := p.healthGen
+	p.health = id
+	if p.pathTimer != nil {
+		p.pathTimer.Stop()
+	}
+	p.pathTimer = time.AfterFunc(p.cfg.HealthTimeout, func() { p.healthFailed(gen) })
+	p.mu.Unlock()
+	payload, _ := json.Marshal(map[string]string{"id": id})
+	topic := p.prefix + TopicCmd + CmdHealthCheck
+	go func() {
+		for i := 0; i < 3; i++ {
+			c.Publish(topic, 0, false, payload)
+			t := time.NewTimer(p.cfg.HealthTimeout / 3)
+			select {
+			case <-t.C:
+			case <-p.ctx.Done():
+				t.Stop()
+				return
+			}
+			p.mu.Lock()
+			waiting := p.health == id
+			p.mu.Unlock()
+			if !waiting {
+				return
+			}
+		}
+	}()
+}
+
+// healthPassed is called with the id of a health check that came back.
+func (p *Publisher) healthPassed(id string) bool {
+	p.mu.Lock()
+	if id == "" || id != p.health {
+		p.mu.Unlock()
+		return false
+	}
+	p.health = ""
+	if p.pathTimer != nil {
+		p.pathTimer.Stop()
+	}
+	was := p.pathErr
+	p.pathErr = nil
+	p.failures = 0
+	p.verified++
+	p.mu.Unlock()
+	if was != nil {
+		p.log.Info("broadcast: commands reach the board again")
+		_ = p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: referee.Fault{Reason: "command path: restored"}})
+		if p.cfg.OnCommandPath != nil {
+			p.cfg.OnCommandPath(nil)
+		}
+	} else {
+		p.log.Info("broadcast: command path verified")
+	}
+	return true
+}
+
+// healthFailed runs when a health check did not come back in time.
+func (p *Publisher) healthFailed(gen int) {
+	p.mu.Lock()
+	if p.closed || gen != p.healthGen || p.health == "" {
+		p.mu.Unlock()
+		return
+	}
+	p.health = ""
+	err := fmt.Errorf("the board's own health-check command did not come back within %v: commands are not reaching it", p.cfg.HealthTimeout)
+	p.pathErr = err
+	p.failures++
+	// The first failure reconnects at once; if reconnecting does not
+	// help (an ACL that never delivers the board's commands), each
+	// further try waits twice as long, up to maxHealthBackoff, rather
+	// than republishing everything every few seconds.
+	delay := min(100*time.Millisecond<<min(2*(p.failures-1), 20), maxHealthBackoff)
+	p.mu.Unlock()
+	p.log.Error("broadcast: command path broken; reconnecting", "error", err)
+	_ = p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: referee.Fault{Reason: "command path: " + err.Error()}})
+	if p.cfg.OnCommandPath != nil {
+		p.cfg.OnCommandPath(err)
+	}
+	// The fault event goes out first if the connection still carries it.
+	go func() {
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-p.ctx.Done():
+			return
+		}
+		p.reconnect()
+	}()
 }
 
 // storeFault reports the store's disk trouble: in the log, on "events",
@@ -376,6 +589,30 @@ func (p *Publisher) PublishEvent(e referee.Event) error {
 	return p.enqueue(func() { p.queueEventLocked(b) })
 }
 
+// maxNotices bounds the events PublishNotice keeps.
+const maxNotices = 8
+
+// PublishNotice queues e for "events" now if connected, and again after
+// every (re)connection, for what an operator must not miss because the
+// board was not connected yet when it happened: journal damage found at
+// start-up. At most maxNotices are kept (the oldest go).
+func (p *Publisher) PublishNotice(e referee.Event) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("broadcast: encoding %s event: %w", e.Body.Kind(), err)
+	}
+	open := p.client.IsConnectionOpen()
+	return p.enqueue(func() {
+		if len(p.notices) >= maxNotices {
+			p.notices = p.notices[1:]
+		}
+		p.notices = append(p.notices, b)
+		if open {
+			p.queueEventLocked(b)
+		}
+	})
+}
+
 // Accept tells "events" the controller carried out cmd.
 func (p *Publisher) Accept(cmd Command) error {
 	return p.reply(commandReply{kind: "command-accepted", Command: cmd.Name, ID: cmd.ID})
@@ -431,6 +668,9 @@ func (p *Publisher) onConnect(c mqtt.Client) {
 		if p.record == nil {
 			p.record = p.lastRecord
 		}
+		for _, b := range p.notices {
+			p.queueEventLocked(b)
+		}
 	}
 	p.mu.Unlock()
 	if err := p.store.Degraded(); err != nil {
@@ -451,6 +691,10 @@ func (p *Publisher) onConnect(c mqtt.Client) {
 			}
 		}
 	}
+	// Whatever the broker said, prove it: a command the board sends
+	// itself must come back (a session taken over and wiped, an ACL
+	// refusing the subscription silently, …).
+	p.startHealthCheck(c)
 }
 
 func (p *Publisher) onMessage(c mqtt.Client, m mqtt.Message) {
@@ -490,6 +734,14 @@ func (p *Publisher) onCommand(_ mqtt.Client, m mqtt.Message) {
 		cmd    Command
 		reason string
 	)
+	if name == CmdHealthCheck && !m.Retained() {
+		var hc struct {
+			ID string `json:"id"`
+		}
+		if len(m.Payload()) <= MaxCommandSize && json.Unmarshal(m.Payload(), &hc) == nil && p.healthPassed(hc.ID) {
+			return
+		}
+	}
 	if len(m.Payload()) == 0 {
 		// How MQTT clears a retained message; not meant as a command.
 		p.log.Debug("broadcast: ignoring an empty command", "command", clip(name))
@@ -504,6 +756,11 @@ func (p *Publisher) onCommand(_ mqtt.Client, m mqtt.Message) {
 	if reason != "" {
 		p.log.Warn("broadcast: command refused", "command", clip(name), "reason", reason)
 		_ = p.Refuse(cmd, reason)
+		return
+	}
+	if cmd.Name == CmdHealthCheck {
+		// Another client checking the board's command path.
+		_ = p.Accept(cmd)
 		return
 	}
 	p.mu.Lock()
@@ -572,38 +829,43 @@ func (p *Publisher) run() {
 	}
 }
 
+// nextLocked picks the next message. The QoS 1 messages (status, moves,
+// state, record) go first whenever the previous one is acknowledged;
+// events go while an acknowledgement is awaited. So a flood of command
+// replies on "events" never holds back "state" and "moves" by more than
+// one round trip, and events of a change still follow its move and state.
 func (p *Publisher) nextLocked(open, drained bool) *message {
 	if !open {
 		p.dropped += len(p.events)
 		p.events = nil
 		return nil
 	}
+	if drained {
+		switch {
+		case p.status != nil:
+			m := p.status
+			p.status = nil
+			return m
+		case len(p.moves) > 0:
+			m := p.moves[0]
+			p.moves = p.moves[1:]
+			return &m
+		case p.state != nil:
+			m := p.state
+			p.state, p.lastState = nil, m
+			return m
+		case p.record != nil:
+			m := p.record
+			p.record, p.lastRecord = nil, m
+			return m
+		}
+	}
 	if len(p.events) > 0 {
 		m := p.events[0]
 		p.events = p.events[1:]
 		return &m
 	}
-	if !drained {
-		return nil
-	}
-	switch {
-	case p.status != nil:
-		m := p.status
-		p.status = nil
-		return m
-	case len(p.moves) > 0:
-		m := p.moves[0]
-		p.moves = p.moves[1:]
-		return &m
-	case p.state != nil:
-		m := p.state
-		p.state, p.lastState = nil, m
-		return m
-	case p.record != nil:
-		m := p.record
-		p.record, p.lastRecord = nil, m
-		return m
-	case p.final != nil && p.closed:
+	if drained && p.final != nil && p.closed {
 		m := p.final
 		p.final = nil
 		return m
@@ -668,6 +930,9 @@ func (p *Publisher) Close() error {
 	p.closeOnce.Do(func() {
 		p.mu.Lock()
 		p.closed = true
+		if p.pathTimer != nil {
+			p.pathTimer.Stop()
+		}
 		p.final = &message{p.prefix + TopicStatus, 1, true, []byte(Offline)}
 		p.mu.Unlock()
 		close(p.closing)

@@ -33,7 +33,9 @@ func startBroker(t *testing.T, cfg Config) *Broker {
 	if cfg.Users == nil {
 		cfg.Users = testUsers
 	}
-	cfg.Logger = slog.New(slog.DiscardHandler)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	b, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +82,8 @@ func (r *recorder) waitFor(t *testing.T, want string) {
 func connect(t *testing.T, url, user, pass string, will string) (paho.Client, error) {
 	t.Helper()
 	o := paho.NewClientOptions().AddBroker(url).SetClientID(fmt.Sprintf("%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano())).
-		SetUsername(user).SetPassword(pass).SetAutoReconnect(false).SetConnectTimeout(wait)
+		SetUsername(user).SetPassword(pass).SetAutoReconnect(false).SetConnectTimeout(wait).
+		SetProtocolVersion(4) // no second try as 3.1 after a refusal: each is a log-in attempt
 	if will != "" {
 		o.SetWill(will, "bye", 1, true)
 	}

@@ -56,27 +56,59 @@ type Limits struct {
 	// ConnRate and ConnBurst how fast one address may open new ones
 	// (defaults 8 per second after a burst of 32). Refused connections
 	// are closed before a byte is read.
+	//
+	// When a listener is full, the connection idle the longest loses its
+	// slot to the new one: a connection that has not sent its CONNECT,
+	// or an anonymous viewer that has not subscribed.
 	MaxConns        int
 	MaxConnsPerAddr int
 	ConnRate        float64
 	ConnBurst       int
+	// ReservedConns of each listener's MaxConns are kept for the board's
+	// and operators' accounts: viewers (anonymous or not) may hold
+	// MaxConns-ReservedConns (default 32 reserved), and a viewer beyond
+	// that takes the slot of an anonymous viewer without subscriptions,
+	// else is refused (CONNACK 0x03 / 0x88). MaxViewersPerAddr bounds the
+	// viewers of one address (default 8), so that a few addresses cannot
+	// take the viewers' share.
+	ReservedConns     int
+	MaxViewersPerAddr int
+	// CommandRate and CommandBurst bound the commands (<prefix>+/cmd/…)
+	// one connection may publish: after CommandBurst at once,
+	// CommandRate per second (defaults 20 and 20). Beyond that the broker
+	// reads that connection more slowly: the sender is slowed, and every
+	// command it sent still reaches the board and gets its reply.
+	CommandRate  float64
+	CommandBurst int
+	// CommandWait bounds how long a QoS 1 command waits, before it is
+	// acknowledged, for a board that has half of MaxInflight messages
+	// unacknowledged (default 5s). After it the command is refused rather
+	// than acknowledged and dropped: MQTT 5 senders get PUBACK 0x97
+	// (quota exceeded), MQTT 3.1.1 senders are disconnected and send it
+	// again when they reconnect.
+	CommandWait time.Duration
 }
 
 // DefaultLimits are the limits used for zero fields.
 var DefaultLimits = Limits{
-	MaxPacketSize:    64 << 10,
-	MaxClientIDLen:   128,
-	ReceiveMaximum:   16,
-	MaxInflight:      64,
-	MaxQueued:        64,
-	MaxSubscriptions: 64,
-	MaxKeepalive:     300,
-	PacketRate:       200,
-	PacketBurst:      1000,
-	MaxConns:         256,
-	MaxConnsPerAddr:  32,
-	ConnRate:         8,
-	ConnBurst:        32,
+	MaxPacketSize:     64 << 10,
+	MaxClientIDLen:    128,
+	ReceiveMaximum:    16,
+	MaxInflight:       64,
+	MaxQueued:         64,
+	MaxSubscriptions:  64,
+	MaxKeepalive:      300,
+	PacketRate:        200,
+	PacketBurst:       1000,
+	MaxConns:          256,
+	MaxConnsPerAddr:   16,
+	ReservedConns:     32,
+	MaxViewersPerAddr: 8,
+	ConnRate:          8,
+	ConnBurst:         32,
+	CommandRate:       20,
+	CommandBurst:      20,
+	CommandWait:       5 * time.Second,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -94,10 +126,15 @@ func (l Limits) withDefaults() Limits {
 	setIf(&l.MaxConnsPerAddr, d.MaxConnsPerAddr)
 	setIf(&l.ConnRate, d.ConnRate)
 	setIf(&l.ConnBurst, d.ConnBurst)
+	setIf(&l.ReservedConns, d.ReservedConns)
+	setIf(&l.MaxViewersPerAddr, d.MaxViewersPerAddr)
+	setIf(&l.CommandRate, d.CommandRate)
+	setIf(&l.CommandBurst, d.CommandBurst)
+	setIf(&l.CommandWait, d.CommandWait)
 	return l
 }
 
-func setIf[T int | uint16 | uint32 | float64](v *T, d T) {
+func setIf[T int | uint16 | uint32 | float64 | time.Duration](v *T, d T) {
 	if *v <= 0 {
 		*v = d
 	}
@@ -109,6 +146,8 @@ func (l Limits) check() error {
 		return fmt.Errorf("broker: maximum packet size %d: want 4 KiB to 256 MiB (commands take up to 4 KiB)", l.MaxPacketSize)
 	case l.MaxClientIDLen < 23:
 		return fmt.Errorf("broker: maximum client ID length %d: MQTT requires at least 23", l.MaxClientIDLen)
+	case l.ReservedConns >= l.MaxConns:
+		return fmt.Errorf("broker: %d connections reserved for accounts of %d: leave some for viewers", l.ReservedConns, l.MaxConns)
 	}
 	return nil
 }
@@ -149,6 +188,7 @@ type guardConn struct {
 	tokens  float64
 	last    time.Time
 	readErr error
+	cmds    *pacer // commands published, used by the auth hook on the reading goroutine
 
 	mu      sync.Mutex // serialises writes and the closing DISCONNECT
 	version byte       // protocol level from the CONNECT (4: 3.1.1, 5: 5)
@@ -157,7 +197,45 @@ type guardConn struct {
 }
 
 func newGuardConn(c net.Conn, l Limits) *guardConn {
-	return &guardConn{Conn: c, max: l.MaxPacketSize, rate: l.PacketRate, burst: float64(l.PacketBurst), tokens: float64(l.PacketBurst)}
+	return &guardConn{Conn: c, max: l.MaxPacketSize, rate: l.PacketRate, burst: float64(l.PacketBurst), tokens: float64(l.PacketBurst),
+		cmds: newPacer(l.CommandRate, l.CommandBurst, nil)}
+}
+
+// NetConn returns the wrapped connection (for connlimit).
+func (g *guardConn) NetConn() net.Conn { return g.Conn }
+
+// trust lifts the packet pacing for the board's own account: it answers
+// every command it receives (a PUBACK and a reply each), and pacing it
+// would hold back its state and its acknowledgements behind a flooding
+// operator. It runs on the reading goroutine, as Read does.
+func (g *guardConn) trust() { g.rate = 0 }
+
+// pacer is a token bucket that makes its caller wait.
+type pacer struct {
+	rate, burst, tokens float64
+	last                time.Time
+	now                 func() time.Time
+}
+
+func newPacer(rate float64, burst int, now func() time.Time) *pacer {
+	if now == nil {
+		now = time.Now
+	}
+	return &pacer{rate: rate, burst: float64(burst), tokens: float64(burst), now: now}
+}
+
+// take takes a token and returns how long to wait first (0: none).
+func (p *pacer) take() time.Duration {
+	now := p.now()
+	if !p.last.IsZero() {
+		p.tokens = min(p.burst, p.tokens+now.Sub(p.last).Seconds()*p.rate)
+	}
+	p.last = now
+	p.tokens--
+	if p.tokens >= 0 {
+		return 0
+	}
+	return time.Duration(-p.tokens / p.rate * float64(time.Second))
 }
 
 func (g *guardConn) Read(p []byte) (int, error) {
@@ -241,6 +319,9 @@ func (g *guardConn) noteConnect(b []byte) {
 
 // pace waits while the client is over its packet rate.
 func (g *guardConn) pace() error {
+	if g.rate <= 0 {
+		return nil
+	}
 	now := time.Now()
 	if !g.last.IsZero() {
 		g.tokens = min(g.burst, g.tokens+now.Sub(g.last).Seconds()*g.rate)

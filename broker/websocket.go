@@ -122,6 +122,9 @@ func (l *wsListener) Close(closeClients listeners.CloseFn) {
 
 // wsConn carries the MQTT byte stream in binary WebSocket messages, as
 // MQTT over WebSocket requires; a packet may span messages.
+// NetConn returns the connection under the WebSocket (for connlimit).
+func (w *wsConn) NetConn() net.Conn { return w.Conn }
+
 type wsConn struct {
 	net.Conn // deadlines and addresses come from the underlying connection
 	c        *websocket.Conn

@@ -31,11 +31,16 @@
 //
 // A crash can tear only the last line, which Open drops. Any other bad
 // line (a checksum that does not match, text that is not an entry, an
-// entry that does not apply) is damage: Open keeps the good entries before
-// it, moves the rest of the file to PATH.damaged, resumes from the last
-// good entry and reports it (Journal.Damage); it never refuses to start
-// because of what the file holds. Journals written before checksums load
-// as they are. Open also compacts the file to the current game.
+// entry that does not apply) is damage. Each game is checked on its own:
+// the current game is the last good "game" entry and what follows it, so
+// damage in an older game costs nothing; in the current game Open keeps
+// the good entries before the first bad line. It copies the lines from the
+// first bad one on to PATH.damaged and reports the damage
+// (Journal.Damage); if it cannot copy them it refuses to open, so nothing
+// is ever thrown away. Journals written before checksums load as they
+// are. Open compacts the file to the current game, and so does an append
+// once the file passes Journal.CompactAt (a snapshot of the game: see
+// snapshot).
 package journal
 
 import (
@@ -48,6 +53,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -155,34 +161,55 @@ type Game struct {
 	// Answered lists the turns (1-based) the players answered rather
 	// than the board showed.
 	Answered []int
+	// GameT is the time of the game entry.
+	GameT int64
 }
 
 // Journal appends to the journal file. It is not safe for concurrent use.
 type Journal struct {
+	// CompactAt is the file size beyond which an append compacts the
+	// journal to the current game's snapshot (DefaultCompactAt from
+	// Open; 0 never compacts while running), so that a flood of entries
+	// (player names, arbiter commands) cannot make it, and the next
+	// start, grow without bound.
+	CompactAt int64
+
 	path   string
 	f      *os.File
 	game   *Game
 	buf    []byte
 	damage *Damage
+	// Compactions counts the compactions while running.
+	Compactions int
+	size        int64 // bytes in the file
+	next        int64 // compact beyond this size (0: CompactAt)
 }
+
+// DefaultCompactAt is the size at which a running journal compacts.
+const DefaultCompactAt = 256 << 10
 
 // Damage is what Open found wrong in a journal and what it did about it.
 type Damage struct {
 	Path   string // the journal
-	Line   int    // the first bad line (1-based)
+	Line   int    // the bad line that matters: the first in the current game, else the first
 	Reason string // what is wrong with it
-	Kept   int    // good entries kept before it
-	Turns  int    // turns of the resumed game
-	Moved  string // where the damaged lines went ("" if they could not be saved)
+	Lines  int    // bad lines found
+	// Older: every bad line is in an older game, and the current game
+	// was resumed whole.
+	Older   bool
+	Kept    int    // entries of the current game resumed
+	Dropped int    // lines of the current game not resumed (the bad one and those after it)
+	Turns   int    // turns of the resumed game
+	Moved   string // where the lines from the first bad one on were moved (copied, with the current game's good ones)
 }
 
 func (d *Damage) Error() string {
-	moved := "they could not be saved"
-	if d.Moved != "" {
-		moved = "moved to " + d.Moved
+	what := fmt.Sprintf("resumed the current game up to it (%d entries, %d turns; %d lines not resumed)", d.Kept, d.Turns, d.Dropped)
+	if d.Older {
+		what = fmt.Sprintf("only older games are hurt; the current game was resumed whole (%d entries, %d turns)", d.Kept, d.Turns)
 	}
-	return fmt.Sprintf("journal %s damaged at line %d (%s): resumed from the last good entry (%d entries, %d turns); the lines from %d on were %s",
-		d.Path, d.Line, d.Reason, d.Kept, d.Turns, d.Line, moved)
+	return fmt.Sprintf("journal %s damaged at line %d (%s; %d bad lines in all): %s; the lines from the first bad one on were moved to %s",
+		d.Path, d.Line, d.Reason, d.Lines, what, d.Moved)
 }
 
 // Kind names the damage as a referee-style event ("journal-damaged") for
@@ -195,11 +222,14 @@ func (d *Damage) MarshalJSON() ([]byte, error) {
 		Path    string `json:"path"`
 		Line    int    `json:"line"`
 		Reason  string `json:"reason"`
+		Lines   int    `json:"lines"`
+		Older   bool   `json:"older"`
 		Kept    int    `json:"kept"`
+		Dropped int    `json:"dropped"`
 		Turns   int    `json:"turns"`
 		Moved   string `json:"moved"`
 		Message string `json:"message"`
-	}{d.Path, d.Line, d.Reason, d.Kept, d.Turns, d.Moved, d.Error()})
+	}{d.Path, d.Line, d.Reason, d.Lines, d.Older, d.Kept, d.Dropped, d.Turns, d.Moved, d.Error()})
 }
 
 // Damage returns what Open found wrong, or nil.
@@ -236,58 +266,89 @@ func unseal(line []byte) (entry []byte, sealed, ok bool) {
 
 // Open opens (or creates) the journal at path and returns it with the game
 // it holds, or a nil Game when it holds none. Damage in the file does not
-// stop it (see the package comment and Journal.Damage); only a file it
-// cannot read or write does.
+// stop it (see the package comment and Journal.Damage); a file it cannot
+// read or write does, and so does damage it cannot move aside to
+// PATH.damaged: nothing is thrown away.
+//
+// Each game's entries are checked on their own: the current game is the
+// last good "game" entry and what follows it, so a bad line in an older
+// game never costs the current one. Within the current game, the entries
+// before the first bad line are kept.
 func Open(path string) (*Journal, *Game, error) {
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
-	entries, bad, reason := parse(data)
-	// Keep only the current game, written afresh: this drops a torn last
-	// line and the games before. An entry that does not apply is damage
-	// too: the game stops before it.
-	var g *Game
-	start := 0
-	for i, e := range entries {
-		if e.Op == "game" {
+	lines := parse(data)
+	start := -1 // the current game's entry
+	for i, l := range lines {
+		if l.reason == "" && l.Op == "game" {
 			start = i
 		}
 	}
-	for i := start; i < len(entries); i++ {
-		ng, err := apply(g, entries[i].Entry)
-		if err != nil {
-			if entries[i].line < bad || bad == 0 {
-				bad, reason = entries[i].line, fmt.Sprintf("entry %s does not apply: %v", entries[i].Op, err)
+	var (
+		g       *Game
+		current []Entry
+		dmg     *Damage
+	)
+	hurt := func(l numbered, reason string, older bool) {
+		if dmg == nil {
+			dmg = &Damage{Path: path, Line: l.line, Reason: reason, Older: older}
+		}
+		dmg.Lines++
+	}
+	for i := 0; i < max(start, 0); i++ {
+		if lines[i].reason != "" {
+			hurt(lines[i], lines[i].reason, true)
+		}
+	}
+	if start >= 0 {
+		for i := start; i < len(lines); i++ {
+			l := lines[i]
+			reason := l.reason
+			if reason == "" {
+				ng, err := apply(g, l.Entry)
+				if err == nil {
+					g = ng
+					current = append(current, l.Entry)
+					continue
+				}
+				reason = fmt.Sprintf("entry %s does not apply: %v", l.Op, err)
 			}
-			entries = entries[:i]
+			if dmg != nil && dmg.Older {
+				dmg.Line, dmg.Reason = l.line, reason // the damage that costs the game comes first
+			}
+			hurt(l, reason, false)
+			dmg.Older = false
+			dmg.Dropped = len(lines) - i
 			break
 		}
-		g = ng
-	}
-	var dmg *Damage
-	if bad > 0 {
-		kept := 0
-		for _, e := range entries {
-			if e.line < bad {
-				kept++
-			}
+	} else if len(lines) > 0 {
+		l := lines[0]
+		reason := l.reason
+		if reason == "" {
+			reason = fmt.Sprintf("a %q entry before any game", l.Op)
 		}
-		entries = entries[:min(kept, len(entries))]
-		dmg = &Damage{Path: path, Line: bad, Reason: reason, Kept: kept}
+		hurt(l, reason, false)
+		dmg.Dropped = len(lines)
+	}
+	if dmg != nil {
+		dmg.Kept = len(current)
 		if g != nil {
 			dmg.Turns = g.Game.Len()
 		}
-		if moved, err := saveDamaged(path, data, bad); err == nil {
-			dmg.Moved = moved
+		first := dmg.Line
+		for _, l := range lines {
+			if l.reason != "" {
+				first = min(first, l.line)
+				break
+			}
 		}
-	}
-	if start > len(entries) {
-		start = len(entries)
-	}
-	current := make([]Entry, 0, len(entries)-start)
-	for _, e := range entries[start:] {
-		current = append(current, e.Entry)
+		moved, err := saveDamaged(path, data, first)
+		if err != nil {
+			return nil, nil, fmt.Errorf("journal: %s is damaged at line %d (%s) and its lines cannot be moved aside: %w", path, dmg.Line, dmg.Reason, err)
+		}
+		dmg.Moved = moved
 	}
 	if err := rewrite(path, current); err != nil {
 		return nil, nil, err
@@ -296,20 +357,26 @@ func Open(path string) (*Journal, *Game, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Journal{path: path, f: f, game: g, damage: dmg}, g, nil
+	j := &Journal{path: path, f: f, game: g, damage: dmg, CompactAt: DefaultCompactAt}
+	if fi, err := f.Stat(); err == nil {
+		j.size = fi.Size()
+	}
+	return j, g, nil
 }
 
-// numbered is an entry and its line.
+// numbered is a line: its entry, or why it is bad.
 type numbered struct {
 	Entry
-	line int
+	line   int
+	reason string // "" for a good entry
 }
 
-// parse reads the entries up to the first bad line, which it returns
-// (0 when none) with the reason. A torn (unterminated) last line is
-// dropped without complaint: it is what a crash in the middle of a write
-// leaves.
-func parse(data []byte) (out []numbered, bad int, reason string) {
+// parse reads every line. A torn (unterminated) last line is dropped
+// without complaint: it is what a crash in the middle of a write leaves.
+// Lines without a checksum after checksummed ones are bad; a bad line does
+// not stop the reading, so that a later game can be checked on its own.
+func parse(data []byte) []numbered {
+	var out []numbered
 	line, sealed := 0, false
 	for len(data) > 0 {
 		line++
@@ -318,28 +385,33 @@ func parse(data []byte) (out []numbered, bad int, reason string) {
 		raw := data
 		if !torn {
 			raw = data[:i]
+			data = data[i+1:]
+		} else {
+			data = nil
 		}
 		entry, hasCRC, ok := unseal(raw)
 		var e Entry
 		switch {
 		case torn:
 			if (ok || !hasCRC && !sealed) && json.Unmarshal(entry, &e) == nil && e.Op != "" {
-				out = append(out, numbered{e, line}) // complete but for the newline
+				out = append(out, numbered{Entry: e, line: line}) // complete but for the newline
 			}
-			return out, 0, ""
+			return out
 		case hasCRC && !ok:
-			return out, line, fmt.Sprintf("checksum mismatch: %q", truncate(raw))
+			out = append(out, numbered{line: line, reason: fmt.Sprintf("checksum mismatch: %q", truncate(raw))})
+			continue
 		case !hasCRC && sealed:
-			return out, line, fmt.Sprintf("no checksum after checksummed lines: %q", truncate(raw))
+			out = append(out, numbered{line: line, reason: fmt.Sprintf("no checksum after checksummed lines: %q", truncate(raw))})
+			continue
 		}
 		sealed = sealed || hasCRC
 		if err := json.Unmarshal(entry, &e); err != nil || e.Op == "" {
-			return out, line, fmt.Sprintf("not a journal entry: %q", truncate(raw))
+			out = append(out, numbered{line: line, reason: fmt.Sprintf("not a journal entry: %q", truncate(raw))})
+			continue
 		}
-		out = append(out, numbered{e, line})
-		data = data[i+1:]
+		out = append(out, numbered{Entry: e, line: line})
 	}
-	return out, 0, ""
+	return out
 }
 
 // saveDamaged appends the lines from bad on to PATH.damaged, with a
@@ -389,7 +461,7 @@ func apply(g *Game, e Entry) (*Game, error) {
 			return nil, fmt.Errorf("first player %d", e.First)
 		}
 		ng := &Game{Variant: e.Variant, Mode: e.Mode, Game: engine.NewGame(engine.NewPosition(b, rules, e.First)), Seq: e.Seq, T: e.T,
-			GameSeq: e.Seq, Control: e.Control, Clock: e.Clock, Clocks: []TurnClock{}}
+			GameSeq: e.Seq, GameT: e.T, Control: e.Control, Clock: e.Clock, Clocks: []TurnClock{}}
 		if e.Players != nil {
 			ng.Players = *e.Players
 		}
@@ -611,18 +683,158 @@ func (j *Journal) append(e Entry) error {
 	}
 	b, _ := json.Marshal(e)
 	j.buf = append(seal(j.buf[:0], b), '\n')
+	if j.f == nil {
+		if err := j.reopen(); err != nil {
+			return err
+		}
+	}
 	if _, err := j.f.Write(j.buf); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	if err := j.f.Sync(); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
+	j.size += int64(len(j.buf))
 	g, err := apply(j.game, e)
 	if err != nil { // check said it would apply
 		return fmt.Errorf("journal: %s entry: %w", e.Op, err)
 	}
 	j.game = g
+	if j.CompactAt > 0 && j.size > max(j.CompactAt, j.next) {
+		j.compact()
+	}
 	return nil
+}
+
+// compact rewrites the file as the current game's snapshot (see
+// snapshot). It changes nothing if the snapshot would not replay to the
+// same game (a kind of entry it does not know), and if the disk fails the
+// old file stays as it was and is appended to; either way it tries again
+// only once the file has doubled.
+func (j *Journal) compact() {
+	j.next = 2 * j.size
+	entries := snapshot(j.game)
+	if entries == nil {
+		return
+	}
+	if err := rewrite(j.path, entries); err != nil {
+		return
+	}
+	// Appends go to the new file from now on; if it cannot be opened,
+	// append opens it again (and fails until it can).
+	j.f.Close()
+	j.f = nil
+	if err := j.reopen(); err != nil {
+		return
+	}
+	j.next = 2 * j.size
+	j.Compactions++
+}
+
+// reopen opens the file for appending after a compaction.
+func (j *Journal) reopen() error {
+	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	j.f = f
+	j.size = 0
+	if fi, err := f.Stat(); err == nil {
+		j.size = fi.Size()
+	}
+	return nil
+}
+
+// snapshot is the shortest journal that replays to g: its game entry,
+// its turns, and entries setting the end, the players, the clocks and the
+// take-back request as they are now. Arbiter entries and turns taken back
+// are left out. It returns nil if the snapshot would not replay to g.
+func snapshot(g *Game) []Entry {
+	if g == nil {
+		return nil
+	}
+	out := snapshotEntries(g)
+	var h *Game
+	for _, e := range out {
+		var err error
+		if h, err = apply(h, e); err != nil {
+			return nil
+		}
+	}
+	if !sameGame(h, g) {
+		return nil
+	}
+	return out
+}
+
+// sameGame reports whether a and b hold the same game: every field, the
+// engine's games compared turn by turn (a game taken back to its start
+// holds empty slices where a new one holds none).
+func sameGame(a, b *Game) bool {
+	x, y := *a, *b
+	x.Game, y.Game = nil, nil
+	if len(x.Missed) == 0 {
+		x.Missed = nil
+	}
+	if len(y.Missed) == 0 {
+		y.Missed = nil
+	}
+	if len(x.Answered) == 0 {
+		x.Answered = nil
+	}
+	if len(y.Answered) == 0 {
+		y.Answered = nil
+	}
+	if !reflect.DeepEqual(x, y) || a.Game.Len() != b.Game.Len() || !reflect.DeepEqual(a.Game.Start(), b.Game.Start()) {
+		return false
+	}
+	for i := 0; i < a.Game.Len(); i++ {
+		ta, ca := a.Game.Turn(i)
+		tb, cb := b.Game.Turn(i)
+		if !reflect.DeepEqual(ta, tb) || len(ca) != len(cb) || len(ca) > 0 && !reflect.DeepEqual(ca, cb) ||
+			!reflect.DeepEqual(a.Game.PositionAfter(i+1), b.Game.PositionAfter(i+1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// snapshotEntries are snapshot's entries, unchecked.
+func snapshotEntries(g *Game) []Entry {
+	first := g.Game.Start().ToMove()
+	players := g.Players
+	out := []Entry{{Op: "game", Seq: g.GameSeq, T: g.GameT, Variant: g.Variant, First: first, Mode: g.Mode, Players: &players, Control: g.Control}}
+	missed := map[int]bool{}
+	for _, m := range g.Missed {
+		missed[m] = true
+	}
+	for i := 0; i < g.Game.Len(); i++ {
+		t, _ := g.Game.Turn(i)
+		e := Entry{Op: "turn", Seq: g.GameSeq, T: g.GameT, Turn: engine.FormatTurn(g.Game.PositionAfter(i).Board(), t), Missed: missed[i+1]}
+		if g.Clocks != nil {
+			e.Clock = &Clock{Remaining: g.Clocks[i].Remaining, Running: -1, Flag: -1, TurnMS: g.Clocks[i].Used}
+		}
+		out = append(out, e)
+	}
+	if len(g.Answered) > 0 {
+		// The questions themselves are history; which turns were
+		// answered is part of the game.
+		out = append(out, Entry{Op: "answer", Seq: g.Seq, T: g.T, QA: &QA{ID: 1, Turns: append([]int(nil), g.Answered...)}})
+	}
+	if g.End != nil {
+		end := *g.End
+		out = append(out, Entry{Op: "end", Seq: g.Seq, T: g.T, End: &end})
+	}
+	out = append(out, Entry{Op: "players", Seq: g.Seq, T: g.T, Players: &players})
+	if g.Clock != nil {
+		c := *g.Clock
+		out = append(out, Entry{Op: "clock", Seq: g.Seq, T: g.T, Clock: &c})
+	}
+	if g.Request != nil {
+		r := *g.Request
+		out = append(out, Entry{Op: "request", Seq: g.Seq, T: g.T, Request: &r})
+	}
+	return out
 }
 
 // check reports whether e would apply to g, without changing g.
@@ -752,6 +964,11 @@ func checkEnd(e *End) error {
 }
 
 // Close closes the file.
-func (j *Journal) Close() error { return j.f.Close() }
+func (j *Journal) Close() error {
+	if j.f == nil {
+		return nil
+	}
+	return j.f.Close()
+}
 
 var _ io.Closer = (*Journal)(nil)

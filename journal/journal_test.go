@@ -243,3 +243,50 @@ func TestTakebackRequestEntries(t *testing.T) {
 		t.Fatalf("after the next turn: request %+v, %d turns", g.Request, g.Game.Len())
 	}
 }
+
+// Questions and answers: an answer marks its turns answered; a take-back
+// unmarks them; a compaction keeps them, and so does reopening.
+func TestQuestionAndAnswerEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(j.NewGame(1, 0, "37", 0, "casual", [2]string{"a", "b"}))
+	must(j.Turn(2, 10, "WD4-A1", false))
+	must(j.Turn(3, 10, "GF2-G4", false))
+	must(j.Question(3, 10, QA{ID: 1, Turn: 1, About: "turns", Options: []string{"WD4-A1 GF2-G4", "GF2-G4 WD4-A1"}}))
+	must(j.Answer(3, 20, QA{ID: 1, Option: 0, Turns: []int{1, 2}}))
+	if a := j.Game().Answered; len(a) != 2 || a[1] != 2 {
+		t.Fatalf("answered %v; want [1 2]", a)
+	}
+	if err := j.Answer(3, 20, QA{ID: 2, Turns: []int{3}}); err == nil {
+		t.Error("an answer for turn 3 of 2 was written")
+	}
+	if err := j.Question(3, 20, QA{ID: 3, Options: make([]string, 17)}); err == nil {
+		t.Error("a question of 17 options was written")
+	}
+	must(j.Takeback(4, 30, 1))
+	if a := j.Game().Answered; len(a) != 1 {
+		t.Fatalf("after a take-back answered %v; want [1]", a)
+	}
+	j.compact()
+	if a := j.Game().Answered; len(a) != 1 || a[0] != 1 || j.Compactions != 1 {
+		t.Fatalf("after compaction: answered %v, %d compactions", a, j.Compactions)
+	}
+	must(j.Close())
+	j, _, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if g := j.Game(); g.Game.Len() != 1 || len(g.Answered) != 1 {
+		t.Errorf("reopened: %d turns, answered %v", g.Game.Len(), g.Answered)
+	}
+}

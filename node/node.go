@@ -82,7 +82,12 @@ type Options struct {
 	SettleMS    int64
 	Rig         *open.Rig
 	Calibration *classify.Calibration
-	JournalPath string // "" keeps no journal
+	// JournalPath is the journal file; "" keeps none, and JournalOff
+	// (--journal off) keeps none and says so on the screen. A journal
+	// that cannot be opened or written, or whose damage cannot be moved
+	// aside, stops New: a board must not run a tournament game it would
+	// lose in a crash without being told to.
+	JournalPath string
 	Publisher   controller.Publisher
 	Commands    <-chan Command
 	Logger      *slog.Logger
@@ -106,6 +111,9 @@ type Options struct {
 	// "" is English. The wire (MQTT, journal, records) stays English.
 	Language i18n.Lang
 }
+
+// JournalOff as Options.JournalPath runs without a journal, saying so.
+const JournalOff = "off"
 
 // Node is a running board.
 type Node struct {
@@ -153,23 +161,26 @@ func New(opt Options) (*Node, error) {
 	n := &Node{opt: opt, log: opt.Logger}
 	var warning string
 	var damage *journal.Damage
-	if opt.JournalPath != "" {
+	switch opt.JournalPath {
+	case "":
+	case JournalOff:
+		warning = "warn.no-journal"
+		n.log.Warn("no journal (--journal off): a crash will lose the game")
+	default:
 		j, g, err := journal.Open(opt.JournalPath)
-		switch {
-		case err != nil:
-			// A board that cannot keep its journal still referees: say
-			// so loudly rather than refuse to start.
-			warning = "warn.no-journal"
-			n.log.Error("the journal cannot be opened; refereeing without one: a crash will lose the game", "path", opt.JournalPath, "err", err)
-		default:
-			n.jrnl = j
-			if damage = j.Damage(); damage != nil {
-				warning = "warn.journal-damaged"
-				n.log.Error("journal damaged", "err", damage.Error())
-			}
-			if g != nil {
-				n.log.Info("journal holds a game in progress", "path", opt.JournalPath, "variant", g.Variant, "turns", g.Game.Len())
-			}
+		if err != nil {
+			return nil, fmt.Errorf("node: the journal %s cannot be used (%w); fix it, or start without a journal with --journal off", opt.JournalPath, err)
+		}
+		n.jrnl = j
+		if damage = j.Damage(); damage != nil {
+			warning = "warn.journal-damaged"
+			// Each fact its own attribute: the log clips long values.
+			n.log.Error("journal damaged", "path", damage.Path, "line", damage.Line, "reason", damage.Reason, "bad_lines", damage.Lines,
+				"older_games_only", damage.Older, "entries_resumed", damage.Kept, "turns_resumed", damage.Turns,
+				"lines_not_resumed", damage.Dropped, "moved_to", damage.Moved)
+		}
+		if g != nil {
+			n.log.Info("journal holds a game in progress", "path", opt.JournalPath, "variant", g.Variant, "turns", g.Game.Len())
 		}
 	}
 	n.disp = newScreens(opt.Rig, opt.Terminal, n.log, opt.Language)

@@ -15,6 +15,7 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
@@ -241,8 +242,9 @@ func TestDamagedJournalIsReportedLoudly(t *testing.T) {
 	_, rig, _, cal := simRig(t, w)
 	p := &evPub{}
 	var log strings.Builder
+	// Through logguard, as the daemon logs: the line must not be cut.
 	n, err := New(Options{BoardID: "b", Variant: "37", Rig: rig, Calibration: cal, JournalPath: jpath, Publisher: p,
-		Logger: slog.New(slog.NewTextHandler(&log, nil))})
+		Logger: slog.New(logguard.New(slog.NewTextHandler(&log, nil), nil))})
 	if err != nil {
 		t.Fatalf("a damaged journal stopped the board: %v", err)
 	}
@@ -256,8 +258,30 @@ func TestDamagedJournalIsReportedLoudly(t *testing.T) {
 	if !strings.Contains(n.disp.warn, "BAD JOURNAL") {
 		t.Errorf("screen warning %q", n.disp.warn)
 	}
-	if !strings.Contains(log.String(), "journal damaged") {
-		t.Errorf("log:\n%s", log.String())
+	// Finding: the ERROR line was cut at about 200 characters, so it never
+	// said what was resumed or where the damaged lines went.
+	for _, want := range []string{"journal damaged", "turns_resumed=1", "lines_not_resumed=1", "moved_to=" + jpath + ".damaged"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+}
+
+// Finding: a journal that cannot be written left the board running
+// without one; --journal off is how to run without one, and says so.
+func TestJournalOffOrUnusable(t *testing.T) {
+	w := wiring.Reference()
+	_, rig, _, cal := simRig(t, w)
+	if _, err := New(Options{BoardID: "b", Variant: "37", Rig: rig, Calibration: cal, JournalPath: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "--journal off") {
+		t.Errorf("a directory as the journal: %v; want a refusal naming --journal off", err)
+	}
+	n, err := New(Options{BoardID: "b", Variant: "37", Rig: rig, Calibration: cal, JournalPath: JournalOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	if !strings.Contains(n.disp.warn, "NO JOURNAL") {
+		t.Errorf("screen warning %q; want NO JOURNAL", n.disp.warn)
 	}
 }
 

@@ -19,14 +19,13 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/internal/textcheck"
 )
 
 // ConsoleConfig enables the arbiter console (/console).
@@ -67,6 +66,7 @@ const (
 	loginBurst        = 5                // log-in attempts an address may make at once,
 	loginEvery        = 12 * time.Second // then one per this
 	maxConsoleStreams = 32               // console event streams, all sessions together
+	maxSessionStreams = 4                // console event streams of one session
 	maxActionBody     = 4 << 10          // bytes of one action's form
 	maxNote           = 200              // bytes of a result's note (the board's limit)
 	sessionCookie     = "zb_console"
@@ -97,6 +97,7 @@ type session struct {
 	lastSeen time.Time
 	waiting  map[string]chan cmdReply // by command id
 	closed   bool
+	streams  int // console event streams open
 }
 
 // cmdReply is a board's command-accepted or command-refused event.
@@ -603,8 +604,12 @@ func checkConsoleText(field, s string, max int) error {
 	if len(s) > max {
 		return fmt.Errorf("%s is longer than %d bytes", field, max)
 	}
-	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
-		return fmt.Errorf("%s holds a control character or bad UTF-8", field)
+	p := textcheck.Problem(s)
+	if strings.HasPrefix(field, "player") {
+		p = textcheck.NameProblem(s)
+	}
+	if p != "" {
+		return fmt.Errorf("%s holds %s", field, p)
 	}
 	return nil
 }
@@ -710,7 +715,14 @@ func (c *console) act(se *session, board, name string, body map[string]any) (act
 func sameOrigin(r *http.Request) bool {
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		return err == nil && strings.EqualFold(u.Host, r.Host)
+		// The scheme counts too: https://host is another origin than
+		// http://host. Behind an HTTPS proxy, X-Forwarded-Proto says so
+		// (a cross-site page cannot set it without a preflight).
+		scheme := "http"
+		if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+			scheme = "https"
+		}
+		return err == nil && strings.EqualFold(u.Host, r.Host) && strings.EqualFold(u.Scheme, scheme)
 	}
 	if sf := r.Header.Get("Sec-Fetch-Site"); sf != "" {
 		return sf == "same-origin" || sf == "none"
@@ -877,10 +889,20 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 			le = brokerErr(err.Error())
 		}
 		s.log.Warn("console: log-in refused", "operator", user, "remote", addr, "reason", err.Error())
+		if le.status == http.StatusServiceUnavailable {
+			// Refused for want of a session, not for the password: no
+			// guess was made.
+			s.ops.refundLogin(addr)
+		}
 		s.renderLogin(w, r, le.status, le.key, le.args...)
 		return
 	}
 	s.ops.refundLogin(addr) // only failures count against an address
+	if old := s.ops.session(r); old != nil {
+		// Logging in again ends the session the browser had.
+		s.ops.logout(old)
+		s.log.Info("console: earlier session ended by a new log-in", "operator", old.user, "remote", addr)
+	}
 	s.log.Info("console: logged in", "operator", user, "remote", addr)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/console", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
@@ -1005,17 +1027,24 @@ func (s *Server) serveConsoleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	l := opsLang(r)
 	s.ops.mu.Lock()
-	if s.ops.streams >= maxConsoleStreams {
+	se.mu.Lock()
+	if s.ops.streams >= maxConsoleStreams || se.streams >= maxSessionStreams {
+		se.mu.Unlock()
 		s.ops.mu.Unlock()
-		http.Error(w, "scoreboard: too many console pages open", http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("scoreboard: too many console pages open (at most %d per operator)", maxSessionStreams), http.StatusServiceUnavailable)
 		return
 	}
 	s.ops.streams++
+	se.streams++
+	se.mu.Unlock()
 	s.ops.mu.Unlock()
 	defer func() {
 		s.ops.mu.Lock()
 		s.ops.streams--
 		s.ops.mu.Unlock()
+		se.mu.Lock()
+		se.streams--
+		se.mu.Unlock()
 	}()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")

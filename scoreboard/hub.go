@@ -36,7 +36,12 @@ type Options struct {
 	// Heartbeat is the interval of SSE comments that keep idle streams
 	// open through proxies and find dead browsers. Default 15s.
 	Heartbeat time.Duration
-	Logger    *slog.Logger // nil discards
+	// MaxViewers bounds the viewers' event streams (/events), all
+	// together; further ones get 503. Default HTTPLimits.Total minus
+	// ConsoleReserve, so that viewers never take the connections the
+	// arbiter console needs.
+	MaxViewers int
+	Logger     *slog.Logger // nil discards
 }
 
 // Server is the scoreboard: it keeps the latest state, status and notice
@@ -102,6 +107,9 @@ func New(opts Options) *Server {
 	}
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 10 * time.Second
+	}
+	if opts.MaxViewers <= 0 {
+		opts.MaxViewers = HTTPLimits.Total - ConsoleReserve
 	}
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = 15 * time.Second

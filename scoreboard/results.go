@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/record"
@@ -401,11 +402,26 @@ func csvRow(g *GameResult) []string {
 	row := []string{g.GameID, g.Board, g.Finished.UTC().Format(time.RFC3339), g.Variant, g.Mode, g.Players[0], g.Players[1],
 		winner, wname, g.Reason, g.Note, strconv.Itoa(g.Turns), control, r0, r1}
 	for i, c := range row {
-		if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
+		if formulaLike(c) {
 			row[i] = "'" + c
 		}
 	}
 	return row
+}
+
+// formulaLike reports whether a spreadsheet could take cell for a
+// formula: its first character, after any spaces (a no-break space
+// included) and invisible format characters, is = + - @, a tab or a
+// carriage return, or their fullwidth forms.
+func formulaLike(cell string) bool {
+	for _, r := range cell {
+		switch {
+		case unicode.IsSpace(r) && r != '\t' && r != '\r', unicode.Is(unicode.Cf, r):
+			continue
+		}
+		return strings.ContainsRune("=+-@\t\r\uff1d\uff0b\uff0d\uff20\ufe62\ufe63\ufe66", r)
+	}
+	return false
 }
 
 func writeCSV(w io.Writer, games []*GameResult) error {

@@ -1,6 +1,7 @@
 package scoreboard
 
 import (
+	"bytes"
 	"embed"
 	"html/template"
 	"io/fs"
@@ -115,7 +116,16 @@ func (f filesOnly) Open(name string) (fs.File, error) {
 // (BenchmarkHall: 1000 viewers cost 44 MiB and a hundredth of a core per
 // state; Go raises the soft descriptor limit to the hard one, which
 // systemd sets far higher).
-var HTTPLimits = connlimit.Limits{Total: 2048, PerAddr: 64, Rate: 32, Burst: 128}
+// One address may hold 16 connections (under 1 % of them all); viewers'
+// event streams may hold all but ConsoleReserve; and when every
+// connection is taken, the one idle the longest (a keep-alive waiting for
+// a request, a client still sending its headers) gives its place to the
+// newcomer (connlimit.TrackHTTP), so the console is always reachable.
+var HTTPLimits = connlimit.Limits{Total: 2048, PerAddr: 16, Rate: 32, Burst: 128}
+
+// ConsoleReserve is how many of HTTPLimits.Total viewers' event streams
+// never take: the arbiter console's pages, actions and streams.
+const ConsoleReserve = 256
 
 // NewHTTPServer is the http.Server for a scoreboard handler: headers must
 // arrive within 5 s (slowloris) and fit in 16 KiB, idle connections close
@@ -133,18 +143,60 @@ func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+		ConnState:         connlimit.TrackHTTP,
 	}
 }
 
 // LimitListener applies HTTPLimits to ln; refused connections are closed
 // at once (and logged, rate-limited by the caller's handler).
+//
+// Its connections also give net/http's own error replies (400 for a
+// malformed request, 431 for headers too large), which no handler sees,
+// the X-Content-Type-Options: nosniff every other response carries.
 func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
-	return connlimit.Listener(ln, connlimit.New(HTTPLimits, nil), func(remote net.Addr, reason string) {
+	return nosniffListener{connlimit.Listener(ln, connlimit.New(HTTPLimits, nil), func(remote net.Addr, reason string) {
 		if log != nil {
 			log.Warn("scoreboard: connection refused", "remote", remote.String(), "reason", reason)
 		}
-	})
+	})}
 }
+
+type nosniffListener struct{ net.Listener }
+
+func (l nosniffListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &nosniffConn{Conn: c}, nil
+}
+
+// nosniffConn adds nosniff to net/http's error replies, which it writes
+// straight to the connection in one piece: the status line, these
+// headers, and the text.
+type nosniffConn struct{ net.Conn }
+
+var (
+	goErrorHeaders = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n")
+	nosniffHeader  = []byte("\r\nX-Content-Type-Options: nosniff")
+)
+
+func (c *nosniffConn) Write(p []byte) (int, error) {
+	if bytes.HasPrefix(p, []byte("HTTP/1.1 4")) && !bytes.Contains(p, []byte("X-Content-Type-Options")) {
+		if i := bytes.Index(p, goErrorHeaders); i > 0 && bytes.IndexByte(p[:i], '\n') < 0 {
+			out := make([]byte, 0, len(p)+len(nosniffHeader))
+			out = append(append(append(out, p[:i]...), nosniffHeader...), p[i:]...)
+			if _, err := c.Conn.Write(out); err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
+	return c.Conn.Write(p)
+}
+
+// NetConn returns the wrapped connection (for connlimit).
+func (c *nosniffConn) NetConn() net.Conn { return c.Conn }
 
 // encoding is how f goes to a stream that shows last (nil: nothing yet):
 // as a patch if it was made from last, else whole.
@@ -229,6 +281,10 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	l, err := pageLang(r)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if s.Viewers() >= s.opts.MaxViewers {
+		http.Error(w, "scoreboard: too many viewers; try again later", http.StatusServiceUnavailable)
 		return
 	}
 	c, cur := s.subscribeLang(r.URL.Query().Get("board"), l)

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -105,8 +104,16 @@ type mqttOut struct {
 
 func (o mqttOut) State(s live.State)      { o.check(o.p.PublishState(s)) }
 func (o mqttOut) Move(m live.MoveMessage) { o.check(o.p.PublishMove(m)) }
-func (o mqttOut) Event(e referee.Event)   { o.check(o.p.PublishEvent(e)) }
-func (o mqttOut) Record(b []byte)         { o.check(o.p.PublishRecord(b)) }
+func (o mqttOut) Event(e referee.Event) {
+	if e.Body.Kind() == "journal-damaged" {
+		// Found at start-up, before the broker is reached: said after
+		// every connection, not dropped as events are while offline.
+		o.check(o.p.PublishNotice(e))
+		return
+	}
+	o.check(o.p.PublishEvent(e))
+}
+func (o mqttOut) Record(b []byte) { o.check(o.p.PublishRecord(b)) }
 func (o mqttOut) check(err error) {
 	if err != nil {
 		o.log.Error("mqtt publish", "err", err)
@@ -190,14 +197,11 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	// A store directory that cannot be made is no reason to stop: the
 	// publisher keeps messages in memory and reports the fault.
-	var faulty atomic.Pointer[node.Node]
+	faults := &systemFaults{}
 	pub, err := broadcast.New(broadcast.Config{Brokers: []string{url}, BoardID: d.node.BoardID, Username: d.username, Password: d.password,
 		StoreDir: d.store, CommandToken: d.token, TLS: d.tls, Logger: d.log.With("part", "mqtt"), CloseTimeout: 10 * time.Second,
-		OnStoreFault: func(err error) {
-			if n := faulty.Load(); n != nil {
-				n.SetFault(storeFaultLine(err))
-			}
-		}})
+		OnStoreFault:  func(err error) { faults.set(0, storeFaultLine(err)) },
+		OnCommandPath: func(err error) { faults.set(1, commandPathLine(err)) }})
 	if err != nil {
 		return err
 	}
@@ -210,9 +214,9 @@ func (d *daemon) run(ctx context.Context) error {
 		return err
 	}
 	defer n.Close()
-	faulty.Store(n)
+	faults.attach(n)
 	if err := pub.StoreFault(); err != nil { // before the node existed
-		n.SetFault(storeFaultLine(err))
+		faults.set(0, storeFaultLine(err))
 	}
 
 	var wg sync.WaitGroup
@@ -340,6 +344,52 @@ func storeFaultLine(err error) string {
 	return "MQTT store: disk error"
 }
 
+// commandPathLine is the status screen's line for the board's command
+// path (its health check after each MQTT connection).
+func commandPathLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "MQTT: commands not arriving"
+}
+
+// systemFaults joins the faults from outside the sensors for the screen's
+// one line: the MQTT store's and the command path's.
+type systemFaults struct {
+	mu    sync.Mutex
+	n     *node.Node
+	lines [2]string
+}
+
+func (f *systemFaults) attach(n *node.Node) {
+	f.mu.Lock()
+	f.n = n
+	f.mu.Unlock()
+	f.show()
+}
+
+func (f *systemFaults) set(i int, line string) {
+	f.mu.Lock()
+	f.lines[i] = line
+	f.mu.Unlock()
+	f.show()
+}
+
+func (f *systemFaults) show() {
+	f.mu.Lock()
+	n := f.n
+	var parts []string
+	for _, l := range f.lines {
+		if l != "" {
+			parts = append(parts, l)
+		}
+	}
+	f.mu.Unlock()
+	if n != nil {
+		n.SetFault(strings.Join(parts, "; "))
+	}
+}
+
 func randomSecret() string {
 	b := make([]byte, 16)
 	rand.Read(b)
@@ -361,5 +411,8 @@ func statusPage(n *node.Node, sb *scoreboard.Server) http.Handler {
 
 // storeBeside returns the MQTT store directory next to a journal file.
 func storeBeside(journal string) string {
+	if journal == node.JournalOff {
+		return "" // in memory
+	}
 	return filepath.Join(filepath.Dir(journal), "mqtt-store")
 }

@@ -39,8 +39,10 @@ func startTestBroker(t *testing.T) *broker.Broker {
 // publishRetained publishes as the board would.
 func publishRetained(t *testing.T, b *broker.Broker, topic, payload string) {
 	t.Helper()
-	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + b.TCPAddr()).SetClientID("test-board").
-		SetUsername("board").SetPassword("pw").SetConnectTimeout(scoreboardWait))
+	// A client ID per call: two clients under one ID, each reconnecting,
+	// would take the session from each other.
+	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + b.TCPAddr()).SetClientID("test-board-" + strings.ReplaceAll(topic, "/", "-")).
+		SetUsername("board").SetPassword("pw").SetConnectTimeout(scoreboardWait).SetAutoReconnect(false))
 	if tok := c.Connect(); !tok.WaitTimeout(scoreboardWait) || tok.Error() != nil {
 		t.Fatalf("connect: %v", tok.Error())
 	}

@@ -7,6 +7,7 @@ package boardid
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // MaxLen is the longest board ID, in bytes.
@@ -14,8 +15,8 @@ const MaxLen = 64
 
 // Valid reports whether id is 1 to MaxLen characters of [A-Za-z0-9._-].
 func Valid(id string) bool {
-	if id == "" || len(id) > MaxLen {
-		return false
+	if id == "" || len(id) > MaxLen || strings.Trim(id, ".") == "" {
+		return false // "." and ".." would be paths, not names
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]

@@ -7,6 +7,7 @@ package connlimit
 
 import (
 	"net"
+	"net/http"
 	"net/netip"
 	"sync"
 	"sync/atomic"
@@ -31,7 +32,11 @@ type Limiter struct {
 	addrs map[netip.Addr]*addr
 
 	refused atomic.Int64
+	evicted atomic.Int64
 }
+
+// reasonFull is Admit's reason when the total is reached.
+const reasonFull = "too many connections"
 
 type addr struct {
 	open   int
@@ -63,7 +68,7 @@ func (l *Limiter) Admit(remote net.Addr) (release func(), reason string) {
 	defer l.mu.Unlock()
 	if l.lim.Total > 0 && l.open >= l.lim.Total {
 		l.refused.Add(1)
-		return nil, "too many connections"
+		return nil, reasonFull
 	}
 	a := l.addrs[ip]
 	if a == nil {
@@ -137,14 +142,44 @@ func addrOf(a net.Addr) netip.Addr {
 // Listener wraps ln: Accept returns only admitted connections, whose
 // Close releases them. Refused connections are closed at once and
 // reported to onRefuse (which may be nil).
+//
+// When the listener is full, the connection idle the longest loses its
+// slot to the new one: every connection starts idle, and its server says
+// when it is busy (SetIdle; an HTTP server's ConnState does, through
+// TrackHTTP). So connections that say nothing (an MQTT client before its
+// CONNECT, an HTTP keep-alive waiting for a request) can never keep out a
+// client that has something to do.
 func Listener(ln net.Listener, l *Limiter, onRefuse func(remote net.Addr, reason string)) net.Listener {
-	return &listener{Listener: ln, l: l, onRefuse: onRefuse}
+	return &listener{Listener: ln, l: l, onRefuse: onRefuse, open: map[*conn]struct{}{}}
 }
 
 type listener struct {
 	net.Listener
 	l        *Limiter
 	onRefuse func(net.Addr, string)
+
+	mu   sync.Mutex
+	open map[*conn]struct{}
+}
+
+// evictIdle closes the connection idle the longest, if one is; it
+// reports whether it did.
+func (ln *listener) evictIdle() bool {
+	ln.mu.Lock()
+	var oldest *conn
+	var since int64
+	for c := range ln.open {
+		if t := c.idleSince.Load(); t != 0 && (oldest == nil || t < since) {
+			oldest, since = c, t
+		}
+	}
+	ln.mu.Unlock()
+	if oldest == nil {
+		return false
+	}
+	ln.l.evicted.Add(1)
+	oldest.Close()
+	return true
 }
 
 func (ln *listener) Accept() (net.Conn, error) {
@@ -154,6 +189,9 @@ func (ln *listener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		release, reason := ln.l.Admit(c.RemoteAddr())
+		if reason == reasonFull && ln.evictIdle() {
+			release, reason = ln.l.Admit(c.RemoteAddr())
+		}
 		if reason != "" {
 			if tc, ok := c.(*net.TCPConn); ok {
 				_ = tc.SetLinger(0) // a reset: no TIME_WAIT kept for a refused peer
@@ -164,20 +202,70 @@ func (ln *listener) Accept() (net.Conn, error) {
 			}
 			continue
 		}
-		return &conn{Conn: c, release: release}, nil
+		cc := &conn{Conn: c}
+		cc.idleSince.Store(time.Now().UnixNano())
+		ln.mu.Lock()
+		ln.open[cc] = struct{}{}
+		ln.mu.Unlock()
+		cc.release = func() {
+			ln.mu.Lock()
+			delete(ln.open, cc)
+			ln.mu.Unlock()
+			release()
+		}
+		return cc, nil
 	}
 }
 
 type conn struct {
 	net.Conn
-	release func()
+	release   func()
+	once      sync.Once
+	idleSince atomic.Int64 // unix ns since it is idle; 0 while busy
 }
 
 func (c *conn) Close() error {
 	err := c.Conn.Close()
-	c.release()
+	c.once.Do(c.release)
 	return err
 }
+
+// SetIdle says whether c (a connection from a Listener, possibly wrapped
+// by crypto/tls or another wrapper with a NetConn method) is idle: idle
+// connections lose their slot first when the listener is full. Others
+// are left alone.
+func SetIdle(c net.Conn, idle bool) {
+	for c != nil {
+		if cc, ok := c.(*conn); ok {
+			switch {
+			case !idle:
+				cc.idleSince.Store(0)
+			case cc.idleSince.Load() == 0:
+				cc.idleSince.Store(time.Now().UnixNano())
+			}
+			return
+		}
+		u, ok := c.(interface{ NetConn() net.Conn })
+		if !ok {
+			return
+		}
+		c = u.NetConn()
+	}
+}
+
+// TrackHTTP is an http.Server ConnState function for a server on a
+// Listener: connections waiting for a request are idle.
+func TrackHTTP(c net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew, http.StateIdle:
+		SetIdle(c, true)
+	case http.StateActive, http.StateHijacked:
+		SetIdle(c, false)
+	}
+}
+
+// Evicted is the number of idle connections closed to make room.
+func (l *Limiter) Evicted() int64 { return l.evicted.Load() }
 
 // NetConn returns the wrapped connection (as crypto/tls does).
 func (c *conn) NetConn() net.Conn { return c.Conn }

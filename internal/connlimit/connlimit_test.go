@@ -1,7 +1,9 @@
 package connlimit
 
 import (
+	"errors"
 	"net"
+	"os"
 	"testing"
 	"time"
 )
@@ -110,5 +112,65 @@ func TestListenerClosesRefused(t *testing.T) {
 	srvA.Close()
 	if l.Open() != 0 {
 		t.Errorf("Open = %d after Close; want 0", l.Open())
+	}
+}
+
+// A full listener gives the slot of the connection idle the longest to a
+// newcomer; busy connections keep theirs, and with none idle the newcomer
+// is refused.
+func TestFullListenerEvictsTheIdle(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := New(Limits{Total: 2}, nil)
+	ln := Listener(raw, l, nil)
+	defer ln.Close()
+	accepted := make(chan net.Conn, 8)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", raw.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	closed := func(c net.Conn) bool {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, err := c.Read(make([]byte, 1))
+		return err != nil && !errors.Is(err, os.ErrDeadlineExceeded)
+	}
+	busyClient, idleClient := dial(), dial()
+	SetIdle(<-accepted, false)
+	<-accepted // stays idle
+	dial()
+	third := <-accepted
+	if !closed(idleClient) {
+		t.Error("the idle connection kept its slot when the listener was full")
+	}
+	if l.Evicted() != 1 {
+		t.Errorf("Evicted = %d; want 1", l.Evicted())
+	}
+	// Now both slots are busy: a newcomer is refused.
+	SetIdle(third, false)
+	// Refused with a reset, which may even reach the dial.
+	if late, err := net.Dial("tcp", raw.Addr().String()); err == nil {
+		defer late.Close()
+		if !closed(late) {
+			t.Error("a newcomer was admitted with every slot busy")
+		}
+	}
+	busyClient.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	if _, err := busyClient.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the busy connection was closed: %v", err)
 	}
 }

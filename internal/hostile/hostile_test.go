@@ -65,10 +65,18 @@ type board struct {
 	longest atomic.Value // the start of the longest log line
 	exited  chan struct{}
 
-	mu   sync.Mutex
-	seqs []uint64
-	seen chan struct{} // closed and replaced on every state
+	// disconnects counts the board's lost connections to its broker
+	// (its log's "connection lost" lines).
+	disconnects atomic.Int64
+
+	mu    sync.Mutex
+	seqs  []uint64
+	times []time.Time   // when each state arrived
+	seen  chan struct{} // closed and replaced on every state
 }
+
+// The operator account the suite's board is started with.
+const opUser, opPass = "arbiter", "arbiter-pw"
 
 var (
 	mqttRE = regexp.MustCompile(`MQTT\s+tcp://([0-9.]+:[0-9]+)`)
@@ -81,7 +89,7 @@ func startBoard(t *testing.T, bin string) *board {
 	b := &board{id: "sim", exited: make(chan struct{}), seen: make(chan struct{})}
 	b.longest.Store("")
 	b.cmd = exec.Command(bin, "sim", "--speed", "10", "--board-id", b.id, "--mqtt-listen", "127.0.0.1:0", "--ws-listen", "off",
-		"--http", "127.0.0.1:0", "--journal", filepath.Join(dir, "journal.jsonl"))
+		"--http", "127.0.0.1:0", "--journal", filepath.Join(dir, "journal.jsonl"), "--operator", opUser+":"+opPass)
 	b.cmd.Env = append(os.Environ(), "GOTRACEBACK=single")
 	stdout, _ := b.cmd.StdoutPipe()
 	stderr, _ := b.cmd.StderrPipe()
@@ -139,6 +147,9 @@ func (b *board) scanLog(r io.Reader, ready chan<- [2]string) {
 				ready <- addrs
 				ready = nil
 			}
+		}
+		if bytes.Contains(line, []byte("broadcast: connection lost")) {
+			b.disconnects.Add(1)
 		}
 		if testing.Verbose() && n < 2000 {
 			os.Stderr.Write(line)
@@ -210,6 +221,7 @@ func (b *board) watch(t *testing.T) {
 			}
 			b.mu.Lock()
 			b.seqs = append(b.seqs, st.Seq)
+			b.times = append(b.times, time.Now())
 			close(b.seen)
 			b.seen = make(chan struct{})
 			b.mu.Unlock()
@@ -514,7 +526,9 @@ var sseViewers = attack{"300 SSE viewers", func(t *testing.T, b *board, src int)
 	var got atomic.Int64
 	var wg sync.WaitGroup
 	for i := 0; i < 300; i++ {
-		tr := &http.Transport{DialContext: from(src + i%10).DialContext, DisableKeepAlives: true}
+		// Ten viewers per address: what one address may hold is a small
+		// share (16 connections).
+		tr := &http.Transport{DialContext: from(src + i%30).DialContext, DisableKeepAlives: true}
 		hc := &http.Client{Transport: tr}
 		req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+b.http+"/events?board="+b.id, nil)
 		resp, err := hc.Do(req)
@@ -556,17 +570,25 @@ func TestHostileClients(t *testing.T) {
 		t.Fatal("no state from the board")
 	}
 	_, base := b.rss()
+	// The game's own pace, unattacked: the longest wait between states
+	// over the next 10, to read the gaps under each attack against.
+	quietFrom := time.Now()
+	seq0, _ := b.lastSeq()
+	b.awaitSeq(seq0 + 10)
+	quiet := b.longestGap(quietFrom, time.Now())
 	attacks := []attack{
 		bigPublish(1, 0), bigPublish(1, 1), bigPublish(10, 0), bigPublish(10, 1), bigPublish(50, 0), bigPublish(50, 1),
 		paddedConnect(1), paddedConnect(50),
 		lengthClaims, longClientIDs, idleConnections, commandFlood, slowloris, sseViewers,
+		clientIDTakeover, operatorFlood, passwordGuessing, mqttLockout, httpLockout, consoleStreams,
 	}
 	type result struct {
 		name        string
 		before, max int64
 		ok          bool
 		took        time.Duration
-		during      int // states received while the attack ran
+		during      int           // states received while the attack ran
+		gap         time.Duration // the longest wait for a state meanwhile
 	}
 	var results []result
 	src := 0
@@ -578,6 +600,7 @@ func TestHostileClients(t *testing.T) {
 			start, n0 := time.Now(), b.states()
 			a.run(t, b, src)
 			during := b.states() - n0
+			gap := b.longestGap(start, time.Now())
 			src += 200 // each attack from addresses of its own
 			// Two states: the board has done whatever the attack left it
 			// to do (an old version logs a refused packet afterwards).
@@ -587,7 +610,7 @@ func TestHostileClients(t *testing.T) {
 				// read (formatting a 50 MiB packet takes seconds).
 				time.Sleep(d)
 			}
-			results = append(results, result{a.name, before, b.peak.Load(), flowing, time.Since(start).Round(100 * time.Millisecond), during})
+			results = append(results, result{a.name, before, b.peak.Load(), flowing, time.Since(start).Round(100 * time.Millisecond), during, gap})
 			if !flowing {
 				t.Errorf("no state with seq above %d within %v", seq+1, wait)
 			}
@@ -603,12 +626,15 @@ func TestHostileClients(t *testing.T) {
 	}
 	_, hwm := b.rss()
 	var report strings.Builder
-	fmt.Fprintf(&report, "board RSS (MB), start-up peak %.1f:\n", float64(base)/(1<<20))
+	fmt.Fprintf(&report, "board RSS (MB), start-up peak %.1f; unattacked, the longest wait between states over 10 states was %v:\n", float64(base)/(1<<20), quiet.Round(10*time.Millisecond))
 	for _, r := range results {
-		fmt.Fprintf(&report, "  %-42s %6.1f → peak %7.1f  state flowing: %-5v (%d during the attack) %v\n", r.name, float64(r.before)/(1<<20), float64(r.max)/(1<<20), r.ok, r.during, r.took)
+		fmt.Fprintf(&report, "  %-45s %6.1f → peak %7.1f  state flowing: %-5v (%d during the attack, longest gap %v) %v\n", r.name, float64(r.before)/(1<<20), float64(r.max)/(1<<20), r.ok, r.during, r.gap.Round(10*time.Millisecond), r.took)
 	}
 	fmt.Fprintf(&report, "  VmHWM after all attacks: %.1f MB; longest log line: %d bytes", float64(hwm)/(1<<20), b.maxLine.Load())
 	t.Log(report.String())
+	figures.mu.Lock()
+	t.Logf("figures:\n  %s", strings.Join(figures.lines, "\n  "))
+	figures.mu.Unlock()
 	if hwm > maxRSS {
 		t.Errorf("VmHWM %.1f MB; budget %d MB", float64(hwm)/(1<<20), maxRSS>>20)
 	}
