@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -137,9 +139,13 @@ func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 }
 
 // LimitListener applies HTTPLimits to ln; refused connections are closed
-// at once (and logged, rate-limited by the caller's handler).
-func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
-	return connlimit.Listener(ln, connlimit.New(HTTPLimits, nil), func(remote net.Addr, reason string) {
+// at once (and logged, rate-limited by the caller's handler). Connections
+// from the proxies' addresses (reverse proxies in front, each carrying
+// many viewers) have no per-address limit; they count toward the total.
+func LimitListener(ln net.Listener, log *slog.Logger, proxies ...netip.Addr) net.Listener {
+	lim := HTTPLimits
+	lim.Exempt = append(slices.Clip(lim.Exempt), proxies...)
+	return connlimit.Listener(ln, connlimit.New(lim, nil), func(remote net.Addr, reason string) {
 		if log != nil {
 			log.Warn("scoreboard: connection refused", "remote", remote.String(), "reason", reason)
 		}
