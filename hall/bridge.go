@@ -200,3 +200,96 @@ log_type warning
 log_type notice
 `, port, listen, extra, persist)
 }
+
+// Centre is the accounts of a central broker.
+type Centre struct {
+	Prefix string // the topic root, ending in "/"; default "zertz/"
+	// Bridges are the halls' bridges that log in with an account
+	// (Bridge.Username): each may publish its boards' public topics (all
+	// boards' when Bridge.Boards is empty) and its own status, and read
+	// its boards' commands.
+	Bridges []Bridge
+	// AnonymousBridges gives clients without a user name a bridge's
+	// rights for any board and hall, so that bridges without an account
+	// (bridge-hall.conf as it comes) can try the set-up. Never on a
+	// network others reach: anyone could then publish as any board.
+	AnonymousBridges bool
+	Operators        []string // the arbiter's console: any board's commands, reads everything
+	Viewers          []string // scoreboards with an account: the public topics
+}
+
+// CentreACL returns the central broker's acl_file for c: everyone reads
+// each board's public topics and the bridges' status, as in a hall
+// (ACL); bridges and operators have the rights above.
+func CentreACL(c Centre) (string, error) {
+	p := c.Prefix
+	if p == "" {
+		p = "zertz/"
+	}
+	if !strings.HasSuffix(p, "/") || strings.ContainsAny(p, "+#\n\r \t") || strings.HasPrefix(p, "$") {
+		return "", fmt.Errorf("hall: prefix %q: want a topic root ending in / without wildcards or spaces", p)
+	}
+	seen := map[string]bool{}
+	name := func(role, n string) error {
+		if n == "" || strings.ContainsAny(n, "\n\r \t:#+/") || len(n) > 64 {
+			return fmt.Errorf("hall: %s user %q: want 1 to 64 characters without spaces, ':', '/', '+' or '#'", role, n)
+		}
+		if seen[n] {
+			return fmt.Errorf("hall: user %q given twice", n)
+		}
+		seen[n] = true
+		return nil
+	}
+	status := BridgeStatusTopic("+")
+	var b strings.Builder
+	b.WriteString("# mosquitto acl_file for the centre of bridged zertzboard halls (written by package hall).\n\n")
+	b.WriteString("# Clients without a user name: each board's public topics and the bridges' status.\n")
+	public := func() {
+		for _, t := range viewerTopics {
+			fmt.Fprintf(&b, "topic read %s+/%s\n", p, t)
+		}
+		fmt.Fprintf(&b, "topic read %s\n", status)
+	}
+	public()
+	if c.AnonymousBridges {
+		b.WriteString("# ... and, for trying bridges without accounts, a bridge's rights for every hall.\n")
+		for _, t := range bridgeTopics {
+			fmt.Fprintf(&b, "topic write %s+/%s\n", p, t.name)
+		}
+		fmt.Fprintf(&b, "topic write %s\ntopic read %s+/cmd/#\n", status, p)
+	}
+	for _, br := range c.Bridges {
+		if _, err := br.check(); err != nil {
+			return "", err
+		}
+		if err := name("bridge", br.Username); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\n# Bridge of hall %s: its boards' public topics and its status out, their commands in.\nuser %s\n", br.Name, br.Username)
+		boards := br.Boards
+		if len(boards) == 0 {
+			boards = []string{"+"}
+		}
+		for _, id := range boards {
+			for _, t := range bridgeTopics {
+				fmt.Fprintf(&b, "topic write %s%s/%s\n", p, id, t.name)
+			}
+			fmt.Fprintf(&b, "topic read %s%s/cmd/#\n", p, id)
+		}
+		fmt.Fprintf(&b, "topic readwrite %s\n", BridgeStatusTopic(br.Name))
+	}
+	for _, op := range c.Operators {
+		if err := name("operator", op); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\n# Operator %s: sends any board's commands, reads everything.\nuser %s\ntopic write %s+/cmd/#\ntopic read %s#\ntopic read %s\n", op, op, p, p, status)
+	}
+	for _, v := range c.Viewers {
+		if err := name("viewer", v); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\n# Viewer %s: each board's public topics and the bridges' status.\nuser %s\n", v, v)
+		public()
+	}
+	return b.String(), nil
+}
