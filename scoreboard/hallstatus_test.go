@@ -78,7 +78,22 @@ func TestHallUnreachable(t *testing.T) {
 	check("hall-a down, a1 offline", map[string]string{"a1": "unreachable:hall unreachable", "a2": "unreachable:hall unreachable"})
 	s.Handle(hall.BridgeStatusTopic("hall-a"), []byte("1"))
 	check("hall-a up", map[string]string{"a1": "offline:offline", "a2": "online:online", "b1": "online:online"})
+	if html, _ := s.renderConsole(i18n.EN); strings.Contains(html, "hall unreachable") {
+		t.Errorf("the console shows a hall unreachable while every bridge is up:\n%s", html)
+	}
+	_, v := s.obs.changes()
 	s.Handle(hall.BridgeStatusTopic("hall-a"), []byte("0"))
+	if _, v2 := s.obs.changes(); v2 == v {
+		t.Error("the console's streams were not woken by the hall's bridge going down")
+	}
+	html, _ := s.renderConsole(i18n.EN)
+	for _, id := range []string{"a1", "a2", "b1"} {
+		row := html[strings.Index(html, `data-board="`+id+`"`):]
+		row = row[:strings.Index(row, "</tr>")]
+		if got := strings.Contains(row, "hall unreachable") && strings.Contains(row, "commands wait"); got != (id != "b1") {
+			t.Errorf("the console's row of %s says the hall is unreachable: %v\n%s", id, got, row)
+		}
+	}
 	if f, _ := s.currentFrameLang("a2", i18n.PL); !strings.Contains(f.html, "sala nieosiągalna") {
 		t.Errorf("the Polish view of a2 does not say the hall is unreachable:\n%s", f.html)
 	}

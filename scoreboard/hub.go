@@ -158,11 +158,34 @@ const StatusUnreachable = "unreachable"
 // hallStatus takes a hall's bridge status: "0" marks its boards
 // unreachable, "1" (or the status cleared) shows their own status again.
 func (s *Server) hallStatus(h string, payload []byte) {
-	down := strings.TrimSpace(string(payload)) == "0"
+	if !s.setHallStatus(h, strings.TrimSpace(string(payload)) == "0") {
+		return
+	}
+	s.obs.mu.Lock() // the console's rows show it too
+	s.obs.changedLocked()
+	s.obs.mu.Unlock()
+}
+
+// unreachableBoards are the boards whose hall's bridge is down.
+func (s *Server) unreachableBoards() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	down := map[string]bool{}
+	for id, h := range s.hallOf {
+		if s.hallDown[h] {
+			down[id] = true
+		}
+	}
+	return down
+}
+
+// setHallStatus records a hall's bridge status, renders its boards' views
+// again and reports whether it changed.
+func (s *Server) setHallStatus(h string, down bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.hallDown[h] == down {
-		return
+		return false
 	}
 	s.hallDown[h] = down
 	s.log.Info("scoreboard: a hall's bridge", "hall", h, "up", !down)
@@ -179,13 +202,14 @@ func (s *Server) hallStatus(h string, payload []byte) {
 		}
 	}
 	if len(changed) == 0 {
-		return
+		return true
 	}
 	s.index = s.renderIndexLocked()
 	s.broadcastLocked("", s.index)
 	for i, id := range changed {
 		s.translateLocked(id, i == len(changed)-1)
 	}
+	return true
 }
 
 // statusLocked is what board id shows: StatusUnreachable while its hall's
