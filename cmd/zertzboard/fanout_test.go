@@ -103,7 +103,10 @@ type fanoutResult struct {
 // publishes states of a real game on the board's topic, one after the
 // other: each once every viewer has the one before. It returns the
 // latency from each publication to its arrival at each viewer.
-func fanoutThroughProxy(t *testing.T, viewers, states int) fanoutResult {
+//
+// direct connects the viewers to the two scoreboards in turn, without
+// nginx, to tell nginx's share.
+func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutResult {
 	t.Helper()
 	nginxtest.Bin(t)
 	broker := mosquittotest.Start(t, mosquittotest.Options{})
@@ -155,7 +158,11 @@ func fanoutThroughProxy(t *testing.T, viewers, states int) fanoutResult {
 	ended := make(chan int, viewers)
 	res := fanoutResult{viewers: viewers, states: states, perUpstream: map[string]int{}}
 	for i := 0; i < viewers; i++ {
-		req, _ := http.NewRequestWithContext(ctx, "GET", proxy+"/events?board=fan", nil)
+		base := proxy
+		if direct {
+			base = sbs[i%2].url()
+		}
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events?board=fan", nil)
 		resp, err := hc.Do(req)
 		if err != nil {
 			t.Fatalf("viewer %d: %v", i, err)
@@ -164,6 +171,9 @@ func fanoutThroughProxy(t *testing.T, viewers, states int) fanoutResult {
 			t.Fatalf("viewer %d: %s", i, resp.Status)
 		}
 		up := resp.Header.Get("X-Scoreboard")
+		if direct {
+			up = sbs[i%2].addr
+		}
 		res.perUpstream[up[strings.LastIndex(up, " ")+1:]]++
 		wg.Add(1)
 		go func() {
@@ -226,7 +236,9 @@ func fanoutThroughProxy(t *testing.T, viewers, states int) fanoutResult {
 // asserted: they depend on the machine and its load. By default 300
 // viewers and 20 states, to keep the suite quick;
 // ZERTZBOARD_FANOUT_VIEWERS=2000 (and ZERTZBOARD_FANOUT_STATES) sets the
-// size for a measurement, best without -race (docs/HALL.md):
+// size for a measurement, best without -race (docs/HALL.md);
+// ZERTZBOARD_FANOUT_DIRECT=1 connects the viewers to the scoreboards
+// without nginx, for comparison:
 //
 //	ZERTZBOARD_FANOUT_VIEWERS=2000 go test -run TestFanoutProxy -v ./cmd/zertzboard
 func TestFanoutProxy(t *testing.T) {
@@ -240,9 +252,14 @@ func TestFanoutProxy(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("ZERTZBOARD_FANOUT_STATES")); err == nil && v > 0 {
 		states = v
 	}
-	r := fanoutThroughProxy(t, viewers, states)
+	direct := os.Getenv("ZERTZBOARD_FANOUT_DIRECT") == "1"
+	r := fanoutThroughProxy(t, viewers, states, direct)
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
-	t.Logf("%d viewers through nginx (%v), %d states: publish to viewer p50 %s, p99 %s, max %s", r.viewers, r.perUpstream, r.states, ms(r.p50), ms(r.p99), ms(r.max))
+	via := "through nginx"
+	if direct {
+		via = "directly"
+	}
+	t.Logf("%d viewers %s (%v), %d states: publish to viewer p50 %s, p99 %s, max %s", r.viewers, via, r.perUpstream, r.states, ms(r.p50), ms(r.p99), ms(r.max))
 	if len(r.perUpstream) != 2 {
 		t.Errorf("viewers per scoreboard %v; want both scoreboards serving", r.perUpstream)
 	}
