@@ -341,8 +341,14 @@ func TestBridge(t *testing.T) {
 	srv := newTestServer(t, sb)
 	ctx, cancel := context.WithCancel(context.Background())
 	followed := make(chan error, 1)
+	sbConnected := make(chan struct{}, 1)
 	go func() {
-		followed <- sb.Follow(ctx, scoreboard.MQTTConfig{Broker: "tcp://" + centre.Addr(), MaxReconnect: time.Second})
+		followed <- sb.Follow(ctx, scoreboard.MQTTConfig{Broker: "tcp://" + centre.Addr(), MaxReconnect: time.Second, Connected: func() {
+			select {
+			case sbConnected <- struct{}{}:
+			default:
+			}
+		}})
 	}()
 	t.Cleanup(func() { cancel(); <-followed })
 	arbiter := newConsoleClient(t, srv)
@@ -426,15 +432,21 @@ func TestBridge(t *testing.T) {
 	}
 
 	// The centre restarts meanwhile (and persists its sessions).
+	select {
+	case <-sbConnected: // the first subscription's signal
+	default:
+	}
 	centre.Stop()
 	centre.Start()
-	select {
-	case <-opConnected:
-	case <-time.After(hallWait):
-		t.Fatal("the operator did not reconnect to the restarted centre")
+	for what, ch := range map[string]chan struct{}{"the operator": opConnected, "the scoreboard": sbConnected} {
+		select {
+		case <-ch:
+		case <-time.After(hallWait):
+			t.Fatalf("%s did not reconnect to the restarted centre", what)
+		}
 	}
 	bridges.until(t, "hall-1", "1")
-	waitFor(t, "hall-1's boards back on the restarted centre's scoreboard", func() bool {
+	waitFor(t, "hall-1's boards reachable on the restarted centre's scoreboard", func() bool {
 		for _, id := range ids[0] {
 			if st, _ := boardConn(sb, id); st != "online" && st != "offline" {
 				return false
