@@ -546,7 +546,12 @@ func (p *Publisher) Commands() <-chan Command { return p.cmds }
 
 // PublishState queues s for "state" (retained, QoS 1). Only the latest
 // state waits: a newer one replaces an unsent older one.
+//
+// It stamps s.PublishedMS with the publisher's clock, unless set.
 func (p *Publisher) PublishState(s live.State) error {
+	if s.PublishedMS == 0 {
+		s.PublishedMS = p.now().UnixMilli()
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("broadcast: encoding state seq %d: %w", s.Seq, err)

@@ -2,8 +2,11 @@
 // broker: the accounts and access rules that give Debian's mosquitto the
 // rights of the embedded broker's roles (docs/CONTRACTS.md 5.4), so that
 // many boards, the arbiter's console and the scoreboards can share one
-// broker. docs/HALL.md says how to run a hall; firmware-config/mosquitto/
-// has an example written by this package.
+// broker; the bridges of hall brokers to a central one and that centre's
+// accounts (bridge.go); and nginx in front of several scoreboards
+// (proxy.go). docs/HALL.md says how to run a hall and a larger event;
+// firmware-config/mosquitto/ and firmware-config/nginx/ have examples
+// written by this package.
 package hall
 
 import (

@@ -40,6 +40,8 @@ var console = map[string]Entry{
 	"console.no-game":        {"no game yet", "noch keine Partie", "pas encore de partie", "brak partii", "партии пока нет"},
 	"console.online":         {"online", "verbunden", "en ligne", "połączona", "в сети"},
 	"console.offline":        {"offline", "getrennt", "hors ligne", "rozłączona", "не в сети"},
+	"console.unreachable":    {"hall unreachable", "Saal nicht erreichbar", "salle injoignable", "sala nieosiągalna", "зал недоступен"},
+	"console.a-unreachable":  {"its hall's link to the centre is down: commands wait until it is back", "Verbindung des Saals zur Zentrale unterbrochen: Befehle warten, bis sie zurück ist", "liaison de la salle avec le centre coupée : les commandes attendent son retour", "łącze sali z centrum przerwane: polecenia czekają na jego powrót", "связь зала с центром прервана: команды ждут её восстановления"},
 	"console.unknown":        {"unknown", "unbekannt", "inconnu", "nieznany", "неизвестно"},
 	"console.player-n":       {"Player %d", "Spieler %d", "Joueur %d", "Gracz %d", "Игрок %d"},
 	"console.to-move":        {"turn %d · %s to move", "Zug %d · %s am Zug", "coup %d · %s joue", "ruch %d · gra %s", "ход %d · ходит %s"},

@@ -14,9 +14,10 @@ var scoreboard = map[string]Entry{
 	"page.no-boards":    {"No boards yet. Waiting for the broker…", "Noch keine Bretter. Warte auf den Broker…", "Aucun plateau pour l'instant. En attente du broker…", "Brak plansz. Czekam na brokera…", "Досок пока нет. Ожидание брокера…"},
 	"page.no-game":      {"no game yet", "noch kein Spiel", "pas encore de partie", "jeszcze brak partii", "партии ещё нет"},
 	// A board's connection, by the board's MQTT status.
-	"page.conn.online":  {"online", "online", "en ligne", "połączona", "в сети"},
-	"page.conn.offline": {"offline", "offline", "hors ligne", "rozłączona", "не в сети"},
-	"page.conn.unknown": {"unknown", "unbekannt", "inconnu", "nieznany", "неизвестно"},
+	"page.conn.online":      {"online", "online", "en ligne", "połączona", "в сети"},
+	"page.conn.offline":     {"offline", "offline", "hors ligne", "rozłączona", "не в сети"},
+	"page.conn.unreachable": {"hall unreachable", "Saal nicht erreichbar", "salle injoignable", "sala nieosiągalna", "зал недоступен"},
+	"page.conn.unknown":     {"unknown", "unbekannt", "inconnu", "nieznany", "неизвестно"},
 	// The header: "48 rings blitz · tournament · turn 12".
 	"page.blitz":           {"blitz", "Blitz", "blitz", "blitz", "блиц"},
 	"page.mode.casual":     {"casual", "locker", "amicale", "towarzyska", "товарищеская"},

@@ -43,14 +43,19 @@ type WinSets struct {
 
 // State is the full snapshot published, retained, on "state".
 type State struct {
-	Schema  int    `json:"schema"`
-	Seq     uint64 `json:"seq"` // +1 per committed change: a turn, a take-back, a new game
-	T       int64  `json:"t"`   // the frame time of the change, milliseconds
-	BoardID string `json:"board_id"`
-	Board   string `json:"board"`   // the layout's name, e.g. "48"
-	Variant string `json:"variant"` // e.g. "48", "37b"
-	Rules   string `json:"rules"`   // "standard" or "blitz"
-	Mode    string `json:"mode"`    // "casual" or "tournament"
+	Schema int    `json:"schema"`
+	Seq    uint64 `json:"seq"` // +1 per committed change: a turn, a take-back, a new game
+	T      int64  `json:"t"`   // the frame time of the change, milliseconds
+	// PublishedMS is the board's wall clock when it first published this
+	// state, Unix milliseconds (set by broadcast.Publisher; 0, and absent,
+	// before). Every reader of the retained state sees the same value, so
+	// scoreboards file a finished game at the same time.
+	PublishedMS int64  `json:"published_ms,omitempty"`
+	BoardID     string `json:"board_id"`
+	Board       string `json:"board"`   // the layout's name, e.g. "48"
+	Variant     string `json:"variant"` // e.g. "48", "37b"
+	Rules       string `json:"rules"`   // "standard" or "blitz"
+	Mode        string `json:"mode"`    // "casual" or "tournament"
 	// Layout lists the cells in board order; Cells holds each one's
 	// content in the same order, in the frame-log alphabet: '.' no ring,
 	// 'o' vacant ring, 'w', 'g', 'b' a marble.

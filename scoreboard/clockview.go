@@ -20,9 +20,10 @@ func (v view) timed() bool {
 }
 
 // runningClock is the player whose clock the page counts down, or -1:
-// none while paused, over, offline (the board's clocks stop) or untimed.
+// none while paused, over, offline (the board's clocks stop), its hall
+// unreachable (the clocks run on the board, unseen) or untimed.
 func (v view) runningClock() int {
-	if !v.timed() || v.clock.Running == nil || v.clock.Paused || v.state == nil || v.state.Phase == "over" || v.status == "offline" {
+	if !v.timed() || v.clock.Running == nil || v.clock.Paused || v.state == nil || v.state.Phase == "over" || v.status == "offline" || v.status == StatusUnreachable {
 		return -1
 	}
 	if p := *v.clock.Running; p == 0 || p == 1 {

@@ -12,6 +12,7 @@ import (
 // renderConsole renders the console's board list: every board with its
 // players, turn, clocks and alerts. seq is the observer's version.
 func (s *Server) renderConsole(l i18n.Lang) (string, uint64) {
+	unreachable := s.unreachableBoards() // before the observer's lock: never both
 	o := s.obs
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -30,7 +31,7 @@ func (s *Server) renderConsole(l i18n.Lang) (string, uint64) {
 			esc(l.T("console.col-board")), esc(l.T("console.col-players")), esc(l.T("console.col-game")),
 			esc(l.T("console.col-clocks")), esc(l.T("console.col-alerts")), esc(l.T("console.col-actions")))
 		for _, id := range ids {
-			renderConsoleRow(&b, o.boards[id], now, l)
+			renderConsoleRow(&b, o.boards[id], now, l, unreachable[id])
 		}
 		b.WriteString(`</tbody></table>`)
 	}
@@ -38,18 +39,24 @@ func (s *Server) renderConsole(l i18n.Lang) (string, uint64) {
 	return b.String(), o.version
 }
 
-func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lang) {
+func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lang, unreachable bool) {
 	status := ob.status
 	if status == "" {
 		status = "unknown"
+	}
+	if unreachable {
+		status = StatusUnreachable
 	}
 	st := ob.state
 	var alerts []string
 	alert := func(class, text string) {
 		alerts = append(alerts, fmt.Sprintf(`<span class="alert %s">%s</span>`, class, esc(text)))
 	}
-	if status == "offline" {
+	switch status {
+	case "offline":
 		alert("offline", l.T("console.a-offline"))
+	case StatusUnreachable:
+		alert("offline", l.T("console.a-unreachable"))
 	}
 	if !ob.illegalSince.IsZero() {
 		held := now.Sub(ob.illegalSince)
@@ -191,7 +198,7 @@ func colourWord(letter string, l i18n.Lang) string {
 }
 
 // statusKey names a board's connection status.
-var statusKey = map[string]string{"online": "console.online", "offline": "console.offline", "unknown": "console.unknown"}
+var statusKey = map[string]string{"online": "console.online", "offline": "console.offline", "unknown": "console.unknown", StatusUnreachable: "console.unreachable"}
 
 func opName(s *opState, p int, l i18n.Lang) string {
 	return nameOf(s.Players, p, l)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/hall"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/live"
@@ -41,7 +42,15 @@ type Options struct {
 	// ConsoleReserve, so that viewers never take the connections the
 	// arbiter console needs.
 	MaxViewers int
-	Logger     *slog.Logger // nil discards
+	// Halls are the halls of an event whose hall brokers bridge to the
+	// broker the scoreboard follows: hall name → its boards' IDs. The
+	// scoreboard reads each hall's bridge status (hall.BridgeStatusTopic,
+	// "1" up, "0" down) and shows that hall's boards as "hall
+	// unreachable" while it is down: their last state stays, their clocks
+	// stop, and a game the board finishes meanwhile shows once the bridge
+	// is back.
+	Halls  map[string][]string
+	Logger *slog.Logger // nil discards
 }
 
 // Server is the scoreboard: it keeps the latest state, status and notice
@@ -63,6 +72,10 @@ type Server struct {
 	now     func() time.Time
 	whole   bool // send whole views only (to measure what patches save)
 
+	hallOf   map[string]string // board → hall (Options.Halls)
+	hallDown map[string]bool   // halls whose bridge says "0"
+	hallBy   map[string]string // bridge status topic → hall
+
 	obs *observer // the console's view of the boards (observe.go)
 	res *results  // finished games (results.go)
 	ops *console  // the arbiter console (console.go); nil until EnableConsole
@@ -71,6 +84,7 @@ type Server struct {
 // boardView is one board's latest data and rendered view.
 type boardView struct {
 	view
+	own   string // the board's own status: "online", "offline" or ""
 	raw   []byte // the state payload as received
 	frame *frame
 }
@@ -118,7 +132,14 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{}), now: time.Now}
+	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{}), now: time.Now,
+		hallOf: map[string]string{}, hallDown: map[string]bool{}, hallBy: map[string]string{}}
+	for h, ids := range opts.Halls {
+		s.hallBy[hall.BridgeStatusTopic(h)] = h
+		for _, id := range ids {
+			s.hallOf[id] = h
+		}
+	}
 	s.initOps()
 	s.index = s.renderIndexLocked()
 	return s
@@ -130,13 +151,92 @@ func (s *Server) Prefix() string { return s.opts.Prefix }
 // Filters are the MQTT subscriptions the scoreboard needs.
 func (s *Server) Filters() []string {
 	p := s.opts.Prefix
-	return []string{p + "+/state", p + "+/status", p + "+/events", p + "+/moves", p + "+/record"}
+	f := []string{p + "+/state", p + "+/status", p + "+/events", p + "+/moves", p + "+/record"}
+	var halls []string
+	for topic := range s.hallBy {
+		halls = append(halls, topic)
+	}
+	sort.Strings(halls)
+	return append(f, halls...)
+}
+
+// StatusUnreachable is a board's status while its hall's bridge is down.
+const StatusUnreachable = "unreachable"
+
+// hallStatus takes a hall's bridge status: "0" marks its boards
+// unreachable, "1" (or the status cleared) shows their own status again.
+func (s *Server) hallStatus(h string, payload []byte) {
+	if !s.setHallStatus(h, strings.TrimSpace(string(payload)) == "0") {
+		return
+	}
+	s.obs.mu.Lock() // the console's rows show it too
+	s.obs.changedLocked()
+	s.obs.mu.Unlock()
+}
+
+// unreachableBoards are the boards whose hall's bridge is down.
+func (s *Server) unreachableBoards() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	down := map[string]bool{}
+	for id, h := range s.hallOf {
+		if s.hallDown[h] {
+			down[id] = true
+		}
+	}
+	return down
+}
+
+// setHallStatus records a hall's bridge status, renders its boards' views
+// again and reports whether it changed.
+func (s *Server) setHallStatus(h string, down bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.hallDown[h] == down {
+		return false
+	}
+	s.hallDown[h] = down
+	s.log.Info("scoreboard: a hall's bridge", "hall", h, "up", !down)
+	var changed []string
+	for id, bv := range s.boards {
+		if s.hallOf[id] != h {
+			continue
+		}
+		if st := s.statusLocked(id, bv.own); st != bv.status {
+			bv.status = st
+			bv.frame = s.newFrameLocked(bv.frame, bv.seq(), renderBoard(bv.view))
+			s.broadcastLocked(id, bv.frame)
+			changed = append(changed, id)
+		}
+	}
+	if len(changed) == 0 {
+		return true
+	}
+	s.index = s.renderIndexLocked()
+	s.broadcastLocked("", s.index)
+	for i, id := range changed {
+		s.translateLocked(id, i == len(changed)-1)
+	}
+	return true
+}
+
+// statusLocked is what board id shows: StatusUnreachable while its hall's
+// bridge is down, else its own status.
+func (s *Server) statusLocked(id, own string) string {
+	if h, ok := s.hallOf[id]; ok && s.hallDown[h] {
+		return StatusUnreachable
+	}
+	return own
 }
 
 // Handle takes one MQTT message. Topics other than a board's state,
 // status, events and moves are ignored, as are malformed payloads. It is
 // safe for concurrent use and never blocks on browsers.
 func (s *Server) Handle(topic string, payload []byte) {
+	if h, ok := s.hallBy[topic]; ok {
+		s.hallStatus(h, payload)
+		return
+	}
 	rest, ok := strings.CutPrefix(topic, s.opts.Prefix)
 	if !ok {
 		return
@@ -197,7 +297,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 			s.log.Warn("scoreboard: too many boards; ignoring a new one", "board", id)
 			return
 		}
-		bv = &boardView{view: view{id: id}}
+		bv = &boardView{view: view{id: id, status: s.statusLocked(id, "")}}
 		s.boards[id] = bv
 	}
 	indexChanged := false
@@ -210,10 +310,12 @@ func (s *Server) Handle(topic string, payload []byte) {
 		bv.clock, bv.note = &st.Clock, st.ResultNote
 		indexChanged = true
 	case "status":
-		if status == bv.status {
+		bv.own = status
+		if st := s.statusLocked(id, status); st != bv.status {
+			bv.status = st
+		} else {
 			return
 		}
-		bv.status = status
 		indexChanged = true
 	case "moves":
 		// A committed turn ends whatever was pending; the state follows.

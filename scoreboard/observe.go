@@ -41,6 +41,7 @@ type TakebackRequest struct {
 type opState struct {
 	Seq        uint64           `json:"seq"`
 	T          int64            `json:"t"`
+	Published  int64            `json:"published_ms"`
 	Variant    string           `json:"variant"`
 	Mode       string           `json:"mode"`
 	Players    [2]string        `json:"players"`

@@ -83,7 +83,7 @@ func (c *cellsOrFixes) UnmarshalJSON(b []byte) error {
 type view struct {
 	id     string
 	state  *live.State
-	status string // "online", "offline" or "" (unknown)
+	status string // "online", "offline", "unreachable" (its hall's bridge is down) or "" (unknown)
 	notice *notice
 	clock  *live.Clock // the state's clocks, nil without a state
 	note   string      // the arbiter's note on the result
@@ -135,7 +135,7 @@ func langQuery(l i18n.Lang) string {
 
 func statusText(l i18n.Lang, status string) string {
 	switch status {
-	case "online", "offline":
+	case "online", "offline", StatusUnreachable:
 		return " (" + esc(l.T("page.conn."+status)) + ")"
 	}
 	return ""

@@ -41,7 +41,7 @@ const (
 type GameResult struct {
 	GameID   string          `json:"game_id"`
 	Board    string          `json:"board"`
-	Finished time.Time       `json:"finished"` // when the scoreboard saw the game end
+	Finished time.Time       `json:"finished"` // when the game ended (finishedAt)
 	Variant  string          `json:"variant"`
 	Mode     string          `json:"mode,omitempty"`
 	Players  [2]string       `json:"players"`
@@ -110,6 +110,20 @@ func gameID(b *opBoard) string {
 	return b.id + "-" + hex.EncodeToString(sum[:6])
 }
 
+// finishedAt is when a game ended: when its board published the final
+// state (state.published_ms, Unix ms), so that every scoreboard following
+// the board files the game at the same time, wherever and whenever it saw
+// it; now, when this scoreboard saw the game end, for a board that does
+// not say (or whose clock is clearly wrong: before 2000, or ahead of ours
+// by more than a day).
+func finishedAt(t int64, now time.Time) time.Time {
+	at := time.UnixMilli(t)
+	if t <= 0 || at.Year() < 2000 || at.After(now.Add(24*time.Hour)) {
+		at = now
+	}
+	return at.UTC().Truncate(time.Millisecond)
+}
+
 // add keeps the finished game of b, unless it is kept already: the same
 // game ID with the same record is a redelivery. A board whose journal
 // started afresh numbers its games from 1 again, so the same ID with
@@ -131,7 +145,7 @@ func (r *results) add(b *opBoard) {
 		}
 	}
 	s := b.state
-	g := &GameResult{GameID: id, Board: b.id, Finished: r.now().UTC().Truncate(time.Millisecond), Variant: s.Variant, Mode: s.Mode,
+	g := &GameResult{GameID: id, Board: b.id, Finished: finishedAt(s.Published, r.now()), Variant: s.Variant, Mode: s.Mode,
 		Players: s.Players, Winner: s.Winner, Reason: s.Result, Note: s.ResultNote, Turns: s.Turn, Clock: s.Clock,
 		Record: json.RawMessage(rec)}
 	r.keepLocked(g)

@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -148,13 +150,17 @@ func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 }
 
 // LimitListener applies HTTPLimits to ln; refused connections are closed
-// at once (and logged, rate-limited by the caller's handler).
+// at once (and logged, rate-limited by the caller's handler). Connections
+// from the proxies' addresses (reverse proxies in front, each carrying
+// many viewers) have no per-address limit; they count toward the total.
 //
 // Its connections also give net/http's own error replies (400 for a
 // malformed request, 431 for headers too large), which no handler sees,
 // the X-Content-Type-Options: nosniff every other response carries.
-func LimitListener(ln net.Listener, log *slog.Logger) net.Listener {
-	return nosniffListener{connlimit.Listener(ln, connlimit.New(HTTPLimits, nil), func(remote net.Addr, reason string) {
+func LimitListener(ln net.Listener, log *slog.Logger, proxies ...netip.Addr) net.Listener {
+	lim := HTTPLimits
+	lim.Exempt = append(slices.Clip(lim.Exempt), proxies...)
+	return nosniffListener{connlimit.Listener(ln, connlimit.New(lim, nil), func(remote net.Addr, reason string) {
 		if log != nil {
 			log.Warn("scoreboard: connection refused", "remote", remote.String(), "reason", reason)
 		}

@@ -8,13 +8,17 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/scoreboard"
 )
@@ -43,6 +47,14 @@ Pages:
                     record, SGF and JSON), /results/GAME.sgf and .json
   /board/ID/record.sgf, record.json   the board's current game
 
+Bridged halls: when hall brokers bridge to the broker followed (see
+docs/HALL.md), --hall NAME:ID,… names each hall's boards; while that hall's
+bridge says it is down ($SYS/broker/connection/NAME/state is 0) they show
+as "hall unreachable", their last state kept and their clocks stopped.
+
+Behind a reverse proxy (docs/HALL.md has nginx's configuration), --proxy IP
+lifts the per-address connection limit for the proxy's address.
+
 Anonymous viewers may watch on zertzboard's embedded broker; give
 --username and --password for a broker that wants them.
 
@@ -52,7 +64,8 @@ a restart loses none.
 Examples:
   zertzboard scoreboard --broker tcp://127.0.0.1:1883
   zertzboard scoreboard --broker tcp://hall.local:1883 --username scoreboard --password … --results /var/lib/zertzboard/results --http :8080
-  zertzboard scoreboard --broker ws://table-1.local:8083/ --http :8080`
+  zertzboard scoreboard --broker ws://table-1.local:8083/ --http :8080
+  zertzboard scoreboard --broker tcp://centre:1883 --hall hall-a:a1,a2 --hall hall-b:b1 --proxy 127.0.0.1`
 
 func runScoreboard(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("scoreboard", "--broker URL [--http ADDR] [--username U --password P] [--results DIR] [--console=false]", scoreboardAbout, stderr)
@@ -63,6 +76,10 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 	prefix := fs.String("prefix", broker.DefaultPrefix, "the root of the boards' topics")
 	results := fs.String("results", "", "keep finished games in this directory (default: in memory only)")
 	console := fs.Bool("console", true, "serve the arbiter console (/console), logging operators in against --broker")
+	halls := hallFlag{}
+	fs.Var(halls, "hall", "NAME:ID,ID,…: a hall bridged to the broker and its boards, shown as \"hall unreachable\" while its bridge is down (repeat for each hall)")
+	var proxies proxyFlag
+	fs.Var(&proxies, "proxy", "IP: a reverse proxy in front (nginx), whose connections are not limited per address (repeat for each)")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -78,7 +95,7 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := scoreboardConfig{http: *httpAddr, prefix: *prefix, results: *results, console: *console, mqtt: scoreboard.MQTTConfig{Broker: *brokerURL, Username: *username, Password: *password}, log: log}
+	cfg := scoreboardConfig{http: *httpAddr, prefix: *prefix, results: *results, console: *console, halls: halls, proxies: proxies, mqtt: scoreboard.MQTTConfig{Broker: *brokerURL, Username: *username, Password: *password}, log: log}
 	err := serveScoreboard(ctx, cfg, func(httpURL string) {
 		fmt.Fprintf(stdout, "zertzboard scoreboard: following %s\n  web    %s\nPress Ctrl-C to stop.\n", *brokerURL, httpURL)
 	})
@@ -101,6 +118,8 @@ type scoreboardConfig struct {
 	prefix  string
 	results string // "" keeps results in memory
 	console bool
+	halls   map[string][]string // hall → boards (--hall)
+	proxies []netip.Addr        // --proxy
 	mqtt    scoreboard.MQTTConfig
 	log     *slog.Logger
 }
@@ -109,7 +128,7 @@ type scoreboardConfig struct {
 // done; ready gets the page's URL once it listens.
 func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpURL string)) error {
 	cfg.log = slog.New(logguard.New(cfg.log.Handler(), nil)) // clipped, rate-limited per viewer
-	sb := scoreboard.New(scoreboard.Options{Prefix: cfg.prefix, Logger: cfg.log})
+	sb := scoreboard.New(scoreboard.Options{Prefix: cfg.prefix, Logger: cfg.log, Halls: cfg.halls})
 	if cfg.results != "" {
 		if err := sb.OpenResults(cfg.results, 0); err != nil {
 			return usageError{err}
@@ -133,7 +152,7 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 	}
 	srv := scoreboard.NewHTTPServer(sb.Handler(), cfg.log)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(scoreboard.LimitListener(ln, cfg.log)) }()
+	go func() { served <- srv.Serve(scoreboard.LimitListener(ln, cfg.log, cfg.proxies...)) }()
 	if ready != nil {
 		ready("http://" + ln.Addr().String() + "/")
 	}
@@ -190,4 +209,61 @@ func warnConsoleClear(log *slog.Logger, addr net.Addr) {
 	if a, ok := addr.(*net.TCPAddr); ok && !a.IP.IsLoopback() {
 		log.Warn("scoreboard: the arbiter console is served over plain HTTP beyond loopback: operators' passwords cross the network in clear (use it on a trusted network, or behind an HTTPS proxy)", "address", addr.String())
 	}
+}
+
+// hallFlag is --hall NAME:ID,ID,…, repeated.
+type hallFlag map[string][]string
+
+func (h hallFlag) String() string {
+	var parts []string
+	for name, ids := range h {
+		parts = append(parts, name+":"+strings.Join(ids, ","))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, " ")
+}
+
+func (h hallFlag) Set(v string) error {
+	name, list, ok := strings.Cut(v, ":")
+	if !ok || list == "" {
+		return fmt.Errorf("want NAME:ID,ID,…, not %q", v)
+	}
+	if err := boardid.Check(name); err != nil {
+		return fmt.Errorf("hall %q: %w", name, err)
+	}
+	if _, dup := h[name]; dup {
+		return fmt.Errorf("hall %q given twice", name)
+	}
+	for _, id := range strings.Split(list, ",") {
+		if err := boardid.Check(id); err != nil {
+			return fmt.Errorf("hall %s: board %q: %w", name, id, err)
+		}
+		for other, ids := range h {
+			if slices.Contains(ids, id) {
+				return fmt.Errorf("board %s is in halls %s and %s", id, other, name)
+			}
+		}
+		h[name] = append(h[name], id)
+	}
+	return nil
+}
+
+// proxyFlag is --proxy IP, repeated.
+type proxyFlag []netip.Addr
+
+func (p *proxyFlag) String() string {
+	var s []string
+	for _, a := range *p {
+		s = append(s, a.String())
+	}
+	return strings.Join(s, ",")
+}
+
+func (p *proxyFlag) Set(v string) error {
+	a, err := netip.ParseAddr(v)
+	if err != nil {
+		return fmt.Errorf("want an IP address, not %q", v)
+	}
+	*p = append(*p, a.Unmap())
+	return nil
 }

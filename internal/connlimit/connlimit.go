@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +21,10 @@ type Limits struct {
 	PerAddr int     // open connections from one address
 	Rate    float64 // new connections per second from one address, after Burst
 	Burst   int     // new connections at once from one address (default 1 with Rate)
+	// Exempt are addresses with no per-address limit (PerAddr, Rate):
+	// a reverse proxy in front, which carries many viewers' connections.
+	// Total still counts them.
+	Exempt []netip.Addr
 }
 
 // Limiter keeps the counts. It is safe for concurrent use.
@@ -69,6 +74,17 @@ func (l *Limiter) Admit(remote net.Addr) (release func(), reason string) {
 	if l.lim.Total > 0 && l.open >= l.lim.Total {
 		l.refused.Add(1)
 		return nil, reasonFull
+	}
+	if slices.Contains(l.lim.Exempt, ip) {
+		l.open++
+		var once sync.Once
+		return func() {
+			once.Do(func() {
+				l.mu.Lock()
+				defer l.mu.Unlock()
+				l.open--
+			})
+		}, ""
 	}
 	a := l.addrs[ip]
 	if a == nil {

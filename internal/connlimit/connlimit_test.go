@@ -3,6 +3,7 @@ package connlimit
 import (
 	"errors"
 	"net"
+	"net/netip"
 	"os"
 	"testing"
 	"time"
@@ -172,5 +173,35 @@ func TestFullListenerEvictsTheIdle(t *testing.T) {
 	busyClient.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
 	if _, err := busyClient.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Errorf("the busy connection was closed: %v", err)
+	}
+}
+
+// TestExempt: a proxy's address has no per-address limit or rate, and
+// still counts toward the total.
+func TestExempt(t *testing.T) {
+	l := New(Limits{Total: 12, PerAddr: 2, Rate: 1, Burst: 2, Exempt: []netip.Addr{netip.MustParseAddr("127.0.0.1")}}, func() time.Time { return time.Unix(0, 0) })
+	var rel []func()
+	for i := 0; i < 10; i++ {
+		r, why := l.Admit(tcp("127.0.0.1"))
+		if why != "" {
+			t.Fatalf("connection %d from the exempt address refused: %s", i, why)
+		}
+		rel = append(rel, r)
+	}
+	for i := 0; i < 2; i++ {
+		if _, why := l.Admit(tcp("10.0.0.1")); why != "" {
+			t.Fatalf("10.0.0.1 refused: %s", why)
+		}
+	}
+	if _, why := l.Admit(tcp("127.0.0.1")); why != "too many connections" {
+		t.Errorf("13th in total: %q; want refused in total", why)
+	}
+	rel[0]()
+	rel[0]()
+	if l.Open() != 11 {
+		t.Errorf("Open = %d; want 11", l.Open())
+	}
+	if _, why := l.Admit(tcp("10.0.0.1")); why == "" {
+		t.Error("a third from a limited address admitted")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -61,6 +62,29 @@ func Bins(t testing.TB) (broker, passwd string) {
 // accepts connections.
 func Start(t testing.TB, o Options) string {
 	t.Helper()
+	return Launch(t, o).Addr()
+}
+
+// Broker is a running mosquitto that a test may stop and start again on
+// the same port, with the same configuration (and, if that configuration
+// says so, the same persistence directory).
+type Broker struct {
+	t    testing.TB
+	bin  string
+	conf string
+	addr string
+	log  *logBuffer
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan struct{}
+	err    error
+}
+
+// Launch runs mosquitto like Start and returns it; it is killed when the
+// test ends.
+func Launch(t testing.TB, o Options) *Broker {
+	t.Helper()
 	bin, passwd := Bins(t)
 	dir := t.TempDir()
 	var pwFile, aclFile string
@@ -88,12 +112,7 @@ func Start(t testing.TB, o Options) string {
 			t.Fatal(err)
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := FreePort(t)
 	var body string
 	if o.Config != nil {
 		body = o.Config(port, pwFile, aclFile)
@@ -110,46 +129,117 @@ func Start(t testing.TB, o Options) string {
 	}
 	if os.Geteuid() == 0 {
 		// Started as root, mosquitto becomes user mosquitto before it reads
-		// the password and ACL files, which the test's private directory
-		// hides from that user.
+		// the password and ACL files (and writes its persistence), which
+		// the test's private directory hides from that user.
 		body += "user root\n"
 	}
 	conf := filepath.Join(dir, "mosquitto.conf")
 	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-c", conf)
-	log := &logBuffer{}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
+	b := &Broker{t: t, bin: bin, conf: conf, addr: fmt.Sprintf("127.0.0.1:%d", port), log: &logBuffer{}}
 	t.Cleanup(func() {
-		cmd.Process.Kill() // the process this test started, by its handle
-		<-exited
+		b.kill()
 		if t.Failed() {
-			t.Logf("mosquitto log:\n%s", log.String())
+			t.Logf("mosquitto (%s) log:\n%s", b.addr, b.log.String())
 		}
 	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	b.Start()
+	return b
+}
+
+// FreePort returns a loopback TCP port that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// Addr is the broker's host:port.
+func (b *Broker) Addr() string { return b.addr }
+
+// Log is what the broker has logged so far.
+func (b *Broker) Log() string { return b.log.String() }
+
+// Start starts the broker (again) and returns once it accepts
+// connections.
+func (b *Broker) Start() {
+	t := b.t
+	t.Helper()
+	b.mu.Lock()
+	if b.cmd != nil {
+		b.mu.Unlock()
+		t.Fatal("mosquittotest: Start while the broker runs")
+	}
+	cmd := exec.Command(b.bin, "-c", b.conf)
+	cmd.Stdout, cmd.Stderr = b.log, b.log
+	if err := cmd.Start(); err != nil {
+		b.mu.Unlock()
+		t.Fatalf("starting %s: %v", b.bin, err)
+	}
+	exited := make(chan struct{})
+	b.cmd, b.exited = cmd, exited
+	go func() {
+		err := cmd.Wait()
+		b.mu.Lock()
+		b.err = err
+		b.mu.Unlock()
+		close(exited)
+	}()
+	b.mu.Unlock()
 	deadline := time.Now().Add(30 * time.Second) // a guard against a hang, not a timing
 	for {
-		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
+		c, err := net.DialTimeout("tcp", b.addr, 100*time.Millisecond)
 		if err == nil {
 			c.Close()
-			return addr
+			return
 		}
 		select {
 		case <-exited:
-			t.Fatalf("mosquitto exited: %v\n%s", waitErr, log.String())
+			b.mu.Lock()
+			err := b.err
+			b.mu.Unlock()
+			t.Fatalf("mosquitto exited: %v\n%s", err, b.log.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("mosquitto not listening on %s:\n%s", addr, log.String())
+			t.Fatalf("mosquitto not listening on %s:\n%s", b.addr, b.log.String())
 		}
+	}
+}
+
+// Stop ends the broker with SIGTERM, as a service stop does (mosquitto
+// then writes its persistence, if configured), and waits for it.
+func (b *Broker) Stop() {
+	b.mu.Lock()
+	cmd, exited := b.cmd, b.exited
+	b.cmd = nil
+	b.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	cmd.Process.Signal(syscall.SIGTERM) // the process this test started, by its handle
+	select {
+	case <-exited:
+	case <-time.After(30 * time.Second): // a guard against a hang
+		cmd.Process.Kill()
+		<-exited
+	}
+}
+
+// kill ends the broker at once, if it runs.
+func (b *Broker) kill() {
+	b.mu.Lock()
+	cmd, exited := b.cmd, b.exited
+	b.cmd = nil
+	b.mu.Unlock()
+	if cmd != nil {
+		cmd.Process.Kill() // the process this test started, by its handle
+		<-exited
 	}
 }
 
