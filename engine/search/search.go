@@ -93,7 +93,8 @@ type Options struct {
 	TableBits int
 	// SolveTurns is K for the forced-win solver run first at the root
 	// (0: 2; negative: not run). It gets up to an eighth of the node
-	// budget.
+	// budget (none below 8,192 nodes: the search's own check for a turn
+	// that wins at once covers the shortest wins).
 	SolveTurns int
 	// Info, if set, is called after every completed iteration.
 	Info func(Info)
@@ -203,6 +204,9 @@ type searcher struct {
 // pollEvery is how many nodes pass between looks at the context.
 const pollEvery = 1024
 
+// solvePoll is how many nodes engine/solve may go past its limit.
+const solvePoll = 1024
+
 // Search finds a turn for the player to move in p. It returns at once, with
 // no Move, when the game is over.
 func Search(ctx context.Context, p engine.Position, opt Options) Result {
@@ -243,11 +247,19 @@ func Search(ctx context.Context, p engine.Position, opt Options) Result {
 		if k == 0 {
 			k = 2
 		}
-		var limit int64
+		// The solver looks at its node limit every solvePoll nodes, so
+		// it is given an eighth of the budget less that much; too small
+		// a budget leaves it out.
+		limit := int64(-1)
 		if opt.MaxNodes > 0 {
-			limit = max(opt.MaxNodes/8, 1)
+			limit = opt.MaxNodes/8 - solvePoll
+		} else {
+			limit = 0
 		}
-		res := solve.Solve(ctx, p, solve.Options{MaxTurns: k, MaxNodes: limit, TableBits: 14})
+		var res solve.Result
+		if limit >= 0 {
+			res = solve.Solve(ctx, p, solve.Options{MaxTurns: k, MaxNodes: max(limit, 1), TableBits: 14})
+		}
 		s.nodes += res.Nodes
 		if res.Win != nil {
 			score := Mate - len(res.Win.Line)
