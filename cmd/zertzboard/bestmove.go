@@ -25,10 +25,11 @@ start, that start after some turns (--moves), a position in a record
 (--from, --turns) or a position's text form (--position).
 
 The budget is one of:
-  --level L   1 (quick) to 10 (strong): a node budget, so a level plays the
-              same on every machine (docs/ENGINE.md gives each level's time)
-  --nodes N   stop after about N positions: also the same everywhere
-  --ms T      stop after T milliseconds: depends on the machine
+   --level L   1 (quick) to 10 (strong): a node budget, so a level plays
+               the same on every machine (docs/ENGINE.md gives each level's
+               time)
+   --nodes N   stop after about N positions: also the same everywhere
+   --ms T      stop after T milliseconds: depends on the machine
 With none of them, --level 6. With --level or --nodes, the same --seed gives
 the same answer on every computer (amd64, arm64, armv6); the seed only
 chooses between turns the engine scores the same.
