@@ -152,18 +152,27 @@ const (
 // key is distinct and any sort gives the same order.
 type moveKey uint64
 
-func makeKey(score int32, idx int) moveKey {
-	return moveKey(uint64(uint32(1<<31-1-score))<<32 | uint64(uint32(idx)))
+func makeKey(score int32, idx int, quiet bool) moveKey {
+	k := moveKey(uint64(uint32(1<<31-1-score))<<32 | uint64(uint32(idx)))
+	if quiet {
+		k |= quietBit
+	}
+	return k
 }
 
-func (k moveKey) idx() int { return int(uint32(k)) }
+// quietBit marks a quiet placement (see geometry.tactical).
+const quietBit = 1 << 30
+
+func (k moveKey) idx() int { return int(uint32(k) &^ quietBit) }
+
+func (k moveKey) quiet() bool { return k&quietBit != 0 }
 
 // pickLazy is how many turns are picked one by one (a selection, O(n)
 // each) before the rest are sorted: most cut-offs come from the first.
 const pickLazy = 3
 
-// pick moves the n-th turn of the order into place and returns its index.
-func pick(o []moveKey, n int) int {
+// pick moves the n-th turn of the order into place and returns its key.
+func pick(o []moveKey, n int) moveKey {
 	switch {
 	case n < pickLazy:
 		m := n
@@ -176,7 +185,7 @@ func pick(o []moveKey, n int) int {
 	case n == pickLazy:
 		slices.Sort(o[n:])
 	}
-	return o[n].idx()
+	return o[n]
 }
 
 type searcher struct {
@@ -200,6 +209,10 @@ type searcher struct {
 	pv     [MaxPly + 1][MaxPly + 1]engine.Turn
 	pvLen  [MaxPly + 1]int
 }
+
+// lmpQuiet is how many quiet placements a frontier node (depth 1, not on
+// the principal variation) tries.
+const lmpQuiet = 3
 
 // pollEvery is how many nodes pass between looks at the context.
 const pollEvery = 1024
@@ -297,6 +310,15 @@ func (s *searcher) root(p engine.Position, maxDepth int, info func(Info)) Result
 	slices.SortStableFunc(order, func(a, b int) int {
 		return turns[b].Hops() - turns[a].Hops()
 	})
+	// Quiet root placements late in the order are searched a turn
+	// shallower first, like everywhere else.
+	quietRoot := make([]bool, len(turns))
+	if turns[0].Kind == engine.Place {
+		g, st := geometryOf(p.Board()), setsOf(&p)
+		for i := range turns {
+			quietRoot[i] = turns[i].Kind == engine.Place && !g.tactical(&st, &turns[i])
+		}
+	}
 	res := Result{Move: turns[order[0]], Score: 0}
 	scores := make([]int, len(turns))
 	var pv []engine.Turn
@@ -318,7 +340,14 @@ func (s *searcher) root(p engine.Position, maxDepth int, info func(Info)) Result
 			if n == 0 {
 				score = -s.search(q, nd, 1, -beta, -alpha, true)
 			} else {
-				score = -s.search(q, nd, 1, -alpha-1, -alpha, false)
+				red := 0
+				if quietRoot[i] && depth >= 2 && n >= 4 {
+					red = 1
+				}
+				score = -s.search(q, nd-red, 1, -alpha-1, -alpha, false)
+				if score > alpha && red > 0 && !s.stopped {
+					score = -s.search(q, nd, 1, -alpha-1, -alpha, false)
+				}
 				if score > alpha && !s.stopped {
 					score = -s.search(q, nd, 1, -beta, -alpha, true)
 				}
@@ -459,6 +488,7 @@ func encode(t *engine.Turn) uint32 {
 // search is the negamax alpha-beta with PVS at depth > 0.
 func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode bool) int {
 	s.pvLen[ply] = ply
+
 	if p.Result().Over {
 		return terminal(&p, ply)
 	}
@@ -545,10 +575,20 @@ func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode
 		turns := p.LegalTurns(s.bufs[ply][:0])
 		s.bufs[ply] = turns
 		order := s.order(&p, turns, ply, ttMove)
+		quiet := 0
 		for i := range order {
-			t := &turns[pick(order, i)]
+			k := pick(order, i)
+			t := &turns[k.idx()]
 			if nTried > 0 && slices.Contains(tried[:nTried], encode(t)) {
 				continue
+			}
+			if k.quiet() {
+				// Quiet placements evaluate alike: at the frontier a few
+				// stand for all (late-move pruning).
+				quiet++
+				if depth == 1 && !pvNode && quiet > lmpQuiet && n.searched > 0 {
+					continue
+				}
 			}
 			if s.visit(n, t) {
 				return 0
@@ -687,6 +727,11 @@ func (s *searcher) ageHistory() {
 func (s *searcher) order(p *engine.Position, turns []engine.Turn, ply int, ttMove uint32) []moveKey {
 	o := s.orders[ply][:0]
 	me := p.ToMove()
+	var g *geometry
+	var st sets
+	if len(turns) > 0 && turns[0].Kind == engine.Place {
+		g, st = geometryOf(p.Board()), setsOf(p)
+	}
 	k0, k1 := encode(&s.killers[ply][0]), encode(&s.killers[ply][1])
 	for i := range turns {
 		t := &turns[i]
@@ -705,7 +750,7 @@ func (s *searcher) order(p *engine.Position, turns []engine.Turn, ply int, ttMov
 		case t.Kind == engine.Place:
 			sc = s.histAt[me][t.Color][t.At] + s.histRem[me][t.Remove+1]
 		}
-		o = append(o, makeKey(sc, i))
+		o = append(o, makeKey(sc, i, g != nil && t.Kind == engine.Place && !g.tactical(&st, t)))
 	}
 	s.orders[ply] = o
 	return o
@@ -731,7 +776,7 @@ func (s *searcher) qsearch(p engine.Position, ply, alpha, beta int) int {
 	order := s.order(&p, turns, ply, 0)
 	best := -inf
 	for n := range order {
-		t := &turns[pick(order, n)]
+		t := &turns[pick(order, n).idx()]
 		q := p.Apply(t)
 		if s.tick() {
 			return 0
