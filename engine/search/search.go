@@ -210,6 +210,9 @@ type searcher struct {
 	pvLen  [MaxPly + 1]int
 }
 
+// claimsInQuiescence: the quiescence search tries claims by isolation.
+var claimsInQuiescence = true
+
 // lmpQuiet is how many quiet placements a frontier node (depth 1, not on
 // the principal variation) tries.
 const lmpQuiet = 3
@@ -769,7 +772,39 @@ func (s *searcher) qsearch(p engine.Position, ply, alpha, beta int) int {
 		if _, ok := p.WinningTurn(); ok {
 			return Mate - ply - 1
 		}
-		return evaluate(&p)
+		stand := evaluate(&p)
+		if stand >= beta || !claimsInQuiescence {
+			return stand
+		}
+		// Claims by isolation win material at once, as captures do, but
+		// are not compulsory: try them besides standing pat.
+		best := stand
+		alpha = max(alpha, stand)
+		claims := claimTurns(&p, s.bufs[ply][:0])
+		s.bufs[ply] = claims
+		for i := range claims {
+			q := p.Apply(&claims[i])
+			if s.tick() {
+				return 0
+			}
+			score := -s.qsearch(q, ply+1, -beta, -alpha)
+			if s.stopped {
+				return 0
+			}
+			if score > best {
+				best = score
+				if score > alpha {
+					alpha = score
+					s.pv[ply][ply] = claims[i]
+					copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+					s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
+					if score >= beta {
+						break
+					}
+				}
+			}
+		}
+		return best
 	}
 	turns := p.LegalTurns(s.bufs[ply][:0])
 	s.bufs[ply] = turns

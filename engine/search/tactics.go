@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math/bits"
 	"sync"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -109,4 +110,101 @@ func (g *geometry) tactical(s *sets, t *engine.Turn) bool {
 		}
 	}
 	return arcs > 1
+}
+
+// closure grows seed to everything connected to it inside set.
+func (g *geometry) closure(seed, set uint64) uint64 {
+	reach := seed & set
+	todo := reach
+	for todo != 0 {
+		c := bits.TrailingZeros64(todo)
+		todo &= todo - 1
+		add := g.nbrMask[c] & set &^ reach
+		reach |= add
+		todo |= add
+	}
+	return reach
+}
+
+// free returns the removable rings: vacant, with two cyclically adjacent
+// neighbour cells holding no ring.
+func (g *geometry) free(s *sets) uint64 {
+	var out uint64
+	for v := s.rings &^ s.occ; v != 0; v &= v - 1 {
+		c := bits.TrailingZeros64(v)
+		nb := &g.nbr[c]
+		for d := 0; d < 6; d++ {
+			if s.rings&cellBit(nb[d]) == 0 && s.rings&cellBit(nb[(d+1)%6]) == 0 {
+				out |= 1 << uint(c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// maxClaims bounds the claims the quiescence search tries in one position.
+const maxClaims = 6
+
+// claimTurns appends placements that claim marbles by isolation: removing
+// a free ring that cuts off a group with no vacant ring, or filling the
+// last vacant ring of a group. Captures are not compulsory in p (the
+// caller checks), so these are the placements that win material at once,
+// which the quiescence search tries besides standing pat. The marble
+// placed is the most plentiful colour of the mover's supply, on the first
+// vacant ring that the claim leaves. Every turn is checked legal.
+func claimTurns(p *engine.Position, buf []engine.Turn) []engine.Turn {
+	g, st := geometryOf(p.Board()), setsOf(p)
+	me := p.ToMove()
+	supply, src := p.Pool(), engine.FromPool
+	if supply == [3]int{} {
+		supply, src = p.Captures(me), engine.FromCaptures
+	}
+	col := -1
+	for c := 2; c >= 0; c-- {
+		if supply[c] > 0 && (col < 0 || supply[c] > supply[col]) {
+			col = c
+		}
+	}
+	if col < 0 {
+		return buf
+	}
+	vac := st.rings &^ st.occ
+	free := g.free(&st)
+	n := 0
+	add := func(at, rem engine.Cell) {
+		t := engine.PlaceTurn(engine.Color(col), src, at, rem)
+		if n < maxClaims && p.Legal(t) {
+			buf = append(buf, t)
+			n++
+		}
+	}
+	// Removals that cut off a full group.
+	for f := free; f != 0 && n < maxClaims; f &= f - 1 {
+		rem := engine.Cell(bits.TrailingZeros64(f))
+		rings := st.rings &^ cellBit(rem)
+		rest := vac &^ cellBit(rem)
+		claimed := rings &^ g.closure(rest, rings)
+		if claimed&st.occ == 0 || rest == 0 {
+			continue
+		}
+		add(engine.Cell(bits.TrailingZeros64(rest)), rem)
+	}
+	// Placements on the last vacant ring of a group with marbles.
+	for v := vac; v != 0 && n < maxClaims; v &= v - 1 {
+		at := engine.Cell(bits.TrailingZeros64(v))
+		if g.nbrMask[at]&vac != 0 {
+			continue
+		}
+		group := g.closure(cellBit(at), st.rings)
+		if group&vac != cellBit(at) || group&st.occ == 0 {
+			continue
+		}
+		rem := engine.NoCell
+		if f := free &^ cellBit(at); f != 0 {
+			rem = engine.Cell(bits.TrailingZeros64(f))
+		}
+		add(at, rem)
+	}
+	return buf
 }
