@@ -66,7 +66,7 @@ const MaxLevel = 10
 // levelNodes are the node budgets of levels 1 to 10. A level is a node
 // budget so that it plays the same on every Pi; docs/ENGINE.md gives each
 // level's time and strength.
-var levelNodes = [MaxLevel + 1]int64{0, 5_000, 12_000, 25_000, 50_000, 100_000, 200_000, 400_000, 800_000, 1_600_000, 3_200_000}
+var levelNodes = [MaxLevel + 1]int64{0, 10_000, 20_000, 40_000, 80_000, 160_000, 320_000, 640_000, 1_280_000, 2_560_000, 5_120_000}
 
 // LevelNodes returns the node budget of level 1 to MaxLevel (clamped).
 func LevelNodes(level int) int64 { return levelNodes[max(1, min(MaxLevel, level))] }

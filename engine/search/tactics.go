@@ -11,8 +11,22 @@ import (
 // tactical ones without playing them.
 type geometry struct {
 	nbr     [engine.MaxCells][6]engine.Cell // NoCell off the board
+	nbrBit  [engine.MaxCells][6]uint64      // the same as one-cell sets; 0 off the board
 	nbrMask [engine.MaxCells]uint64
 }
+
+// arcCount[m] is the number of arcs (runs, cyclically) of set bits in the
+// 6-bit mask m.
+var arcCount = func() (t [64]uint8) {
+	for m := 0; m < 64; m++ {
+		for d := 0; d < 6; d++ {
+			if m&(1<<d) != 0 && m&(1<<((d+5)%6)) == 0 {
+				t[m]++
+			}
+		}
+	}
+	return t
+}()
 
 var geometries sync.Map // *engine.Board → *geometry
 
@@ -28,6 +42,7 @@ func geometryOf(b *engine.Board) *geometry {
 			g.nbr[c][d] = n
 			if n != engine.NoCell {
 				g.nbrMask[c] |= 1 << uint(n)
+				g.nbrBit[c][d] = 1 << uint(n)
 			}
 		}
 	}
@@ -35,25 +50,14 @@ func geometryOf(b *engine.Board) *geometry {
 	return g
 }
 
-// sets are a position's rings and marbles as bit sets, made once a node.
+// sets are a position's rings, free rings and marbles as bit sets.
 type sets struct {
-	rings, occ uint64
+	rings, free, occ uint64
 }
 
 func setsOf(p *engine.Position) sets {
-	var s sets
-	n := p.Board().Len()
-	for c := 0; c < n; c++ {
-		switch p.At(engine.Cell(c)) {
-		case engine.NoRing:
-		case engine.Vacant:
-			s.rings |= 1 << uint(c)
-		default:
-			s.rings |= 1 << uint(c)
-			s.occ |= 1 << uint(c)
-		}
-	}
-	return s
+	rings, free, m := p.Bitboards()
+	return sets{rings: rings, free: free, occ: m[0] | m[1] | m[2]}
 }
 
 func cellBit(c engine.Cell) uint64 {
@@ -126,23 +130,6 @@ func (g *geometry) closure(seed, set uint64) uint64 {
 	return reach
 }
 
-// free returns the removable rings: vacant, with two cyclically adjacent
-// neighbour cells holding no ring.
-func (g *geometry) free(s *sets) uint64 {
-	var out uint64
-	for v := s.rings &^ s.occ; v != 0; v &= v - 1 {
-		c := bits.TrailingZeros64(v)
-		nb := &g.nbr[c]
-		for d := 0; d < 6; d++ {
-			if s.rings&cellBit(nb[d]) == 0 && s.rings&cellBit(nb[(d+1)%6]) == 0 {
-				out |= 1 << uint(c)
-				break
-			}
-		}
-	}
-	return out
-}
-
 // maxClaims bounds the claims the quiescence search tries in one position.
 const maxClaims = 6
 
@@ -170,7 +157,7 @@ func claimTurns(p *engine.Position, buf []engine.Turn) []engine.Turn {
 		return buf
 	}
 	vac := st.rings &^ st.occ
-	free := g.free(&st)
+	free := st.free
 	n := 0
 	add := func(at, rem engine.Cell) {
 		t := engine.PlaceTurn(engine.Color(col), src, at, rem)
@@ -182,6 +169,9 @@ func claimTurns(p *engine.Position, buf []engine.Turn) []engine.Turn {
 	// Removals that cut off a full group.
 	for f := free; f != 0 && n < maxClaims; f &= f - 1 {
 		rem := engine.Cell(bits.TrailingZeros64(f))
+		if !g.mayCut(&st, rem) {
+			continue
+		}
 		rings := st.rings &^ cellBit(rem)
 		rest := vac &^ cellBit(rem)
 		claimed := rings &^ g.closure(rest, rings)
@@ -207,4 +197,26 @@ func claimTurns(p *engine.Position, buf []engine.Turn) []engine.Turn {
 		add(at, rem)
 	}
 	return buf
+}
+
+// mayCut reports whether removing ring rem may leave a group of rings
+// without a vacant ring: its remaining neighbours form more than one arc,
+// or none of them is vacant.
+func (g *geometry) mayCut(s *sets, rem engine.Cell) bool {
+	rings := s.rings &^ (1 << uint(rem))
+	around := g.nbrMask[rem] & rings
+	if around == 0 {
+		return false
+	}
+	if around&^s.occ == 0 {
+		return true
+	}
+	var m uint8
+	nb := &g.nbrBit[rem]
+	for d := 0; d < 6; d++ {
+		if rings&nb[d] != 0 {
+			m |= 1 << d
+		}
+	}
+	return arcCount[m] > 1
 }
