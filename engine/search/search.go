@@ -217,6 +217,10 @@ var claimsInQuiescence = true
 // the principal variation) tries.
 const lmpQuiet = 3
 
+// lmpRemovals is how many removals a frontier node (as for lmpQuiet)
+// tries with each colour and ring.
+const lmpRemovals = 2
+
 // pollEvery is how many nodes pass between looks at the context.
 const pollEvery = 1024
 
@@ -352,6 +356,7 @@ func (s *searcher) root(p engine.Position, maxDepth int, info func(Info)) Result
 					score = -s.search(q, nd, 1, -alpha-1, -alpha, false)
 				}
 				if score > alpha && !s.stopped {
+					dbgR++
 					score = -s.search(q, nd, 1, -beta, -alpha, true)
 				}
 			}
@@ -488,9 +493,15 @@ func encode(t *engine.Turn) uint32 {
 	return 0
 }
 
+var dbgS, dbgQ, dbgC [MaxPly]int64
+var dbgR int64
+
 // search is the negamax alpha-beta with PVS at depth > 0.
 func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode bool) int {
 	s.pvLen[ply] = ply
+	if depth > 0 {
+		dbgS[ply]++
+	}
 
 	if p.Result().Over {
 		return terminal(&p, ply)
@@ -579,11 +590,22 @@ func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode
 		s.bufs[ply] = turns
 		order := s.order(&p, turns, ply, ttMove)
 		quiet := 0
+		frontier := depth == 1 && !pvNode
+		var perCell [3][engine.MaxCells]uint8
 		for i := range order {
 			k := pick(order, i)
 			t := &turns[k.idx()]
 			if nTried > 0 && slices.Contains(tried[:nTried], encode(t)) {
 				continue
+			}
+			if frontier && t.Kind == engine.Place && n.searched > 0 {
+				// The ring removed seldom changes what a placement
+				// starts: at the frontier a few removals stand for all.
+				c := &perCell[t.Color][t.At]
+				if *c >= lmpRemovals {
+					continue
+				}
+				*c++
 			}
 			if k.quiet() {
 				// Quiet placements evaluate alike: at the frontier a few
@@ -762,6 +784,7 @@ func (s *searcher) order(p *engine.Position, turns []engine.Turn, ply int, ttMov
 // qsearch plays out compulsory captures and then evaluates.
 func (s *searcher) qsearch(p engine.Position, ply, alpha, beta int) int {
 	s.pvLen[ply] = ply
+	dbgQ[ply]++
 	if p.Result().Over {
 		return terminal(&p, ply)
 	}
@@ -782,6 +805,7 @@ func (s *searcher) qsearch(p engine.Position, ply, alpha, beta int) int {
 		alpha = max(alpha, stand)
 		claims := claimTurns(&p, s.bufs[ply][:0])
 		s.bufs[ply] = claims
+		dbgC[ply] += int64(len(claims))
 		for i := range claims {
 			q := p.Apply(&claims[i])
 			if s.tick() {
