@@ -356,7 +356,6 @@ func (s *searcher) root(p engine.Position, maxDepth int, info func(Info)) Result
 					score = -s.search(q, nd, 1, -alpha-1, -alpha, false)
 				}
 				if score > alpha && !s.stopped {
-					dbgR++
 					score = -s.search(q, nd, 1, -beta, -alpha, true)
 				}
 			}
@@ -493,15 +492,9 @@ func encode(t *engine.Turn) uint32 {
 	return 0
 }
 
-var dbgS, dbgQ, dbgC [MaxPly]int64
-var dbgR int64
-
 // search is the negamax alpha-beta with PVS at depth > 0.
 func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode bool) int {
 	s.pvLen[ply] = ply
-	if depth > 0 {
-		dbgS[ply]++
-	}
 
 	if p.Result().Over {
 		return terminal(&p, ply)
@@ -784,7 +777,6 @@ func (s *searcher) order(p *engine.Position, turns []engine.Turn, ply int, ttMov
 // qsearch plays out compulsory captures and then evaluates.
 func (s *searcher) qsearch(p engine.Position, ply, alpha, beta int) int {
 	s.pvLen[ply] = ply
-	dbgQ[ply]++
 	if p.Result().Over {
 		return terminal(&p, ply)
 	}
@@ -805,7 +797,6 @@ func (s *searcher) qsearch(p engine.Position, ply, alpha, beta int) int {
 		alpha = max(alpha, stand)
 		claims := claimTurns(&p, s.bufs[ply][:0])
 		s.bufs[ply] = claims
-		dbgC[ply] += int64(len(claims))
 		for i := range claims {
 			q := p.Apply(&claims[i])
 			if s.tick() {

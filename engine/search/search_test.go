@@ -223,3 +223,29 @@ func TestDeterministicAnswers(t *testing.T) {
 		t.Errorf("the answers' digest is %s, want %s (first answers: %q)", got, determinismDigest, first)
 	}
 }
+
+// Searches on several goroutines share nothing but the boards' geometry
+// (run with -race), and each answers as it does alone.
+func TestConcurrentSearches(t *testing.T) {
+	ps := determinismCases(t)[:6]
+	alone := make([]Result, len(ps))
+	for i, p := range ps {
+		alone[i] = Search(context.Background(), p, Options{MaxNodes: 3000})
+	}
+	done := make(chan int)
+	together := make([]Result, len(ps))
+	for i, p := range ps {
+		go func() {
+			together[i] = Search(context.Background(), p, Options{MaxNodes: 3000})
+			done <- i
+		}()
+	}
+	for range ps {
+		<-done
+	}
+	for i := range ps {
+		if alone[i].Move != together[i].Move || alone[i].Nodes != together[i].Nodes || alone[i].Score != together[i].Score {
+			t.Errorf("%s: alone %+v, together %+v", ps[i], alone[i], together[i])
+		}
+	}
+}
