@@ -15,13 +15,17 @@
 //     caused cut-offs;
 //   - captures are compulsory in ZÈRTZ, so a capture chain is a forced
 //     reply: at the horizon a quiescence search plays every capture out
-//     (no "stand pat" while one is on, since the mover must take), and
-//     looks for a placement that wins at once by isolation
-//     (engine.Position.WinningTurn) before it evaluates. A position with
-//     a single legal turn is extended (costs no depth);
-//   - quiet placements (no capture given, no ring claimed) late in the
-//     order are searched one or two turns shallower (late-move
-//     reductions), and again at full depth if they turn out better;
+//     (no "stand pat" while one is on, since the mover must take), then
+//     looks for a placement that wins at once (engine.Position.WinningTurn)
+//     and tries the placements that claim marbles by isolation besides
+//     standing pat. A position with a single legal turn is extended
+//     (costs no depth);
+//   - quiet placements (no capture given, no ring claimed, told without
+//     playing them) late in the order are searched one or two turns
+//     shallower (late-move reductions, the root included), and again at
+//     full depth if they turn out better; at the frontier a few quiet
+//     placements, and a few removals with each colour and ring, stand for
+//     all (they leave the evaluation alike);
 //   - at the root the exact forced-win solver (engine/solve) looks for a
 //     win within SolveTurns of the mover's turns first: a proven win is
 //     played as proven.
@@ -32,8 +36,8 @@
 // Budgets: a node limit (positions played), a level 1–10 that stands for a
 // node limit, and a context for time. With a node limit and no deadline
 // the search is deterministic: the same turn, score and node count on
-// every machine and architecture (no maps, no floating point, no clocks
-// inside). The seed only breaks ties between root turns of equal score.
+// every machine and architecture (nothing iterates a map, no floating
+// point decides, no clock is read). The seed only breaks ties between root turns of equal score.
 //
 // The package is pure: no I/O, no goroutines, no clocks.
 package search
