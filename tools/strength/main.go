@@ -13,6 +13,7 @@
 //	random           a random legal turn
 //	dumbot:D[:N]     the Dumbot-like baseline (engine/search/arena) to depth D,
 //	                 with N nodes a turn (0 or left out: no limit)
+//	uct:N            the Zertz3D-like baseline: UCT with N random playouts a turn
 //	exec:PATH[,ARG…] a program speaking the "zertzboard engine" protocol (an
 //	                 older build, say), sent "go" with --go's words
 package main
@@ -43,7 +44,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strength", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	a := fs.String("a", "level:6", "the first player (see the package doc: level:L, nodes:N, ms:T, random, dumbot:D[:N], exec:PATH)")
+	a := fs.String("a", "level:6", "the first player (see the package doc: level:L, nodes:N, ms:T, random, dumbot:D[:N], uct:N, exec:PATH)")
 	b := fs.String("b", "level:4", "the second player")
 	boards := fs.String("board", "37", "comma-separated variants to play on: 37, 48, 61, 37b, …")
 	openings := fs.Int("openings", 10, "openings per board; each is played twice, colours swapped")
@@ -223,11 +224,17 @@ func newPlayer(spec string, seed uint64, goWords string) (arena.Player, error) {
 			}
 		}
 		return &arena.Dumbot{Depth: int(depth), MaxNodes: nodes}, nil
+	case "uct":
+		v, err := num(arg)
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("player %q: want uct:ITERATIONS", spec)
+		}
+		return &arena.UCT{Iterations: int(v), Seed: seed}, nil
 	case "exec":
 		parts := strings.Split(arg, ",")
 		return startExec(spec, parts[0], parts[1:], goWords)
 	}
-	return nil, fmt.Errorf("player %q: want level:L, nodes:N, ms:T, random, dumbot:D[:N] or exec:PATH", spec)
+	return nil, fmt.Errorf("player %q: want level:L, nodes:N, ms:T, random, dumbot:D[:N], uct:N or exec:PATH", spec)
 }
 
 // timed is the engine with a time budget.

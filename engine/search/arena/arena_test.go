@@ -71,3 +71,18 @@ func TestDumbotPlays(t *testing.T) {
 		t.Errorf("dumbot against random: %s", s)
 	}
 }
+
+// The UCT baseline plays legal turns to the end (PlayGame checks every
+// turn), the same for its seed.
+func TestUCTPlays(t *testing.T) {
+	b := engine.MustStandardBoard("37")
+	ops := Openings(b, engine.Standard, 2, 4)
+	if _, err := Match(ops, &UCT{Iterations: 60, Seed: 3}, &Random{Seed: 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := PlayGame(ops[0], [2]Player{&UCT{Iterations: 30, Seed: 1}, &UCT{Iterations: 30, Seed: 2}})
+	c, _ := PlayGame(ops[0], [2]Player{&UCT{Iterations: 30, Seed: 1}, &UCT{Iterations: 30, Seed: 2}})
+	if len(a.Line) != len(c.Line) || a.Winner != c.Winner {
+		t.Errorf("two games with the same seeds differ: %d turns, winner %d; %d turns, winner %d", len(a.Line), a.Winner, len(c.Line), c.Winner)
+	}
+}
