@@ -75,6 +75,14 @@ var levelNodes = [MaxLevel + 1]int64{0, 10_000, 20_000, 40_000, 80_000, 160_000,
 // LevelNodes returns the node budget of level 1 to MaxLevel (clamped).
 func LevelNodes(level int) int64 { return levelNodes[max(1, min(MaxLevel, level))] }
 
+// levelDepth caps the depth of the lowest levels, so that they play a
+// beginner's game: level 1 looks one turn ahead (and plays out the
+// captures and claims that follow). 0: no cap.
+var levelDepth = [MaxLevel + 1]int{0, 1}
+
+// LevelDepth returns the depth cap, in turns, of a level (0: none).
+func LevelDepth(level int) int { return levelDepth[max(1, min(MaxLevel, level))] }
+
 // DefaultLevel is the level used when no budget at all is given.
 const DefaultLevel = 6
 
@@ -83,7 +91,9 @@ type Options struct {
 	// MaxNodes stops the search after about this many positions played
 	// (0: no limit, unless Level sets one).
 	MaxNodes int64
-	// Level 1–10 sets MaxNodes to LevelNodes(Level) when MaxNodes is 0.
+	// Level 1–10 sets MaxNodes to LevelNodes(Level) when MaxNodes is 0
+	// (and MaxDepth to LevelDepth(Level), when that is not 0 and MaxDepth
+	// is).
 	// With neither, and no deadline in the context, DefaultLevel applies.
 	Level int
 	// MaxDepth bounds the iterative deepening, in turns (0: MaxPly).
@@ -241,6 +251,9 @@ func Search(ctx context.Context, p engine.Position, opt Options) Result {
 		switch {
 		case opt.Level > 0:
 			opt.MaxNodes = LevelNodes(opt.Level)
+			if opt.MaxDepth <= 0 {
+				opt.MaxDepth = LevelDepth(opt.Level)
+			}
 		case ctxHasDeadline(ctx):
 		default:
 			opt.MaxNodes = LevelNodes(DefaultLevel)
