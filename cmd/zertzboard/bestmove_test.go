@@ -232,3 +232,18 @@ func mustTurn(t *testing.T, b *engine.Board, s string) engine.Turn {
 	}
 	return tu
 }
+
+// "stop" ends a search that would run for minutes (without it the test
+// would wait for it), and its best turn so far is the bestmove; "quit"
+// ends an infinite search and the session.
+func TestEngineStop(t *testing.T) {
+	var got []string
+	for _, l := range engineSessionRun(t, "position startpos 61\ngo nodes 900000000\nstop\nisready\ngo infinite\nquit\n") {
+		if !strings.HasPrefix(l, "info ") {
+			got = append(got, l)
+		}
+	}
+	if len(got) != 3 || !strings.HasPrefix(got[0], "bestmove ") || got[1] != "readyok" || !strings.HasPrefix(got[2], "bestmove ") {
+		t.Fatalf("output %q; want a bestmove, readyok and a bestmove (info lines aside)", got)
+	}
+}
