@@ -7,7 +7,7 @@ LDFLAGS   := -s -w
 # Flags for "make run", e.g. make run ARGS='--speed 4 --http 127.0.0.1:9090'.
 ARGS      ?=
 
-.PHONY: all build test test-short test-pi lint run pi bench clean
+.PHONY: all build test test-short test-pi lint run pi bench strength clean
 
 all: build
 
@@ -62,6 +62,13 @@ test-pi:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# An engine-vs-engine match over fixed openings, colours swapped, scored
+# with a 95 % Wilson interval (tools/strength; docs/ENGINE.md). Another
+# match: make strength STRENGTH='--a level:8 --b dumbot:3 --board 37,48,61'.
+STRENGTH ?= --a level:6 --b level:4 --board 37 --openings 10
+strength:
+	$(GO) run ./tools/strength $(STRENGTH)
 
 clean:
 	rm -rf $(BIN) dist

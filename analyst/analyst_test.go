@@ -78,3 +78,41 @@ func TestDefaultsAndOver(t *testing.T) {
 	a.Close()
 	a.Analyze(p) // after Close: ignored
 }
+
+// TestEvaluation: the engine's evaluation comes with the analysis: a
+// proven win gives its player 1, a position without one two chances that
+// add up to 1 and a legal best turn; off, neither.
+func TestEvaluation(t *testing.T) {
+	d5, err := engine.ParsePosition(diagram5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 1)
+	for _, c := range []struct {
+		p     engine.Position
+		level int
+		check func(a live.Analysis) bool
+	}{
+		{d5, 0, func(a live.Analysis) bool {
+			return a.WinProb != nil && *a.WinProb == [2]float64{1, 0} && a.BestTurn == "BE4-D2"
+		}},
+		{start, 2, func(a live.Analysis) bool {
+			if a.WinProb == nil || a.EvalDepth < 1 {
+				return false
+			}
+			wp := *a.WinProb
+			turn, err := engine.ParseTurn(start.Board(), a.BestTurn)
+			return err == nil && start.Legal(turn) && wp[0] > 0 && wp[1] > 0 && wp[0]+wp[1] > 0.999 && wp[0]+wp[1] < 1.001
+		}},
+		{start, -1, func(a live.Analysis) bool { return a.WinProb == nil && a.BestTurn == "" }},
+	} {
+		calls := &calls{ch: make(chan struct{}, 1)}
+		a := New(Options{Budget: time.Hour, EvalLevel: c.level}, calls.done)
+		a.Analyze(c.p)
+		<-calls.ch
+		a.Close()
+		if got := calls.got[0]; !c.check(got) {
+			t.Errorf("%s, level %d: win_prob %v, best turn %q, depth %d", c.p, c.level, got.WinProb, got.BestTurn, got.EvalDepth)
+		}
+	}
+}

@@ -28,7 +28,18 @@ func TestAnalysis(t *testing.T) {
 			t.Errorf("Parse(%q): analysis on %v, %d turns, %v; want %v, %d, %v", tt.src, c.AnalysisOn(), c.AnalysisTurns, c.AnalysisBudget, tt.on, tt.turns, tt.budget)
 		}
 	}
+	for _, tt := range []struct {
+		src  string
+		eval int
+	}{{"", 5}, {"[analysis]\neval = 9", 9}, {"[analysis]\neval = off", -1}, {"[analysis]\neval = 1", 1}} {
+		c, err := Parse("z.conf", strings.NewReader(tt.src))
+		if err != nil || c.AnalysisEval != tt.eval {
+			t.Errorf("Parse(%q): evaluation level %d, %v; want %d", tt.src, c.AnalysisEval, err, tt.eval)
+		}
+	}
 	for _, tt := range []struct{ src, want string }{
+		{"[analysis]\neval = 0", `z.conf:2: analysis.eval: "0": want an engine level from 1 to 10, or off`},
+		{"[analysis]\neval = 11", `z.conf:2: analysis.eval: "11"`},
 		{"[analysis]\nenabled = yes", `z.conf:2: analysis.enabled: "yes": want auto, on or off`},
 		{"[analysis]\nturns = 9", `z.conf:2: analysis.turns: "9": want 1 to 4`},
 		{"[analysis]\nbudget = 5ms", `z.conf:2: analysis.budget: "5ms"`},

@@ -54,6 +54,8 @@
 //	                          # tournament mode (players must not see it)
 //	turns = 2                 # look for wins within so many own turns (1 to 4)
 //	budget = 1s               # time for one position (10ms to 60s)
+//	eval = 5                  # the engine's evaluation and best turn in the
+//	                          # same budget: its level 1 to 10, or off
 //
 //	[http]
 //	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
@@ -136,6 +138,8 @@ type Config struct {
 	Analysis       string // "auto", "on" or "off"
 	AnalysisTurns  int
 	AnalysisBudget time.Duration
+	// AnalysisEval is the evaluation's engine level, 1 to 10; -1 is off.
+	AnalysisEval int
 
 	// Control is the time control of new games ([clock] control).
 	Control clock.Control
@@ -165,7 +169,7 @@ var Defaults = Config{
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
-	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: time.Second,
+	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: time.Second, AnalysisEval: 5,
 }
 
 // Load reads and checks a configuration file.
@@ -198,7 +202,7 @@ func Parse(name string, r io.Reader) (*Config, error) {
 			"max-connections", "max-connections-per-address", "connection-rate"},
 		"user":     {"password", "role"},
 		"http":     {"listen", "username", "password", "results"},
-		"analysis": {"enabled", "turns", "budget"},
+		"analysis": {"enabled", "turns", "budget", "eval"},
 		"clock":    {"control"},
 	}
 	for _, s := range secs {
@@ -390,6 +394,16 @@ func Parse(name string, r io.Reader) (*Config, error) {
 					return nil, bad(s, e, "%q: want a duration from 10ms to 60s", v)
 				}
 				c.AnalysisBudget = d
+			case "analysis.eval":
+				if v == "off" {
+					c.AnalysisEval = -1
+					break
+				}
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 10 {
+					return nil, bad(s, e, "%q: want an engine level from 1 to 10, or off", v)
+				}
+				c.AnalysisEval = n
 			}
 		}
 		if s.Name == "mqtt" && (c.ServerCert == "") != (c.ServerKey == "") {

@@ -350,5 +350,12 @@ func (p Position) OnBoard() [3]int {
 	return [3]int{bits.OnesCount64(p.marbles[0]), bits.OnesCount64(p.marbles[1]), bits.OnesCount64(p.marbles[2])}
 }
 
+// Bitboards returns the rings, the free rings (FreeRings) and each
+// colour's marbles as sets of cells (bit c set for cell c), for searches
+// that keep their own bit tricks.
+func (p Position) Bitboards() (rings, free uint64, marbles [3]uint64) {
+	return p.rings, p.free(), p.marbles
+}
+
 // VacantRings returns the number of vacant rings.
 func (p Position) VacantRings() int { return bits.OnesCount64(p.vacant()) }

@@ -95,6 +95,16 @@ func (t Turn) Path() []Cell {
 	return p
 }
 
+// PathCell returns cell i of a capture's path (0 is the start, Hops() the
+// end) without copying the path, or NoCell when there is none: for
+// searches that key tables by a capture's cells.
+func (t *Turn) PathCell(i int) Cell {
+	if i < 0 || i >= int(t.n) {
+		return NoCell
+	}
+	return t.path[i]
+}
+
 // Hops is the number of jumps in a capture.
 func (t Turn) Hops() int {
 	if t.n == 0 {

@@ -67,6 +67,9 @@ var scoreboard = map[string]Entry{
 	"page.each":       {"/%d each", "/%d je", "/%d chacune", "/%d każdej", "/%d каждого"},
 	"page.pool":       {"Pool", "Vorrat", "Réserve", "Pula", "Запас"},
 	"page.moves":      {"Moves", "Züge", "Coups", "Ruchy", "Ходы"},
+	// The engine's evaluation (shown with ?eval=1).
+	"page.eval":      {"Engine: %s %d%% · %s %d%%", "Engine: %s %d %% · %s %d %%", "Moteur : %s %d %% · %s %d %%", "Silnik: %s %d%% · %s %d%%", "Движок: %s %d%% · %s %d%%"},
+	"page.best-turn": {"best turn: %s", "bester Zug: %s", "meilleur coup : %s", "najlepszy ruch: %s", "лучший ход: %s"},
 }
 
 func init() { registerPlural("scoreboard-plural", scoreboardPlural) }

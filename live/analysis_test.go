@@ -31,3 +31,22 @@ func TestAnalysisJSON(t *testing.T) {
 		t.Errorf("no analysis: %s; want \"analysis\":null", b)
 	}
 }
+
+// The engine's evaluation adds win_prob (player 0 first), best_turn,
+// eval_depth and eval_score; without it the object is as before.
+func TestAnalysisEvalJSON(t *testing.T) {
+	a := &Analysis{Report: solve.Report{Complete: true, Nodes: 10, MS: 1}, MaxTurns: 2, Depth: 2,
+		WinProb: &[2]float64{0.375, 0.625}, BestTurn: "WD4-A1", EvalDepth: 3, EvalScore: -130}
+	b, err := json.Marshal(State{Analysis: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"analysis":{"forced_win":null,"complete":true,"nodes":10,"ms":1,"max_turns":2,"depth":2,"win_prob":[0.375,0.625],"best_turn":"WD4-A1","eval_depth":3,"eval_score":-130}`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("state JSON %s\nlacks %s", b, want)
+	}
+	var back State
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back.Analysis, a) {
+		t.Errorf("read back %+v, %v; want %+v", back.Analysis, err, a)
+	}
+}

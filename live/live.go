@@ -139,6 +139,19 @@ type Analysis struct {
 	// Depth is the K fully searched without a win: "no forced win within
 	// Depth turns" holds even when the budget ran out before MaxTurns.
 	Depth int `json:"depth"`
+	// WinProb is the engine's evaluation (engine/search): each player's
+	// chance to win, player 0 first, summing to 1. Absent when the
+	// evaluation is off or did not finish a depth within the budget; 1
+	// and 0 for a proven win.
+	WinProb *[2]float64 `json:"win_prob,omitempty"`
+	// BestTurn is the engine's turn for the player to move, in notation
+	// (absent with WinProb).
+	BestTurn string `json:"best_turn,omitempty"`
+	// EvalDepth is the engine search's last completed depth, in turns.
+	EvalDepth int `json:"eval_depth,omitempty"`
+	// EvalScore is its score for the player to move (about 100 a
+	// marble; ±30000 less the turns to a proven end).
+	EvalScore int `json:"eval_score,omitempty"`
 }
 
 // Snapshot describes the referee's official game.

@@ -23,12 +23,14 @@ func analysisShown(s *live.State) *live.Analysis {
 }
 
 // renderAnalysisBanner writes "Forced win for NAME in K" with the line, or
-// the small "no forced win within K" indicator.
+// the small "no forced win within K" indicator, and the engine's
+// evaluation.
 func renderAnalysisBanner(b *strings.Builder, l i18n.Lang, s *live.State) {
 	a := analysisShown(s)
 	if a == nil {
 		return
 	}
+	renderEvalBar(b, l, s, a)
 	if w := a.ForcedWin; w != nil {
 		fmt.Fprintf(b, `<div class="banner analysis win" data-forced-player="%d" data-forced-turns="%d"><b>%s</b>`,
 			w.Player, w.Turns, esc(l.N("page.forced-win", w.Turns, playerName(l, s, w.Player), w.Turns)))
@@ -47,6 +49,27 @@ func renderAnalysisBanner(b *strings.Builder, l i18n.Lang, s *live.State) {
 		return // not even one turn searched: nothing to say
 	}
 	fmt.Fprintf(b, `<div class="banner analysis none" data-depth="%d">%s</div>`, a.Depth, esc(l.N("page.no-forced-win", a.Depth, a.Depth)))
+}
+
+// renderEvalBar writes the engine's evaluation (live.Analysis.WinProb) as
+// a bar, player 0's share from the left, with both chances in per cent
+// and the engine's best turn. It is always in the view; pages show it
+// only on request (?eval=1 puts "eval" on the body; style.css), so that
+// one view serves every viewer.
+func renderEvalBar(b *strings.Builder, l i18n.Lang, s *live.State, a *live.Analysis) {
+	if a.WinProb == nil {
+		return
+	}
+	p0 := int(math.Round(1000 * max(0, min(1, a.WinProb[0]))))
+	fmt.Fprintf(b, `<div class="evalbox" data-p0="%d" data-best="%s">`, p0, esc(a.BestTurn))
+	fmt.Fprintf(b, `<svg class="evalbar" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true"><rect class="ev0" width="%d" height="10"/><rect class="ev1" x="%d" width="%d" height="10"/></svg>`,
+		p0, p0, 1000-p0)
+	pct0 := (p0 + 5) / 10
+	fmt.Fprintf(b, `<span class="evtext">%s`, esc(l.T("page.eval", playerName(l, s, 0), pct0, playerName(l, s, 1), 100-pct0)))
+	if a.BestTurn != "" {
+		fmt.Fprintf(b, ` · %s`, esc(l.T("page.best-turn", a.BestTurn)))
+	}
+	b.WriteString(`</span></div>`)
 }
 
 // analysisArrows draws a forced win's line: a capture as an arrow along

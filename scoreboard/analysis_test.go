@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine/solve"
+	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 )
 
@@ -89,4 +90,35 @@ func TestAnalysisView(t *testing.T) {
 		t.Errorf("unescaped line in the page")
 	}
 	parseSVG(t, BoardSVG(&st, nil))
+}
+
+// TestEvalBar: the engine's evaluation is a bar with player 0's share, the
+// two chances in per cent with the players' names and the best turn, in
+// the page's language; nothing without one, or once the game is over.
+func TestEvalBar(t *testing.T) {
+	st := newState(t, "37", [2]string{"Ann", "Bob"})
+	st.Analysis = &live.Analysis{Report: solve.Report{Complete: true, Nodes: 10, MS: 1}, MaxTurns: 2, Depth: 2,
+		WinProb: &[2]float64{0.623, 0.377}, BestTurn: "WD4-A1", EvalDepth: 3, EvalScore: 130}
+	page := renderBoard(view{id: "t1", state: &st})
+	for _, want := range []string{
+		`<div class="evalbox" data-p0="623" data-best="WD4-A1">`,
+		`<rect class="ev0" width="623" height="10"/><rect class="ev1" x="623" width="377" height="10"/>`,
+		`<span class="evtext">Engine: Ann 62% · Bob 38% · best turn: WD4-A1</span>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s:\n%s", want, page)
+		}
+	}
+	if fr := renderBoard(view{id: "t1", state: &st, lang: i18n.FR}); !strings.Contains(fr, "Moteur : Ann 62 % · Bob 38 % · meilleur coup : WD4-A1") {
+		t.Errorf("French page lacks the evaluation:\n%s", fr)
+	}
+	st.Analysis.WinProb, st.Analysis.BestTurn = nil, ""
+	if page = renderBoard(view{id: "t1", state: &st}); strings.Contains(page, "evalbox") {
+		t.Errorf("an evaluation bar without an evaluation")
+	}
+	st.Analysis.WinProb = &[2]float64{1, 0}
+	st.Phase = "over"
+	if page = renderBoard(view{id: "t1", state: &st}); strings.Contains(page, "evalbox") {
+		t.Errorf("an evaluation bar after the game")
+	}
 }

@@ -117,6 +117,15 @@ func TestEventStream(t *testing.T) {
 			t.Errorf("page lacks %s", want)
 		}
 	}
+	resp, err = http.Get(srv.URL + "/board/b1?eval=1&overlay=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `class="overlay eval boardpage"`) {
+		t.Errorf("?eval=1 does not mark the page: %.300s", body)
+	}
 	resp, err = http.Get(srv.URL + "/board/b1/state.json")
 	if err != nil {
 		t.Fatal(err)

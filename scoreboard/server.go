@@ -33,7 +33,8 @@ var shell = template.Must(template.ParseFS(webFS, "web/page.html"))
 //	GET /static/…            the embedded style sheet and script
 //
 // Any page takes ?overlay=1 for a transparent, compact layout (OBS
-// browser sources).
+// browser sources), and ?eval=1 to show the engine's evaluation bar and
+// best turn (when the board's analysis has them).
 //
 // Board IDs are checked (internal/boardid): a malformed one is 400. A
 // board not seen yet is 404; its page still comes with the waiting view,
@@ -227,6 +228,7 @@ type pageData struct {
 	Title        string
 	Board        string
 	Overlay      bool
+	Eval         bool // ?eval=1: show the engine's evaluation bar
 	Events       string
 	Seq          uint64
 	Ver          uint64
@@ -263,6 +265,10 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	switch r.URL.Query().Get("overlay") {
 	case "1", "true", "yes", "on":
 		d.Overlay = true
+	}
+	switch r.URL.Query().Get("eval") {
+	case "1", "true", "yes", "on":
+		d.Eval = true
 	}
 	d.Links = s.pageLinks(board, l)
 	h := w.Header()

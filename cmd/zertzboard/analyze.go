@@ -124,10 +124,11 @@ func describeAnalysis(p engine.Position, res solve.Result, maxTurns int, rep sol
 
 // analysisOptions are the daemon's live-analysis options for the setting
 // "on", "off" or "auto" (on, but not for tournament games); nil when off.
-// Zero turns or budget take the analyst's defaults.
-func analysisOptions(setting string, turns int, budget time.Duration) *analyst.Options {
+// Zero turns, budget or evaluation level take the analyst's defaults; a
+// negative level turns the evaluation off.
+func analysisOptions(setting string, turns int, budget time.Duration, evalLevel int) *analyst.Options {
 	if setting == "off" {
 		return nil
 	}
-	return &analyst.Options{MaxTurns: turns, Budget: budget, InTournament: setting == "on"}
+	return &analyst.Options{MaxTurns: turns, Budget: budget, EvalLevel: evalLevel, InTournament: setting == "on"}
 }

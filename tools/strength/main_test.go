@@ -1,0 +1,36 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A short match prints the score and interval for each board and in all;
+// bad players are refused with exit 2.
+func TestMatch(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"--a", "nodes:3000", "--b", "random", "--board", "37,61b", "--openings", "1", "--jobs", "2", "-v"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	text := out.String()
+	for _, re := range []string{
+		`(?m)^37 rings: nodes:3000 against random: \+2 =0 -0 of 2: 100\.0% \(95% Wilson interval 34\.2%–100\.0%\), Elo \+Inf`,
+		`(?m)^61b rings: nodes:3000 against random: \+2 =0 -0 of 2`,
+		`(?m)^all boards: nodes:3000 against random: \+4 =0 -0 of 4`,
+		`(?m)^opening 1, a moves second: a wins \(`,
+	} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("output lacks %s:\n%s", re, text)
+		}
+	}
+	for _, bad := range []string{"level:11", "dumbot:x", "nodes:-1", "chess"} {
+		out.Reset()
+		errOut.Reset()
+		if code := run([]string{"--a", bad}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), bad) {
+			t.Errorf("--a %s: exit %d, %q", bad, code, errOut.String())
+		}
+	}
+}
