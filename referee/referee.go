@@ -86,11 +86,10 @@ type Config struct {
 // pure: time arrives with each frame, and it does no I/O. It is not safe
 // for concurrent use.
 type Referee struct {
-	cfg    Config
-	b      *engine.Board
-	settle int64
-	game   *engine.Game
-	cells  []string // the official board after each turn, in frame-log form
+	cfg   Config
+	b     *engine.Board
+	game  *engine.Game
+	cells []string // the official board after each turn, in frame-log form
 
 	// Settling: the stage, the frame seen last, the board inferred last
 	// and since when it showed, and the cells whose sensors are dead.
