@@ -127,9 +127,27 @@ func (s *store) Put(key string, m packets.ControlPacket) {
 		s.removeLocked(key) // replaced: the new one may not reach the disk
 	}
 	if !s.onDiskLocked() || s.writeLocked(key, m) != nil {
-		e.pk = m
+		e.pk = clonePacket(m)
 	}
 	s.entries[key] = e
+}
+
+// clonePacket copies a packet by writing and reading it. The store keeps
+// and hands out copies, never paho's own packets: paho's resume marks a
+// message it gets from the store as a duplicate (Dup) while its outgoing
+// goroutine may still be writing the very same packet, a data race with
+// a memory store (eclipse-paho/paho.mqtt.golang#703). A copy that cannot
+// be made is the packet itself.
+func clonePacket(m packets.ControlPacket) packets.ControlPacket {
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		return m
+	}
+	pk, err := packets.ReadPacket(&buf)
+	if err != nil {
+		return m
+	}
+	return pk
 }
 
 // onDiskLocked reports whether to try the disk: there is one, and it has
@@ -188,7 +206,7 @@ func (s *store) Get(key string) packets.ControlPacket {
 		return nil
 	}
 	if e.pk != nil {
-		return e.pk
+		return clonePacket(e.pk)
 	}
 	b, err := os.ReadFile(s.path(key))
 	if err != nil {

@@ -185,3 +185,22 @@ func TestPublisherWithBrokenStore(t *testing.T) {
 		t.Error("StoreFault = nil")
 	}
 }
+
+// A message kept in memory is handed out as a copy: paho's resume marks
+// what it gets as a duplicate while its outgoing goroutine may be writing
+// the packet it stored (eclipse-paho/paho.mqtt.golang#703).
+func TestStoreHandsOutCopies(t *testing.T) {
+	s := newStore("", nil) // no directory: memory only
+	s.Open()
+	pub := packets.NewControlPacket(packets.Publish).(*packets.PublishPacket)
+	pub.TopicName, pub.Qos, pub.MessageID, pub.Payload = "zertz/b/moves", 1, 7, []byte(`{"turn":1}`)
+	s.Put("o.7", pub)
+	got, ok := s.Get("o.7").(*packets.PublishPacket)
+	if !ok || got == pub || got.TopicName != pub.TopicName || got.MessageID != 7 || string(got.Payload) != `{"turn":1}` {
+		t.Fatalf("Get = %v (same packet: %v); want an equal copy", got, got == pub)
+	}
+	got.Dup = true
+	if again := s.Get("o.7").(*packets.PublishPacket); again.Dup || pub.Dup {
+		t.Error("marking the copy a duplicate changed the store's message or paho's packet")
+	}
+}
