@@ -118,7 +118,8 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutRe
 	if err != nil {
 		t.Fatal(err)
 	}
-	proxy := "http://" + nginxtest.Start(t, nginxtest.Options{Connections: 2*viewers + 256, HTTP: func(port int) string {
+	workers, _ := strconv.Atoi(os.Getenv("ZERTZBOARD_FANOUT_NGINX_WORKERS"))
+	proxy := "http://" + nginxtest.Start(t, nginxtest.Options{Connections: 2*viewers + 256, Workers: workers, HTTP: func(port int) string {
 		return strings.Replace(site, "listen 127.0.0.1:0;", fmt.Sprintf("listen 127.0.0.1:%d;", port), 1)
 	}})
 
@@ -238,7 +239,8 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutRe
 // ZERTZBOARD_FANOUT_VIEWERS=2000 (and ZERTZBOARD_FANOUT_STATES) sets the
 // size for a measurement, best without -race (docs/HALL.md);
 // ZERTZBOARD_FANOUT_DIRECT=1 connects the viewers to the scoreboards
-// without nginx, for comparison:
+// without nginx, for comparison; ZERTZBOARD_FANOUT_NGINX_WORKERS=2 runs
+// nginx with a master and two workers instead of one process:
 //
 //	ZERTZBOARD_FANOUT_VIEWERS=2000 go test -run TestFanoutProxy -v ./cmd/zertzboard
 func TestFanoutProxy(t *testing.T) {

@@ -44,6 +44,10 @@ type Options struct {
 	// Connections is worker_connections (default 1024); a proxy uses two
 	// per viewer.
 	Connections int
+	// Workers, if above 0, runs a master process and this many workers
+	// (as a server does), for measurements; 0 runs one process that
+	// serves.
+	Workers int
 }
 
 // Start runs nginx and returns its address, host:port, once it accepts
@@ -61,12 +65,17 @@ func Start(t testing.TB, o Options) string {
 	if o.Connections <= 0 {
 		o.Connections = 1024
 	}
+	procs := "# One process, in the foreground: the process the test starts is the\n# one that serves (no workers left behind, no change of user).\nmaster_process off;\n"
+	if o.Workers > 0 {
+		// SIGTERM to the master ends its workers too.
+		procs = fmt.Sprintf("master_process on;\nworker_processes %d;\n", o.Workers)
+		if os.Geteuid() == 0 {
+			procs += "user root;\n" // the workers use the test's private directory
+		}
+	}
 	conf := fmt.Sprintf(`# nginx for a test (package nginxtest).
-# One process, in the foreground: the process the test starts is the
-# one that serves (no workers left behind, no change of user).
 daemon off;
-master_process off;
-pid %s;
+%spid %s;
 error_log stderr warn;
 worker_rlimit_nofile %d;
 events { worker_connections %d; }
@@ -79,7 +88,7 @@ http {
     scgi_temp_path %s;
 %s
 }
-`, filepath.Join(dir, "nginx.pid"), 2*o.Connections+64, o.Connections,
+`, procs, filepath.Join(dir, "nginx.pid"), 2*o.Connections+64, o.Connections,
 		filepath.Join(dir, "body"), filepath.Join(dir, "proxy"), filepath.Join(dir, "fastcgi"), filepath.Join(dir, "uwsgi"), filepath.Join(dir, "scgi"),
 		o.HTTP(port))
 	path := filepath.Join(dir, "nginx.conf")
