@@ -414,5 +414,13 @@ func storeBeside(journal string) string {
 	if journal == node.JournalOff {
 		return "" // in memory
 	}
-	return filepath.Join(filepath.Dir(journal), "mqtt-store")
+	// One store per journal: boards whose journals share a directory
+	// must not share a store (each would send the other's messages and
+	// lose its own). journal.jsonl, the packaged name, keeps the store
+	// its older versions used.
+	name := filepath.Base(journal)
+	if name == "journal.jsonl" {
+		return filepath.Join(filepath.Dir(journal), "mqtt-store")
+	}
+	return filepath.Join(filepath.Dir(journal), strings.TrimSuffix(name, filepath.Ext(name))+".mqtt-store")
 }
