@@ -803,10 +803,9 @@ func (s *searcher) ageHistory() {
 func (s *searcher) order(p *engine.Position, turns []engine.Turn, ply int, ttMove uint32) []moveKey {
 	o := s.orders[ply][:0]
 	me := p.ToMove()
-	var g *geometry
-	var st sets
+	var tc *tacticalCache
 	if len(turns) > 0 && turns[0].Kind == engine.Place {
-		g, st = geometryOf(p.Board()), setsOf(p)
+		tc = newTacticalCache(geometryOf(p.Board()), setsOf(p))
 	}
 	k0, k1 := encode(&s.killers[ply][0]), encode(&s.killers[ply][1])
 	for i := range turns {
@@ -826,7 +825,7 @@ func (s *searcher) order(p *engine.Position, turns []engine.Turn, ply int, ttMov
 		case t.Kind == engine.Place:
 			sc = s.histAt[me][t.Color][t.At] + s.histRem[me][t.Remove+1]
 		}
-		o = append(o, makeKey(sc, i, g != nil && t.Kind == engine.Place && !g.tactical(&st, t)))
+		o = append(o, makeKey(sc, i, tc != nil && t.Kind == engine.Place && !tc.tactical(t)))
 	}
 	s.orders[ply] = o
 	return o
