@@ -599,23 +599,17 @@ func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode
 		turns := p.LegalTurns(s.bufs[ply][:0])
 		s.bufs[ply] = turns
 		order := s.order(&p, turns, ply, ttMove)
+		if depth == 1 && !pvNode && turns[0].Kind == engine.Place {
+			// The ring removed seldom changes what a placement starts:
+			// at the frontier a few removals stand for all.
+			order = frontierFilter(order, turns, tried[:nTried], n.searched == 0)
+		}
 		quiet := 0
-		frontier := depth == 1 && !pvNode
-		var perCell [3][engine.MaxCells]uint8
 		for i := range order {
 			k := pick(order, i)
 			t := &turns[k.idx()]
 			if nTried > 0 && slices.Contains(tried[:nTried], encode(t)) {
 				continue
-			}
-			if frontier && t.Kind == engine.Place && n.searched > 0 {
-				// The ring removed seldom changes what a placement
-				// starts: at the frontier a few removals stand for all.
-				c := &perCell[t.Color][t.At]
-				if *c >= lmpRemovals {
-					continue
-				}
-				*c++
 			}
 			if k.quiet() {
 				// Quiet placements evaluate alike: at the frontier a few
@@ -722,6 +716,53 @@ func decodePlace(code uint32) (engine.Turn, bool) {
 	return engine.PlaceTurn(engine.Color(code>>20&3), engine.Source(code>>18&3), engine.Cell(code>>8&0xff), rem), true
 }
 
+// frontierFilter keeps, of the placements in o, the lmpRemovals first in
+// order with each colour and ring (and, when nothing has been searched
+// yet, the very first turn besides), dropping the turns already tried: the
+// turns a frontier node visits, found before the order is sorted.
+func frontierFilter(o []moveKey, turns []engine.Turn, tried []uint32, exemptFirst bool) []moveKey {
+	const none = ^moveKey(0)
+	var best [3][engine.MaxCells][lmpRemovals]moveKey
+	for c := range best {
+		for a := range best[c] {
+			for r := range best[c][a] {
+				best[c][a][r] = none
+			}
+		}
+	}
+	isTried := func(t *engine.Turn) bool { return len(tried) > 0 && slices.Contains(tried, encode(t)) }
+	exempt := none
+	if exemptFirst {
+		for _, k := range o {
+			if k < exempt && !isTried(&turns[k.idx()]) {
+				exempt = k
+			}
+		}
+	}
+	for _, k := range o {
+		t := &turns[k.idx()]
+		if k == exempt || isTried(t) {
+			continue
+		}
+		g := &best[t.Color][t.At]
+		for r := range g {
+			if k < g[r] {
+				copy(g[r+1:], g[r:len(g)-1])
+				g[r] = k
+				break
+			}
+		}
+	}
+	out := o[:0]
+	for _, k := range o {
+		t := &turns[k.idx()]
+		if k == exempt || !isTried(t) && slices.Contains(best[t.Color][t.At][:], k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // cutoff rewards a turn that caused a beta cut-off.
 func (s *searcher) cutoff(t *engine.Turn, me, ply, depth int) {
 	code := encode(t)
@@ -762,10 +803,9 @@ func (s *searcher) ageHistory() {
 func (s *searcher) order(p *engine.Position, turns []engine.Turn, ply int, ttMove uint32) []moveKey {
 	o := s.orders[ply][:0]
 	me := p.ToMove()
-	var g *geometry
-	var st sets
+	var tc *tacticalCache
 	if len(turns) > 0 && turns[0].Kind == engine.Place {
-		g, st = geometryOf(p.Board()), setsOf(p)
+		tc = newTacticalCache(geometryOf(p.Board()), setsOf(p))
 	}
 	k0, k1 := encode(&s.killers[ply][0]), encode(&s.killers[ply][1])
 	for i := range turns {
@@ -785,7 +825,7 @@ func (s *searcher) order(p *engine.Position, turns []engine.Turn, ply int, ttMov
 		case t.Kind == engine.Place:
 			sc = s.histAt[me][t.Color][t.At] + s.histRem[me][t.Remove+1]
 		}
-		o = append(o, makeKey(sc, i, g != nil && t.Kind == engine.Place && !g.tactical(&st, t)))
+		o = append(o, makeKey(sc, i, tc != nil && t.Kind == engine.Place && !tc.tactical(t)))
 	}
 	s.orders[ply] = o
 	return o

@@ -220,3 +220,70 @@ func (g *geometry) mayCut(s *sets, rem engine.Cell) bool {
 	}
 	return arcCount[m] > 1
 }
+
+// tacticalCache is geometry.tactical for the many placements of one
+// position: the landing rings that make a placement on a ring give a
+// capture, and whether a removed ring splits the rings around it, are
+// worked out once per ring and reused across colours and removals.
+type tacticalCache struct {
+	g         *geometry
+	st        sets
+	vac       uint64
+	haveAt    uint64
+	land      [engine.MaxCells]uint64 // by ring placed on: the vacant rings a jump would land on
+	haveRem   uint64
+	splitting uint64 // removed rings whose remaining neighbours form two arcs or more
+}
+
+func newTacticalCache(g *geometry, st sets) *tacticalCache {
+	return &tacticalCache{g: g, st: st, vac: st.rings &^ st.occ}
+}
+
+// tactical is geometry.tactical (TestTacticalCache checks they agree).
+func (c *tacticalCache) tactical(t *engine.Turn) bool {
+	g := c.g
+	at, rem := t.At, t.Remove
+	atBit, remBit := uint64(1)<<uint(at), cellBit(rem)
+	if c.haveAt&atBit == 0 {
+		c.haveAt |= atBit
+		var land uint64
+		nb := &g.nbr[at]
+		for d := 0; d < 6; d++ {
+			m := nb[d]
+			if m < 0 || c.st.occ&(1<<uint(m)) == 0 {
+				continue
+			}
+			land |= g.nbrBit[at][(d+3)%6] | g.nbrBit[m][d]
+		}
+		c.land[at] = land & c.vac &^ atBit
+	}
+	if c.land[at]&^remBit != 0 {
+		return true // a capture after it
+	}
+	if g.nbrMask[at]&c.vac&^remBit == 0 {
+		return true // maybe the last vacancy of its group
+	}
+	if rem == engine.NoCell {
+		return false
+	}
+	around := g.nbrMask[rem] & c.st.rings
+	if around == 0 {
+		return false
+	}
+	if around&^c.st.occ&^atBit == 0 {
+		return true
+	}
+	if c.haveRem&remBit == 0 {
+		c.haveRem |= remBit
+		var m uint8
+		for d := 0; d < 6; d++ {
+			if c.st.rings&g.nbrBit[rem][d] != 0 {
+				m |= 1 << d
+			}
+		}
+		if arcCount[m] > 1 {
+			c.splitting |= remBit
+		}
+	}
+	return c.splitting&remBit != 0
+}

@@ -59,3 +59,31 @@ func TestQuietIsQuiet(t *testing.T) {
 	}
 	t.Logf("%d positions: %d quiet, %d tactical placements", len(ps), quiet, tactical)
 }
+
+// The per-position cache answers as geometry.tactical on every placement
+// of the built-in games' positions.
+func TestTacticalCache(t *testing.T) {
+	n := 0
+	for _, g := range builtinGames(t) {
+		for i := 0; i <= g.Len(); i++ {
+			p := g.PositionAfter(i)
+			if p.Result().Over || p.HasCapture() {
+				continue
+			}
+			geo, st := geometryOf(p.Board()), setsOf(&p)
+			c := newTacticalCache(geo, st)
+			for _, tu := range p.LegalTurns(nil) {
+				if tu.Kind != engine.Place {
+					continue
+				}
+				if got, want := c.tactical(&tu), geo.tactical(&st, &tu); got != want {
+					t.Fatalf("%s: %s: cache says tactical=%v, geometry %v", p, engine.FormatTurn(p.Board(), tu), got, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < 10000 {
+		t.Fatalf("only %d placements", n)
+	}
+}
