@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -39,15 +38,16 @@ func freePort(t *testing.T) string {
 	return fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
 }
 
-func startZertzboard(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+func startZertzboard(t *testing.T, args ...string) (*exec.Cmd, *logBuffer) {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "ZERTZBOARD_RUN_MAIN=1")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	// Locked: the test reads the output while the process still writes it.
+	out := &logBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return cmd, &out
+	return cmd, out
 }
 
 // pollState reads /state.json until ok says so or the deadline passes.

@@ -75,7 +75,7 @@ func TestSimSurvivesItsStoreDisk(t *testing.T) {
 	}
 	await("a first state", func() bool { return seq > 0 })
 
-	store := filepath.Join(dir, "mqtt-store")
+	store := storeBeside(filepath.Join(dir, "j.jsonl"))
 	if err := os.RemoveAll(store); err != nil {
 		t.Fatal(err)
 	}
