@@ -54,7 +54,7 @@ pi:
 # The hardware, sensor, engine and referee tests built for the Pi's CPUs and
 # run under qemu-user (Debian's qemu-user package), to catch 32-bit and
 # alignment surprises on armv6.
-PI_TESTS := ./hardware/... ./sensors/... ./sim/... ./rig/ ./engine/... ./referee/
+PI_TESTS := ./hardware/... ./sensors/... ./sim/... ./rig/ ./engine/... ./referee/ ./settle/
 test-pi:
 	@command -v qemu-aarch64 >/dev/null && command -v qemu-arm >/dev/null || { echo "make test-pi: needs qemu-aarch64 and qemu-arm (Debian: qemu-user)" >&2; exit 1; }
 	CGO_ENABLED=0 GOARCH=arm64 $(GO) test -short -exec qemu-aarch64 $(PI_TESTS)
