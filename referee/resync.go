@@ -65,7 +65,6 @@ const maxTwoTurnCandidates = 4096
 // position: t1 whole, then t2 whole (whole) or under way.
 type twoCand struct {
 	t1, t2 engine.Turn
-	over2  bool // t2 is a placement over a compulsory capture (tournament)
 	whole  bool
 	one    bool            // t1 alone explains the board
 	q1, q2 engine.Position // after t1; after t2 (whole only)
@@ -113,7 +112,7 @@ func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
 		}
 	}
 	if len(whole) == 0 && len(one) == 0 && sameFirstTurn(start) {
-		return r.commitReading(t, obs, 0, start[0], false), true
+		return r.commitStart(t, obs, start[0]), true
 	}
 	// Two turns are under way and their order is not yet clear: wait for
 	// the board to complete them, without red LEDs. If it stays like this,
@@ -149,8 +148,9 @@ func sameFirstTurn(cs []twoCand) bool {
 	return len(cs) > 0
 }
 
-// commitReading takes back `back` turns, then commits the reading's turns.
-func (r *Referee) commitReading(t int64, obs string, back int, c twoCand, whole bool) []Event {
+// commitStart commits the first turn of a reading whose second turn is
+// still under way, and says what that turn still needs.
+func (r *Referee) commitStart(t int64, obs string, c twoCand) []Event {
 	// While lost, the lines followed stay: an inferred reading may be
 	// what lost the referee.
 	hyps := r.hyps
@@ -159,31 +159,10 @@ func (r *Referee) commitReading(t int64, obs string, back int, c twoCand, whole 
 			r.hyps = hyps
 		}
 	}()
-	var ev []Event
-	if back > 0 {
-		ev = append(ev, r.takeback(t, back)...)
-		r.redo = nil
-	}
 	first := r.game.Len() + 1
-	ev = append(ev, r.commit(t, obs, c.t1, false)...)
-	turns := []int{first}
-	if whole {
-		ev = append(ev, r.commit(t, obs, c.t2, c.over2)...)
-		turns = append(turns, r.game.Len())
-	} else if !c.one {
-		// The second turn is under way: say what it still needs.
-		ev = append(ev, r.inferOne(t, obs)...)
-	}
-	reason := "two turns seen at once (the scan missed the board between them)"
-	switch {
-	case back > 0:
-		reason = fmt.Sprintf("resynchronised: %d turn(s) taken back and %d inferred", back, len(turns))
-	case c.one:
-		reason = "a turn inferred: its claimed rings went before the scan saw them"
-	case !whole:
-		reason = "a turn and the start of the next seen at once (the scan missed the board between them)"
-	}
-	return append(ev, Event{t, Inferred{Turns: turns, Reason: reason}})
+	ev := r.commit(t, obs, c.t1, false)
+	ev = append(ev, r.inferOne(t, obs)...)
+	return append(ev, Event{t, Inferred{Turns: []int{first}, Reason: "a turn and the start of the next seen at once (the scan missed the board between them)"}})
 }
 
 // inferOne is infer without the two-turn reading, for the turn under way
@@ -272,7 +251,7 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 				q2, err = q.Play(pl.turn)
 			}
 			if err == nil {
-				out = append(out, twoCand{t1: t1, t2: pl.turn, over2: pl.over, whole: true, q1: q, q2: q2})
+				out = append(out, twoCand{t1: t1, t2: pl.turn, whole: true, q1: q, q2: q2})
 			}
 		case pl.pending:
 			out = append(out, twoCand{t1: t1, q1: q})
