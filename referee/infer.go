@@ -13,6 +13,7 @@ import (
 // else is illegal.
 func (r *Referee) infer(t int64, obs string) []Event {
 	r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
+	r.linesHold = false
 	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()
@@ -144,7 +145,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 func (r *Referee) diff(obs, exp string) uint64 {
 	var d uint64
 	for c := 0; c < len(exp); c++ {
-		if o := obs[c]; o != exp[c] && !r.clearing(engine.Cell(c), o) {
+		if o := obs[c]; o != exp[c] && o != '?' && !r.clearing(engine.Cell(c), o) {
 			d |= 1 << uint(c)
 		}
 	}
@@ -166,7 +167,7 @@ func (r *Referee) matchChain(obs, exp string, p engine.Position) (engine.Turn, b
 		f := r.chainEnd(exp, turn)
 		ok := true
 		for c := 0; c < len(exp) && ok; c++ {
-			ok = obs[c] == f[c] || r.clearing(engine.Cell(c), obs[c])
+			ok = obs[c] == f[c] || obs[c] == '?' || r.clearing(engine.Cell(c), obs[c])
 		}
 		if ok {
 			found = append(found, turn)
@@ -231,6 +232,9 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 		var before, after [256]int8
 		for c := 0; c < len(exp) && fit; c++ {
 			o, e, cb := obs[c], exp[c], bit(engine.Cell(c))
+			if o == '?' {
+				continue // a dead sensor: it may hold anything
+			}
 			switch {
 			case cb&(onPath|jumped) == 0:
 				fit = o == e || r.clearing(engine.Cell(c), o)

@@ -389,6 +389,7 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	chosen := q.options[opt]
 	r.question = nil
+	r.lines, r.linesBefore = nil, nil
 	if opt == q.prov {
 		r.guide = r.idleGuidance()
 		turns := r.answeredTurns(q, chosen)

@@ -127,6 +127,10 @@ type Referee struct {
 	// lostBefore is lost before the observation being inferred.
 	lostBefore int
 	hyps       []hypothesis // lines of play followed while lost
+	// lines are the lines of play followed while a sensor is dead, and
+	// linesBefore those before the last settled board.
+	lines, linesBefore []line
+	linesHold          bool // look at the lines again once the board holds
 	question   *question    // an open question to the players
 	// nextQuestion numbers the questions asked.
 	nextQuestion int
@@ -268,12 +272,12 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	for _, c := range r.unknown {
 		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
 	}
-	if len(r.unknown) > 0 {
+	if len(r.unknown) > 0 && len(r.unknown) <= maxUnknownTried && !r.Over() {
 		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
-		if got, ok := r.inferUnknown(t, obs.Cells); ok {
-			return append(ev, got...)
-		}
+		r.linesHold = false
+		return append(ev, r.blindObserve(t, obs.Cells)...)
 	}
+	r.lines, r.linesBefore = nil, nil
 	got := r.infer(t, r.known(obs.Cells))
 	if len(r.unknown) > 0 && !commits(got) && r.known(obs.Cells) != r.Expected() {
 		r.recheckUnknown, r.deferred = true, true
@@ -317,6 +321,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
+	r.lines, r.linesBefore = nil, nil
 	r.ended = nil
 	r.seen = [engine.MaxCells]byte{}
 	r.stage.Reset() // look at the board afresh

@@ -421,7 +421,11 @@ func (r *Referee) late(t int64) []Event {
 	obs := r.known(r.settled)
 	unknown := r.recheckUnknown
 	r.recheckUnknown = false
+	hold := r.linesHold
+	r.linesHold = false
 	switch {
+	case hold:
+		return r.linesHeld(t)
 	case r.tbWait != 0:
 		k := r.tbWait
 		r.tbWait = 0

@@ -1,0 +1,374 @@
+package referee
+
+import (
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// The tracker of lines of play, used while a sensor is dead.
+//
+// A line is a sequence of legal turns from the official position, with the
+// position after them. Every settled board is checked against every live
+// line: a line survives, unchanged, when the board shows its position or a
+// turn under way from it, and grows by one or two turns when those turns
+// explain the board; a line that explains nothing dies. The turns every
+// live line begins with are committed; where the lines disagree the
+// referee follows them all until a later board decides, and asks the
+// players when the board cannot (the lines have gone on for askAfter turns
+// apart, or they end in the same position, or there are too many).
+//
+// A dead sensor's cell reads '?' and matches anything: its content follows
+// from each line. A turn on it (a marble put on a dead socket, a dead ring
+// removed) changes fewer cells than the board shows, and is found among
+// the legal turns whose visible cells changed.
+
+// line is one line of play.
+type line struct {
+	turns []engine.Turn // since the official position, passes left out
+	pos   engine.Position
+	cells string
+	// clear holds the claimed rings still on the board, and orig what
+	// each held, as the official board's toClear and orig do.
+	clear uint64
+	orig  [engine.MaxCells]byte
+	rest  bool // the board shows pos: no turn under way
+}
+
+// maxLines bounds the lines followed; askAfter is how many turns lines
+// that disagree may run apart before the players are asked.
+const (
+	maxLines = 64
+	askAfter = 2
+)
+
+// rootLine is the official position as a line.
+func (r *Referee) rootLine() line {
+	return line{pos: r.game.Position(), cells: r.Expected(), clear: r.toClear, orig: r.orig, rest: true}
+}
+
+// withClear runs f with the matchers' claimed-ring state set to a line's,
+// in probing mode, and restores the referee's own afterwards.
+func (r *Referee) withClear(clear uint64, orig *[engine.MaxCells]byte, f func()) {
+	saveClear, saveOrig, saveProbe := r.toClear, r.orig, r.probing
+	r.toClear, r.orig, r.probing = clear, *orig, true
+	f()
+	r.toClear, r.orig, r.probing = saveClear, saveOrig, saveProbe
+}
+
+// play extends l by turn, with the forced passes after it, and with the
+// rings the turn claimed noted as still on the board where obs shows them.
+func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, bool) {
+	var q engine.Position
+	var err error
+	if over {
+		q, err = l.pos.PlayOverCapture(turn)
+	} else {
+		q, err = l.pos.Play(turn)
+	}
+	if err != nil {
+		return l, false
+	}
+	n := line{turns: append(append(make([]engine.Turn, 0, len(l.turns)+2), l.turns...), turn), clear: l.clear, orig: l.orig}
+	for _, c := range q.Claimed() {
+		if obs[c] != '.' {
+			n.clear |= bit(c)
+			n.orig[c] = l.cells[c]
+			if turn.Kind == engine.Place && c == turn.At {
+				n.orig[c] = turn.Color.Letter()[0]
+			}
+		}
+	}
+	for q.MustPass() && !q.Result().Over {
+		q = q.MustPlay(engine.PassTurn())
+	}
+	n.pos, n.cells = q, q.Cells()
+	return n, true
+}
+
+// extend lists the ways line l explains obs: itself at rest or with a
+// turn under way, one turn more, or two.
+func (r *Referee) extend(l line, obs string, add func(line)) {
+	// Claimed rings seen off the board are off for good.
+	for _, c := range cellsOf(l.clear) {
+		if obs[c] == '.' {
+			l.clear &^= bit(c)
+		}
+	}
+	if l.pos.Result().Over {
+		// After the game the board shows its result until the players
+		// clear it: pieces only come off.
+		for c := 0; c < len(obs); c++ {
+			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !(l.clear&bit(engine.Cell(c)) != 0 && o == l.orig[c]) {
+				return
+			}
+		}
+		l.rest = true
+		add(l)
+		return
+	}
+	r.withClear(l.clear, &l.orig, func() {
+		d := r.diff(obs, l.cells)
+		if d == 0 {
+			l.rest = true
+			add(l)
+			return
+		}
+		r.nextTurns(l, obs, d, add)
+	})
+	// Two turns seen at once (the scan stalled), or turns the board shows
+	// only in part (a marble put on a dead socket, a dead ring removed):
+	// the first turn, with what the board shows after it.
+	var changed, gone, unknown uint64
+	for c := 0; c < len(obs); c++ {
+		switch {
+		case obs[c] == '?':
+			unknown |= bit(engine.Cell(c))
+		case obs[c] != l.cells[c]:
+			changed |= bit(engine.Cell(c))
+			if obs[c] == '.' {
+				gone |= bit(engine.Cell(c))
+			}
+		}
+	}
+	if changed == 0 {
+		return
+	}
+	var buf [512]engine.Turn
+	for _, t1 := range l.pos.LegalTurns(buf[:0]) {
+		if t1.Kind == engine.Place && ((changed|unknown)&bit(t1.At) == 0 || (t1.Remove != engine.NoCell && (gone|unknown)&bit(t1.Remove) == 0)) {
+			continue
+		}
+		if t1.Kind == engine.Capture && (changed|unknown)&bit(t1.Path()[0]) == 0 {
+			continue
+		}
+		n, ok := r.play(l, t1, false, obs)
+		if !ok {
+			continue
+		}
+		r.withClear(n.clear, &n.orig, func() {
+			d := r.diff(obs, n.cells)
+			if d == 0 {
+				n.rest = true
+				add(n)
+				return
+			}
+			if !n.pos.Result().Over {
+				r.nextTurns(n, obs, d, add)
+			}
+		})
+	}
+}
+
+// nextTurns adds what one turn from l, whole or under way, explains obs
+// (d the cells that differ), under the matchers' state for l: a turn
+// under way keeps l itself alive.
+func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
+	p := l.pos
+	capture := p.HasCapture()
+	if capture {
+		if turn, ok := r.matchChain(obs, l.cells, p); ok {
+			if n, ok := r.play(l, turn, false, obs); ok {
+				n.rest = true
+				add(n)
+			}
+		}
+		if _, ok := r.chainInProgress(0, obs, l.cells, p); ok {
+			l.rest = false
+			add(l)
+		}
+	}
+	pl := r.matchPlacement(obs, l.cells, d, p, capture)
+	switch {
+	case pl.commit:
+		if n, ok := r.play(l, pl.turn, pl.over, obs); ok {
+			n.rest = true
+			add(n)
+		}
+	case pl.pending:
+		l.rest = false
+		add(l)
+	}
+}
+
+// sameLine reports whether two lines are the same turns.
+func sameLine(a, b line) bool { return sameTurns(a.turns, b.turns) }
+
+// step checks a settled board against every live line and returns those
+// that explain it, or none.
+func (r *Referee) step(lines []line, obs string) []line {
+	var next []line
+	for _, l := range lines {
+		r.extend(l, obs, func(n line) {
+			for i, x := range next {
+				if sameLine(x, n) {
+					next[i].rest = next[i].rest || n.rest
+					return
+				}
+			}
+			next = append(next, n)
+		})
+	}
+	return next
+}
+
+// commonPrefix is the turns every line begins with.
+func commonPrefix(lines []line) []engine.Turn {
+	if len(lines) == 0 {
+		return nil
+	}
+	p := lines[0].turns
+	for _, l := range lines[1:] {
+		k := 0
+		for k < len(p) && k < len(l.turns) && p[k] == l.turns[k] {
+			k++
+		}
+		p = p[:k]
+	}
+	return p
+}
+
+// blindObserve referees a settled board read with dead sensors (raw holds
+// '?' there) by following every line of play.
+func (r *Referee) blindObserve(t int64, raw string) []Event {
+	if r.lines == nil {
+		r.lines = []line{r.rootLine()}
+		r.linesBefore = nil
+	}
+	next := r.step(r.lines, raw)
+	if len(next) == 0 && r.linesBefore != nil {
+		// The last board may have been an illegal try put right since,
+		// which some line happened to explain: the lines before it.
+		next = r.step(r.linesBefore, raw)
+	}
+	if len(next) == 0 {
+		// Perhaps a line was never followed: the official position's.
+		next = r.step([]line{r.rootLine()}, raw)
+	}
+	known := r.known(raw)
+	exp := r.Expected()
+	if len(next) == 0 {
+		return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every line of play", "")
+	}
+	r.linesBefore, r.lines = r.lines, next
+	var ev []Event
+	if r.illegal {
+		r.illegal = false
+		ev = append(ev, Event{t, Restored{Player: r.game.Position().ToMove()}})
+	}
+	if len(next) > maxLines {
+		// Too many to follow: ask about the first few rather than guess.
+		next = next[:maxOptions]
+		r.lines = next
+		return append(ev, r.askLines(t, known, next)...)
+	}
+	if p := commonPrefix(next); len(p) > 0 {
+		if q, ok := r.playable(r.game.Position(), p); ok && q.Result().Over {
+			// Read with a sensor dead, the board never tells the whole
+			// story: the game ends on the players' word, not a reading.
+			r.lines, r.linesBefore = nil, nil
+			return append(ev, r.askEnd(t, known, 0, []option{{turns: p, end: q.Result()}}, "read with the dead sensors' cells unknown")...)
+		}
+		before := r.game.Len()
+		got := r.decide(t, known, 0, [][]engine.Turn{p}, "read with the dead sensors' cells unknown")
+		ev = append(ev, got...)
+		if r.game.Len() == before+len(p) && r.question == nil {
+			for i := range r.lines {
+				r.lines[i].turns = r.lines[i].turns[len(p):]
+			}
+			r.linesBefore = nil
+		} else {
+			r.lines, r.linesBefore = nil, nil
+			return ev
+		}
+	}
+	if len(r.lines) == 1 {
+		if !r.lines[0].rest {
+			ev = append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...)
+		} else if !r.demand {
+			r.guide = r.idleGuidance()
+		}
+		return ev
+	}
+	allRest, samePos, minLen := true, true, len(r.lines[0].turns)
+	for _, l := range r.lines {
+		allRest = allRest && l.rest
+		samePos = samePos && l.pos.Equal(r.lines[0].pos)
+		minLen = min(minLen, len(l.turns))
+	}
+	if allRest && r.linesOver(r.lines) {
+		// Every line ends the game: the players say which.
+		return append(ev, r.askLines(t, known, r.lines)...)
+	}
+	if !allRest {
+		// Look again once the board has held: a turn left under way that
+		// long, beside lines the board shows whole, is no turn under way.
+		r.linesHold, r.deferred = true, true
+	}
+	if (allRest && samePos) || minLen >= askAfter {
+		if len(r.lines) <= maxOptions {
+			return append(ev, r.askLines(t, known, r.lines)...)
+		}
+	}
+	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...)
+}
+
+// askLines asks which of the lines was played, and follows the one the
+// game takes meanwhile.
+func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
+	ls := make([][]engine.Turn, 0, len(lines))
+	for _, l := range lines {
+		if len(l.turns) > 0 {
+			ls = append(ls, l.turns)
+		}
+	}
+	r.lines, r.linesBefore = nil, nil
+	if len(ls) == 0 {
+		return nil
+	}
+	var opts []option
+	from := r.game.Position()
+	for _, l := range ls {
+		if q, ok := r.playable(from, l); ok {
+			opts = append(opts, option{turns: l, end: q.Result()})
+		}
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	if len(opts) == 1 {
+		return r.decide(t, obs, 0, ls[:1], "read with the dead sensors' cells unknown")
+	}
+	ends := false
+	for _, o := range opts {
+		ends = ends || o.end.Over
+	}
+	if ends {
+		return r.askEnd(t, obs, 0, opts, "read with the dead sensors' cells unknown")
+	}
+	return r.ask(t, obs, 0, opts, "read with the dead sensors' cells unknown")
+}
+
+// linesOver reports whether every line ends the game.
+func (r *Referee) linesOver(lines []line) bool {
+	for _, l := range lines {
+		if !l.pos.Result().Over {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
+// linesHeld looks at the lines again once the board has held for the hop
+// time: when those the board shows at rest all end the game, the players
+// are asked which was played; otherwise the lines wait for the next board.
+func (r *Referee) linesHeld(t int64) []Event {
+	var rest []line
+	for _, l := range r.lines {
+		if l.rest {
+			rest = append(rest, l)
+		}
+	}
+	if !r.linesOver(rest) || len(rest) > maxOptions {
+		return nil
+	}
+	return r.askLines(t, r.known(r.settled), rest)
+}
