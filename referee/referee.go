@@ -130,8 +130,8 @@ type Referee struct {
 	// lines are the lines of play followed while a sensor is dead, and
 	// linesBefore those before the last settled board.
 	lines, linesBefore []line
-	linesHold          bool // look at the lines again once the board holds
-	question   *question    // an open question to the players
+	linesHold          bool      // look at the lines again once the board holds
+	question           *question // an open question to the players
 	// nextQuestion numbers the questions asked.
 	nextQuestion int
 	// answered: turns the players answered rather than the board showed.
