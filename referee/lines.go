@@ -165,13 +165,13 @@ func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
 	p := l.pos
 	capture := p.HasCapture()
 	if capture {
+		// A chain seen whole is whole: chains are played to their end.
 		if turn, ok := r.matchChain(obs, l.cells, p); ok {
 			if n, ok := r.play(l, turn, false, obs); ok {
 				n.rest = true
 				add(n)
 			}
-		}
-		if _, ok := r.chainInProgress(0, obs, l.cells, p); ok {
+		} else if _, ok := r.chainInProgress(0, obs, l.cells, p); ok {
 			l.rest = false
 			add(l)
 		}
