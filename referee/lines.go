@@ -233,11 +233,11 @@ func (r *Referee) blindObserve(t int64, raw string) []Event {
 		r.lines = []line{r.rootLine()}
 		r.linesBefore = nil
 	}
-	next := r.step(r.lines, raw)
+	next, prev := r.step(r.lines, raw), r.lines
 	if len(next) == 0 && r.linesBefore != nil {
 		// The last board may have been an illegal try put right since,
 		// which some line happened to explain: the lines before it.
-		next = r.step(r.linesBefore, raw)
+		next, prev = r.step(r.linesBefore, raw), nil
 	}
 	if len(next) == 0 {
 		// Perhaps a line was never followed: the official position's.
@@ -248,7 +248,7 @@ func (r *Referee) blindObserve(t int64, raw string) []Event {
 	if len(next) == 0 {
 		return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every line of play", "")
 	}
-	r.linesBefore, r.lines = r.lines, next
+	r.linesBefore, r.lines = prev, next
 	var ev []Event
 	if r.illegal {
 		r.illegal = false
@@ -260,25 +260,15 @@ func (r *Referee) blindObserve(t int64, raw string) []Event {
 		r.lines = next
 		return append(ev, r.askLines(t, known, next)...)
 	}
-	if p := commonPrefix(next); len(p) > 0 {
-		if q, ok := r.playable(r.game.Position(), p); ok && q.Result().Over {
-			// Read with a sensor dead, the board never tells the whole
-			// story: the game ends on the players' word, not a reading.
-			r.lines, r.linesBefore = nil, nil
-			return append(ev, r.askEnd(t, known, 0, []option{{turns: p, end: q.Result()}}, "read with the dead sensors' cells unknown")...)
-		}
-		before := r.game.Len()
-		got := r.decide(t, known, 0, [][]engine.Turn{p}, "read with the dead sensors' cells unknown")
-		ev = append(ev, got...)
-		if r.game.Len() == before+len(p) && r.question == nil {
-			for i := range r.lines {
-				r.lines[i].turns = r.lines[i].turns[len(p):]
-			}
-			r.linesBefore = nil
-		} else {
-			r.lines, r.linesBefore = nil, nil
-			return ev
-		}
+	// A turn is committed once two boards in a row agree on it (or the
+	// board holds): an illegal try that some line happens to explain
+	// commits nothing.
+	got, done := r.commitPrefix(t, known, commonPrefix(append(append([]line(nil), next...), prev...)))
+	if ev = append(ev, got...); done {
+		return ev
+	}
+	if len(commonPrefix(r.lines)) > 0 {
+		r.linesHold, r.deferred = true, true
 	}
 	if len(r.lines) == 1 {
 		if !r.lines[0].rest {
@@ -361,14 +351,48 @@ func (r *Referee) linesOver(lines []line) bool {
 // time: when those the board shows at rest all end the game, the players
 // are asked which was played; otherwise the lines wait for the next board.
 func (r *Referee) linesHeld(t int64) []Event {
+	known := r.known(r.settled)
+	ev, done := r.commitPrefix(t, known, commonPrefix(r.lines))
+	if done {
+		return ev
+	}
 	var rest []line
 	for _, l := range r.lines {
 		if l.rest {
 			rest = append(rest, l)
 		}
 	}
-	if !r.linesOver(rest) || len(rest) > maxOptions {
-		return nil
+	if len(r.lines) < 2 || !r.linesOver(rest) || len(rest) > maxOptions {
+		return ev
 	}
-	return r.askLines(t, r.known(r.settled), rest)
+	return append(ev, r.askLines(t, known, rest)...)
+}
+
+// commitPrefix commits the turns p every line begins with, and reports
+// whether the lines were dropped (a question, or a verdict that waits).
+func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event, bool) {
+	if len(p) == 0 {
+		return nil, false
+	}
+	if q, ok := r.playable(r.game.Position(), p); ok && q.Result().Over {
+		// Read with a sensor dead, the board never tells the whole
+		// story: the game ends on the players' word, not a reading.
+		r.lines, r.linesBefore = nil, nil
+		return r.askEnd(t, known, 0, []option{{turns: p, end: q.Result()}}, "read with the dead sensors' cells unknown"), true
+	}
+	before := r.game.Len()
+	ev := r.decide(t, known, 0, [][]engine.Turn{p}, "read with the dead sensors' cells unknown")
+	if r.game.Len() != before+len(p) || r.question != nil {
+		r.lines, r.linesBefore = nil, nil
+		return ev, true
+	}
+	for i := range r.lines {
+		r.lines[i].turns = r.lines[i].turns[len(p):]
+	}
+	for i := range r.linesBefore {
+		if len(r.linesBefore[i].turns) >= len(p) {
+			r.linesBefore[i].turns = r.linesBefore[i].turns[len(p):]
+		}
+	}
+	return ev, false
 }
