@@ -1,6 +1,8 @@
 package referee
 
 import (
+	"math/bits"
+
 	"github.com/zertzboard/zertzboard/engine"
 )
 
@@ -132,14 +134,8 @@ func (r *Referee) extend(l line, obs string, add func(line)) {
 	if changed == 0 {
 		return
 	}
-	var buf [512]engine.Turn
-	for _, t1 := range l.pos.LegalTurns(buf[:0]) {
-		if t1.Kind == engine.Place && ((changed|unknown)&bit(t1.At) == 0 || (t1.Remove != engine.NoCell && (gone|unknown)&bit(t1.Remove) == 0)) {
-			continue
-		}
-		if t1.Kind == engine.Capture && (changed|unknown)&bit(t1.Path()[0]) == 0 {
-			continue
-		}
+	var buf [64]engine.Turn
+	for _, t1 := range firstTurns(l.pos, changed|unknown, gone|unknown, buf[:0]) {
 		n, ok := r.play(l, t1, false, obs)
 		if !ok {
 			continue
@@ -395,4 +391,46 @@ func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event,
 		}
 	}
 	return ev, false
+}
+
+// firstTurns lists the legal turns from p that the board may show done:
+// a placement on a cell in at (changed, or unknown) removing a ring in rem
+// (gone, or unknown), or a capture whose jumper left a cell in at. Only
+// those are generated, so a line costs little however many turns p has.
+func firstTurns(p engine.Position, at, rem uint64, buf []engine.Turn) []engine.Turn {
+	if p.Result().Over {
+		return buf
+	}
+	if p.HasCapture() {
+		for _, t := range p.CaptureTurns() {
+			if at&bit(t.Path()[0]) != 0 {
+				buf = append(buf, t)
+			}
+		}
+		return buf
+	}
+	rings, free, marbles := p.Bitboards()
+	vacant := rings &^ (marbles[0] | marbles[1] | marbles[2])
+	src := engine.FromPool
+	if pool := p.Pool(); pool[0]+pool[1]+pool[2] == 0 {
+		src = engine.FromCaptures
+	}
+	for a := at & vacant; a != 0; a &= a - 1 {
+		c := engine.Cell(bits.TrailingZeros64(a))
+		others := free &^ bit(c)
+		for _, col := range engine.Colors {
+			if others == 0 {
+				if t := engine.PlaceTurn(col, src, c, engine.NoCell); p.Legal(t) {
+					buf = append(buf, t)
+				}
+				continue
+			}
+			for rm := others & rem; rm != 0; rm &= rm - 1 {
+				if t := engine.PlaceTurn(col, src, c, engine.Cell(bits.TrailingZeros64(rm))); p.Legal(t) {
+					buf = append(buf, t)
+				}
+			}
+		}
+	}
+	return buf
 }
