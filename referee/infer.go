@@ -92,11 +92,17 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	capture := p.HasCapture()
 	if capture {
 		if turn, ok := r.matchChain(obs, exp, p); ok {
+			if ev, ok := r.doubt(t, obs); ok {
+				return ev
+			}
 			return r.commit(t, obs, turn, false)
 		}
 	}
 	pl := r.matchPlacement(obs, exp, d, p, capture)
 	if pl.commit && !pl.over {
+		if ev, ok := r.doubt(t, obs); ok {
+			return append(pl.events, ev...)
+		}
 		return append(pl.events, r.commit(t, obs, pl.turn, false)...)
 	}
 	if k, ok := r.matchTakeback(obs); ok {
@@ -128,6 +134,14 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	// No single turn explains the board: perhaps the scan missed the end
 	// of one turn and saw it merged with the next, or lost sight for
 	// longer; resynchronise where the board is a position two turns away.
+	if !r.noTwo && r.lines == nil {
+		// Follow every line of play from the official position until the
+		// boards tell which was played.
+		if ev, ok := r.linesObserve(t, obs); ok {
+			return ev
+		}
+		r.lines, r.linesBefore = nil, nil
+	}
 	if ev, ok := r.inferTwo(t, obs); ok {
 		return ev
 	}

@@ -42,6 +42,10 @@ const (
 	askAfter = 2
 )
 
+// stallMS is the wait between two frames that makes a stall: longer than
+// a 10 Hz scan's. Turns may have come and gone unseen during one.
+const stallMS = 120
+
 // rootLine is the official position as a line.
 func (r *Referee) rootLine() line {
 	return line{pos: r.game.Position(), cells: r.Expected(), clear: r.toClear, orig: r.orig, rest: true}
@@ -131,11 +135,13 @@ func (r *Referee) extend(l line, obs string, add func(line)) {
 			}
 		}
 	}
-	if changed == 0 {
+	if changed|r.touched == 0 {
 		return
 	}
 	var buf [64]engine.Turn
-	for _, t1 := range firstTurns(l.pos, changed|unknown, gone|unknown, buf[:0]) {
+	// A cell the hands touched between the boards may have held a turn's
+	// marble that has gone again (jumped, or claimed).
+	for _, t1 := range firstTurns(l.pos, changed|unknown|r.touched, gone|unknown, buf[:0]) {
 		n, ok := r.play(l, t1, false, obs)
 		if !ok {
 			continue
@@ -225,6 +231,25 @@ func commonPrefix(lines []line) []engine.Turn {
 // blindObserve referees a settled board read with dead sensors (raw holds
 // '?' there) by following every line of play.
 func (r *Referee) blindObserve(t int64, raw string) []Event {
+	if ev, ok := r.linesObserve(t, raw); ok {
+		return ev
+	}
+	known := r.known(raw)
+	exp := r.Expected()
+	return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every line of play", "")
+}
+
+// linesReason says why turns were committed from the lines of play.
+func (r *Referee) linesReason() string {
+	if len(r.unknown) > 0 {
+		return "read with the dead sensors' cells unknown"
+	}
+	return "followed as lines of play (the scan missed boards between turns)"
+}
+
+// linesObserve checks a settled board against the lines of play, and
+// reports false when none explains it.
+func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if r.lines == nil {
 		r.lines = []line{r.rootLine()}
 		r.linesBefore = nil
@@ -240,9 +265,8 @@ func (r *Referee) blindObserve(t int64, raw string) []Event {
 		next = r.step([]line{r.rootLine()}, raw)
 	}
 	known := r.known(raw)
-	exp := r.Expected()
 	if len(next) == 0 {
-		return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every line of play", "")
+		return nil, false
 	}
 	r.linesBefore, r.lines = prev, next
 	var ev []Event
@@ -254,47 +278,67 @@ func (r *Referee) blindObserve(t int64, raw string) []Event {
 		// Too many to follow: ask about the first few rather than guess.
 		next = next[:maxOptions]
 		r.lines = next
-		return append(ev, r.askLines(t, known, next)...)
+		return append(ev, r.askLines(t, known, next)...), true
 	}
-	// A turn is committed once two boards in a row agree on it (or the
-	// board holds): an illegal try that some line happens to explain
-	// commits nothing.
-	got, done := r.commitPrefix(t, known, commonPrefix(append(append([]line(nil), next...), prev...)))
+	// A turn is committed once every line begins with it. With a sensor
+	// dead, a turn there shows only in part, and an illegal try can look
+	// like one: then two boards in a row (or a board that holds) must
+	// agree on it.
+	agree := next
+	if len(r.unknown) > 0 {
+		agree = append(append([]line(nil), next...), prev...)
+	}
+	got, done := r.commitPrefix(t, known, commonPrefix(agree))
 	if ev = append(ev, got...); done {
-		return ev
+		return ev, true
 	}
 	if len(commonPrefix(r.lines)) > 0 {
 		r.linesHold, r.deferred = true, true
 	}
 	if len(r.lines) == 1 {
-		if !r.lines[0].rest {
+		switch l := r.lines[0]; {
+		case l.rest && len(l.turns) == 0 && len(r.unknown) == 0:
+			// The board is the official position again: the referee
+			// goes on turn by turn.
+			r.lines, r.linesBefore, r.linesHold = nil, nil, false
+			r.guide = r.idleGuidance()
+		case !l.rest && len(l.turns) == 0 && len(r.unknown) == 0:
+			// A turn under way from the official position: the referee
+			// goes on turn by turn, and says what the turn still needs.
+			r.lines, r.linesBefore, r.linesHold = nil, nil, false
+			ev = append(ev, r.inferOne(t, known)...)
+		case !l.rest:
 			ev = append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...)
-		} else if !r.demand {
+		case !r.demand:
 			r.guide = r.idleGuidance()
 		}
-		return ev
+		return ev, true
 	}
-	allRest, samePos, minLen := true, true, len(r.lines[0].turns)
+	allRest, sameBoard, minLen := true, true, len(r.lines[0].turns)
 	for _, l := range r.lines {
 		allRest = allRest && l.rest
-		samePos = samePos && l.pos.Equal(r.lines[0].pos)
+		sameBoard = sameBoard && l.cells == r.lines[0].cells
 		minLen = min(minLen, len(l.turns))
 	}
 	if allRest && r.linesOver(r.lines) {
 		// Every line ends the game: the players say which.
-		return append(ev, r.askLines(t, known, r.lines)...)
+		return append(ev, r.askLines(t, known, r.lines)...), true
 	}
-	if !allRest {
-		// Look again once the board has held: a turn left under way that
-		// long, beside lines the board shows whole, is no turn under way.
-		r.linesHold, r.deferred = true, true
-	}
-	if (allRest && samePos) || minLen >= askAfter {
+	// Look again once the board has held: a turn left under way that
+	// long, beside lines the board shows whole, is no turn under way; and
+	// lines that leave the same board can never be told apart by it.
+	r.linesHold, r.deferred = true, true
+	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) {
 		if len(r.lines) <= maxOptions {
-			return append(ev, r.askLines(t, known, r.lines)...)
+			return append(ev, r.askLines(t, known, r.lines)...), true
 		}
 	}
-	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...)
+	if minLen >= askAfter {
+		if len(r.lines) <= maxOptions {
+			return append(ev, r.askLines(t, known, r.lines)...), true
+		}
+	}
+	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...), true
 }
 
 // askLines asks which of the lines was played, and follows the one the
@@ -321,16 +365,16 @@ func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
 		return nil
 	}
 	if len(opts) == 1 {
-		return r.decide(t, obs, 0, ls[:1], "read with the dead sensors' cells unknown")
+		return r.decide(t, obs, 0, ls[:1], r.linesReason())
 	}
 	ends := false
 	for _, o := range opts {
 		ends = ends || o.end.Over
 	}
-	if ends {
-		return r.askEnd(t, obs, 0, opts, "read with the dead sensors' cells unknown")
+	if ends && len(r.unknown) > 0 {
+		return r.askEnd(t, obs, 0, opts, r.linesReason())
 	}
-	return r.ask(t, obs, 0, opts, "read with the dead sensors' cells unknown")
+	return r.ask(t, obs, 0, opts, r.linesReason())
 }
 
 // linesOver reports whether every line ends the game.
@@ -358,7 +402,14 @@ func (r *Referee) linesHeld(t int64) []Event {
 			rest = append(rest, l)
 		}
 	}
-	if len(r.lines) < 2 || !r.linesOver(rest) || len(rest) > maxOptions {
+	if len(r.lines) < 2 || len(rest) == 0 || len(rest) > maxOptions {
+		return ev
+	}
+	same := true
+	for _, l := range rest {
+		same = same && l.cells == rest[0].cells
+	}
+	if !r.linesOver(rest) && !(same && len(rest) == len(r.lines)) {
 		return ev
 	}
 	return append(ev, r.askLines(t, known, rest)...)
@@ -370,14 +421,14 @@ func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event,
 	if len(p) == 0 {
 		return nil, false
 	}
-	if q, ok := r.playable(r.game.Position(), p); ok && q.Result().Over {
+	if q, ok := r.playable(r.game.Position(), p); ok && q.Result().Over && len(r.unknown) > 0 {
 		// Read with a sensor dead, the board never tells the whole
 		// story: the game ends on the players' word, not a reading.
 		r.lines, r.linesBefore = nil, nil
-		return r.askEnd(t, known, 0, []option{{turns: p, end: q.Result()}}, "read with the dead sensors' cells unknown"), true
+		return r.askEnd(t, known, 0, []option{{turns: p, end: q.Result()}}, r.linesReason()), true
 	}
 	before := r.game.Len()
-	ev := r.decide(t, known, 0, [][]engine.Turn{p}, "read with the dead sensors' cells unknown")
+	ev := r.decide(t, known, 0, [][]engine.Turn{p}, r.linesReason())
 	if r.game.Len() != before+len(p) || r.question != nil {
 		r.lines, r.linesBefore = nil, nil
 		return ev, true
@@ -433,4 +484,32 @@ func firstTurns(p engine.Position, at, rem uint64, buf []engine.Turn) []engine.T
 		}
 	}
 	return buf
+}
+
+// doubt checks a board that one turn explains, seen after a stall,
+// against every line of play from the official position: when other lines
+// (two turns seen at once, a turn and the next under way) explain it too,
+// the referee follows them all rather than commit the one turn. Seen scan
+// by scan, a board one turn from the last is that turn.
+func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
+	if r.noTwo || r.lines != nil || !r.stalled {
+		return nil, false
+	}
+	if next := r.step([]line{r.rootLine()}, obs); len(next) < 2 {
+		return nil, false
+	}
+	return r.linesObserve(t, obs)
+}
+
+// sameLines reports whether two sets of lines are the same turns.
+func sameLines(a, b []line) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameLine(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -130,6 +130,13 @@ type Referee struct {
 	// lines are the lines of play followed while a sensor is dead, and
 	// linesBefore those before the last settled board.
 	lines, linesBefore []line
+	// touched holds the cells that changed between the last two settled
+	// boards without settling (the settle stage's transients).
+	touched uint64
+	// gap is the longest wait between two frames since the board last
+	// settled, and stalled says the board settled after one (a stall).
+	gap     int64
+	stalled bool
 	linesHold          bool      // look at the lines again once the board holds
 	question           *question // an open question to the players
 	// nextQuestion numbers the questions asked.
@@ -239,6 +246,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	if t < r.lastT {
 		return r.reportFault(t, fmt.Sprintf("frame time %d ms goes back from %d ms; frame ignored", t, r.lastT))
 	}
+	r.gap = max(r.gap, t-r.lastT)
 	r.lastT = t
 	if cells != r.frame {
 		if len(cells) != r.b.Len() {
@@ -268,6 +276,11 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		return ev
 	}
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
+	r.touched = 0
+	r.stalled, r.gap = r.gap >= stallMS, 0
+	for _, tr := range obs.Transients {
+		r.touched |= bit(engine.Cell(tr.Cell))
+	}
 	r.fault = ""
 	for _, c := range r.unknown {
 		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
@@ -276,6 +289,12 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
 		r.linesHold = false
 		return append(ev, r.blindObserve(t, obs.Cells)...)
+	}
+	if r.lines != nil && !r.Over() {
+		// Following lines of play: the board goes to them first.
+		if got, ok := r.linesObserve(t, obs.Cells); ok {
+			return append(ev, got...)
+		}
 	}
 	r.lines, r.linesBefore = nil, nil
 	got := r.infer(t, r.known(obs.Cells))
