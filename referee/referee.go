@@ -135,10 +135,10 @@ type Referee struct {
 	touched uint64
 	// gap is the longest wait between two frames since the board last
 	// settled, and stalled says the board settled after one (a stall).
-	gap     int64
-	stalled bool
-	linesHold          bool      // look at the lines again once the board holds
-	question           *question // an open question to the players
+	gap       int64
+	stalled   bool
+	linesHold bool      // look at the lines again once the board holds
+	question  *question // an open question to the players
 	// nextQuestion numbers the questions asked.
 	nextQuestion int
 	// answered: turns the players answered rather than the board showed.
