@@ -138,10 +138,11 @@ func (r *Referee) extend(l line, obs string, add func(line)) {
 	if changed|r.touched == 0 {
 		return
 	}
+	at := changed | unknown | r.touched
 	var buf [64]engine.Turn
 	// A cell the hands touched between the boards may have held a turn's
 	// marble that has gone again (jumped, or claimed).
-	for _, t1 := range firstTurns(l.pos, changed|unknown|r.touched, gone|unknown, buf[:0]) {
+	for _, t1 := range firstTurns(l.pos, at, gone|unknown, buf[:0]) {
 		n, ok := r.play(l, t1, false, obs)
 		if !ok {
 			continue

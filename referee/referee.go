@@ -246,7 +246,9 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	if t < r.lastT {
 		return r.reportFault(t, fmt.Sprintf("frame time %d ms goes back from %d ms; frame ignored", t, r.lastT))
 	}
-	r.gap = max(r.gap, t-r.lastT)
+	if r.frame != "" {
+		r.gap = max(r.gap, t-r.lastT)
+	}
 	r.lastT = t
 	if cells != r.frame {
 		if len(cells) != r.b.Len() {
