@@ -130,9 +130,10 @@ type Referee struct {
 	// lines are the lines of play followed while a sensor is dead, and
 	// linesBefore those before the last settled board.
 	lines, linesBefore []line
-	// touched holds the cells that changed between the last two settled
-	// boards without settling (the settle stage's transients).
-	touched uint64
+	// touched holds the cells that showed anything else between the last
+	// two settled boards (a hand over them included), moving those since
+	// the last.
+	touched, moving uint64
 	// gap is the longest wait between two frames since the board last
 	// settled, and stalled says the board settled after one (a stall).
 	gap       int64
@@ -260,6 +261,13 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 			}
 		}
 		r.frame = cells
+		if len(r.settled) == len(cells) {
+			for i := 0; i < len(cells); i++ {
+				if cells[i] != r.settled[i] {
+					r.moving |= 1 << uint(i)
+				}
+			}
+		}
 	}
 	var ev []Event
 	if t >= r.deadCheck {
@@ -278,7 +286,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		return ev
 	}
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
-	r.touched = 0
+	r.touched, r.moving = r.moving, 0
 	r.stalled, r.gap = r.gap >= stallMS, 0
 	for _, tr := range obs.Transients {
 		r.touched |= bit(engine.Cell(tr.Cell))
