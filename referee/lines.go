@@ -42,6 +42,11 @@ const (
 	askAfter = 2
 )
 
+// maxIndistinct bounds the options of a question about lines no board can
+// tell apart (the same board, every turn whole): the players step
+// through them with the buttons, or the arbiter answers from the console.
+const maxIndistinct = 24
+
 // stallMS is the wait between two frames that makes a stall: longer than
 // a 10 Hz scan's. Turns may have come and gone unseen during one.
 const stallMS = 120
@@ -138,11 +143,23 @@ func (r *Referee) extend(l line, obs string, add func(line)) {
 	if changed|r.touched == 0 {
 		return
 	}
-	at := changed | unknown | r.touched
-	var buf [64]engine.Turn
 	// A cell the hands touched between the boards may have held a turn's
-	// marble that has gone again (jumped, or claimed).
-	for _, t1 := range firstTurns(l.pos, at, gone|unknown, buf[:0]) {
+	// marble that has gone again (jumped, or claimed). After a stall, the
+	// board may be three turns on.
+	depth := 1
+	if r.stalled {
+		depth = 2
+	}
+	r.furtherTurns(l, obs, changed|unknown|r.touched, gone|unknown, depth, add)
+}
+
+// furtherTurns adds the lines that explain obs with one turn from l
+// played whole (a placement on a cell in at removing a ring in rem, or a
+// capture leaving a cell in at), then what one more turn, whole or under
+// way, explains; with depth 2, two turns played whole first.
+func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, add func(line)) {
+	var buf [64]engine.Turn
+	for _, t1 := range firstTurns(l.pos, at, rem, buf[:0]) {
 		n, ok := r.play(l, t1, false, obs)
 		if !ok {
 			continue
@@ -158,6 +175,9 @@ func (r *Referee) extend(l line, obs string, add func(line)) {
 				r.nextTurns(n, obs, d, add)
 			}
 		})
+		if depth > 1 && !n.pos.Result().Over {
+			r.furtherTurns(n, obs, at, rem, depth-1, add)
+		}
 	}
 }
 
@@ -329,13 +349,13 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	// long, beside lines the board shows whole, is no turn under way; and
 	// lines that leave the same board can never be told apart by it.
 	r.linesHold, r.deferred = true, true
-	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) {
-		if len(r.lines) <= maxOptions {
-			return append(ev, r.askLines(t, known, r.lines)...), true
-		}
+	limit := maxOptions
+	if allRest && sameBoard {
+		// No board will ever tell these apart: however many, ask.
+		limit = maxIndistinct
 	}
-	if minLen >= askAfter {
-		if len(r.lines) <= maxOptions {
+	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter {
+		if len(r.lines) <= limit {
 			return append(ev, r.askLines(t, known, r.lines)...), true
 		}
 	}
@@ -403,7 +423,7 @@ func (r *Referee) linesHeld(t int64) []Event {
 			rest = append(rest, l)
 		}
 	}
-	if len(r.lines) < 2 || len(rest) == 0 || len(rest) > maxOptions {
+	if len(r.lines) < 2 || len(rest) == 0 || len(rest) > maxIndistinct {
 		return ev
 	}
 	same := true
