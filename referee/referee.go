@@ -286,8 +286,14 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		return ev
 	}
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
-	r.touched, r.moving = r.moving, 0
-	r.stalled, r.gap = r.gap >= stallMS, 0
+	if r.illegal {
+		// The last board explained nothing (an illegal try, or turns not
+		// yet understood): what the hands did before it still counts.
+		r.touched, r.stalled = r.touched|r.moving, r.stalled || r.gap >= stallMS
+	} else {
+		r.touched, r.stalled = r.moving, r.gap >= stallMS
+	}
+	r.moving, r.gap = 0, 0
 	for _, tr := range obs.Transients {
 		r.touched |= bit(engine.Cell(tr.Cell))
 	}
