@@ -270,7 +270,7 @@ func TestExams(t *testing.T) {
 			// Not passed whole yet: no regression below today's figures,
 			// which are shares of the whole set (-short sits too few games
 			// for a share to mean anything, and only reports).
-			if !testing.Short() && followed*100 < cond.floorFollowed*n || wrong*100 > cond.floorWrong*n || wrongWinners*100 > cond.floorWinners*n {
+			if !testing.Short() && (followed*100 < cond.floorFollowed*n || wrong*100 > cond.floorWrong*n || wrongWinners*100 > cond.floorWinners*n) {
 				t.Errorf("the %s exam fell below today's floor (%d %% followed, at most %d wrong turns and %d wrong winners per 100 games):\n%s",
 					cond.name, cond.floorFollowed, cond.floorWrong, cond.floorWinners, strings.Join(failed, "\n"))
 			} else if testing.Verbose() {
