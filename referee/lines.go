@@ -289,7 +289,16 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if len(next) == 0 {
 		return nil, false
 	}
+	fresh := len(prev) == 1 && len(prev[0].turns) == 0
 	r.linesBefore, r.lines = prev, next
+	if fresh && len(r.unknown) == 0 && unseenOnly(next, known) {
+		// Every line has a turn whose marble the board never showed: an
+		// illegal try (a ring lifted that is not free) looks the same.
+		// Red until the board holds or goes on; the lines are followed.
+		exp := r.Expected()
+		r.linesHold, r.deferred = true, true
+		return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every legal continuation", ""), true
+	}
 	var ev []Event
 	if r.illegal {
 		r.illegal = false
@@ -341,8 +350,10 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		sameBoard = sameBoard && l.cells == r.lines[0].cells
 		minLen = min(minLen, len(l.turns))
 	}
-	if allRest && r.linesOver(r.lines) {
-		// Every line ends the game: the players say which.
+	if allRest && r.linesOver(r.lines) && len(r.unknown) > 0 {
+		// Every line ends the game, read with a sensor dead: the players
+		// say which. (Seen whole, the lines wait for the board to hold:
+		// a try put right at once can look like a game's last turn.)
 		return append(ev, r.askLines(t, known, r.lines)...), true
 	}
 	// Look again once the board has held: a turn left under way that
@@ -533,4 +544,19 @@ func sameLines(a, b []line) bool {
 		}
 	}
 	return true
+}
+
+// unseenOnly reports whether every line has a placement whose marble obs
+// does not show (put down and claimed before the scan saw it).
+func unseenOnly(lines []line, obs string) bool {
+	for _, l := range lines {
+		unseen := false
+		for _, t := range l.turns {
+			unseen = unseen || t.Kind == engine.Place && !isMarble(obs[t.At])
+		}
+		if !unseen {
+			return false
+		}
+	}
+	return len(lines) > 0
 }

@@ -214,12 +214,10 @@ func TestUnseenColourIsAsked(t *testing.T) {
 	// which player 0 claims at once.
 	b := newBench(t, "37 oo.o/ooo.o/oooooo/ooooooo/oooooo/ooooo/oooo 6,8,10 0,0,0 0,0,0 0", Casual)
 	// The claimed ring is cleared before the scan saw the marble. That
-	// looks like a ring lifted that is not free (an illegal try put right
-	// at once), until the board holds: the referee follows the lines of
-	// play meanwhile, and asks once it has held.
+	// looks like a ring lifted that is not free, until the board holds.
 	ev := b.holdFor(b.board("A4=. B5=."), DefaultHopMS+DefaultSettleMS+20)
 	got := kinds(ev)
-	if !strings.HasPrefix(got, "pending") || !strings.HasSuffix(got, "move inferred question") {
+	if !strings.HasPrefix(got, "illegal") || !strings.HasSuffix(got, "inferred question") {
 		t.Fatalf("events %q; want the turn inferred and a question", got)
 	}
 	q := ev[len(ev)-1].Body.(Question)
@@ -257,7 +255,7 @@ func TestUnseenColourIsAsked(t *testing.T) {
 func TestUnseenColourFromPool(t *testing.T) {
 	b := newBench(t, "37 oo.o/ooo.o/oooooo/ooooooo/oooooo/ooooo/oooo 0,1,0 6,7,10 0,0,0 0", Casual)
 	ev := b.holdFor(b.board("A4=. B5=."), DefaultHopMS+DefaultSettleMS+20)
-	b.expect(ev, "pending move game-over inferred")
+	b.expect(ev, "illegal move game-over inferred")
 	if caps := b.r.Position().Captures(0); caps[engine.Grey] != 8 {
 		t.Errorf("captures %v; want the last grey claimed", caps)
 	}
