@@ -95,7 +95,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 			if ev, ok := r.doubt(t, obs); ok {
 				return ev
 			}
-			return r.commit(t, obs, turn, false)
+			return r.commitSeen(t, obs, turn, false)
 		}
 	}
 	pl := r.matchPlacement(obs, exp, d, p, capture)
@@ -103,7 +103,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		if ev, ok := r.doubt(t, obs); ok {
 			return append(pl.events, ev...)
 		}
-		return append(pl.events, r.commit(t, obs, pl.turn, false)...)
+		return append(pl.events, r.commitSeen(t, obs, pl.turn, false)...)
 	}
 	if k, ok := r.matchTakeback(obs); ok {
 		// A jumper lifted off its ring can leave exactly the position
@@ -126,7 +126,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		}
 	}
 	if pl.commit {
-		return append(pl.events, r.commit(t, obs, pl.turn, true)...)
+		return append(pl.events, r.commitSeen(t, obs, pl.turn, true)...)
 	}
 	if pl.pending {
 		return append(pl.events, r.pendingEvent(t, pl.need, pl.cells, pl.hints)...)
@@ -540,4 +540,24 @@ func liftedJumper(obs, exp string, p engine.Position) bool {
 		}
 	}
 	return false
+}
+
+// commitSeen commits a turn the board showed whole. After the referee was
+// lost, or while a question is open, a turn that would end the game is not
+// committed on its own word: decide waits for the board to hold and asks.
+func (r *Referee) commitSeen(t int64, obs string, turn engine.Turn, over bool) []Event {
+	if r.doubtful || r.question != nil {
+		p := r.game.Position()
+		var q engine.Position
+		var err error
+		if over {
+			q, err = p.PlayOverCapture(turn)
+		} else {
+			q, err = p.Play(turn)
+		}
+		if err == nil && q.Result().Over {
+			return r.decide(t, obs, 0, [][]engine.Turn{{turn}}, "the game's last turn, after the referee was lost")
+		}
+	}
+	return r.commit(t, obs, turn, over)
 }

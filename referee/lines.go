@@ -42,6 +42,11 @@ const (
 	askAfter = 2
 )
 
+// lostBoards is how many illegal settled boards in a row make the
+// referee doubt the game it follows: players put an illegal try right at
+// once, so that many is a referee that lost the game, not a try.
+const lostBoards = 3
+
 // maxIndistinct bounds the options of a question about lines no board can
 // tell apart (the same board, every turn whole): the players step
 // through them with the buttons, or the arbiter answers from the console.

@@ -138,8 +138,12 @@ type Referee struct {
 	// settled, and stalled says the board settled after one (a stall).
 	gap       int64
 	stalled   bool
-	linesHold bool      // look at the lines again once the board holds
-	question  *question // an open question to the players
+	linesHold bool // look at the lines again once the board holds
+	// doubtful: the referee was lost this game (lostBoards illegal boards
+	// in a row, or a resynchronisation); a line that ends the game is
+	// then asked about.
+	doubtful bool
+	question *question // an open question to the players
 	// nextQuestion numbers the questions asked.
 	nextQuestion int
 	// answered: turns the players answered rather than the board showed.
@@ -356,6 +360,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
+	r.doubtful = false
 	r.lines, r.linesBefore = nil, nil
 	r.ended = nil
 	r.seen = [engine.MaxCells]byte{}

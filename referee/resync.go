@@ -411,6 +411,8 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		}
 		lines[i] = append(l, h.turns...)
 	}
+	// The referee was lost: it ends no game on its own word from here.
+	r.doubtful = true
 	ev := r.decide(t, obs, n-base, lines, fmt.Sprintf("resynchronised from the position after turn %d", base))
 	return ev, ev != nil
 }

@@ -158,6 +158,11 @@ func (r *Referee) pendingEvent(t int64, need Message, cells []engine.Cell, h hin
 func (r *Referee) flagIllegal(t int64, obs, exp string, d uint64, reason, rule string) []Event {
 	r.illegal = true
 	r.lost = r.lostBefore + 1
+	if r.lost >= lostBoards {
+		// Lost for boards on end: what the referee follows from here may
+		// not be what was played, so it ends no game on its own word.
+		r.doubtful = true
+	}
 	h := make(hints, r.b.Len())
 	fixes := []CellFix{}
 	for _, c := range cellsOf(d) {
