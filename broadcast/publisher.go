@@ -593,7 +593,12 @@ func (p *Publisher) PublishRecord(rec []byte) error {
 // PublishMove queues m for "moves" (QoS 1, not retained). Every move is
 // kept, in order, through broker outages; Close leaves unsent ones in the
 // store for the next run.
+//
+// It stamps m.PublishedMS with the publisher's clock, unless set.
 func (p *Publisher) PublishMove(m live.MoveMessage) error {
+	if m.PublishedMS == 0 {
+		m.PublishedMS = p.now().UnixMilli()
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("broadcast: encoding move seq %d: %w", m.Seq, err)
