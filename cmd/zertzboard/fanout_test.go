@@ -126,6 +126,7 @@ type fanoutResult struct {
 	perUpstream     map[string]int
 	p50, p99, max   time.Duration
 	cpu             string // CPU time per state, by process (cpuPer)
+	bytes           int    // read per viewer per state, chunk framing included (Linux)
 }
 
 // fanoutThroughProxy runs Debian's mosquitto, two "zertzboard scoreboard"
@@ -238,7 +239,7 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutRe
 	await(1)
 
 	var lat []time.Duration
-	cpu0 := cpuTimes()
+	cpu0, read0 := cpuTimes(), load.read.Load()
 	for i := 0; i < states; i++ {
 		st := game[1+i%(len(game)-1)]
 		st.Seq = uint64(i + 2)
@@ -250,6 +251,7 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutRe
 		}
 	}
 	res.cpu = cpuPer(cpu0, cpuTimes(), states)
+	res.bytes = int(load.read.Load()-read0) / (states * viewers)
 	slices.Sort(lat)
 	res.p50, res.p99, res.max = lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1]
 	if len(lat) != viewers*states {
@@ -288,7 +290,7 @@ func TestFanoutProxy(t *testing.T) {
 	if direct {
 		via = "directly"
 	}
-	t.Logf("%d viewers %s (%v), %d states: publish to viewer p50 %s, p99 %s, max %s; CPU per state: %s", r.viewers, via, r.perUpstream, r.states, ms(r.p50), ms(r.p99), ms(r.max), r.cpu)
+	t.Logf("%d viewers %s (%v), %d states: publish to viewer p50 %s, p99 %s, max %s; %d bytes per viewer per state; CPU per state: %s", r.viewers, via, r.perUpstream, r.states, ms(r.p50), ms(r.p99), ms(r.max), r.bytes, r.cpu)
 	if len(r.perUpstream) != 2 {
 		t.Errorf("viewers per scoreboard %v; want both scoreboards serving", r.perUpstream)
 	}

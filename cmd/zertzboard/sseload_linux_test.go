@@ -6,6 +6,7 @@ import (
 	"context"
 	"net"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -19,6 +20,7 @@ type sseLoad struct {
 	viewers []*sseViewer
 	arr     *fanoutArrivals
 	ended   chan<- int
+	read    atomic.Int64 // bytes read, headers excluded
 }
 
 type sseViewer struct {
@@ -92,6 +94,7 @@ func (l *sseLoad) run(ctx context.Context) {
 			}
 			k, err := syscall.Read(v.fd, buf)
 			if k > 0 {
+				l.read.Add(int64(k))
 				l.feed(v, buf[:k], time.Now())
 			}
 			if err == syscall.EAGAIN || err == syscall.EINTR {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http/httputil"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,6 +18,7 @@ import (
 type sseLoad struct {
 	arr   *fanoutArrivals
 	ended chan<- int
+	read  atomic.Int64 // not counted here
 }
 
 func newSSELoad(arr *fanoutArrivals, ended chan<- int) (*sseLoad, error) {
