@@ -14,6 +14,7 @@ require (
 
 require (
 	github.com/jonboulle/clockwork v0.5.0 // indirect
+	github.com/piglig/go-qr v1.1.0 // indirect
 	github.com/rs/xid v1.4.0 // indirect
 	golang.org/x/net v0.44.0 // indirect
 	golang.org/x/sync v0.17.0 // indirect

@@ -459,7 +459,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 		}
 	}
 
-	var top strings.Builder
+	var top, labels strings.Builder
 	b.WriteString(`<g class="cells">`)
 	for i, c := range s.Layout {
 		content := byte('.')
@@ -489,10 +489,19 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 			fmt.Fprintf(&top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
 				x, y, num(RingRadius+8), x, num(pos[c.Label][1]-RingRadius-10), esc(shortContent(l, sh)))
 		}
-		if _, marble := colourName[content]; !marble {
-			fmt.Fprintf(&b, `<text class="label" x="%s" y="%s">%s</text>`, x, num(pos[c.Label][1]+0.5), esc(c.Label))
-		}
 		b.WriteString(`</g>`)
+		// The labels are drawn above everything else (below), so that no
+		// arrow of the analysis or the last move ever hides one; a label
+		// under a marble is hidden by its class, so that a move changes
+		// one attribute of it.
+		lcls := "label"
+		switch {
+		case content == '.':
+			lcls += " gone"
+		case content != 'o':
+			lcls += " covered"
+		}
+		fmt.Fprintf(&labels, `<text class="%s" x="%s" y="%s" data-k="l-%s">%s</text>`, lcls, x, num(pos[c.Label][1]+0.5), esc(c.Label), esc(c.Label))
 	}
 	b.WriteString(`</g>`)
 	// What is drawn over the cells is one part for patches (patch.go).
@@ -534,6 +543,8 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 	}
 	b.WriteString(analysisArrows(s, pos))
 	b.WriteString(top.String())
+	b.WriteString(`</g><g class="labels">`)
+	b.WriteString(labels.String())
 	b.WriteString(`</g></svg>`)
 	return b.String()
 }

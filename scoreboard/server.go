@@ -227,8 +227,7 @@ type pageData struct {
 	Langs        []langLink
 	Title        string
 	Board        string
-	Overlay      bool
-	Eval         bool // ?eval=1: show the engine's evaluation bar
+	overlayOptions
 	Events       string
 	Seq          uint64
 	Ver          uint64
@@ -243,6 +242,11 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	l, err := pageLang(r)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	opt, err := parseOverlay(r.URL.Query())
+	if err != nil {
+		http.Error(w, "scoreboard: "+err.Error(), http.StatusBadRequest)
 		return
 	}
 	f, known := s.currentFrameLang(board, l)
@@ -262,14 +266,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	if len(q) > 0 {
 		d.Events += "?" + q.Encode()
 	}
-	switch r.URL.Query().Get("overlay") {
-	case "1", "true", "yes", "on":
-		d.Overlay = true
-	}
-	switch r.URL.Query().Get("eval") {
-	case "1", "true", "yes", "on":
-		d.Eval = true
-	}
+	d.overlayOptions = opt
 	d.Links = s.pageLinks(board, l)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")

@@ -9,6 +9,8 @@
   const conn = document.getElementById("conn");
   const url = document.body.dataset.events;
   window.zbApplied = [];
+  // ?scale= (an overlay's text size): the style sheet multiplies by --s.
+  if (document.body.dataset.scale) document.body.style.setProperty("--s", document.body.dataset.scale);
 
   // A clock shows h:mm:ss, m:ss, or under ten seconds 0:ss.t, rounded down
   // (as the server renders it: clockview.go fmtClock).
