@@ -79,6 +79,7 @@ type Server struct {
 	obs *observer // the console's view of the boards (observe.go)
 	res *results  // finished games (results.go)
 	ops *console  // the arbiter console (console.go); nil until EnableConsole
+	vw  *viewer   // the game viewer's searches (viewer.go)
 }
 
 // boardView is one board's latest data and rendered view.
@@ -141,6 +142,7 @@ func New(opts Options) *Server {
 		}
 	}
 	s.initOps()
+	s.vw = newViewer()
 	s.index = s.renderIndexLocked()
 	return s
 }

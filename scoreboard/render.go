@@ -88,6 +88,9 @@ type view struct {
 	clock  *live.Clock // the state's clocks, nil without a state
 	note   string      // the arbiter's note on the result
 	lang   i18n.Lang   // the page's language; "" is English
+	// allMoves, for the game viewer (viewer.go), is the whole game's
+	// turns: the move list shows them all, those not played yet dimmed.
+	allMoves []string
 }
 
 // renderBoard writes the board view fragment: the SVG board, the banners
@@ -272,9 +275,9 @@ func playerName(l i18n.Lang, s *live.State, p int) string {
 	n := strings.TrimSpace(s.Players[p])
 	switch {
 	case n == "":
-		return l.T("page.player", p+1)
+		return l.T("page.player", p)
 	case strings.EqualFold(n, strings.TrimSpace(s.Players[1-p])):
-		return l.T("page.player-n", n, p+1)
+		return l.T("page.player-n", n, p)
 	}
 	return n
 }
@@ -358,8 +361,21 @@ func renderSide(b *strings.Builder, v view) {
 	// The list only grows during a game: patches append to it (the last
 	// move is styled as li:last-child).
 	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, esc(l.T("page.moves")), esc(l.N("page.played", s.Turn, s.Turn)))
-	for i, m := range s.Moves {
-		fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
+	if v.allMoves != nil {
+		for i, m := range v.allMoves {
+			cls := "played"
+			switch {
+			case i+1 == s.Turn:
+				cls = "cur"
+			case i+1 > s.Turn:
+				cls = "future"
+			}
+			fmt.Fprintf(b, `<li data-n="%d" class="%s" tabindex="-1">%s</li>`, i+1, cls, esc(m))
+		}
+	} else {
+		for i, m := range s.Moves {
+			fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
+		}
 	}
 	b.WriteString(`</ol></section>`)
 	if s.Status != "" {

@@ -70,6 +70,7 @@ func (s *Server) Handler() http.Handler {
 		}
 	})
 	s.resultRoutes(mux)  // results.go
+	s.viewerRoutes(mux)  // viewer.go
 	s.consoleRoutes(mux) // console.go
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if board := r.URL.Query().Get("board"); board == "" || badBoard(w, board) {
@@ -224,6 +225,7 @@ type pageData struct {
 	Lang         i18n.Lang
 	Reconnecting string
 	LangLabel    string
+	PastFmt      string // "Turn %d of %d · …", the live page looking back (app.js)
 	Langs        []langLink
 	Title        string
 	Board        string
@@ -254,7 +256,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	age := max(0, s.now().Sub(f.made).Milliseconds())
 	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver,
 		HTML: template.HTML(agedClocks(f.html, age)), Events: "/events",
-		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
+		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), PastFmt: l.T("page.past"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
 		d.Title = board + " · zertzboard"
