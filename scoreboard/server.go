@@ -230,12 +230,12 @@ type pageData struct {
 	Title        string
 	Board        string
 	overlayOptions
-	Events       string
-	Seq          uint64
-	Ver          uint64
-	Age          int64 // ms since the view's clocks were true (0: servePage ages them)
-	HTML         template.HTML
-	Links        []pageLink // results, console, downloads (results.go)
+	Events string
+	Seq    uint64
+	Ver    uint64
+	Age    int64 // ms since the view's clocks were true (0: servePage ages them)
+	HTML   template.HTML
+	Links  []pageLink // results, console, downloads (results.go)
 }
 
 // servePage writes the page with the current view already in it, so a

@@ -74,12 +74,12 @@ type posSearch struct {
 
 // replayed is a game's record replayed, to show any of its positions.
 type replayed struct {
-	key     string // the viewer's cache key ("" for the live game: never cached)
-	board   string
-	rec     *record.Record
-	rep     *record.Replay
-	end     *GameResult // the result kept, nil for a live game
-	control *clock.Control
+	key      string // the viewer's cache key ("" for the live game: never cached)
+	board    string
+	rec      *record.Record
+	rep      *record.Replay
+	end      *GameResult // the result kept, nil for a live game
+	control  *clock.Control
 	notation []string // the turns in notation
 }
 
