@@ -27,7 +27,6 @@ var viewer = map[string]Entry{
 	// The tournament view's spectator link and card.
 	"page.watch-live":   {"Watch live", "Live verfolgen", "Suivre en direct", "Oglądaj na żywo", "Смотреть в прямом эфире"},
 	"page.watch-scan":   {"Scan to follow every board on your phone", "Scannen, um alle Bretter auf dem Handy zu verfolgen", "Scannez pour suivre tous les plateaux sur votre téléphone", "Zeskanuj, aby śledzić wszystkie plansze w telefonie", "Отсканируйте, чтобы следить за всеми досками с телефона"},
-	"page.print-card":   {"Printable card", "Karte zum Drucken", "Carte à imprimer", "Karta do druku", "Карточка для печати"},
 	"page.print":        {"Print", "Drucken", "Imprimer", "Drukuj", "Печать"},
 	"page.spectator":    {"Spectator link", "Zuschauer-Link", "Lien pour les spectateurs", "Link dla widzów", "Ссылка для зрителей"},
 	"page.watch-boards": {"Every board of the event, live", "Alle Bretter des Turniers, live", "Tous les plateaux du tournoi, en direct", "Wszystkie plansze turnieju na żywo", "Все доски турнира в прямом эфире"},

@@ -69,9 +69,10 @@ func (s *Server) Handler() http.Handler {
 			s.servePage(w, r, r.PathValue("id"))
 		}
 	})
-	s.resultRoutes(mux)  // results.go
-	s.viewerRoutes(mux)  // viewer.go
-	s.consoleRoutes(mux) // console.go
+	s.resultRoutes(mux)    // results.go
+	s.viewerRoutes(mux)    // viewer.go
+	s.spectatorRoutes(mux) // spectator.go
+	s.consoleRoutes(mux)   // console.go
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if board := r.URL.Query().Get("board"); board == "" || badBoard(w, board) {
 			s.servePage(w, r, board)
@@ -226,6 +227,7 @@ type pageData struct {
 	Reconnecting string
 	LangLabel    string
 	PastFmt      string // "Turn %d of %d · …", the live page looking back (app.js)
+	Spectator    string // the tournament view's "watch live" card link text ("" on board pages)
 	Langs        []langLink
 	Title        string
 	Board        string
@@ -270,6 +272,9 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	}
 	d.overlayOptions = opt
 	d.Links = s.pageLinks(board, l)
+	if board == "" {
+		d.Spectator = l.T("page.spectator")
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
