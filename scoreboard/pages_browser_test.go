@@ -124,9 +124,16 @@ func newPagesFixture(t *testing.T) *pagesFixture {
 	return f
 }
 
+// recordUpToNamed is the record a board publishes after n turns: the
+// players' names and each turn's clock times.
 func recordUpToNamed(rec *record.Record, rep *record.Replay, n int) *record.Record {
 	r := recordUpTo(rec, rep, n)
 	r.Players = rec.Players
+	r.Clock = &record.Clock{Control: "sudden:10m"}
+	for i := 1; i <= n; i++ {
+		rem := remainingAfter(i)
+		r.Clock.Turns = append(r.Clock.Turns, record.TurnTime{UsedMS: 4000, Remaining: &rem})
+	}
 	return r
 }
 
