@@ -206,10 +206,11 @@ func (vw *viewer) search(ctx context.Context, g *replayed, n int) (*posSearch, e
 }
 
 // missedWins are the turns (1-based) that let a forced win go: before the
-// turn its mover could force a win within K of their own turns, and after
-// it and the opponent's reply they could not within one turn fewer (a
-// search that was cut short proves nothing, and marks nothing). ps holds
-// every position's search, by turns played.
+// turn its mover could force a win within K of their own turns, and the
+// turn did not win at once (a win in 1) or, after it and the opponent's
+// reply, they could no longer force one within one turn fewer (a search
+// cut short proves nothing, and marks nothing). ps holds every
+// position's search, by turns played.
 func missedWins(ps []*posSearch) []int {
 	var out []int
 	for i := 1; i < len(ps); i++ {
@@ -224,6 +225,10 @@ func missedWins(ps []*posSearch) []int {
 			if after.Winner == nil || *after.Winner != m {
 				out = append(out, i)
 			}
+			continue
+		}
+		if w.Turns == 1 {
+			out = append(out, i) // the winning turn was there, and not played
 			continue
 		}
 		if i+1 >= len(ps) {
@@ -241,7 +246,7 @@ func missedWins(ps []*posSearch) []int {
 		}
 		stillWins := next.Win != nil && next.Win.Player == m && next.Win.Turns <= w.Turns-1
 		refuted := next.Depth >= w.Turns-1
-		if !stillWins && refuted && w.Turns > 1 {
+		if !stillWins && refuted {
 			out = append(out, i)
 		}
 	}
