@@ -590,7 +590,7 @@ func renderCard(b *strings.Builder, v view) {
 		}
 		c := s.Captures[p]
 		name := playerName(l, s, p)
-		fmt.Fprintf(b, `<div class="%s"><span class="pname%s" title="%s"><span class="dot"></span>%s</span>`, cls, longName(name), esc(name), esc(name))
+		fmt.Fprintf(b, `<div class="%s"><span class="pname%s"><span class="dot"></span>%s</span>`, cls, longName(name), esc(name))
 		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
 		fmt.Fprintf(b, `<span class="score">`+
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,

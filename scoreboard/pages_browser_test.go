@@ -240,7 +240,7 @@ func TestBrowserLayouts(t *testing.T) {
 		br.resize(sz.width, sz.height)
 		for _, p := range pages {
 			br.navigate(f.srv.URL + p.path)
-			br.waitFor(p.name, p.ready)
+			br.waitFor(p.name, `document.readyState === "complete" && `+p.ready)
 			var got layoutCheck
 			br.eval(fmt.Sprintf("%s(%v)", checkLayout, p.clocks), &got)
 			if got.Width != sz.width {
@@ -278,7 +278,13 @@ func TestBrowserLayouts(t *testing.T) {
 	br.navigate(f.srv.URL + "/")
 	br.waitFor("the cards", `document.querySelector('.card[data-board="t2"]')`)
 	var clipped []string
-	br.eval(`Array.from(document.querySelectorAll(".card .pname")).filter((e) => e.scrollWidth > e.clientWidth + 1 || !e.title || !e.textContent.includes(e.title)).map((e) => e.title + ": " + e.scrollWidth + ">" + e.clientWidth)`, &clipped)
+	br.eval(`Array.from(document.querySelectorAll(".card .pname")).filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 ||
+		(e.textContent.length > 16 && e.title !== e.textContent)).map((e) => e.textContent + " (" + e.title + "): " + e.scrollWidth + ">" + e.clientWidth)`, &clipped)
+	var long int
+	br.eval(`document.querySelectorAll(".card .pname.long[title]").length`, &long)
+	if long != 2 {
+		t.Errorf("%d long names with a title; want t2's two", long)
+	}
 	if len(clipped) > 0 {
 		t.Errorf("clipped or untitled names: %q", clipped)
 	}

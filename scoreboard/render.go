@@ -507,17 +507,18 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 		}
 		b.WriteString(`</g>`)
 		// The labels are drawn above everything else (below), so that no
-		// arrow of the analysis or the last move ever hides one; a label
-		// under a marble is hidden by its class, so that a move changes
-		// one attribute of it.
-		lcls := "label"
+		// arrow of the analysis or the last move ever hides one. A label
+		// is hidden under a marble, and dimmed on a removed ring, by its
+		// group's class (lc, lg), so that a move changes one short
+		// attribute of it (patch.go) rather than the cell's whole text.
+		lcls := "l"
 		switch {
 		case content == '.':
-			lcls += " gone"
+			lcls = "lg"
 		case content != 'o':
-			lcls += " covered"
+			lcls = "lc"
 		}
-		fmt.Fprintf(&labels, `<text class="%s" x="%s" y="%s" data-k="l-%s">%s</text>`, lcls, x, num(pos[c.Label][1]+0.5), esc(c.Label), esc(c.Label))
+		fmt.Fprintf(&labels, `<g class="%s" data-k="l-%s"><text class="label" x="%s" y="%s">%s</text></g>`, lcls, esc(c.Label), x, num(pos[c.Label][1]+0.5), esc(c.Label))
 	}
 	b.WriteString(`</g>`)
 	// What is drawn over the cells is one part for patches (patch.go).

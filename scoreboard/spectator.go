@@ -77,11 +77,12 @@ func qrSVG(text, label string) (string, error) {
 	return b.String(), nil
 }
 
-// longName is the class a long name gets in the tournament view's cards,
-// where it wraps in a smaller size rather than being cut.
+// longName is the class and title a long name gets in the tournament
+// view's cards, where it wraps in a smaller size rather than being cut
+// (a short name needs neither, and each byte is sent to every viewer).
 func longName(name string) string {
 	if utf8.RuneCountInString(name) > 16 {
-		return " long"
+		return ` long" title="` + esc(name)
 	}
 	return ""
 }

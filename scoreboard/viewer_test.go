@@ -87,18 +87,17 @@ func TestLabelsAboveArrows(t *testing.T) {
 		t.Fatalf("the labels (at %d) are not drawn after the analysis line (at %d)", labels, line)
 	}
 	for i, c := range st.Layout {
-		var want string
+		want := "l"
 		switch st.Cells[i] {
 		case '.':
-			want = `<text class="label gone"`
+			want = "lg"
 		case 'o':
-			want = `<text class="label"`
 		default:
-			want = `<text class="label covered"`
+			want = "lc"
 		}
-		m := regexp.MustCompile(`<text class="[^"]*" x="[-0-9.]+" y="[-0-9.]+" data-k="l-` + c.Label + `">` + c.Label + `</text>`).FindString(svg[labels:])
-		if !strings.HasPrefix(m, want+` x=`) {
-			t.Errorf("cell %s (%c): label %q above the arrows; want %s", c.Label, st.Cells[i], m, want)
+		m := regexp.MustCompile(`<g class="([a-z]+)" data-k="l-` + c.Label + `"><text class="label" x="[-0-9.]+" y="[-0-9.]+">` + c.Label + `</text></g>`).FindStringSubmatch(svg[labels:])
+		if m == nil || m[1] != want {
+			t.Errorf("cell %s (%c): label %q above the arrows; want class %s", c.Label, st.Cells[i], m, want)
 		}
 	}
 }
