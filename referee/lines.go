@@ -42,6 +42,10 @@ const (
 	askAfter = 2
 )
 
+// maxLineTurns bounds how many turns lines may run apart: past it they
+// are asked about whatever they are.
+const maxLineTurns = 6
+
 // lostBoards is how many illegal settled boards in a row make the
 // referee doubt the game it follows: players put an illegal try right at
 // once, so that many is a referee that lost the game, not a try.
@@ -369,6 +373,11 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if allRest && sameBoard {
 		// No board will ever tell these apart: however many, ask.
 		limit = maxIndistinct
+	}
+	if minLen >= maxLineTurns {
+		// Lines kept apart this long are asked about, however many:
+		// memory stays bounded, and the referee asks rather than guess.
+		return append(ev, r.askLines(t, known, r.lines[:min(len(r.lines), maxIndistinct)])...), true
 	}
 	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter {
 		if len(r.lines) <= limit {
