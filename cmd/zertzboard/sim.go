@@ -480,16 +480,7 @@ func (p *simPlayers) place(m *wiring.Mount, cells []byte) {
 // the wall clock, scaled by the speed, restarted after each such wait, so
 // a slow machine stretches the game but never skips what must be seen.
 func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Position, turns []engine.Turn, seed uint64) error {
-	opt := physical.DefaultOptions
-	opt.Seed, opt.Speed = seed, p.speed
-	opt.SettleMS = int64(float64(p.settleMS) * p.speed)
-	opt.HopMS = int64(float64(referee.DefaultHopMS) * p.speed)
-	if p.stallEvery > 0 {
-		// In wall-clock time, as a starved Pi stalls: the generator's
-		// time runs speed times faster.
-		opt.Stalls = float64(opt.ScanMS) / (float64(p.stallEvery.Milliseconds()) * p.speed)
-		opt.StallMS = int64(600 * p.speed)
-	}
+	opt := playerOptions(seed, p.speed, p.settleMS, p.stallEvery)
 	start := time.Now()
 	last, lastAt := "", int64(0)
 	_, err := physical.Play(from, turns, opt, func(ms int64, cells []byte) error {
@@ -519,6 +510,24 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 		return nil
 	})
 	return err
+}
+
+// playerOptions is how the simulated players move the pieces at a speed:
+// the physical generator's options, its time running speed times faster
+// than the wall clock (wall ms = generator ms / speed), every board meant
+// to be seen held for the settle time in wall time.
+func playerOptions(seed uint64, speed float64, settleMS int64, stallEvery time.Duration) physical.Options {
+	opt := physical.DefaultOptions
+	opt.Seed, opt.Speed = seed, speed
+	opt.SettleMS = int64(float64(settleMS) * speed)
+	opt.HopMS = int64(float64(referee.DefaultHopMS) * speed)
+	if stallEvery > 0 {
+		// In wall-clock time, as a starved Pi stalls: the generator's
+		// time runs speed times faster.
+		opt.Stalls = float64(opt.ScanMS) / (float64(stallEvery.Milliseconds()) * speed)
+		opt.StallMS = int64(600 * speed)
+	}
+	return opt
 }
 
 // answer answers the referee's questions as the players do: from what
