@@ -140,7 +140,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		if ev, ok := r.linesObserve(t, obs); ok {
 			return ev
 		}
-		r.lines, r.linesBefore = nil, nil
+		r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	}
 	if ev, ok := r.inferTwo(t, obs); ok {
 		return ev

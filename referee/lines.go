@@ -282,13 +282,13 @@ func (r *Referee) linesReason() string {
 func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if r.lines == nil {
 		r.lines = []line{r.rootLine()}
-		r.linesBefore = nil
+		r.linesBefore, r.linesOld = nil, nil
 	}
-	next, prev := r.step(r.lines, raw), r.lines
+	next, prev, old := r.step(r.lines, raw), r.lines, r.linesBefore
 	if len(next) == 0 && r.linesBefore != nil {
 		// The last board may have been an illegal try put right since,
 		// which some line happened to explain: the lines before it.
-		next, prev = r.step(r.linesBefore, raw), nil
+		next, prev, old = r.step(r.linesBefore, raw), nil, nil
 	}
 	if len(next) == 0 {
 		// Perhaps a line was never followed: the official position's.
@@ -299,7 +299,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		return nil, false
 	}
 	fresh := len(prev) == 1 && len(prev[0].turns) == 0
-	r.linesBefore, r.lines = prev, next
+	r.linesOld, r.linesBefore, r.lines = old, prev, next
 	if fresh && len(r.unknown) == 0 && unseenOnly(next, known) {
 		// Every line has a turn whose marble the board never showed: an
 		// illegal try (a ring lifted that is not free) looks the same.
@@ -325,7 +325,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	// agree on it.
 	agree := next
 	if len(r.unknown) > 0 {
-		agree = append(append([]line(nil), next...), prev...)
+		agree = append(append(append([]line(nil), next...), prev...), old...)
 	}
 	got, done := r.commitPrefix(t, known, commonPrefix(agree))
 	if ev = append(ev, got...); done {
@@ -339,12 +339,12 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		case l.rest && len(l.turns) == 0 && len(r.unknown) == 0:
 			// The board is the official position again: the referee
 			// goes on turn by turn.
-			r.lines, r.linesBefore, r.linesHold = nil, nil, false
+			r.lines, r.linesBefore, r.linesOld, r.linesHold = nil, nil, nil, false
 			r.guide = r.idleGuidance()
 		case !l.rest && len(l.turns) == 0 && len(r.unknown) == 0:
 			// A turn under way from the official position: the referee
 			// goes on turn by turn, and says what the turn still needs.
-			r.lines, r.linesBefore, r.linesHold = nil, nil, false
+			r.lines, r.linesBefore, r.linesOld, r.linesHold = nil, nil, nil, false
 			ev = append(ev, r.inferOne(t, known)...)
 		case !l.rest:
 			ev = append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...)
@@ -396,7 +396,7 @@ func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
 			ls = append(ls, l.turns)
 		}
 	}
-	r.lines, r.linesBefore = nil, nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	if len(ls) == 0 {
 		return nil
 	}
@@ -470,24 +470,32 @@ func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event,
 	if q, ok := r.playable(r.game.Position(), p); ok && q.Result().Over && len(r.unknown) > 0 {
 		// Read with a sensor dead, the board never tells the whole
 		// story: the game ends on the players' word, not a reading.
-		r.lines, r.linesBefore = nil, nil
+		r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 		return r.askEnd(t, known, 0, []option{{turns: p, end: q.Result()}}, r.linesReason()), true
 	}
 	before := r.game.Len()
 	ev := r.decide(t, known, 0, [][]engine.Turn{p}, r.linesReason())
 	if r.game.Len() != before+len(p) || r.question != nil {
-		r.lines, r.linesBefore = nil, nil
+		r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 		return ev, true
 	}
-	for i := range r.lines {
-		r.lines[i].turns = r.lines[i].turns[len(p):]
-	}
-	for i := range r.linesBefore {
-		if len(r.linesBefore[i].turns) >= len(p) {
-			r.linesBefore[i].turns = r.linesBefore[i].turns[len(p):]
+	r.lines = trimLines(r.lines, p)
+	r.linesBefore = trimLines(r.linesBefore, p)
+	r.linesOld = trimLines(r.linesOld, p)
+	return ev, false
+}
+
+// trimLines drops the committed turns p from the lines that begin with
+// them, and the lines that do not.
+func trimLines(lines []line, p []engine.Turn) []line {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if len(l.turns) >= len(p) && sameTurns(l.turns[:len(p)], p) {
+			l.turns = l.turns[len(p):]
+			out = append(out, l)
 		}
 	}
-	return ev, false
+	return out
 }
 
 // firstTurns lists the legal turns from p that the board may show done:

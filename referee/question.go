@@ -391,7 +391,7 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	chosen := q.options[opt]
 	r.question = nil
-	r.lines, r.linesBefore = nil, nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	if opt == q.prov {
 		r.guide = r.idleGuidance()
 		turns := r.answeredTurns(q, chosen)

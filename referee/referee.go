@@ -128,8 +128,8 @@ type Referee struct {
 	lostBefore int
 	hyps       []hypothesis // lines of play followed while lost
 	// lines are the lines of play followed while a sensor is dead, and
-	// linesBefore those before the last settled board.
-	lines, linesBefore []line
+	// linesBefore and linesOld those before the last two settled boards.
+	lines, linesBefore, linesOld []line
 	// touched holds the cells that showed anything else between the last
 	// two settled boards (a hand over them included), moving those since
 	// the last.
@@ -316,7 +316,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 			return append(ev, got...)
 		}
 	}
-	r.lines, r.linesBefore = nil, nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	got := r.infer(t, r.known(obs.Cells))
 	if len(r.unknown) > 0 && !commits(got) && r.known(obs.Cells) != r.Expected() {
 		r.recheckUnknown, r.deferred = true, true
@@ -361,7 +361,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
 	r.doubtful = false
-	r.lines, r.linesBefore = nil, nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	r.ended = nil
 	r.seen = [engine.MaxCells]byte{}
 	r.stage.Reset() // look at the board afresh

@@ -129,7 +129,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 	}
 	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = 0, false, false, engine.NoCell, nil, redo, nil
 	r.endInferred = false
-	r.lines, r.linesBefore = nil, nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]
 	}
