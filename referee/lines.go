@@ -321,10 +321,11 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	}
 	// A turn is committed once every line begins with it. With a sensor
 	// dead, a turn there shows only in part, and an illegal try can look
-	// like one: then two boards in a row (or a board that holds) must
-	// agree on it.
+	// like one; after the referee was lost, the lines may not be the whole
+	// story: then three settled boards in a row must agree on it (or a
+	// board must hold).
 	agree := next
-	if len(r.unknown) > 0 {
+	if len(r.unknown) > 0 || r.doubtful {
 		agree = append(append(append([]line(nil), next...), prev...), old...)
 	}
 	got, done := r.commitPrefix(t, known, commonPrefix(agree))
