@@ -360,6 +360,9 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		sameBoard = sameBoard && l.cells == r.lines[0].cells
 		minLen = min(minLen, len(l.turns))
 	}
+	// How far the lines have run apart: the turns past those they share
+	// (shared turns wait for boards to agree on them, not for questions).
+	minLen -= len(commonPrefix(r.lines))
 	if allRest && r.linesOver(r.lines) && len(r.unknown) > 0 {
 		// Every line ends the game, read with a sensor dead: the players
 		// say which. (Seen whole, the lines wait for the board to hold:
