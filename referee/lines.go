@@ -459,9 +459,11 @@ func (r *Referee) linesHeld(t int64) []Event {
 	for _, l := range rest {
 		same = same && l.cells == rest[0].cells
 	}
-	if !r.linesOver(rest) && !(same && len(rest) == len(r.lines)) {
+	if !r.linesOver(rest) && !same {
 		return ev
 	}
+	// The board has held with these lines at rest: a turn left under way
+	// that long is no turn under way, and the board will not tell more.
 	return append(ev, r.askLines(t, known, rest)...)
 }
 
