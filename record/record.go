@@ -17,8 +17,12 @@ type Record struct {
 	// Players are the players' names, P0 first; "" when unknown.
 	Players [2]string
 	// Date, Name and ResultText are free text kept from the source: the
-	// SGF's DT, GN and RE.
+	// SGF's DT, GN and RE. WriteSGF fills RE and GN from the game when
+	// they are empty (SGFResult, SGFName).
 	Date, Name, ResultText string
+	// Event and Round name the tournament and its round, "" when
+	// unknown: the SGF's EV and RO.
+	Event, Round string
 	// Turns are the whole turns in playing order.
 	Turns []engine.Turn
 	// Stop says how the game stopped off the board (resignation, time,
