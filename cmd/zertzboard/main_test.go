@@ -26,8 +26,37 @@ func TestEveryCommandHasHelp(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run(nil, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "replay") {
-		t.Errorf("no arguments: exit %d, %q", code, stdout.String())
+	if code := run(nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "replay") || stdout.Len() != 0 {
+		t.Errorf("no arguments: exit %d, stdout %q, stderr %q; want the usage on stderr and exit 2", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"help"}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "replay") {
+		t.Errorf("help: exit %d, %q", code, stdout.String())
+	}
+	// The command list is one column: every summary starts at the same
+	// place, the longest names (check-wiring, scoreboard) included.
+	col := -1
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		name, ok := strings.CutPrefix(line, "  ")
+		if !ok || strings.HasPrefix(name, " ") {
+			continue
+		}
+		word, _, _ := strings.Cut(name, " ")
+		if _, isCmd := commands[word]; !isCmd {
+			continue
+		}
+		rest := strings.TrimLeft(name[len(word):], " ")
+		at := len(line) - len(rest)
+		if len(name[len(word):])-len(rest) < 2 {
+			t.Errorf("command %s: its summary is not at least two spaces away: %q", word, line)
+		}
+		if col >= 0 && at != col {
+			t.Errorf("command %s: summary at column %d; the others at %d: %q", word, at, col, line)
+		}
+		col = at
+	}
+	if col < 0 {
+		t.Error("no command lines in the usage")
 	}
 	stdout.Reset()
 	if code := run([]string{"frobnicate"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `unknown command "frobnicate"`) {
