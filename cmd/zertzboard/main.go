@@ -125,3 +125,19 @@ func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	}
 	return 0, true
 }
+
+// pkgPrefixes are the prefixes the project's packages put on their
+// errors; errText drops them where the command's own prefix is enough.
+var pkgPrefixes = []string{"engine: ", "referee: ", "framelog: ", "i18n: ", "record: ", "clock: ", "settle: ", "boardid: "}
+
+// errText is err's message without a leading package prefix, so that a
+// command's "zertzboard CMD: " is the only prefix its message has.
+func errText(err error) string {
+	s := err.Error()
+	for _, p := range pkgPrefixes {
+		if t, ok := strings.CutPrefix(s, p); ok {
+			return t
+		}
+	}
+	return s
+}

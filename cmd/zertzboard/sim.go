@@ -113,7 +113,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fail("unexpected argument %q", fs.Arg(0))
 	}
 	if err := boardid.Check(*boardID); err != nil {
-		return fail("--board-id: %v", err)
+		return fail("--board-id: %s", errText(err))
 	}
 	if settlepkg.Check(*settle) != nil {
 		return fail("--settle %d: want %d to %d ms", *settle, settlepkg.MinMS, settlepkg.MaxMS)
@@ -129,15 +129,15 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	mode, err := referee.ParseMode(*modeName)
 	if err != nil {
-		return fail("%v", err)
+		return fail("--mode %q: want casual or tournament", *modeName)
 	}
 	lang, err := i18n.Parse(*language)
 	if err != nil {
-		return fail("--language: %v", err)
+		return fail("--language: %s", errText(err))
 	}
 	control, err := clock.Parse(*timeControl)
 	if err != nil {
-		return fail("--time-control: %v", err)
+		return fail("--time-control: %s", errText(err))
 	}
 	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
 		return fail("--analysis %q: want auto, on or off", *analysis)
