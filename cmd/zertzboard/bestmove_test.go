@@ -29,7 +29,7 @@ func TestBestmoveCommand(t *testing.T) {
 		{[]string{"--level", "11"}, exitUsage, "", "--level 11: want 1 to 10"},
 		{[]string{"--level", "0"}, exitUsage, "", "--level 0: want 1 to 10"},
 		{[]string{"--nodes", "-5"}, exitUsage, "", "--nodes -5: want 1 or more"},
-		{[]string{"--ms", "0"}, exitUsage, "", "--ms 0: want 1 or more"},
+		{[]string{"--ms", "0"}, exitUsage, "", "--ms 0: want 1 to 3600000 milliseconds (an hour)"},
 		{[]string{"--ms", "10", "--nodes", "5"}, exitUsage, "", "give one budget"},
 		{[]string{"--moves", "WD4-A1", "--position", diagram5Text}, exitUsage, "", "give one of --moves, --from and --position"},
 		{[]string{"--turns", "3"}, exitUsage, "", "--turns needs --from FILE"},
