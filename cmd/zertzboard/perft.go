@@ -47,7 +47,7 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 	}
 	start, err := perftStart(fs, *board, *blitz, *from, *turns)
 	if err != nil {
-		fmt.Fprintf(stderr, "zertzboard perft: %v\n", err)
+		fmt.Fprintf(stderr, "zertzboard perft: %s\n", errText(err))
 		return exitUsage
 	}
 	for d := 1; d <= *depth; d++ {
