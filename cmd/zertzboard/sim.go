@@ -239,7 +239,7 @@ func brokerLogger(w io.Writer, verbose bool) *slog.Logger {
 }
 
 func describe(r *record.Record) string {
-	s := fmt.Sprintf("a %s-ring game of %d turns", strings.TrimSuffix(r.Variant, "b"), len(r.Turns))
+	s := fmt.Sprintf("a %s-ring game of %s", strings.TrimSuffix(r.Variant, "b"), plural(len(r.Turns), "turn"))
 	if r.Players[0] != "" || r.Players[1] != "" {
 		s += fmt.Sprintf(" (%s v %s)", r.Players[0], r.Players[1])
 	}
