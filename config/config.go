@@ -61,6 +61,10 @@
 //	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
 //	username = …              # external broker: a viewer account for the
 //	password = …              # scoreboard (default: anonymous)
+//	results = /var/lib/zertzboard/results
+//	                          # finished games, kept across restarts (each
+//	                          # GAME.json a plain record, GAME.result beside
+//	                          # it); "off" keeps them in memory only
 //
 // Errors name the file, the line and the field.
 package config
@@ -131,8 +135,9 @@ type Config struct {
 	HTTP         string
 	HTTPUsername string // a viewer account on an external broker
 	HTTPPassword string
-	// HTTPResults is the directory the scoreboard keeps finished games in
-	// ("" keeps them in memory only).
+	// HTTPResults is the directory the scoreboard keeps finished games in,
+	// by default results/ in the state directory beside the journal; ""
+	// (results = off) keeps them in memory only.
 	HTTPResults string
 
 	Analysis       string // "auto", "on" or "off"
@@ -168,7 +173,7 @@ var Defaults = Config{
 	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: settle.DefaultMS, Language: i18n.EN,
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
-	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
+	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080", HTTPResults: "/var/lib/zertzboard/results",
 	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: time.Second, AnalysisEval: 5,
 }
 
@@ -376,6 +381,12 @@ func Parse(name string, r io.Reader) (*Config, error) {
 			case "http.password":
 				c.HTTPPassword = v
 			case "http.results":
+				if v == "" {
+					return nil, bad(s, e, "no directory: want a directory, or off to keep results in memory only")
+				}
+				if v == "off" {
+					v = ""
+				}
 				c.HTTPResults = v
 			case "analysis.enabled":
 				if v != "auto" && v != "on" && v != "off" {

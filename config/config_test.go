@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -134,5 +135,27 @@ func TestShippedExample(t *testing.T) {
 	}
 	if c.BoardID != "board-1" || c.Mode != "tournament" || c.Wiring != "/etc/zertzboard/wiring" || len(c.Users) != 1 || c.Users[0].Role != "operator" {
 		t.Errorf("example config: %+v", c)
+	}
+	// The packaged configuration keeps results on disk, in the state
+	// directory with the journal, so a restart loses none.
+	if c.HTTPResults != "/var/lib/zertzboard/results" || filepath.Dir(c.HTTPResults) != filepath.Dir(c.Journal) {
+		t.Errorf("the shipped configuration keeps results in %q (journal %q); want /var/lib/zertzboard/results", c.HTTPResults, c.Journal)
+	}
+}
+
+// Results are kept on disk unless the file says off.
+func TestResultsDefault(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"[board]\nid = b\n", "/var/lib/zertzboard/results"},
+		{"[http]\nresults = /srv/results\n", "/srv/results"},
+		{"[http]\nresults = off\n", ""},
+	} {
+		c, err := Parse("z.conf", strings.NewReader(tc.src))
+		if err != nil || c.HTTPResults != tc.want {
+			t.Errorf("%q: results %q, %v; want %q", tc.src, c.HTTPResults, err, tc.want)
+		}
+	}
+	if _, err := Parse("z.conf", strings.NewReader("[http]\nresults =\n")); err == nil || !strings.Contains(err.Error(), "z.conf:2: http.results: no directory") {
+		t.Errorf("an empty results: %v", err)
 	}
 }
