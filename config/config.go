@@ -8,7 +8,7 @@
 //	first = 0                 # who moves first in a new game
 //	players = Ann, Bob
 //	settle = 100ms            # how long the board must hold still
-//	language = pl             # the status screen's: en, de, fr, pl or ru
+//	language = pl             # the status screen's: en, de, fr, pl, ru, it, nl or es
 //
 //	[hardware]
 //	wiring = /etc/zertzboard/base.wiring          # default: the reference wiring

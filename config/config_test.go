@@ -62,7 +62,7 @@ func TestParseErrors(t *testing.T) {
 		{"[board]\nid = a/b", "z.conf:2: board.id"},
 		{"[board]\nsettle = 5ms", "z.conf:2: board.settle"},
 		{"[board]\ncolour = red", "z.conf:2: board.colour: unknown key"},
-		{"[board]\nlanguage = es", "z.conf:2: board.language: i18n: unknown language \"es\": want one of en, de, fr, pl, ru"},
+		{"[board]\nlanguage = pt", "z.conf:2: board.language: i18n: unknown language \"pt\": want one of en, de, fr, pl, ru, it, nl, es"},
 		{"[boards]", "z.conf:1: boards: unknown section"},
 		{"[user]\nrole = viewer", "z.conf:1: user: [user NAME] takes a name"},
 		{"[user bob]\nrole = viewer", "z.conf:1: user.bob: needs a password and a role"},

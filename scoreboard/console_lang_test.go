@@ -119,7 +119,7 @@ func TestConsoleLanguages(t *testing.T) {
 	}
 	// Another ?lang= is 400, naming the five.
 	for _, u := range []string{"/console?lang=es", "/results?lang=xx", "/console/events?lang=klingon"} {
-		if resp, body := get(t, srv.URL+u); resp.StatusCode != http.StatusBadRequest || !bytes.Contains(body, []byte("en, de, fr, pl, ru")) {
+		if resp, body := get(t, srv.URL+u); resp.StatusCode != http.StatusBadRequest || !bytes.Contains(body, []byte("en, de, fr, pl, ru, it, nl, es")) {
 			t.Errorf("%s: %s %q; want 400 naming the languages", u, resp.Status, body)
 		}
 	}

@@ -183,7 +183,7 @@ func TestPageLanguage(t *testing.T) {
 	}
 	for _, path := range []string{"/board/b1?lang=es", "/events?board=b1&lang=xx"} {
 		code, body := get(path, "")
-		if code != http.StatusBadRequest || !strings.Contains(body, "en, de, fr, pl, ru") {
+		if code != http.StatusBadRequest || !strings.Contains(body, "en, de, fr, pl, ru, it, nl, es") {
 			t.Errorf("GET %s = %d %q; want 400 naming the languages", path, code, body)
 		}
 	}

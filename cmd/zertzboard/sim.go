@@ -100,7 +100,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	scanHz := fs.Int("scan-hz", 200, "scans per second, 50 to 200 (many simulated boards on one machine: scan slower)")
 	stallEvery := fs.Duration("stall-every", 0, "hide the hands from the scan for 150-600 ms about this often (e.g. 2s), as a starved Pi would: the referee then infers turns and asks the players, who answer with the buttons (0: never)")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
-	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl or ru (MQTT stays English)")
+	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl, ru, it, nl or es (MQTT stays English)")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
