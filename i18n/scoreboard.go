@@ -31,7 +31,7 @@ var scoreboard = map[string]Entry{
 	"page.illegal":             {"Illegal", "Regelwidrig", "Coup illégal", "Ruch niedozwolony", "Недопустимо", "Mossa irregolare", "Ongeldige zet", "Jugada ilegal"},
 	"page.restore":             {"restore", "wiederherstellen", "rétablir", "przywróć", "восстановите", "ripristinare", "herstellen", "restablecer"},
 	"page.fix":                 {"%s: %s", "%s: %s", "%s : %s", "%s: %s", "%s: %s", "%s: %s", "%s: %s", "%s: %s"},
-	"page.touch-move":          {"Touch-move", "Berührt – geführt", "Pièce touchée", "Dotknięta – ruszona", "Взялся – ходи", "Pezzo toccato", "Aangeraakt is gespeeld", "Pieza tocada"},
+	"page.touch-move":          {"Touch-move", "Berührt – geführt", "Pièce touchée", "Dotknięta – ruszona", "Взялся – ходи", "Pezzo toccato", "Aanraken is zetten", "Pieza tocada"},
 	"page.touch-move-text":     {"%s moved a marble from %s to %s; the arbiter decides", "%s hat eine Kugel von %s nach %s bewegt; der Schiedsrichter entscheidet", "%s a déplacé une bille de %s à %s ; l'arbitre décide", "%s przesuwa kulkę z %s na %s; decyduje sędzia", "%s: шарик переставлен с %s на %s; решает арбитр", "%s ha spostato una biglia da %s a %s; decide l'arbitro", "%s heeft een knikker van %s naar %s verplaatst; de scheidsrechter beslist", "%s ha movido una bola de %s a %s; decide el árbitro"},
 	"page.missed-capture":      {"Missed capture", "Schlagen versäumt", "Prise manquée", "Pominięte bicie", "Пропущено взятие", "Cattura mancata", "Slaan gemist", "Captura omitida"},
 	"page.missed-capture-text": {"at turn %d by %s", "in Zug %d von %s", "au coup %d par %s", "w ruchu %d, gracz %s", "на ходу %d, игрок %s", "al turno %d da %s", "in beurt %d door %s", "en la jugada %d por %s"},

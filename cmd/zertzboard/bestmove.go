@@ -169,7 +169,7 @@ func playMoves(p engine.Position, moves string) (engine.Position, error) {
 		if errors.As(err, &ill) {
 			return p, fmt.Errorf("move %d, %s: %s (%s)", i+1, m, ill.Reason, ill.Rule)
 		}
-		return p, fmt.Errorf("move %d, %s: %v", i+1, m, err)
+		return p, fmt.Errorf("move %d, %s: %s", i+1, m, errText(err))
 	}
 	return p, nil
 }

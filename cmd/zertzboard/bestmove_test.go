@@ -25,7 +25,7 @@ func TestBestmoveCommand(t *testing.T) {
 		{[]string{"--moves", "WD4-A1 GC3-G1", "--nodes", "3000", "--json"}, exitOK, `"pv":[`, ""},
 		{[]string{"--from", game, "--turns", "10", "--nodes", "3000"}, exitOK, "", ""},
 		{[]string{"--moves", "WD4-A1 WD4-A2"}, exitUsage, "", "move 2, WD4-A2: ring D4 already holds a marble"},
-		{[]string{"--moves", "WD4-A1 zz"}, exitUsage, "", `move 2, zz: engine: cannot read turn "zz"`},
+		{[]string{"--moves", "WD4-A1 zz"}, exitUsage, "", `move 2, zz: cannot read turn "zz"`},
 		{[]string{"--level", "11"}, exitUsage, "", "--level 11: want 1 to 10"},
 		{[]string{"--level", "0"}, exitUsage, "", "--level 0: want 1 to 10"},
 		{[]string{"--nodes", "-5"}, exitUsage, "", "--nodes -5: want 1 or more"},

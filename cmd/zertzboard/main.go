@@ -128,7 +128,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
 
 // pkgPrefixes are the prefixes the project's packages put on their
 // errors; errText drops them where the command's own prefix is enough.
-var pkgPrefixes = []string{"engine: ", "referee: ", "framelog: ", "i18n: ", "record: ", "clock: ", "settle: ", "boardid: "}
+var pkgPrefixes = []string{"engine: ", "referee: ", "framelog: ", "i18n: ", "record: ", "clock: ", "settle: ", "boardid: ", "pi: ", "scoreboard: "}
 
 // errText is err's message without a leading package prefix, so that a
 // command's "zertzboard CMD: " is the only prefix its message has.

@@ -87,3 +87,44 @@ func TestSimRefusesBadScanRate(t *testing.T) {
 		}
 	}
 }
+
+// Each error carries the command's prefix once, and no package's prefix
+// repeating it or the flag ("referee: referee:", "--pi: pi:").
+func TestErrorsHaveOnePrefix(t *testing.T) {
+	for _, args := range [][]string{
+		{"referee", "--board", "37", "--mode", "strict", "--frames", "x"},
+		{"referee", "--board", "99", "--frames", "x"},
+		{"sim", "--mode", "strict"},
+		{"sim", "--language", "pt"},
+		{"sim", "--time-control", "x"},
+		{"sim", "--game", "/nonexistent/game.sgf"},
+		{"scoreboard", "--broker", "xx"},
+		{"check-wiring", "--pi", "zz", "x.wiring"},
+		{"engine", "--board", "99"},
+		{"bestmove", "--moves", "ZZ"},
+		{"perft", "--board", "99", "--depth", "1"},
+		{"analyze", "--position", "37 oooo"},
+		{"selftest", "--sim", "--board", "99"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr)
+		msg := strings.TrimSpace(stderr.String())
+		prefix := "zertzboard " + args[0] + ": "
+		if code != exitUsage || !strings.HasPrefix(msg, prefix) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q first", args, code, msg, prefix)
+			continue
+		}
+		words := strings.Fields(strings.TrimPrefix(msg, "zertzboard "))
+		for i := 1; i < len(words); i++ {
+			a, b := strings.TrimLeft(words[i-1], "-"), strings.TrimLeft(words[i], "-")
+			if strings.HasSuffix(a, ":") && a == b {
+				t.Errorf("%v: %q says %s twice", args, msg, a)
+			}
+		}
+		for _, pkg := range pkgPrefixes {
+			if strings.Contains(msg, ": "+pkg) {
+				t.Errorf("%v: %q has the package prefix %q after the command's", args, msg, pkg)
+			}
+		}
+	}
+}

@@ -152,7 +152,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	games, note, err := simGames(*game, *seed)
 	if err != nil {
-		return fail("%v", err)
+		return fail("--game: %s", errText(err))
 	}
 	level := slog.LevelInfo
 	if *verbose {
