@@ -7,6 +7,7 @@
 //	mode = tournament         # casual or tournament
 //	first = 0                 # who moves first in a new game
 //	players = Ann, Bob
+//	event = Club Open 2026    # the tournament, for the records (SGF EV[])
 //	settle = 100ms            # how long the board must hold still
 //	language = pl             # the status screen's: en, de, fr, pl, ru, it, nl or es
 //
@@ -77,6 +78,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"periph.io/x/conn/v3/physic"
 
@@ -97,11 +100,14 @@ type User struct {
 type Config struct {
 	File string
 
-	BoardID  string
-	Variant  string
-	Mode     string
-	First    int
-	Players  [2]string
+	BoardID string
+	Variant string
+	Mode    string
+	First   int
+	Players [2]string
+	// Event names the tournament the board's games are played in, for
+	// their records (the JSON record's event, SGF EV[]); "" for none.
+	Event    string
 	SettleMS int64
 	// Language is the status screen's language (the wire stays English).
 	Language i18n.Lang
@@ -168,6 +174,17 @@ type Limits struct {
 	ConnRate        float64 // per second per address
 }
 
+// maxEvent bounds [board] event, in bytes.
+const maxEvent = 100
+
+// clip bounds a value quoted in an error.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
 // Defaults are used for keys the file leaves out.
 var Defaults = Config{
 	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: settle.DefaultMS, Language: i18n.EN,
@@ -199,7 +216,7 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		return fmt.Errorf("config: %w", &ini.Error{File: name, Line: e.Line, Field: s.Field(e.Key), Msg: fmt.Sprintf(format, a...)})
 	}
 	known := map[string][]string{
-		"board":    {"id", "variant", "mode", "first", "players", "settle", "language"},
+		"board":    {"id", "variant", "mode", "first", "players", "settle", "language", "event"},
 		"hardware": {"wiring", "calibration", "pi", "scan-rate", "spidev-bufsiz"},
 		"journal":  {"path"},
 		"mqtt": {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key",
@@ -246,6 +263,11 @@ func Parse(name string, r io.Reader) (*Config, error) {
 					return nil, bad(s, e, "%q: want 0 or 1", v)
 				}
 				c.First, _ = strconv.Atoi(v)
+			case "board.event":
+				if len(v) > maxEvent || !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+					return nil, bad(s, e, "%q: want the event's name, at most %d bytes of text", clip(v, 40), maxEvent)
+				}
+				c.Event = v
 			case "board.players":
 				p := strings.Split(v, ",")
 				if len(p) != 2 {

@@ -143,6 +143,20 @@ func TestShippedExample(t *testing.T) {
 	}
 }
 
+// The event goes into the records; it is bounded text.
+func TestEvent(t *testing.T) {
+	c, err := Parse("z.conf", strings.NewReader("[board]\nevent = Open de Zürich 2026\n"))
+	if err != nil || c.Event != "Open de Zürich 2026" {
+		t.Errorf("event %q, %v", c.Event, err)
+	}
+	if c, err := Parse("z.conf", strings.NewReader("[board]\nid = b\n")); err != nil || c.Event != "" {
+		t.Errorf("no event: %q, %v", c.Event, err)
+	}
+	if _, err := Parse("z.conf", strings.NewReader("[board]\nevent = "+strings.Repeat("x", 101)+"\n")); err == nil || !strings.Contains(err.Error(), "z.conf:2: board.event: ") || !strings.Contains(err.Error(), "at most 100 bytes") {
+		t.Errorf("a long event: %v", err)
+	}
+}
+
 // Results are kept on disk unless the file says off.
 func TestResultsDefault(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
