@@ -7,9 +7,12 @@ package i18n
 // equal to it; a test in display checks.
 //
 // Vocabulary of the published rulebooks: ring / Ring / anneau /
-// pierścień / кольцо; marble / Kugel / bille / kulka / шарик; capture /
-// schlagen / prise / bicie / взятие; pool / Vorrat / réserve / pula /
-// запас.
+// pierścień / кольцо / tassello / tegel / anillo; marble / Kugel / bille /
+// kulka / шарик / biglia / knikker / bola; capture / schlagen / prise /
+// bicie / взятие / cattura / slaan / captura; isolation / Isolieren /
+// isolement / izolacja / изоляция / isolamento / isoleren / aislar; pool /
+// Vorrat / réserve / pula / запас / riserva / voorraad / fondo; a draw is
+// parità, onbeslist, empate.
 func init() { register("guidance", guidance) }
 
 var guidance = map[string]Entry{
