@@ -94,3 +94,39 @@ func TestJSONCarriesEvent(t *testing.T) {
 		t.Errorf("read back: %+v, %v", back, err)
 	}
 }
+
+// A result the record states that its turns contradict is a warning;
+// one they agree with, or one in another language, is not.
+func TestStatedResultChecked(t *testing.T) {
+	turns, err := parseTurns("37", "WD4-A1", "BE2-G1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		re      string
+		players [2]string
+		warn    bool
+	}{
+		{"Game won by bob", [2]string{"ann", "bob"}, false},
+		{"Game won by ann", [2]string{"ann", "bob"}, true},
+		{"Game won by P0 (adjudication)", [2]string{"", ""}, true},
+		{"Game won by P1", [2]string{"", ""}, false},
+		{"Partie gagnée par ann", [2]string{"ann", "bob"}, false},
+		{"Game won by ann", [2]string{"ann", "ann"}, false}, // cannot tell which
+	} {
+		rec := &Record{Variant: "37", Players: tc.players, Turns: turns, Stop: Stop{Kind: Resign, Player: 0}, ResultText: tc.re}
+		rep, err := rec.Replay()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, w := range rep.Warnings {
+			if strings.Contains(w, "the record says "+`"`+tc.re+`"`) && strings.Contains(w, "player 1 (resigned)") {
+				got = true
+			}
+		}
+		if got != tc.warn || !tc.warn && len(rep.Warnings) > 0 {
+			t.Errorf("RE %q with players %q: warnings %q; want a contradiction warning: %v", tc.re, tc.players, rep.Warnings, tc.warn)
+		}
+	}
+}

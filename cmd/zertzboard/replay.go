@@ -28,7 +28,8 @@ standard error, and in --json) for what the rules do not use: a turn left
 incomplete when a player resigned or won on time is dropped, a resignation
 recorded twice counts once, and turns recorded after the game ended on the
 board are ignored (the result stands). --strict makes the first and the
-last of those errors.
+last of those errors. A result the record states in Boardspace's words
+("Game won by NAME", RE[]) that its turns contradict is a warning too.
 
 Exit status: 0 if every record is legal (warnings included); 1 if any
 record breaks a rule or cannot be read (a record that cannot be read is not
