@@ -38,7 +38,14 @@ type scoreboardProcess struct {
 
 func startScoreboardProcess(t *testing.T, args ...string) *scoreboardProcess {
 	t.Helper()
-	p := &scoreboardProcess{t: t, addr: fmt.Sprintf("127.0.0.1:%d", mosquittotest.FreePort(t)), out: &logBuffer{}}
+	return startScoreboardOn(t, fmt.Sprintf("127.0.0.1:%d", mosquittotest.FreePort(t)), args...)
+}
+
+// startScoreboardOn is startScoreboardProcess on addr: host:port, or
+// unix:PATH.
+func startScoreboardOn(t *testing.T, addr string, args ...string) *scoreboardProcess {
+	t.Helper()
+	p := &scoreboardProcess{t: t, addr: addr, out: &logBuffer{}}
 	p.args = append([]string{"scoreboard", "--http", p.addr}, args...)
 	t.Cleanup(func() {
 		p.stop()
@@ -51,6 +58,20 @@ func startScoreboardProcess(t *testing.T, args ...string) *scoreboardProcess {
 }
 
 func (p *scoreboardProcess) url() string { return "http://" + p.addr }
+
+// dial connects to the scoreboard's web address, TCP or Unix.
+func (p *scoreboardProcess) dial() (net.Conn, error) {
+	if path, ok := strings.CutPrefix(p.addr, "unix:"); ok {
+		return net.DialTimeout("unix", path, 100*time.Millisecond)
+	}
+	return net.DialTimeout("tcp", p.addr, 100*time.Millisecond)
+}
+
+// get fetches path from the scoreboard, over TCP or its Unix socket.
+func (p *scoreboardProcess) get(path string) (*http.Response, error) {
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) { return p.dial() }, DisableKeepAlives: true}}
+	return hc.Get("http://scoreboard" + path)
+}
 
 func (p *scoreboardProcess) start() {
 	p.t.Helper()
@@ -65,7 +86,7 @@ func (p *scoreboardProcess) start() {
 	go func(cmd *exec.Cmd) { cmd.Wait(); close(done) }(p.cmd)
 	deadline := time.Now().Add(hallWait)
 	for {
-		c, err := net.DialTimeout("tcp", p.addr, 100*time.Millisecond)
+		c, err := p.dial()
 		if err == nil {
 			c.Close()
 			return
