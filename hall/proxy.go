@@ -17,10 +17,7 @@ type Proxy struct {
 	// Listen is nginx's listen parameter: "80", "0.0.0.0:8080", ….
 	Listen string
 	// Scoreboards are the processes' host:port (zertzboard scoreboard
-	// --http), each started with --proxy and the proxy's address; or, on
-	// the proxy's machine, unix:PATH, their Unix sockets (--http
-	// unix:PATH), cheaper for every event of every viewer than loopback
-	// TCP.
+	// --http), each started with --proxy and the proxy's address.
 	Scoreboards []string
 }
 
@@ -47,17 +44,8 @@ func ProxyConfig(p Proxy) (string, error) {
 		return "", fmt.Errorf("hall: proxy: no scoreboard")
 	}
 	for _, s := range p.Scoreboards {
-		if strings.ContainsAny(s, " \t\r\n;{}#") {
-			return "", fmt.Errorf("hall: proxy: scoreboard %q: want host:port or unix:PATH", s)
-		}
-		if path, ok := strings.CutPrefix(s, "unix:"); ok {
-			if !strings.HasPrefix(path, "/") {
-				return "", fmt.Errorf("hall: proxy: scoreboard %q: want unix: and an absolute socket path", s)
-			}
-			continue
-		}
-		if h, port, err := net.SplitHostPort(s); err != nil || h == "" || port == "" {
-			return "", fmt.Errorf("hall: proxy: scoreboard %q: want host:port or unix:PATH", s)
+		if h, port, err := net.SplitHostPort(s); err != nil || h == "" || port == "" || strings.ContainsAny(s, " \t\r\n;{}#") {
+			return "", fmt.Errorf("hall: proxy: scoreboard %q: want host:port", s)
 		}
 	}
 	var b strings.Builder

@@ -162,12 +162,6 @@ func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 func LimitListener(ln net.Listener, log *slog.Logger, proxies ...netip.Addr) net.Listener {
 	lim := HTTPLimits
 	lim.Exempt = append(slices.Clip(lim.Exempt), proxies...)
-	if ln.Addr().Network() == "unix" {
-		// A Unix socket's peers have no address: the proxy in front, on
-		// this machine, whom the socket's permissions let in. The total
-		// still holds.
-		lim.Exempt = append(lim.Exempt, netip.Addr{})
-	}
 	return nosniffListener{connlimit.Listener(ln, connlimit.New(lim, nil), func(remote net.Addr, reason string) {
 		if log != nil {
 			log.Warn("scoreboard: connection refused", "remote", remote.String(), "reason", reason)

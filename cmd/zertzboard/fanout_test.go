@@ -138,20 +138,13 @@ type fanoutResult struct {
 //
 // direct connects the viewers to the two scoreboards in turn, without
 // nginx, to tell nginx's share.
-//
-// unix puts the scoreboards on Unix sockets behind nginx.
-func fanoutThroughProxy(t *testing.T, viewers, states int, direct, unix bool) fanoutResult {
+func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutResult {
 	t.Helper()
 	nginxtest.Bin(t)
 	broker := mosquittotest.Start(t, mosquittotest.Options{})
-	var sbs []*scoreboardProcess
-	sockDir := t.TempDir()
-	for i := range 2 {
-		addr := fmt.Sprintf("127.0.0.1:%d", mosquittotest.FreePort(t))
-		if unix {
-			addr = fmt.Sprintf("unix:%s/sb%d.sock", sockDir, i)
-		}
-		sbs = append(sbs, startScoreboardOn(t, addr, "--broker", "tcp://"+broker, "--proxy", "127.0.0.1", "--console=false"))
+	sbs := []*scoreboardProcess{
+		startScoreboardProcess(t, "--broker", "tcp://"+broker, "--proxy", "127.0.0.1", "--console=false"),
+		startScoreboardProcess(t, "--broker", "tcp://"+broker, "--proxy", "127.0.0.1", "--console=false"),
 	}
 	site, err := hall.ProxyConfig(hall.Proxy{Listen: "127.0.0.1:0", Scoreboards: []string{sbs[0].addr, sbs[1].addr}})
 	if err != nil {
@@ -179,7 +172,7 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct, unix bool) fa
 	publish(first)
 	for _, sb := range sbs {
 		waitFor(t, sb.addr+" showing the board", func() bool {
-			resp, err := sb.get("/board/fan/state.json")
+			resp, err := http.Get(sb.url() + "/board/fan/state.json")
 			if err != nil {
 				return false
 			}
@@ -275,12 +268,8 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct, unix bool) fa
 // ZERTZBOARD_FANOUT_VIEWERS=2000 (and ZERTZBOARD_FANOUT_STATES) sets the
 // size for a measurement, best without -race (docs/HALL.md);
 // ZERTZBOARD_FANOUT_DIRECT=1 connects the viewers to the scoreboards
-// without nginx, for comparison; ZERTZBOARD_FANOUT_UNIX=0 has nginx reach
-// the scoreboards over loopback TCP rather than Unix sockets;
-// ZERTZBOARD_FANOUT_NGINX_WORKERS=2 runs nginx with a master and two
-// workers instead of one process. The log gives the CPU time each kind of
-// process used per state, and ZERTZBOARD_CPUPROFILE=DIR writes each
-// scoreboard's CPU profile there:
+// without nginx, for comparison; ZERTZBOARD_FANOUT_NGINX_WORKERS=2 runs
+// nginx with a master and two workers instead of one process:
 //
 //	ZERTZBOARD_FANOUT_VIEWERS=2000 go test -run TestFanoutProxy -v ./cmd/zertzboard
 func TestFanoutProxy(t *testing.T) {
@@ -295,17 +284,9 @@ func TestFanoutProxy(t *testing.T) {
 		states = v
 	}
 	direct := os.Getenv("ZERTZBOARD_FANOUT_DIRECT") == "1"
-	// The scoreboards listen on Unix sockets (as docs/HALL.md advises for
-	// a proxy on the same machine; beyond 64 viewers a scoreboard then
-	// relies on the socket's exemption from the per-address limit);
-	// ZERTZBOARD_FANOUT_UNIX=0 puts them on loopback TCP.
-	unix := os.Getenv("ZERTZBOARD_FANOUT_UNIX") != "0" && !direct
-	r := fanoutThroughProxy(t, viewers, states, direct, unix)
+	r := fanoutThroughProxy(t, viewers, states, direct)
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
 	via := "through nginx"
-	if unix {
-		via = "through nginx, scoreboards on Unix sockets"
-	}
 	if direct {
 		via = "directly"
 	}

@@ -38,14 +38,7 @@ type scoreboardProcess struct {
 
 func startScoreboardProcess(t *testing.T, args ...string) *scoreboardProcess {
 	t.Helper()
-	return startScoreboardOn(t, fmt.Sprintf("127.0.0.1:%d", mosquittotest.FreePort(t)), args...)
-}
-
-// startScoreboardOn is startScoreboardProcess on addr: host:port, or
-// unix:PATH.
-func startScoreboardOn(t *testing.T, addr string, args ...string) *scoreboardProcess {
-	t.Helper()
-	p := &scoreboardProcess{t: t, addr: addr, out: &logBuffer{}}
+	p := &scoreboardProcess{t: t, addr: fmt.Sprintf("127.0.0.1:%d", mosquittotest.FreePort(t)), out: &logBuffer{}}
 	p.args = append([]string{"scoreboard", "--http", p.addr}, args...)
 	t.Cleanup(func() {
 		p.stop()
@@ -58,20 +51,6 @@ func startScoreboardOn(t *testing.T, addr string, args ...string) *scoreboardPro
 }
 
 func (p *scoreboardProcess) url() string { return "http://" + p.addr }
-
-// dial connects to the scoreboard's web address, TCP or Unix.
-func (p *scoreboardProcess) dial() (net.Conn, error) {
-	if path, ok := strings.CutPrefix(p.addr, "unix:"); ok {
-		return net.DialTimeout("unix", path, 100*time.Millisecond)
-	}
-	return net.DialTimeout("tcp", p.addr, 100*time.Millisecond)
-}
-
-// get fetches path from the scoreboard, over TCP or its Unix socket.
-func (p *scoreboardProcess) get(path string) (*http.Response, error) {
-	hc := &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) { return p.dial() }, DisableKeepAlives: true}}
-	return hc.Get("http://scoreboard" + path)
-}
 
 func (p *scoreboardProcess) start() {
 	p.t.Helper()
@@ -86,7 +65,7 @@ func (p *scoreboardProcess) start() {
 	go func(cmd *exec.Cmd) { cmd.Wait(); close(done) }(p.cmd)
 	deadline := time.Now().Add(hallWait)
 	for {
-		c, err := p.dial()
+		c, err := net.DialTimeout("tcp", p.addr, 100*time.Millisecond)
 		if err == nil {
 			c.Close()
 			return

@@ -53,12 +53,7 @@ bridge says it is down ($SYS/broker/connection/NAME/state is 0) they show
 as "hall unreachable", their last state kept and their clocks stopped.
 
 Behind a reverse proxy (docs/HALL.md has nginx's configuration), --proxy IP
-lifts the per-address connection limit for the proxy's address. A proxy on
-the same machine can reach the scoreboard on a Unix socket instead,
---http unix:/run/zertzboard/sb1.sock: cheaper than loopback TCP for every
-event of every viewer; the socket's file permissions say who may connect,
-and its connections are not limited per address (they all come from the
-proxy).
+lifts the per-address connection limit for the proxy's address.
 
 Anonymous viewers may watch on zertzboard's embedded broker; give
 --username and --password for a broker that wants them.
@@ -70,13 +65,12 @@ Examples:
   zertzboard scoreboard --broker tcp://127.0.0.1:1883
   zertzboard scoreboard --broker tcp://hall.local:1883 --username scoreboard --password … --results /var/lib/zertzboard/results --http :8080
   zertzboard scoreboard --broker ws://table-1.local:8083/ --http :8080
-  zertzboard scoreboard --broker tcp://centre:1883 --hall hall-a:a1,a2 --hall hall-b:b1 --proxy 127.0.0.1
-  zertzboard scoreboard --broker tcp://centre:1883 --http unix:/run/zertzboard/sb1.sock`
+  zertzboard scoreboard --broker tcp://centre:1883 --hall hall-a:a1,a2 --hall hall-b:b1 --proxy 127.0.0.1`
 
 func runScoreboard(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("scoreboard", "--broker URL [--http ADDR] [--username U --password P] [--results DIR] [--console=false]", scoreboardAbout, stderr)
 	brokerURL := fs.String("broker", "tcp://127.0.0.1:1883", "the MQTT broker's URL (tcp://, ssl://, ws://, wss://)")
-	httpAddr := fs.String("http", "127.0.0.1:8080", "the web pages' address: host:port, or unix:PATH for a reverse proxy on the same machine")
+	httpAddr := fs.String("http", "127.0.0.1:8080", "the web pages' address")
 	username := fs.String("username", "", "the MQTT user name (none: an anonymous viewer)")
 	password := fs.String("password", "", "the MQTT password")
 	prefix := fs.String("prefix", broker.DefaultPrefix, "the root of the boards' topics")
@@ -145,7 +139,7 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 			return usageError{err}
 		}
 	}
-	ln, err := listenHTTP(cfg.http)
+	ln, err := net.Listen("tcp", cfg.http)
 	if err != nil {
 		return fmt.Errorf("web pages on %s: %w", cfg.http, err)
 	}
@@ -160,11 +154,7 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(scoreboard.LimitListener(ln, cfg.log, cfg.proxies...)) }()
 	if ready != nil {
-		if ln.Addr().Network() == "unix" {
-			ready("unix:" + ln.Addr().String())
-		} else {
-			ready("http://" + ln.Addr().String() + "/")
-		}
+		ready("http://" + ln.Addr().String() + "/")
 	}
 	var first error
 	select {
@@ -188,30 +178,6 @@ func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpU
 		first = err
 	}
 	return first
-}
-
-// listenHTTP listens on host:port, or on a Unix socket for unix:PATH (a
-// socket file left by a process that died is replaced; any other file
-// there is an error).
-func listenHTTP(addr string) (net.Listener, error) {
-	path, ok := strings.CutPrefix(addr, "unix:")
-	if !ok {
-		return net.Listen("tcp", addr)
-	}
-	if path == "" {
-		return nil, errors.New("unix: wants a socket path, e.g. unix:/run/zertzboard/sb1.sock")
-	}
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode().Type() != os.ModeSocket {
-			return nil, fmt.Errorf("%s exists and is not a socket", path)
-		}
-		if c, err := net.Dial("unix", path); err == nil {
-			c.Close()
-			return nil, fmt.Errorf("%s: another process serves it", path)
-		}
-		os.Remove(path) // a stale socket
-	}
-	return net.Listen("unix", path)
 }
 
 // subscribeScoreboard feeds the scoreboard from the embedded broker, in
