@@ -216,7 +216,7 @@ func nameOf(players [2]string, p int, l i18n.Lang) string {
 	}
 	n := strings.TrimSpace(players[p])
 	if n == "" || strings.EqualFold(n, strings.TrimSpace(players[1-p])) {
-		return l.T("console.player-n", p+1)
+		return l.T("console.player-n", p)
 	}
 	return n
 }

@@ -80,6 +80,7 @@ type Server struct {
 	obs *observer // the console's view of the boards (observe.go)
 	res *results  // finished games (results.go)
 	ops *console  // the arbiter console (console.go); nil until EnableConsole
+	vw  *viewer   // the game viewer's searches (viewer.go)
 }
 
 // boardView is one board's latest data and rendered view.
@@ -146,6 +147,7 @@ func New(opts Options) *Server {
 		}
 	}
 	s.initOps()
+	s.vw = newViewer()
 	s.index = s.renderIndexLocked()
 	return s
 }
@@ -599,7 +601,8 @@ func renderCard(b *strings.Builder, v view) {
 			cls += " winner"
 		}
 		c := s.Captures[p]
-		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span>`, cls, esc(playerName(l, s, p)))
+		name := playerName(l, s, p)
+		fmt.Fprintf(b, `<div class="%s"><span class="pname%s"><span class="dot"></span>%s</span>`, cls, longName(name), esc(name))
 		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
 		fmt.Fprintf(b, `<span class="score">`+
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,

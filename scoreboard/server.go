@@ -70,8 +70,10 @@ func (s *Server) Handler() http.Handler {
 			s.servePage(w, r, r.PathValue("id"))
 		}
 	})
-	s.resultRoutes(mux)  // results.go
-	s.consoleRoutes(mux) // console.go
+	s.resultRoutes(mux)    // results.go
+	s.viewerRoutes(mux)    // viewer.go
+	s.spectatorRoutes(mux) // spectator.go
+	s.consoleRoutes(mux)   // console.go
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if board := r.URL.Query().Get("board"); board == "" || badBoard(w, board) {
 			s.servePage(w, r, board)
@@ -301,17 +303,18 @@ type pageData struct {
 	Lang         i18n.Lang
 	Reconnecting string
 	LangLabel    string
+	PastFmt      string // "Turn %d of %d · …", the live page looking back (app.js)
+	Spectator    string // the tournament view's "watch live" card link text ("" on board pages)
 	Langs        []langLink
 	Title        string
 	Board        string
-	Overlay      bool
-	Eval         bool // ?eval=1: show the engine's evaluation bar
-	Events       string
-	Seq          uint64
-	Ver          uint64
-	Age          int64 // ms since the view's clocks were true (0: servePage ages them)
-	HTML         template.HTML
-	Links        []pageLink // results, console, downloads (results.go)
+	overlayOptions
+	Events string
+	Seq    uint64
+	Ver    uint64
+	Age    int64 // ms since the view's clocks were true (0: servePage ages them)
+	HTML   template.HTML
+	Links  []pageLink // results, console, downloads (results.go)
 }
 
 // servePage writes the page with the current view already in it, so a
@@ -322,12 +325,17 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	opt, err := parseOverlay(r.URL.Query())
+	if err != nil {
+		http.Error(w, "scoreboard: "+err.Error(), http.StatusBadRequest)
+		return
+	}
 	f, known := s.currentFrameLang(board, l)
 	// The running clock is served as it is now; the page counts on from it.
 	age := max(0, s.now().Sub(f.made).Milliseconds())
 	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver,
 		HTML: template.HTML(agedClocks(f.html, age)), Events: "/events",
-		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
+		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), PastFmt: l.T("page.past"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
 		d.Title = board + " · zertzboard"
@@ -339,15 +347,11 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	if len(q) > 0 {
 		d.Events += "?" + q.Encode()
 	}
-	switch r.URL.Query().Get("overlay") {
-	case "1", "true", "yes", "on":
-		d.Overlay = true
-	}
-	switch r.URL.Query().Get("eval") {
-	case "1", "true", "yes", "on":
-		d.Eval = true
-	}
+	d.overlayOptions = opt
 	d.Links = s.pageLinks(board, l)
+	if board == "" {
+		d.Spectator = l.T("page.spectator")
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
