@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +90,37 @@ func TestDirectStreamFallsBackAndResumes(t *testing.T) {
 	if s.Dropped() != 0 {
 		t.Errorf("%d viewers dropped", s.Dropped())
 	}
+}
+
+// noHijack hides the connection: the stream then goes through net/http's
+// response, as it would over HTTP/2.
+type noHijack struct{ http.ResponseWriter }
+
+func (w noHijack) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// A stream whose connection cannot be taken over is served through
+// net/http's response as before: the first view, then each change.
+func TestStreamWithoutHijack(t *testing.T) {
+	s := New(Options{Logger: testLogger(t)})
+	h := s.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(noHijack{w}, r) }))
+	t.Cleanup(srv.Close)
+	t.Cleanup(s.Close)
+	st := newState(t, "37", [2]string{"Ann", "Bob"})
+	st.Seq = 1
+	s.Handle("zertz/b1/state", stateJSON(t, st))
+	c := dialSSE(t, srv.URL+"/events?board=b1")
+	c.nextSeq(t, 1)
+	st.Seq, st.Players[1] = 2, "Bea"
+	s.Handle("zertz/b1/state", stateJSON(t, st))
+	if v := c.nextSeq(t, 2); !strings.Contains(v.HTML, "Bea") {
+		t.Errorf("the change lacks the new name: %.300s", v.HTML)
+	}
+	s.mu.Lock()
+	for cl := range s.clients {
+		if cl.direct != nil {
+			t.Error("a stream without a hijackable connection was made direct")
+		}
+	}
+	s.mu.Unlock()
 }
