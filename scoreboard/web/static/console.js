@@ -28,7 +28,7 @@
     const tr = Array.from(view.querySelectorAll("tr[data-board]")).find((r) => r.dataset.board === pick.value);
     const p = tr ? [tr.querySelector(".p0"), tr.querySelector(".p1")].map((e) => e && e.textContent) : [null, null];
     generic.forEach((text, o) => {
-      const n = p[Number(o.value)];
+      const n = o.value === "" ? null : p[Number(o.value)]; // "— choose —" names no one
       o.textContent = n ? text + " · " + n : text;
     });
   }
