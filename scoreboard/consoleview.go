@@ -57,6 +57,10 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 		alert("offline", l.T("console.a-offline"))
 	case StatusUnreachable:
 		alert("offline", l.T("console.a-unreachable"))
+	case "online":
+		if ob.noCommands {
+			alert("offline", l.T("console.a-no-commands"))
+		}
 	}
 	if !ob.illegalSince.IsZero() {
 		held := now.Sub(ob.illegalSince)

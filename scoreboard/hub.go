@@ -274,8 +274,12 @@ func (s *Server) Handle(topic string, payload []byte) {
 			return
 		}
 	case "status":
-		status = strings.TrimSpace(string(payload))
-		if status != "online" && status != "offline" {
+		// The first word is online or offline; what follows it
+		// ("online command-path-failed") is the console's business.
+		var ok bool
+		if status, ok = parseStatus(payload); ok {
+			status, _, _ = strings.Cut(status, " ")
+		} else {
 			status = ""
 		}
 	case "events":

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
@@ -216,6 +217,14 @@ func (s *Server) encoding(f, last *frame) (event, body []byte) {
 	return eventView, f.full
 }
 
+// eventBufs hold events being written, shared by the streams: one
+// buffer per write under way, not one per viewer.
+var eventBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// maxPooledEvent: a buffer grown past this (a whole view of a big board)
+// is left to the collector rather than kept.
+const maxPooledEvent = 64 << 10
+
 var (
 	eventView  = []byte("event: view\ndata: ")
 	eventPatch = []byte("event: patch\ndata: ")
@@ -315,24 +324,36 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	write := func(bs ...[]byte) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout)) // unsupported by some writers; best effort
-		for _, b := range bs {
-			if _, err := w.Write(b); err != nil {
-				return false
-			}
+	// The write deadline is moved on only once half of it has gone: it
+	// still bounds a blocked write (to between WriteTimeout/2 and
+	// WriteTimeout), without a timer update on every event.
+	var deadline time.Time
+	write := func(b []byte) bool {
+		if now := time.Now(); deadline.Sub(now) < s.opts.WriteTimeout/2 {
+			deadline = now.Add(s.opts.WriteTimeout)
+			_ = rc.SetWriteDeadline(deadline) // unsupported by some writers; best effort
+		}
+		if _, err := w.Write(b); err != nil {
+			return false
 		}
 		return rc.Flush() == nil
 	}
 	// send writes f as a patch if the stream shows the view it changes,
 	// else whole, with the age of the view (ms since it was rendered), so
 	// that a running clock is counted down from when the state arrived.
-	var num []byte
+	// The event goes in one piece: one chunk, one write to the socket.
 	send := func(f, last *frame) bool {
 		event, body := s.encoding(f, last)
-		num = strconv.AppendInt(append(num[:0], `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
-		num = append(num, ',')
-		return write(event, num, body, sseEnd)
+		bp := eventBufs.Get().(*[]byte)
+		b := append((*bp)[:0], event...)
+		b = strconv.AppendInt(append(b, `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
+		b = append(append(append(b, ','), body...), sseEnd...)
+		ok := write(b)
+		if cap(b) <= maxPooledEvent {
+			*bp = b
+			eventBufs.Put(bp)
+		}
+		return ok
 	}
 	if !write([]byte("retry: 1000\n\n")) || !send(cur, nil) {
 		return
