@@ -1,7 +1,9 @@
 package scoreboard
 
 import (
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
 )
 
 func TestMissedWins(t *testing.T) {
@@ -98,6 +101,45 @@ func TestLabelsAboveArrows(t *testing.T) {
 		m := regexp.MustCompile(`<g class="([a-z]+)" data-k="l-` + c.Label + `"><text class="label" x="[-0-9.]+" y="[-0-9.]+">` + c.Label + `</text></g>`).FindStringSubmatch(svg[labels:])
 		if m == nil || m[1] != want {
 			t.Errorf("cell %s (%c): label %q above the arrows; want class %s", c.Label, st.Cells[i], m, want)
+		}
+	}
+}
+
+// TestOpStateOf: a state decoded once (live.State) gives the console and
+// the results exactly what decoding the payload into their own fields
+// gave, clocks, take-back request and question included.
+func TestOpStateOf(t *testing.T) {
+	rec, rep := sampleGame(t, 20)
+	states := gameStates(t, rec, rep, "t1")
+	run, rem := 1, [2]int64{61000, 59000}
+	q := &referee.Question{ID: 3, Turn: 12, Cell: "D4", About: "which", Options: []string{"a", "b"}, Provisional: 1, Text: "?"}
+	variants := []func(*live.State){
+		func(*live.State) {},
+		func(s *live.State) {
+			s.Clock = live.Clock{Control: "fischer:5m+3s", Remaining: &rem, Running: &run, Paused: true, IncrementMS: 3000}
+			s.TakebackRequest = &live.TakebackRequest{Turn: 9, By: 1}
+			s.Question, s.DeadCells, s.GameID, s.PublishedMS, s.ResultNote = q, []string{"A1"}, "t1-4", 1700000000000, "note"
+		},
+		func(s *live.State) { s.Clock = live.Clock{} },
+	}
+	for i, st := range []live.State{states[0], states[13], states[len(states)-1]} {
+		for j, change := range variants {
+			change(&st)
+			payload := stateJSON(t, st)
+			var want opState
+			if err := json.Unmarshal(payload, &want); err != nil {
+				t.Fatal(err)
+			}
+			if want.Clock != nil && *want.Clock == (ClockState{}) {
+				want.Clock = nil // an empty clock object is no clock
+			}
+			m, err := decodeMessage("state", payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(m.op, &want) {
+				t.Errorf("state %d, variant %d: decoded once %+v; the payload says %+v", i, j, *m.op, want)
+			}
 		}
 	}
 }
