@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zertzboard/zertzboard/clock"
@@ -28,8 +29,9 @@ import (
 // record replayed to that turn, with the clocks as the record has them
 // after that turn. The forced-win analysis of a position, and the turns
 // of a game that let a forced win go, are computed on demand: one search
-// at a time per scoreboard, each bounded in nodes and time, and
-// remembered for the games viewed last.
+// at a time per scoreboard, each bounded in nodes and time, at most
+// viewerWaiting requests waiting for it (others get 503), and the
+// results remembered for the games viewed last.
 //
 //	GET /results/GAME               the viewer page
 //	GET /results/GAME/pos/N         position after N turns (an HTML fragment;
@@ -44,11 +46,16 @@ const (
 	viewerMaxNodes = 3_000_000
 	viewerBudget   = 3 * time.Second
 	viewerGames    = 32 // games whose searches are remembered
+	viewerWaiting  = 8  // requests that may wait for the search slot
 )
+
+// errBusy is a search refused because too many wait for the slot.
+var errBusy = errors.New("the analysis is busy; try again in a moment")
 
 // viewer holds the searches done, per game and position.
 type viewer struct {
-	sem chan struct{} // one search at a time
+	sem     chan struct{} // one search at a time
+	waiting atomic.Int32  // requests waiting for it
 
 	mu    sync.Mutex
 	found map[string]map[int]*posSearch // game → position → search
@@ -165,9 +172,15 @@ func (vw *viewer) search(ctx context.Context, g *replayed, n int) (*posSearch, e
 			return ps, nil
 		}
 	}
+	if vw.waiting.Add(1) > viewerWaiting {
+		vw.waiting.Add(-1)
+		return nil, errBusy
+	}
 	select {
 	case vw.sem <- struct{}{}:
+		vw.waiting.Add(-1)
 	case <-ctx.Done():
+		vw.waiting.Add(-1)
 		return nil, ctx.Err()
 	}
 	defer func() { <-vw.sem }()
@@ -327,6 +340,10 @@ func (s *Server) viewerRoutes(mux *http.ServeMux) {
 		all := make([]*posSearch, 0, g.turns()+1)
 		for n := 0; n <= g.turns(); n++ {
 			ps, err := s.vw.search(r.Context(), g, n)
+			if errors.Is(err, errBusy) {
+				http.Error(w, "scoreboard: "+err.Error(), http.StatusServiceUnavailable)
+				return
+			}
 			if err != nil {
 				return // the viewer went away
 			}
@@ -357,8 +374,12 @@ func (s *Server) servePosition(w http.ResponseWriter, r *http.Request, g *replay
 	var an *live.Analysis
 	if !opt.NoAnalysis && r.URL.Query().Has("analysis") {
 		ps, err := s.vw.search(r.Context(), g, n)
-		if err != nil {
+		if errors.Is(err, errBusy) {
+			http.Error(w, "scoreboard: "+err.Error(), http.StatusServiceUnavailable)
 			return
+		}
+		if err != nil {
+			return // the viewer went away
 		}
 		an = ps.an
 	}

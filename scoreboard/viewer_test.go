@@ -143,3 +143,20 @@ func TestOpStateOf(t *testing.T) {
 		}
 	}
 }
+
+// TestViewerBusy: with the search slot taken and viewerWaiting requests
+// waiting for it, another is refused at once with 503.
+func TestViewerBusy(t *testing.T) {
+	f := newPagesFixture(t)
+	f.s.vw.sem <- struct{}{} // the slot is taken
+	f.s.vw.waiting.Store(viewerWaiting)
+	resp, body := get(t, f.srv.URL+"/results/t61-1/pos/5?analysis=1")
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "busy") {
+		t.Errorf("%d %q; want 503, busy", resp.StatusCode, body)
+	}
+	f.s.vw.waiting.Store(0)
+	<-f.s.vw.sem
+	if resp, body := get(t, f.srv.URL+"/results/t61-1/pos/5?analysis=1"); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "banner analysis") {
+		t.Errorf("with the slot free: %d %.200s", resp.StatusCode, body)
+	}
+}
