@@ -29,7 +29,7 @@ const (
 var colX = Spacing * math.Sqrt(3) / 2
 
 // The radii as the SVG says them.
-var ringR, marbleR, miniMarbleR = num(RingRadius), num(MarbleRadius), num(MarbleRadius+2)
+var ringR, marbleR, miniMarbleR = num(RingRadius), num(MarbleRadius), num(MarbleRadius + 2)
 
 // Center is the centre of a cell in SVG coordinates. Doubled coordinates
 // put the neighbours of (x, y) at (x, y±2) and (x±1, y±1); row 1 is drawn
