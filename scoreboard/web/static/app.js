@@ -167,6 +167,8 @@
       if (want !== k) return; // a later step came first
       past.innerHTML = html;
       past.hidden = false;
+      const cur = past.querySelector(".moves li.cur");
+      if (cur) cur.scrollIntoView({ block: "nearest" });
       note.textContent = fmt(document.body.dataset.pastFmt || "%d / %d", k, total);
       note.hidden = false;
       document.body.classList.add("past");
