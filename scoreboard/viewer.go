@@ -57,13 +57,42 @@ type viewer struct {
 	sem     chan struct{} // one search at a time
 	waiting atomic.Int32  // requests waiting for it
 
-	mu    sync.Mutex
-	found map[string]map[int]*posSearch // game → position → search
-	order []string                      // games, oldest first
+	mu     sync.Mutex
+	found  map[string]map[int]*posSearch // game → position → search
+	order  []string                      // games, oldest first
+	replay map[string]*replayed          // finished games replayed, by key
+	rorder []string                      // their keys, oldest first
+}
+
+// replayedOf is the finished game res replayed, once for the last
+// viewerGames games viewed (a replayed game is only read after).
+func (vw *viewer) replayedOf(res *GameResult) (*replayed, error) {
+	key := "game:" + res.GameID
+	vw.mu.Lock()
+	g := vw.replay[key]
+	vw.mu.Unlock()
+	if g != nil && g.end == res {
+		return g, nil
+	}
+	g, err := replayRecord(key, res.Board, res.Record, res)
+	if err != nil {
+		return nil, err
+	}
+	vw.mu.Lock()
+	defer vw.mu.Unlock()
+	if vw.replay[key] == nil {
+		vw.rorder = append(vw.rorder, key)
+		if len(vw.rorder) > viewerGames {
+			delete(vw.replay, vw.rorder[0])
+			vw.rorder = vw.rorder[1:]
+		}
+	}
+	vw.replay[key] = g
+	return g, nil
 }
 
 func newViewer() *viewer {
-	return &viewer{sem: make(chan struct{}, 1), found: map[string]map[int]*posSearch{}}
+	return &viewer{sem: make(chan struct{}, 1), found: map[string]map[int]*posSearch{}, replay: map[string]*replayed{}}
 }
 
 // posSearch is one position's forced-win search.
@@ -295,7 +324,7 @@ func (s *Server) replayedGame(w http.ResponseWriter, id string) *replayed {
 		http.Error(w, fmt.Sprintf("scoreboard: no finished game %q", id), http.StatusNotFound)
 		return nil
 	}
-	g, err := replayRecord("game:"+id, res.Board, res.Record, res)
+	g, err := s.vw.replayedOf(res)
 	if err != nil {
 		http.Error(w, fmt.Sprintf("scoreboard: game %q cannot be replayed: %v", id, err), http.StatusUnprocessableEntity)
 		return nil

@@ -160,3 +160,21 @@ func TestViewerBusy(t *testing.T) {
 		t.Errorf("with the slot free: %d %.200s", resp.StatusCode, body)
 	}
 }
+
+// TestReplayedOnce: a finished game is replayed once for all its
+// positions' requests, and again only if its result is another.
+func TestReplayedOnce(t *testing.T) {
+	f := newPagesFixture(t)
+	res := f.s.res.get("t61-1")
+	a, err := f.s.vw.replayedOf(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := f.s.vw.replayedOf(res); b != a {
+		t.Error("the game was replayed again")
+	}
+	other := &GameResult{GameID: res.GameID, Board: res.Board, Record: res.Record}
+	if c, _ := f.s.vw.replayedOf(other); c == a || c.end != other {
+		t.Error("another result of the same ID kept the old replay")
+	}
+}
