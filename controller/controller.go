@@ -63,6 +63,9 @@ type Config struct {
 	// CheckpointMS is how often, at most, a running clock is journalled;
 	// 0 means DefaultCheckpointMS.
 	CheckpointMS int64
+	// Event names the tournament in every game's record (the JSON
+	// record's event, SGF EV[]); "" for none.
+	Event string
 }
 
 // DefaultCheckpointMS is how often a running clock is journalled: a crash
@@ -326,7 +329,7 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
 	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID()}
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID(), Event: c.cfg.Event}
 	for i := 0; i < g.Len(); i++ {
 		t, _ := g.Turn(i)
 		rec.Turns = append(rec.Turns, t)

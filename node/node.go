@@ -107,6 +107,8 @@ type Options struct {
 	Analysis *analyst.Options
 	// Control is the time control of new games (the zero Control: none).
 	Control clock.Control
+	// Event names the tournament for the games' records ("" for none).
+	Event string
 	// Language is the status screen's and the terminal view's language;
 	// "" is English. The wire (MQTT, journal, records) stays English.
 	Language i18n.Lang
@@ -190,7 +192,7 @@ func New(opt Options) (*Node, error) {
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
-		Analysis: opt.Analysis, Control: opt.Control,
+		Analysis: opt.Analysis, Control: opt.Control, Event: opt.Event,
 	})
 	if err != nil {
 		n.Close()

@@ -63,7 +63,7 @@ func a61(t testing.TB) (*record.Record, *record.Replay) {
 	}
 	if fallback == nil {
 		t.Fatal("no 61-ring sample game of 20 turns")
-		return nil, nil
+		return nil, nil // testing.TB's Fatal does not return; staticcheck cannot tell
 	}
 	fallback.Stop = record.Stop{Kind: record.Resign, Player: fallbackRep.Game.Position().ToMove()}
 	return fallback, fallbackRep
@@ -273,35 +273,6 @@ func TestBrowserLayouts(t *testing.T) {
 	}
 	br.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{}}, nil)
 
-	// The tournament view's cards fill the width: together they span the
-	// row, edge to edge.
-	br.navigate(f.srv.URL + "/")
-	br.waitFor("the cards", `document.readyState === "complete" && document.querySelector('.card[data-board="t61"]')`)
-	var span struct{ Cards, Row float64 }
-	br.eval(`(() => { const row = document.querySelector(".cards").getBoundingClientRect(); const cs = Array.from(document.querySelectorAll(".card")).map((c) => c.getBoundingClientRect());
-		return {Cards: Math.max(...cs.map((r) => r.right)) - Math.min(...cs.map((r) => r.left)), Row: row.width}; })()`, &span)
-	if span.Cards < span.Row-2 || span.Row < 1800 {
-		t.Errorf("the cards span %g px of a row of %g", span.Cards, span.Row)
-	}
-
-	// Printed, /results and the "watch live" card are black on white,
-	// without the page's links.
-	br.call("Emulation.setEmulatedMedia", map[string]any{"media": "print"}, nil)
-	for _, p := range []struct{ path, hidden string }{{"/results", ".ophead a, .oplangs, td.view, td.records"}, {"/watch", ".watchnav"}} {
-		br.navigate(f.srv.URL + p.path)
-		br.waitFor(p.path, `document.readyState === "complete"`)
-		var printed struct {
-			Background, Color string
-			Shown             int
-		}
-		br.eval(fmt.Sprintf(`(() => ({Background: getComputedStyle(document.body).backgroundColor, Color: getComputedStyle(document.body).color,
-			Shown: Array.from(document.querySelectorAll(%q)).filter((e) => e.getClientRects().length > 0).length}))()`, p.hidden), &printed)
-		if printed.Background != "rgb(255, 255, 255)" || printed.Color != "rgb(0, 0, 0)" || printed.Shown != 0 {
-			t.Errorf("%s printed: background %s, text %s, %d links shown", p.path, printed.Background, printed.Color, printed.Shown)
-		}
-	}
-	br.call("Emulation.setEmulatedMedia", map[string]any{"media": ""}, nil)
-
 	// The tournament view never clips a name: each wraps, whole, with a
 	// title; and its black marbles have a light outline.
 	br.resize(390, 844)
@@ -365,7 +336,6 @@ func TestBrowserOverlayLayouts(t *testing.T) {
 			Board: shown(document.querySelector("#view svg.board")), Panel: shown(document.querySelector("#view .player")),
 			Overflow: document.documentElement.scrollWidth - innerWidth};
 	})()`
-	var clock1, name1 float64 // the sizes at scale 1
 	for _, c := range []struct {
 		query                          string
 		board, panel, clocks, analysis bool
@@ -391,12 +361,6 @@ func TestBrowserOverlayLayouts(t *testing.T) {
 		}
 		if got.Board != c.board || got.Panel != c.panel || got.Analysis != c.analysis || (got.Clock > 0) != c.clocks {
 			t.Errorf("%s: board %v panel %v analysis %v clocks %v; want %v %v %v %v", c.query, got.Board, got.Panel, got.Analysis, got.Clock > 0, c.board, c.panel, c.analysis, c.clocks)
-		}
-		if strings.Contains(c.query, "scale=1.25") && (got.Clock < 1.2*clock1 || got.Name < 1.2*name1) {
-			t.Errorf("%s: clocks of %g px and names of %g px; want 1.25 times %g and %g", c.query, got.Clock, got.Name, clock1, name1)
-		}
-		if c.query == "overlay=1" {
-			clock1, name1 = got.Clock, got.Name
 		}
 		if c.clocks && got.Clock < 28 {
 			t.Errorf("%s: clock digits of %g px; want 28 or more", c.query, got.Clock)
