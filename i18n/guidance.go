@@ -61,6 +61,12 @@ var guidance = map[string]Entry{
 	"rule.malformed-turn":       {"not a turn", "kein gültiger Zug", "ce n'est pas un coup", "to nie jest ruch", "это не ход"},
 	"rule.no-ring":              {"there is no ring there", "dort ist kein Ring", "il n'y a pas d'anneau ici", "tam nie ma pierścienia", "там нет кольца"},
 	"rule.no-jumping-marble":    {"there is no marble to jump with", "keine Kugel zum Springen da", "aucune bille pour sauter", "brak kulki do przeskoku", "нет шарика для прыжка"},
+	"guide.engine-turn":         {"%s (the engine) plays %s: carry it out as lit", "%s (die Engine) spielt %s: bitte wie angezeigt ausführen", "%s (le moteur) joue %s : l'exécuter comme indiqué", "%s (silnik) gra %s: wykonaj jak podświetlono", "%s (движок) играет %s: выполните, как показано"},
+	"guide.engine-thinking":     {"%s (the engine) is thinking", "%s (die Engine) denkt nach", "%s (le moteur) réfléchit", "%s (silnik) myśli", "%s (движок) думает"},
+	"guide.hint":                {"Hint: %s", "Tipp: %s", "Conseil : %s", "Podpowiedź: %s", "Подсказка: %s"},
+	"guide.engine-last":         {"The engine played %s", "Die Engine spielte %s", "Le moteur a joué %s", "Silnik zagrał %s", "Движок сыграл %s"},
+	"need.engine-turn":          {"carry out %s as lit", "%s wie angezeigt ausführen", "exécuter %s comme indiqué", "wykonaj %s jak podświetlono", "выполните %s, как показано"},
+	"rule.engine-turn":          {"that is not the engine's turn", "das ist nicht der Zug der Engine", "ce n'est pas le coup du moteur", "to nie jest ruch silnika", "это не ход движка"},
 	"rule.other":                {"the board differs from every legal continuation", "das Brett passt zu keinem erlaubten Zug", "le plateau ne correspond à aucun coup légal", "plansza nie odpowiada żadnemu dozwolonemu ruchowi", "доска не соответствует ни одному допустимому ходу"},
 }
 
@@ -89,5 +95,10 @@ var guidanceShort = map[string]Entry{
 	"short.need.finish-capture":      {"finish capture", "Schlagen beenden", "finir la prise", "dokończ bicie", "завершите взятие"},
 	"short.need.place-marble":        {"place a marble", "Kugel setzen", "poser une bille", "postaw kulkę", "поставьте шарик"},
 	"short.need.remove-free-ring":    {"remove a free ring", "freien Ring nehmen", "ôter anneau libre", "zdejmij pierścień", "снимите кольцо"},
+	"short.guide.engine-turn":        {"engine %.11[2]s", "Engine %.11[2]s", "moteur %.11[2]s", "silnik %.11[2]s", "движок %.11[2]s"},
+	"short.guide.engine-thinking":    {"engine thinking", "Engine denkt", "moteur réfléchit", "silnik myśli", "движок думает"},
+	"short.guide.hint":               {"hint %.13s", "Tipp %.13s", "conseil %.10s", "podp. %.12s", "совет %.12s"},
+	"short.guide.engine-last":        {"engine %.11s", "Engine %.11s", "moteur %.11s", "silnik %.11s", "движок %.11s"},
+	"short.need.engine-turn":         {"play %.13s", "Zug %.14s", "jouer %.12s", "zagraj %.11s", "ход %.14s"},
 	"short.need.finish-turn":         {"finish the turn", "Zug beenden", "finir le coup", "dokończ ruch", "завершите ход"},
 }

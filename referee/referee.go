@@ -158,6 +158,8 @@ type Referee struct {
 	mustCapture bool
 	// ended: the game ended off the board (Ending); nil while it goes on.
 	ended *Ending
+	// expect: the turn the player to move must carry out (the engine's).
+	expect *expectation
 }
 
 // New starts a referee.
@@ -317,7 +319,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
-	r.ended = nil
+	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
