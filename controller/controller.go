@@ -63,6 +63,9 @@ type Config struct {
 	// CheckpointMS is how often, at most, a running clock is journalled;
 	// 0 means DefaultCheckpointMS.
 	CheckpointMS int64
+	// Play, if not nil, has the engine play one side of new games (a
+	// new-game command may say otherwise); nil: people play both.
+	Play *Play
 }
 
 // DefaultCheckpointMS is how often a running clock is journalled: a crash
@@ -103,6 +106,13 @@ type Controller struct {
 	request *live.TakebackRequest
 	dirty   bool // seq went up outside a turn: publish the state
 	repub   bool // the state changed without a new seq: publish it
+
+	// Play against the engine (play.go).
+	play     Play              // this game's; Engine is NoEngine without it
+	opp      *analyst.Opponent // nil until the engine or a hint is wanted
+	thinking *thought          // the search under way
+	hint     string            // the last hint, in notation
+	hintAt   engine.Position   // the position it is for
 }
 
 // New makes a controller, resuming the journal's game if it has one.
@@ -110,7 +120,16 @@ func New(cfg Config) (*Controller, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	c := &Controller{cfg: cfg, players: cfg.Players, log: cfg.Logger}
+	c := &Controller{cfg: cfg, players: cfg.Players, log: cfg.Logger, play: Play{Engine: NoEngine}}
+	if cfg.Play != nil {
+		if err := CheckPlay(*cfg.Play); err != nil {
+			return nil, fmt.Errorf("controller: %w", err)
+		}
+		c.play = *cfg.Play
+	}
+	if c.play.Engine != NoEngine {
+		c.opp = &analyst.Opponent{}
+	}
 	if cfg.Analysis != nil {
 		c.an = analyst.New(*cfg.Analysis, c.analysisDone)
 	}
@@ -289,6 +308,7 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 // events, the record, and refreshes the display.
 func (c *Controller) announce(t int64, events []referee.Event, moves ...live.MoveMessage) {
 	c.analyse()
+	c.engineStep()
 	st := c.snapshot(t)
 	changed := events == nil || len(moves) > 0 || c.dirty || c.repub
 	c.dirty, c.repub = false, false
@@ -319,7 +339,7 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 		}
 	}
 	if d := c.cfg.Display; d != nil {
-		d.Show(c.ref.Guidance(), st)
+		d.Show(c.guidance(), st)
 	}
 }
 
@@ -375,7 +395,7 @@ func (c *Controller) DemandTakeback(t int64) {
 }
 
 func (c *Controller) demandTakeback(t int64) {
-	ev := c.ref.DemandTakeback(t)
+	ev := c.ref.DemandTakebackTurns(t, c.takebackTurns())
 	for _, e := range ev {
 		if _, ok := e.Body.(referee.TakebackDemand); ok {
 			// The board is put back by the player who placed over the
@@ -443,6 +463,10 @@ func (c *Controller) snapshot(t int64) live.State {
 	st.Analysis = c.analysis
 	st.Clock = c.clockView()
 	st.GameID = c.gameID()
+	if st.Play = c.playView(); st.Play != nil && st.Play.Thinking {
+		g := c.guidance()
+		st.Status, st.StatusMsg = g.Status, g.Parts
+	}
 	if r := c.request; r != nil {
 		v := *r
 		st.TakebackRequest = &v
@@ -483,7 +507,7 @@ func (c *Controller) analysisDone(p engine.Position, a live.Analysis) {
 		pub.State(st)
 	}
 	if d := c.cfg.Display; d != nil {
-		d.Show(c.ref.Guidance(), st)
+		d.Show(c.guidance(), st)
 	}
 	if w := a.ForcedWin; w != nil {
 		c.log.Info("analysis", "seq", c.seq, "forced_win_player", w.Player, "turns", w.Turns, "line", w.Line, "ms", a.MS)
@@ -497,6 +521,12 @@ func (c *Controller) analysisDone(p engine.Position, a live.Analysis) {
 func (c *Controller) Close() {
 	if c.an != nil {
 		c.an.Close()
+	}
+	c.mu.Lock()
+	opp := c.opp
+	c.mu.Unlock()
+	if opp != nil {
+		opp.Close()
 	}
 }
 
