@@ -195,5 +195,7 @@ func TestPlayAgainstEngine(t *testing.T) {
 	if err := c.Command(b.now, Command{Name: "new-game", Engine: &zero, Level: 2}); err != nil {
 		t.Fatal(err)
 	}
-	d.await(d.len(), func(_ referee.Guidance, s live.State) bool { return s.Play != nil && s.Play.Turn != "" && s.Play.Engine == 0 && s.Play.Level == 2 })
+	d.await(d.len(), func(_ referee.Guidance, s live.State) bool {
+		return s.Play != nil && s.Play.Turn != "" && s.Play.Engine == 0 && s.Play.Level == 2
+	})
 }
