@@ -38,7 +38,7 @@ func (o *Opponent) Think(p engine.Position, opt search.Options, done func(p engi
 	go func() {
 		defer o.wg.Done()
 		defer cancel()
-		background()
+		defer backgroundWork()()
 		r := search.Search(ctx, p, opt)
 		if ctx.Err() != nil || r.Move.Kind == 0 {
 			return
