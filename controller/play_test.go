@@ -109,7 +109,7 @@ func TestPlayAgainstEngine(t *testing.T) {
 	i := d.await(0, func(g referee.Guidance, s live.State) bool {
 		return s.Play != nil && s.Play.Thinking && strings.Contains(g.Status, "P1 (the engine) is thinking") && !hasRole(g, referee.RoleFreeRing)
 	})
-	i = d.await(i, func(_ referee.Guidance, s live.State) bool { return s.Play != nil && s.Play.Turn != "" })
+	d.await(i, func(_ referee.Guidance, s live.State) bool { return s.Play != nil && s.Play.Turn != "" })
 	st := c.State()
 	want := search.Search(context.Background(), p1, search.Options{Level: 1, Seed: 3}).Move
 	if st.Play.Turn != engine.FormatTurn(p1.Board(), want) || st.Play.Thinking {
