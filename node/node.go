@@ -497,9 +497,7 @@ func (n *Node) button(e buttons.Event) {
 			// Against the engine, confirm asks for a hint; pressed again,
 			// it shows the engine's last turn, and so on.
 			if err := n.Do(Command{Name: "hint"}); err != nil {
-				n.disp.setNotice(err.Error())
-				n.log.Info("hint button", "err", err)
-				return
+				n.log.Info("hint button", "err", err) // e.g. on the engine's turn, which is lit already
 			}
 		}
 		n.armedAt = time.Time{}
