@@ -195,3 +195,50 @@ func TestInvisibleNamesRefused(t *testing.T) {
 		t.Errorf("real names refused: %s", reason)
 	}
 }
+
+// Issue 19: a failed command-path check is said in the retained status
+// ("online command-path-failed"), kept there across the reconnection it
+// causes, and cleared ("online") once a check passes again. A subscriber
+// arriving meanwhile reads it from the retained message.
+func TestCommandPathFailureInRetainedStatus(t *testing.T) {
+	b := startBroker(t, "127.0.0.1:0", nil)
+	viewer := newCollector()
+	subscribe(t, "tcp://"+b.TCPAddr(), "", "", "zertz/b1/status", viewer.handler)
+	p := newPublisher(t, testConfig(t, "tcp://"+b.TCPAddr()))
+	waitUntil(t, "the first health check", func() bool { return p.verifiedCount() == 1 && viewer.last(TopicStatus) == Online })
+
+	// Make the next check fail: hold back the health check's answer by
+	// forgetting its id, as a broker that drops the board's commands
+	// would, and let its timer run out.
+	p.mu.Lock()
+	p.health = "health-never-answered"
+	gen := p.healthGen
+	p.mu.Unlock()
+	p.healthFailed(gen)
+	waitUntil(t, "the failure in the retained status", func() bool {
+		for _, s := range statuses(viewer) {
+			if s == OnlineCommandPathFailed {
+				return true
+			}
+		}
+		return false
+	})
+	late := newCollector()
+	lateSub := subscribe(t, "tcp://"+b.TCPAddr(), "", "", "zertz/b1/status", late.handler)
+	// The reconnection's check passes and clears it.
+	waitUntil(t, "online again once a check passed", func() bool { return p.verifiedCount() >= 2 && viewer.last(TopicStatus) == Online })
+	lateSub.Disconnect(0)
+	if p.CommandPath() != nil {
+		t.Errorf("CommandPath() = %v after a check passed", p.CommandPath())
+	}
+	// What the late subscriber read first was the retained value of the
+	// moment: the failure (or online, if the new check had already passed).
+	if got := late.get(TopicStatus); len(got) == 0 || !got[0].retained || !strings.HasPrefix(string(got[0].payload), Online) {
+		t.Errorf("late subscriber's first status %+v; want a retained online…", got)
+	}
+	for _, s := range statuses(viewer) {
+		if s != Online && s != OnlineCommandPathFailed && s != Offline {
+			t.Errorf("status %q is none of the contract's values", s)
+		}
+	}
+}

@@ -35,10 +35,15 @@ const (
 	TopicCmd    = "cmd/"
 )
 
-// Status payloads.
+// Status payloads. The first word is always "online" or "offline"; a
+// consumer that only wants up or down reads that word.
 const (
 	Online  = "online"
 	Offline = "offline"
+	// OnlineCommandPathFailed is the status of a board that is connected
+	// and publishing, but whose own health-check command did not come back
+	// (its commands are not reaching it), until a later check passes.
+	OnlineCommandPathFailed = "online command-path-failed"
 )
 
 // Queue bounds. Moves are kept while the broker is away; a game has about
@@ -406,6 +411,17 @@ func (p *Publisher) startHealthCheck(c mqtt.Client) {
 	}()
 }
 
+// statusLocked is the retained status the board is due to say while
+// connected: Online, or OnlineCommandPathFailed while the last health
+// check failed and none has passed since.
+func (p *Publisher) statusLocked() *message {
+	v := Online
+	if p.pathErr != nil {
+		v = OnlineCommandPathFailed
+	}
+	return &message{p.prefix + TopicStatus, 1, true, []byte(v)}
+}
+
 // healthPassed is called with the id of a health check that came back.
 func (p *Publisher) healthPassed(id string) bool {
 	p.mu.Lock()
@@ -421,7 +437,11 @@ func (p *Publisher) healthPassed(id string) bool {
 	p.pathErr = nil
 	p.failures = 0
 	p.verified++
+	if was != nil && !p.closed {
+		p.status = p.statusLocked()
+	}
 	p.mu.Unlock()
+	p.kick()
 	if was != nil {
 		p.log.Info("broadcast: commands reach the board again")
 		_ = p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: referee.Fault{Reason: "command path: restored"}})
@@ -445,12 +465,16 @@ func (p *Publisher) healthFailed(gen int) {
 	err := fmt.Errorf("the board's own health-check command did not come back within %v: commands are not reaching it", p.cfg.HealthTimeout)
 	p.pathErr = err
 	p.failures++
+	// Said in the retained status too, before the reconnection, and
+	// again after it until a check passes (statusLocked).
+	p.status = p.statusLocked()
 	// The first failure reconnects at once; if reconnecting does not
 	// help (an ACL that never delivers the board's commands), each
 	// further try waits twice as long, up to maxHealthBackoff, rather
 	// than republishing everything every few seconds.
 	delay := min(100*time.Millisecond<<min(2*(p.failures-1), 20), maxHealthBackoff)
 	p.mu.Unlock()
+	p.kick()
 	p.log.Error("broadcast: command path broken; reconnecting", "error", err)
 	_ = p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: referee.Fault{Reason: "command path: " + err.Error()}})
 	if p.cfg.OnCommandPath != nil {
@@ -569,7 +593,12 @@ func (p *Publisher) PublishRecord(rec []byte) error {
 // PublishMove queues m for "moves" (QoS 1, not retained). Every move is
 // kept, in order, through broker outages; Close leaves unsent ones in the
 // store for the next run.
+//
+// It stamps m.PublishedMS with the publisher's clock, unless set.
 func (p *Publisher) PublishMove(m live.MoveMessage) error {
+	if m.PublishedMS == 0 {
+		m.PublishedMS = p.now().UnixMilli()
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("broadcast: encoding move seq %d: %w", m.Seq, err)
@@ -666,7 +695,7 @@ func (p *Publisher) onConnect(c mqtt.Client) {
 	p.log.Info("broadcast: connected", "client", p.cfg.ClientID)
 	p.mu.Lock()
 	if !p.closed {
-		p.status = &message{p.prefix + TopicStatus, 1, true, []byte(Online)}
+		p.status = p.statusLocked()
 		if p.state == nil {
 			p.state = p.lastState
 		}
@@ -722,7 +751,7 @@ func (p *Publisher) onStatus(m mqtt.Message) {
 	p.mu.Lock()
 	if !p.closed {
 		p.log.Info("broadcast: status reads offline while connected; saying online again", "retained", m.Retained())
-		p.status = &message{p.prefix + TopicStatus, 1, true, []byte(Online)}
+		p.status = p.statusLocked()
 	}
 	p.mu.Unlock()
 	p.kick()

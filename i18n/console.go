@@ -47,6 +47,7 @@ var console = map[string]Entry{
 	"console.to-move":        {"turn %d · %s to move", "Zug %d · %s am Zug", "coup %d · %s joue", "ruch %d · gra %s", "ход %d · ходит %s"},
 	"console.must-capture":   {"turn %d · %s must capture", "Zug %d · %s muss schlagen", "coup %d · %s doit prendre", "ruch %d · %s musi bić", "ход %d · %s: взятие обязательно"},
 	"console.a-offline":      {"board offline", "Brett offline", "plateau hors ligne", "plansza offline", "доска не в сети"},
+	"console.a-no-commands":  {"commands not reaching the board", "Befehle erreichen das Brett nicht", "les commandes n’atteignent pas le plateau", "polecenia nie docierają do planszy", "команды не доходят до доски"},
 	"console.a-illegal":      {"illegal board: %s", "ungültiges Brett: %s", "plateau illégal : %s", "nieprawidłowa plansza: %s", "недопустимая позиция: %s"},
 	"console.a-illegal-long": {"illegal board for %d s: %s", "ungültiges Brett seit %d s: %s", "plateau illégal depuis %d s : %s", "nieprawidłowa plansza od %d s: %s", "недопустимая позиция уже %d с: %s"},
 	"console.a-touch-move":   {"touch-move %s", "berührt – geführt %s", "pièce touchée %s", "dotknięta – ruszona %s", "взялся – ходи %s"},

@@ -6,6 +6,7 @@ package live
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
@@ -226,16 +227,24 @@ func Snapshot(ref *referee.Referee, boardID string, players [2]string, seq uint6
 type MoveMessage struct {
 	Event referee.Event
 	Seq   uint64
+	// PublishedMS is the board's wall clock when it published the move,
+	// Unix milliseconds, as State.PublishedMS (set by broadcast.Publisher;
+	// 0, and absent, before).
+	PublishedMS int64
 }
 
-// MarshalJSON writes the move event's fields and "seq".
+// MarshalJSON writes the move event's fields, "seq" and "published_ms"
+// when set.
 func (m MoveMessage) MarshalJSON() ([]byte, error) {
 	b, err := json.Marshal(m.Event)
 	if err != nil {
 		return nil, err
 	}
-	seq, _ := json.Marshal(m.Seq)
 	out := append(b[:len(b)-1], `,"seq":`...)
-	out = append(out, seq...)
+	out = strconv.AppendUint(out, m.Seq, 10)
+	if m.PublishedMS != 0 {
+		out = append(out, `,"published_ms":`...)
+		out = strconv.AppendInt(out, m.PublishedMS, 10)
+	}
 	return append(out, '}'), nil
 }

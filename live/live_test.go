@@ -50,6 +50,9 @@ func TestSnapshot(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(m), `{"t":`) || !strings.HasSuffix(string(m), `"notation":"E3xC4","seq":8}`) {
 		t.Errorf("move message %s, %v", m, err)
 	}
+	if m, err = json.Marshal(MoveMessage{Event: moveEv, Seq: 8, PublishedMS: 1764100000123}); err != nil || !strings.HasSuffix(string(m), `"seq":8,"published_ms":1764100000123}`) {
+		t.Errorf("move message with its publish time %s, %v", m, err)
+	}
 	s = Snapshot(ref, "b1", [2]string{}, 8, 1300)
 	if s.LastMove == nil || s.LastMove.Notation != "E3xC4" || s.LastMove.Player != 0 || s.Turn != 1 || s.Moves[0] != "E3xC4" {
 		t.Errorf("after the capture: %+v", s.LastMove)

@@ -62,12 +62,39 @@ func TestConsoleBrowser(t *testing.T) {
 	}
 	br.screenshot("console-paused.png")
 
-	// Declare a result on t1 from the form.
+	// Declare a result on t1 from the form: no winner is preselected (the
+	// form refuses to send without one), and the declaration waits for a
+	// confirmation that names the board and the winner; cancelled, nothing
+	// is sent.
+	var pre string
+	br.eval(`document.querySelector('form.act[data-action="declare-result"] select[name=winner]').value`, &pre)
+	if pre != "" {
+		t.Errorf("the winner is preselected: %q", pre)
+	}
 	br.eval(`(() => {
 		const pick = document.getElementById("board"); pick.value = "t1";
 		const f = document.querySelector('form.act[data-action="declare-result"]');
-		f.result.value = "adjudication"; f.winner.value = "1"; f.note.value = "adjudicated by the chief arbiter";
+		f.result.value = "adjudication"; f.requestSubmit(); return true; })()`, nil)
+	br.waitFor("the refusal without a winner", `window.zbConsole.results.some((r) => r.action === "declare-result" && r.outcome === "invalid")`)
+	br.eval(`(() => {
+		const f = document.querySelector('form.act[data-action="declare-result"]');
+		f.winner.value = "1"; f.note.value = "adjudicated by the chief arbiter";
 		f.requestSubmit(); return true; })()`, nil)
+	br.waitFor("the confirmation", `document.getElementById("confirm").open`)
+	var ask string
+	br.eval(`document.getElementById("confirm-text").textContent`, &ask)
+	if !strings.Contains(ask, "t1") || !strings.Contains(ask, rec.Players[1]) || !strings.Contains(ask, "adjudication") {
+		t.Errorf("the confirmation reads %q; want the board, %s and the result in it", ask, rec.Players[1])
+	}
+	br.screenshot("console-confirm.png")
+	br.eval(`document.getElementById("confirm-no").click(), true`, nil)
+	br.waitFor("the dialog to close", `!document.getElementById("confirm").open`)
+	if st := fb1.state(); st.Result != "" {
+		t.Fatalf("a cancelled declaration reached the board: %+v", st)
+	}
+	br.eval(`(() => { document.querySelector('form.act[data-action="declare-result"]').requestSubmit(); return true; })()`, nil)
+	br.waitFor("the confirmation again", `document.getElementById("confirm").open`)
+	br.eval(`document.getElementById("confirm-yes").click(), true`, nil)
 	br.waitFor("the result's reply", `window.zbConsole.results.some((r) => r.action === "declare-result" && r.outcome === "accepted")`)
 	br.waitFor("t1 over", `document.querySelector('#view tr[data-board="t1"][data-phase="over"]')`)
 	if st := fb1.state(); st.Result != "adjudication" || st.Winner == nil || *st.Winner != 1 || st.ResultNote != "adjudicated by the chief arbiter" {

@@ -99,7 +99,7 @@ func TestConsoleLanguages(t *testing.T) {
 				t.Errorf("%s: the console lacks %s (%q)", l, key, l.T(key))
 			}
 		}
-		for _, want := range []string{l.T("console.a-illegal-long", 11, "x"), l.T("console.a-missed-turn", ps.Turn), l.T("console.must-capture", ps.Turn+1, l.T("console.player-n", ps2.ToMove+1))} {
+		for _, want := range []string{l.T("console.a-illegal-long", 11, "x"), l.T("console.a-missed-turn", ps.Turn), l.T("console.must-capture", ps.Turn+1, l.T("console.player-n", ps2.ToMove))} {
 			if !strings.Contains(html, esc(want)) {
 				t.Errorf("%s: the console lacks %q", l, want)
 			}

@@ -57,6 +57,10 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 		alert("offline", l.T("console.a-offline"))
 	case StatusUnreachable:
 		alert("offline", l.T("console.a-unreachable"))
+	case "online":
+		if ob.noCommands {
+			alert("offline", l.T("console.a-no-commands"))
+		}
 	}
 	if !ob.illegalSince.IsZero() {
 		held := now.Sub(ob.illegalSince)
@@ -212,7 +216,7 @@ func nameOf(players [2]string, p int, l i18n.Lang) string {
 	}
 	n := strings.TrimSpace(players[p])
 	if n == "" || strings.EqualFold(n, strings.TrimSpace(players[1-p])) {
-		return l.T("console.player-n", p+1)
+		return l.T("console.player-n", p)
 	}
 	return n
 }

@@ -79,6 +79,7 @@ type Server struct {
 	obs *observer // the console's view of the boards (observe.go)
 	res *results  // finished games (results.go)
 	ops *console  // the arbiter console (console.go); nil until EnableConsole
+	vw  *viewer   // the game viewer's searches (viewer.go)
 }
 
 // boardView is one board's latest data and rendered view.
@@ -141,6 +142,7 @@ func New(opts Options) *Server {
 		}
 	}
 	s.initOps()
+	s.vw = newViewer()
 	s.index = s.renderIndexLocked()
 	return s
 }
@@ -272,8 +274,12 @@ func (s *Server) Handle(topic string, payload []byte) {
 			return
 		}
 	case "status":
-		status = strings.TrimSpace(string(payload))
-		if status != "online" && status != "offline" {
+		// The first word is online or offline; what follows it
+		// ("online command-path-failed") is the console's business.
+		var ok bool
+		if status, ok = parseStatus(payload); ok {
+			status, _, _ = strings.Cut(status, " ")
+		} else {
 			status = ""
 		}
 	case "events":
@@ -587,7 +593,8 @@ func renderCard(b *strings.Builder, v view) {
 			cls += " winner"
 		}
 		c := s.Captures[p]
-		fmt.Fprintf(b, `<div class="%s"><span class="pname"><span class="dot"></span>%s</span>`, cls, esc(playerName(l, s, p)))
+		name := playerName(l, s, p)
+		fmt.Fprintf(b, `<div class="%s"><span class="pname%s"><span class="dot"></span>%s</span>`, cls, longName(name), esc(name))
 		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
 		fmt.Fprintf(b, `<span class="score">`+
 			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,

@@ -112,7 +112,7 @@ func TestEventStream(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	for _, want := range []string{`class="overlay boardpage"`, `data-seq="20"`, `data-events="/events?board=b1"`, `<svg`} {
+	for _, want := range []string{`class="overlay layout-full boardpage"`, `data-seq="20"`, `data-events="/events?board=b1"`, `<svg`} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("page lacks %s", want)
 		}
@@ -123,7 +123,7 @@ func TestEventStream(t *testing.T) {
 	}
 	body, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(body), `class="overlay eval boardpage"`) {
+	if !strings.Contains(string(body), `class="overlay layout-full eval boardpage"`) {
 		t.Errorf("?eval=1 does not mark the page: %.300s", body)
 	}
 	resp, err = http.Get(srv.URL + "/board/b1/state.json")

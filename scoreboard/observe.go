@@ -84,9 +84,12 @@ type recInfo struct {
 type opBoard struct {
 	id     string
 	status string // online, offline or ""
-	state  *opState
-	record []byte // the latest retained record, as received
-	rec    *recInfo
+	// noCommands: the board says its own health-check command did not
+	// come back ("online command-path-failed").
+	noCommands bool
+	state      *opState
+	record     []byte // the latest retained record, as received
+	rec        *recInfo
 
 	illegalSince time.Time // zero unless the board is illegal now
 	illegal      string    // the referee's reason
@@ -162,8 +165,8 @@ func (o *observer) observe(id, kind string, payload []byte) {
 			}
 		}
 	case "status":
-		status = strings.TrimSpace(string(payload))
-		if status != "online" && status != "offline" {
+		var ok bool
+		if status, ok = parseStatus(payload); !ok {
 			return
 		}
 	case "events":
@@ -217,10 +220,12 @@ func (o *observer) applyLocked(id, kind string, payload []byte, st *opState, rec
 			b.record, b.rec = append([]byte(nil), payload...), rec
 		}
 	case "status":
-		if b.status == status {
+		word, rest, _ := strings.Cut(status, " ")
+		noCmds := word == "online" && rest == statusNoCommands
+		if b.status == word && b.noCommands == noCmds {
 			return nil
 		}
-		b.status = status
+		b.status, b.noCommands = word, noCmds
 	case "moves":
 		b.clearNotices()
 	case "events":
@@ -327,4 +332,18 @@ func clipText(s string, n int) string {
 		}
 	}
 	return ""
+}
+
+// statusNoCommands follows "online" in the status of a board whose
+// command path failed its health check (broadcast.OnlineCommandPathFailed).
+const statusNoCommands = "command-path-failed"
+
+// parseStatus reads a board's status payload: "online" or "offline",
+// possibly followed by a space and a word that qualifies it ("online
+// command-path-failed"). It returns the payload trimmed, and whether its
+// first word is one of the two.
+func parseStatus(payload []byte) (string, bool) {
+	s := strings.TrimSpace(string(payload))
+	word, _, _ := strings.Cut(s, " ")
+	return s, word == "online" || word == "offline"
 }

@@ -88,6 +88,9 @@ type view struct {
 	clock  *live.Clock // the state's clocks, nil without a state
 	note   string      // the arbiter's note on the result
 	lang   i18n.Lang   // the page's language; "" is English
+	// allMoves, for the game viewer (viewer.go), is the whole game's
+	// turns: the move list shows them all, those not played yet dimmed.
+	allMoves []string
 }
 
 // renderBoard writes the board view fragment: the SVG board, the banners
@@ -272,9 +275,9 @@ func playerName(l i18n.Lang, s *live.State, p int) string {
 	n := strings.TrimSpace(s.Players[p])
 	switch {
 	case n == "":
-		return l.T("page.player", p+1)
+		return l.T("page.player", p)
 	case strings.EqualFold(n, strings.TrimSpace(s.Players[1-p])):
-		return l.T("page.player-n", n, p+1)
+		return l.T("page.player-n", n, p)
 	}
 	return n
 }
@@ -358,8 +361,21 @@ func renderSide(b *strings.Builder, v view) {
 	// The list only grows during a game: patches append to it (the last
 	// move is styled as li:last-child).
 	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, esc(l.T("page.moves")), esc(l.N("page.played", s.Turn, s.Turn)))
-	for i, m := range s.Moves {
-		fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
+	if v.allMoves != nil {
+		for i, m := range v.allMoves {
+			cls := "played"
+			switch {
+			case i+1 == s.Turn:
+				cls = "cur"
+			case i+1 > s.Turn:
+				cls = "future"
+			}
+			fmt.Fprintf(b, `<li data-n="%d" class="%s" tabindex="-1">%s</li>`, i+1, cls, esc(m))
+		}
+	} else {
+		for i, m := range s.Moves {
+			fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
+		}
 	}
 	b.WriteString(`</ol></section>`)
 	if s.Status != "" {
@@ -459,7 +475,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 		}
 	}
 
-	var top strings.Builder
+	var top, labels strings.Builder
 	b.WriteString(`<g class="cells">`)
 	for i, c := range s.Layout {
 		content := byte('.')
@@ -489,10 +505,20 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 			fmt.Fprintf(&top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
 				x, y, num(RingRadius+8), x, num(pos[c.Label][1]-RingRadius-10), esc(shortContent(l, sh)))
 		}
-		if _, marble := colourName[content]; !marble {
-			fmt.Fprintf(&b, `<text class="label" x="%s" y="%s">%s</text>`, x, num(pos[c.Label][1]+0.5), esc(c.Label))
-		}
 		b.WriteString(`</g>`)
+		// The labels are drawn above everything else (below), so that no
+		// arrow of the analysis or the last move ever hides one. A label
+		// is hidden under a marble, and dimmed on a removed ring, by its
+		// group's class (lc, lg), so that a move changes one short
+		// attribute of it (patch.go) rather than the cell's whole text.
+		lcls := "l"
+		switch {
+		case content == '.':
+			lcls = "lg"
+		case content != 'o':
+			lcls = "lc"
+		}
+		fmt.Fprintf(&labels, `<g class="%s" data-k="l-%s"><text class="label" x="%s" y="%s">%s</text></g>`, lcls, esc(c.Label), x, num(pos[c.Label][1]+0.5), esc(c.Label))
 	}
 	b.WriteString(`</g>`)
 	// What is drawn over the cells is one part for patches (patch.go).
@@ -534,6 +560,8 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 	}
 	b.WriteString(analysisArrows(s, pos))
 	b.WriteString(top.String())
+	b.WriteString(`</g><g class="labels">`)
+	b.WriteString(labels.String())
 	b.WriteString(`</g></svg>`)
 	return b.String()
 }

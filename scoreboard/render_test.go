@@ -204,8 +204,8 @@ func TestPlayersNamedEverywhere(t *testing.T) {
 	}{
 		{[2]string{"Ann", "Bob"}, "P1 must capture: D4 can jump E4", "Bob must capture: D4 can jump E4"},
 		{[2]string{"Ann", "Bob"}, "Game over: P0 wins (captures)", "Game over: Ann wins (captures)"},
-		{[2]string{"guest", "guest"}, "P0 to move: place a marble", "guest (player 1) to move: place a marble"},
-		{[2]string{"", ""}, "P1: remove a free ring", "Player 2: remove a free ring"},
+		{[2]string{"guest", "guest"}, "P0 to move: place a marble", "guest (player 0) to move: place a marble"},
+		{[2]string{"", ""}, "P1: remove a free ring", "Player 1: remove a free ring"},
 		// Only whole tokens: a cell label or a word containing P0 stays.
 		{[2]string{"Ann", "Bob"}, "P10 PP0 P0x", "P10 PP0 P0x"},
 	}
@@ -219,7 +219,7 @@ func TestPlayersNamedEverywhere(t *testing.T) {
 	s.Phase, s.Result = "over", "captures"
 	w := 1
 	s.Winner = &w
-	if got, want := resultText(i18n.EN, &s), "guest (player 2) wins (captures)"; got != want {
+	if got, want := resultText(i18n.EN, &s), "guest (player 1) wins (captures)"; got != want {
 		t.Errorf("resultText with two guests = %q; want %q", got, want)
 	}
 	s.Status = "Game over: P1 wins (captures)"
@@ -227,7 +227,7 @@ func TestPlayersNamedEverywhere(t *testing.T) {
 	for _, msg := range [][]referee.Message{s.StatusMsg, nil} { // said from status_msg, or from the English status
 		s.StatusMsg = msg
 		html := renderBoard(view{id: "t1", state: &s, status: "online"})
-		if !strings.Contains(html, `<p class="status" data-k="status">Game over: guest (player 2) wins (captures)</p>`) {
+		if !strings.Contains(html, `<p class="status" data-k="status">Game over: guest (player 1) wins (captures)</p>`) {
 			t.Errorf("the footer does not name the winner; page:\n%s", html)
 		}
 	}

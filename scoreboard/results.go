@@ -323,6 +323,12 @@ func (s *Server) resultRoutes(mux *http.ServeMux) {
 		if i := strings.LastIndexByte(file, '.'); i > 0 {
 			id, ext = file[:i], file[i:]
 		}
+		if ext != ".json" && ext != ".sgf" && validGameID(file) && (ext == "" || s.res.get(file) != nil) {
+			if g := s.replayedGame(w, file); g != nil { // the game viewer (viewer.go)
+				s.serveViewer(w, r, g)
+			}
+			return
+		}
 		if !validGameID(id) || (ext != ".json" && ext != ".sgf") {
 			http.Error(w, fmt.Sprintf("scoreboard: %q is not GAME.json or GAME.sgf with a valid game ID", clipText(file, 120)), http.StatusBadRequest)
 			return
@@ -504,6 +510,8 @@ type resultRow struct {
 	WinnerName string // "" for a draw
 	Result     string
 	Clocks     string
+	Size       string // "37 rings", "48 rings, blitz"
+	ViewURL    string // the game viewer (viewer.go)
 }
 
 func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
@@ -512,7 +520,8 @@ func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
 	rows := make([]resultRow, 0, len(games))
 	for i := len(games) - 1; i >= 0; i-- { // newest first
 		g := games[i]
-		row := resultRow{GameResult: g, Result: gameResultText(g, l), Clocks: finalClocks(g.Clock)}
+		row := resultRow{GameResult: g, Result: gameResultText(g, l), Clocks: finalClocks(g.Clock),
+			Size: variantText(l, g.Variant), ViewURL: withLang("/results/"+url.PathEscape(g.GameID), l)}
 		if g.Winner != nil && (*g.Winner == 0 || *g.Winner == 1) {
 			row.WinnerName = nameOf(g.Players, *g.Winner, l)
 		}
@@ -569,4 +578,14 @@ func finalClocks(c *ClockState) string {
 		return ""
 	}
 	return fmtClock(max(c.RemainingMS[0], 0)) + " – " + fmtClock(max(c.RemainingMS[1], 0))
+}
+
+// variantText names a variant in words: "37 rings", "48 rings blitz".
+func variantText(l i18n.Lang, variant string) string {
+	base, blitz := strings.CutSuffix(variant, "b")
+	t := ringsText(l, base)
+	if blitz {
+		t += " " + l.T("page.blitz")
+	}
+	return t
 }

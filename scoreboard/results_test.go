@@ -157,7 +157,7 @@ func TestResults(t *testing.T) {
 	resp, page := get(t, srv.URL+"/results")
 	if resp.StatusCode != 200 || !bytes.Contains(page, []byte(`data-game="t1-3"`)) || !bytes.Contains(page, []byte(`href="/results/t1-3.sgf"`)) ||
 		!bytes.Contains(page, []byte(rec.Players[*final.Winner]+" wins ("+i18n.EN.T(reasonKey[final.Result])+")")) ||
-		!bytes.Contains(page, []byte(`<td class="winner">`+rec.Players[*final.Winner]+`</td>`)) || bytes.Contains(page, []byte(`"x")`)) {
+		!bytes.Contains(page, []byte(`<td class="winner" data-label="Winner">`+rec.Players[*final.Winner]+`</td>`)) || bytes.Contains(page, []byte(`"x")`)) {
 		t.Errorf("/results: %s\n%s", resp.Status, page)
 	}
 

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
@@ -69,8 +70,10 @@ func (s *Server) Handler() http.Handler {
 			s.servePage(w, r, r.PathValue("id"))
 		}
 	})
-	s.resultRoutes(mux)  // results.go
-	s.consoleRoutes(mux) // console.go
+	s.resultRoutes(mux)    // results.go
+	s.viewerRoutes(mux)    // viewer.go
+	s.spectatorRoutes(mux) // spectator.go
+	s.consoleRoutes(mux)   // console.go
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if board := r.URL.Query().Get("board"); board == "" || badBoard(w, board) {
 			s.servePage(w, r, board)
@@ -214,6 +217,14 @@ func (s *Server) encoding(f, last *frame) (event, body []byte) {
 	return eventView, f.full
 }
 
+// eventBufs hold events being written, shared by the streams: one
+// buffer per write under way, not one per viewer.
+var eventBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// maxPooledEvent: a buffer grown past this (a whole view of a big board)
+// is left to the collector rather than kept.
+const maxPooledEvent = 64 << 10
+
 var (
 	eventView  = []byte("event: view\ndata: ")
 	eventPatch = []byte("event: patch\ndata: ")
@@ -224,17 +235,18 @@ type pageData struct {
 	Lang         i18n.Lang
 	Reconnecting string
 	LangLabel    string
+	PastFmt      string // "Turn %d of %d · …", the live page looking back (app.js)
+	Spectator    string // the tournament view's "watch live" card link text ("" on board pages)
 	Langs        []langLink
 	Title        string
 	Board        string
-	Overlay      bool
-	Eval         bool // ?eval=1: show the engine's evaluation bar
-	Events       string
-	Seq          uint64
-	Ver          uint64
-	Age          int64 // ms since the view's clocks were true (0: servePage ages them)
-	HTML         template.HTML
-	Links        []pageLink // results, console, downloads (results.go)
+	overlayOptions
+	Events string
+	Seq    uint64
+	Ver    uint64
+	Age    int64 // ms since the view's clocks were true (0: servePage ages them)
+	HTML   template.HTML
+	Links  []pageLink // results, console, downloads (results.go)
 }
 
 // servePage writes the page with the current view already in it, so a
@@ -245,12 +257,17 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	opt, err := parseOverlay(r.URL.Query())
+	if err != nil {
+		http.Error(w, "scoreboard: "+err.Error(), http.StatusBadRequest)
+		return
+	}
 	f, known := s.currentFrameLang(board, l)
 	// The running clock is served as it is now; the page counts on from it.
 	age := max(0, s.now().Sub(f.made).Milliseconds())
 	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver,
 		HTML: template.HTML(agedClocks(f.html, age)), Events: "/events",
-		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), Langs: langLinks(r, l)}
+		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), PastFmt: l.T("page.past"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
 		d.Title = board + " · zertzboard"
@@ -262,15 +279,11 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	if len(q) > 0 {
 		d.Events += "?" + q.Encode()
 	}
-	switch r.URL.Query().Get("overlay") {
-	case "1", "true", "yes", "on":
-		d.Overlay = true
-	}
-	switch r.URL.Query().Get("eval") {
-	case "1", "true", "yes", "on":
-		d.Eval = true
-	}
+	d.overlayOptions = opt
 	d.Links = s.pageLinks(board, l)
+	if board == "" {
+		d.Spectator = l.T("page.spectator")
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
@@ -311,24 +324,36 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	write := func(bs ...[]byte) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout)) // unsupported by some writers; best effort
-		for _, b := range bs {
-			if _, err := w.Write(b); err != nil {
-				return false
-			}
+	// The write deadline is moved on only once half of it has gone: it
+	// still bounds a blocked write (to between WriteTimeout/2 and
+	// WriteTimeout), without a timer update on every event.
+	var deadline time.Time
+	write := func(b []byte) bool {
+		if now := time.Now(); deadline.Sub(now) < s.opts.WriteTimeout/2 {
+			deadline = now.Add(s.opts.WriteTimeout)
+			_ = rc.SetWriteDeadline(deadline) // unsupported by some writers; best effort
+		}
+		if _, err := w.Write(b); err != nil {
+			return false
 		}
 		return rc.Flush() == nil
 	}
 	// send writes f as a patch if the stream shows the view it changes,
 	// else whole, with the age of the view (ms since it was rendered), so
 	// that a running clock is counted down from when the state arrived.
-	var num []byte
+	// The event goes in one piece: one chunk, one write to the socket.
 	send := func(f, last *frame) bool {
 		event, body := s.encoding(f, last)
-		num = strconv.AppendInt(append(num[:0], `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
-		num = append(num, ',')
-		return write(event, num, body, sseEnd)
+		bp := eventBufs.Get().(*[]byte)
+		b := append((*bp)[:0], event...)
+		b = strconv.AppendInt(append(b, `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
+		b = append(append(append(b, ','), body...), sseEnd...)
+		ok := write(b)
+		if cap(b) <= maxPooledEvent {
+			*bp = b
+			eventBufs.Put(bp)
+		}
+		return ok
 	}
 	if !write([]byte("retry: 1000\n\n")) || !send(cur, nil) {
 		return

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,6 +25,16 @@ import (
 // kill and restart it like a real process.
 func TestMain(m *testing.M) {
 	if os.Getenv("ZERTZBOARD_RUN_MAIN") == "1" {
+		// ZERTZBOARD_CPUPROFILE=DIR profiles each process the tests
+		// start (DIR/cpu-PID.pprof), e.g. the fan-out's scoreboards.
+		if dir := os.Getenv("ZERTZBOARD_CPUPROFILE"); dir != "" {
+			if f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid()))); err == nil && pprof.StartCPUProfile(f) == nil {
+				code := run(os.Args[1:], os.Stdout, os.Stderr)
+				pprof.StopCPUProfile()
+				f.Close()
+				os.Exit(code)
+			}
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

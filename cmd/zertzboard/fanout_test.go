@@ -2,16 +2,18 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
+	"net/textproto"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,40 +56,68 @@ func fanoutStates(t testing.TB, boardID string) []live.State {
 	return out
 }
 
-type seqArrival struct {
-	viewer int
-	seq    uint64
-	at     time.Time
+// fanoutArrivals records when each viewer got each seq, written by the
+// viewers' readers without a channel or lock between them: the load client
+// must cost little, or it takes the CPU it measures.
+type fanoutArrivals struct {
+	viewers int
+	at      [][]time.Time // [viewer][seq]
+	count   []atomic.Int32
+	all     []chan struct{} // closed when every viewer has the seq
 }
 
-// readViewSeqs reports the seq of every view or patch on an event stream
-// (reading only the start of each data line), and closes gone when the
-// stream ends.
-func readViewSeqs(r *bufio.Reader, viewer int, out chan<- seqArrival) {
-	key := []byte(`"seq":`)
-	for {
-		line, err := r.ReadSlice('\n')
-		if err != nil && err != bufio.ErrBufferFull {
-			return
-		}
-		full := err == bufio.ErrBufferFull
-		if rest, ok := bytes.CutPrefix(line, []byte("data: {")); ok {
-			if i := bytes.Index(rest[:min(len(rest), 64)], key); i >= 0 {
-				rest = rest[i+len(key):]
-				if end := bytes.IndexByte(rest, ','); end > 0 {
-					seq, _ := strconv.ParseUint(string(rest[:end]), 10, 64)
-					out <- seqArrival{viewer, seq, time.Now()}
-				}
-			}
-		}
-		for full {
-			_, err = r.ReadSlice('\n')
-			if err != nil && err != bufio.ErrBufferFull {
-				return
-			}
-			full = err == bufio.ErrBufferFull
-		}
+func newFanoutArrivals(viewers, seqs int) *fanoutArrivals {
+	a := &fanoutArrivals{viewers: viewers, at: make([][]time.Time, viewers), count: make([]atomic.Int32, seqs), all: make([]chan struct{}, seqs)}
+	for v := range a.at {
+		a.at[v] = make([]time.Time, seqs)
 	}
+	for i := range a.all {
+		a.all[i] = make(chan struct{})
+	}
+	return a
+}
+
+// arrived is called by viewer's reader only.
+func (a *fanoutArrivals) arrived(viewer int, seq uint64, now time.Time) {
+	if seq >= uint64(len(a.all)) || !a.at[viewer][seq].IsZero() {
+		return
+	}
+	a.at[viewer][seq] = now
+	if int(a.count[seq].Add(1)) == a.viewers {
+		close(a.all[seq])
+	}
+}
+
+// openStream opens an event stream on a plain TCP connection (an HTTP/1.1
+// GET, its reply's status and headers read by hand; a fraction of what
+// net/http's client costs per stream). It returns the reader holding
+// what came after the headers (the chunked body begins there) and the
+// X-Scoreboard header.
+func openStream(ctx context.Context, addr, path string) (net.Conn, *bufio.Reader, string, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", path, addr)
+	br := bufio.NewReaderSize(c, 16<<10)
+	tp := textproto.NewReader(br)
+	status, err := tp.ReadLine()
+	if err == nil && !strings.HasPrefix(status, "HTTP/1.1 200 ") {
+		err = fmt.Errorf("GET %s: %s", path, status)
+	}
+	var h textproto.MIMEHeader
+	if err == nil {
+		h, err = tp.ReadMIMEHeader()
+	}
+	if err == nil && h.Get("Transfer-Encoding") != "chunked" {
+		err = fmt.Errorf("GET %s: not chunked (%v)", path, h)
+	}
+	if err != nil {
+		c.Close()
+		return nil, nil, "", err
+	}
+	return c, br, h.Get("X-Scoreboard"), nil
 }
 
 // fanoutResult is what a fan-out run measured.
@@ -95,6 +125,8 @@ type fanoutResult struct {
 	viewers, states int
 	perUpstream     map[string]int
 	p50, p99, max   time.Duration
+	cpu             string // CPU time per state, by process (cpuPer)
+	bytes           int    // read per viewer per state, chunk framing included (Linux)
 }
 
 // fanoutThroughProxy runs Debian's mosquitto, two "zertzboard scoreboard"
@@ -149,80 +181,77 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutRe
 		})
 	}
 
-	tr := &http.Transport{MaxIdleConnsPerHost: viewers, DisableCompression: true}
-	defer tr.CloseIdleConnections()
-	hc := &http.Client{Transport: tr}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	defer func() { cancel(); wg.Wait() }()
-	arrivals := make(chan seqArrival, 4*viewers)
-	ended := make(chan int, viewers)
-	res := fanoutResult{viewers: viewers, states: states, perUpstream: map[string]int{}}
-	for i := 0; i < viewers; i++ {
-		base := proxy
-		if direct {
-			base = sbs[i%2].url()
+	var conns []net.Conn
+	var load *sseLoad
+	defer func() {
+		cancel()
+		wg.Wait() // the readers first: they read the connections' descriptors
+		for _, c := range conns {
+			c.Close()
 		}
-		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events?board=fan", nil)
-		resp, err := hc.Do(req)
+		if load != nil {
+			load.close()
+		}
+	}()
+	arr := newFanoutArrivals(viewers, states+2)
+	ended := make(chan int, viewers)
+	load, err = newSSELoad(arr, ended)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := fanoutResult{viewers: viewers, states: states, perUpstream: map[string]int{}}
+	proxyAddr := strings.TrimPrefix(proxy, "http://")
+	for i := 0; i < viewers; i++ {
+		addr := proxyAddr
+		if direct {
+			addr = sbs[i%2].addr
+		}
+		c, br, up, err := openStream(ctx, addr, "/events?board=fan")
 		if err != nil {
 			t.Fatalf("viewer %d: %v", i, err)
 		}
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("viewer %d: %s", i, resp.Status)
+		conns = append(conns, c)
+		if err := load.add(i, c, br); err != nil {
+			t.Fatalf("viewer %d: %v", i, err)
 		}
-		up := resp.Header.Get("X-Scoreboard")
 		if direct {
 			up = sbs[i%2].addr
 		}
 		res.perUpstream[up[strings.LastIndex(up, " ")+1:]]++
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer resp.Body.Close()
-			readViewSeqs(bufio.NewReaderSize(resp.Body, 64<<10), i, arrivals)
-			select {
-			case ended <- i:
-			default:
-			}
-		}()
 	}
+	wg.Add(1)
+	go func() { defer wg.Done(); load.run(ctx) }()
 	// Every viewer has the board's view before the timing starts.
-	await := func(seq uint64, sent time.Time, lat *[]time.Duration) {
+	await := func(seq uint64) {
 		t.Helper()
-		got := make([]bool, viewers)
-		n := 0
-		timeout := time.After(hallWait)
-		for n < viewers {
-			select {
-			case a := <-arrivals:
-				if a.seq == seq && !got[a.viewer] {
-					got[a.viewer] = true
-					n++
-					if lat != nil {
-						*lat = append(*lat, a.at.Sub(sent))
-					}
-				}
-			case v := <-ended:
-				if ctx.Err() == nil {
-					t.Fatalf("viewer %d's stream ended (a scoreboard dropped it, or nginx closed it)", v)
-				}
-			case <-timeout:
-				t.Fatalf("state %d reached %d of %d viewers", seq, n, viewers)
+		select {
+		case <-arr.all[seq]:
+		case v := <-ended:
+			if ctx.Err() == nil {
+				t.Fatalf("viewer %d's stream ended (a scoreboard dropped it, or nginx closed it)", v)
 			}
+		case <-time.After(hallWait):
+			t.Fatalf("state %d reached %d of %d viewers", seq, arr.count[seq].Load(), viewers)
 		}
 	}
-	await(1, time.Now(), nil)
+	await(1)
 
 	var lat []time.Duration
+	cpu0, read0 := cpuTimes(), load.read.Load()
 	for i := 0; i < states; i++ {
 		st := game[1+i%(len(game)-1)]
 		st.Seq = uint64(i + 2)
 		sent := time.Now()
 		publish(st)
-		await(st.Seq, sent, &lat)
+		await(st.Seq)
+		for v := range viewers {
+			lat = append(lat, arr.at[v][st.Seq].Sub(sent))
+		}
 	}
-	cancel()
+	res.cpu = cpuPer(cpu0, cpuTimes(), states)
+	res.bytes = int(load.read.Load()-read0) / (states * viewers)
 	slices.Sort(lat)
 	res.p50, res.p99, res.max = lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1]
 	if len(lat) != viewers*states {
@@ -261,7 +290,7 @@ func TestFanoutProxy(t *testing.T) {
 	if direct {
 		via = "directly"
 	}
-	t.Logf("%d viewers %s (%v), %d states: publish to viewer p50 %s, p99 %s, max %s", r.viewers, via, r.perUpstream, r.states, ms(r.p50), ms(r.p99), ms(r.max))
+	t.Logf("%d viewers %s (%v), %d states: publish to viewer p50 %s, p99 %s, max %s; %d bytes per viewer per state; CPU per state: %s", r.viewers, via, r.perUpstream, r.states, ms(r.p50), ms(r.p99), ms(r.max), r.bytes, r.cpu)
 	if len(r.perUpstream) != 2 {
 		t.Errorf("viewers per scoreboard %v; want both scoreboards serving", r.perUpstream)
 	}

@@ -187,6 +187,74 @@ func (b *board) longestGap(from, to time.Time) time.Duration {
 	return max(gap, to.Sub(last))
 }
 
+// stateFlow tells starvation apart from the game's own pauses between
+// from and to. A state is published only when something changed (a
+// turn, a take-back, the clock paused…), so a long wait between states
+// may be the players thinking; what an attack can do is hold back a state
+// the board has published.
+//
+// starved is the longest part of a wait between states during which the
+// board had already published the next one: from its published_ms (or the
+// previous state's arrival, if later) to its arrival. The board keeps
+// only the latest unsent state, so a state held back can be replaced by
+// the next and never seen (superseded counts those): its wait is then
+// counted from its move's published_ms, or, for a change without a move
+// (a take-back, a new game), over the whole wait. idle is the longest time the board published
+// nothing between two consecutive states the viewer saw: the game's pace.
+func (b *board) stateFlow(from, to time.Time) (starved, idle time.Duration, superseded int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var prevAt, prevPub time.Time
+	var prevSeq uint64
+	for i, at := range b.times {
+		if at.After(to) {
+			break
+		}
+		seq, pub := b.seqs[i], b.pubs[i]
+		if !at.Before(from) && !prevAt.IsZero() {
+			skipped := 0
+			if seq > prevSeq+1 {
+				skipped = int(seq - prevSeq - 1)
+			}
+			superseded += skipped
+			switch {
+			case skipped > 0:
+				// The lost states' moves say when they were published;
+				// without a move (a take-back, a new game), the whole
+				// wait counts.
+				lost := prevAt
+				for k := prevSeq + 1; k < seq; k++ {
+					mp, ok := b.movePubs[k]
+					if !ok {
+						lost = prevAt
+						break
+					}
+					if k == prevSeq+1 || mp.Before(lost) {
+						lost = mp
+					}
+				}
+				starved = max(starved, at.Sub(maxTime(lost, prevAt)))
+			case pub.IsZero():
+				starved = max(starved, at.Sub(prevAt))
+			default:
+				starved = max(starved, at.Sub(maxTime(pub, prevAt)))
+				if !prevPub.IsZero() {
+					idle = max(idle, pub.Sub(prevPub))
+				}
+			}
+		}
+		prevAt, prevPub, prevSeq = at, pub, max(prevSeq, seq)
+	}
+	return starved, idle, superseded
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 // statesBetween counts the states that arrived within [from, to].
 func (b *board) statesBetween(from, to time.Time) int {
 	b.mu.Lock()
@@ -273,8 +341,10 @@ var operatorFlood = attack{"operator flood, 300 refused commands at QoS 1", func
 	}
 	end := time.Now()
 	l, a, rep := lost()
-	figure(t, "operator flood: %d commands sent, all answered or given up after %v; %d acknowledged, %d replies, %d acknowledged but lost; %d states meanwhile, longest state gap %v (the game's own pace included); board disconnects %d",
-		n, end.Sub(start).Round(100*time.Millisecond), a, rep, l, b.statesBetween(start, end), b.longestGap(start, end).Round(10*time.Millisecond), b.disconnects.Load()-before)
+	delay, idle, superseded := b.stateFlow(start, end)
+	figure(t, "operator flood: %d commands sent, all answered or given up after %v; %d acknowledged, %d replies, %d acknowledged but lost; %d states meanwhile, longest state gap %v (the board published nothing for %v of it: the game's pace), longest starved %v, %d superseded; board disconnects %d",
+		n, end.Sub(start).Round(100*time.Millisecond), a, rep, l, b.statesBetween(start, end), b.longestGap(start, end).Round(10*time.Millisecond),
+		idle.Round(10*time.Millisecond), delay.Round(time.Millisecond), superseded, b.disconnects.Load()-before)
 	if l > 0 || a != n || b.disconnects.Load() != before {
 		t.Errorf("flood: %d of %d acknowledged, %d lost, %d disconnects; want all acknowledged, none lost, no disconnect", a, n, l, b.disconnects.Load()-before)
 	}

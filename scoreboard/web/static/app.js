@@ -9,6 +9,8 @@
   const conn = document.getElementById("conn");
   const url = document.body.dataset.events;
   window.zbApplied = [];
+  // ?scale= (an overlay's text size): the style sheet multiplies by --s.
+  if (document.body.dataset.scale) document.body.style.setProperty("--s", document.body.dataset.scale);
 
   // A clock shows h:mm:ss, m:ss, or under ten seconds 0:ss.t, rounded down
   // (as the server renders it: clockview.go fmtClock).
@@ -118,6 +120,76 @@
       }
     };
   }
+  // A board page can look back through the game under way: ← steps back
+  // (→ forward, Home to the start), L, Esc or End return to live. The past
+  // position is the server's rendering of the board's record at that turn
+  // (viewer.go), shown in place of the live view, which stays up to date
+  // underneath. window.zbPast is the turn shown, or null when live.
+  const board = document.body.dataset.board;
+  window.zbPast = null;
+  if (board && !document.body.classList.contains("overlay")) {
+    const past = document.createElement("div");
+    past.id = "past";
+    past.hidden = true;
+    view.after(past);
+    const note = document.createElement("div");
+    note.className = "pastnote";
+    note.hidden = true;
+    note.setAttribute("role", "status");
+    document.body.append(note);
+    const fmt = (f, ...a) => { let i = 0; return f.replace(/%[ds]/g, () => String(a[i++])); };
+    const liveTurn = () => { const sb = view.querySelector(".sb[data-turn]"); return sb ? Number(sb.dataset.turn) : -1; };
+    let want = null;
+    const live = () => {
+      want = null;
+      window.zbPast = null;
+      past.hidden = true;
+      note.hidden = true;
+      view.hidden = false;
+      document.body.classList.remove("past");
+    };
+    const show = async (k) => {
+      const total = liveTurn();
+      if (total < 0) return;
+      if (k >= total) return live();
+      k = Math.max(0, k);
+      want = k;
+      const lang = document.documentElement.lang || "en";
+      let html;
+      try {
+        const r = await fetch("/board/" + encodeURIComponent(board) + "/pos/" + k + "?lang=" + encodeURIComponent(lang));
+        if (!r.ok) return;
+        html = await r.text();
+      } catch (e) {
+        return;
+      }
+      if (want !== k) return; // a later step came first
+      past.innerHTML = html;
+      past.hidden = false;
+      view.hidden = true;
+      note.textContent = fmt(document.body.dataset.pastFmt || "%d / %d", k, total);
+      note.hidden = false;
+      document.body.classList.add("past");
+      window.zbPast = k;
+    };
+    past.addEventListener("click", (e) => {
+      const li = e.target.closest(".moves li[data-n]");
+      if (li) show(Number(li.dataset.n));
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const at = want === null ? liveTurn() : want;
+      switch (e.key) {
+        case "ArrowLeft": show(at - 1); break;
+        case "ArrowRight": if (want !== null) show(at + 1); break;
+        case "Home": show(0); break;
+        case "Escape": case "End": case "l": case "L": live(); break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+  }
+
   const ol = view.querySelector(".moves ol");
   if (ol) ol.scrollTop = ol.scrollHeight;
   stamp(view.dataset.age);

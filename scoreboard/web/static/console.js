@@ -87,12 +87,50 @@
     if (b.dataset.act === "answer") { act(tr.dataset.board, "answer", { question: b.dataset.question, option: b.dataset.option }); return; }
     if (b.dataset.act) act(tr.dataset.board, b.dataset.act, {});
   });
-  document.querySelectorAll("form.act").forEach((f) => f.addEventListener("submit", (e) => {
+  // Declaring a result and adding time are confirmed first, in a dialog
+  // that names the board, the player and what happens; the winner and the
+  // player are never preselected.
+  const dlg = document.getElementById("confirm");
+  const fill = (f, ...a) => { let i = 0; return f.replace(/%[ds]/g, () => String(a[i++])); };
+  const optText = (f, name) => { const s = f.querySelector("select[name=" + name + "]"); return s.options[s.selectedIndex].textContent; };
+  function confirmed(text) {
+    return new Promise((resolve) => {
+      document.getElementById("confirm-text").textContent = text;
+      dlg.returnValue = "";
+      dlg.addEventListener("close", () => resolve(dlg.returnValue === "ok"), { once: true });
+      dlg.showModal();
+      window.zbConsole.asking = text;
+    });
+  }
+  function refuse(f, text) {
+    const li = document.createElement("li");
+    li.className = "invalid";
+    li.textContent = text;
+    log.prepend(li);
+    window.zbConsole.results.push({ outcome: "invalid", action: f.dataset.action, text });
+  }
+  document.querySelectorAll("form.act").forEach((f) => f.addEventListener("submit", async (e) => {
     e.preventDefault();
     if (!pick.value) return;
+    const board = pick.value;
     const fields = Object.fromEntries(new FormData(f));
-    if (f.dataset.action === "declare-result" && fields.result === "draw") delete fields.winner;
-    act(pick.value, f.dataset.action, fields);
+    let ask = "";
+    if (f.dataset.action === "declare-result") {
+      const how = optText(f, "result");
+      if (fields.result === "draw") {
+        delete fields.winner;
+        ask = fill(dlg.dataset.draw, board);
+      } else if (fields.winner === "") {
+        return refuse(f, dlg.dataset.needWinner);
+      } else {
+        ask = fill(dlg.dataset.declare, board, optText(f, "winner"), how);
+      }
+    } else if (f.dataset.action === "add-time") {
+      if (fields.player === "") return refuse(f, dlg.dataset.needPlayer);
+      ask = fill(dlg.dataset.add, board, fields.seconds, optText(f, "player"));
+    }
+    if (ask && !(await confirmed(ask))) return;
+    act(board, f.dataset.action, fields);
   }));
 
   let retry = 500;

@@ -1,0 +1,43 @@
+package i18n
+
+// The game viewer, the live page's look back, the tournament view's
+// spectator card and the console's confirmations (scoreboard/viewer.go,
+// spectator.go, web/*.html).
+func init() { register("viewer", viewer) }
+
+var viewer = map[string]Entry{
+	"viewer.position":     {"Turn %d of %d", "Zug %d von %d", "Coup %d sur %d", "Ruch %d z %d", "Ход %d из %d"},
+	"viewer.steps":        {"Step through the game", "Durch die Partie blättern", "Parcourir la partie", "Przeglądaj partię", "Просмотр партии"},
+	"viewer.first":        {"Start position", "Ausgangsstellung", "Position de départ", "Pozycja początkowa", "Начальная позиция"},
+	"viewer.prev":         {"Previous turn", "Vorheriger Zug", "Coup précédent", "Poprzedni ruch", "Предыдущий ход"},
+	"viewer.next":         {"Next turn", "Nächster Zug", "Coup suivant", "Następny ruch", "Следующий ход"},
+	"viewer.last":         {"Final position", "Schlussstellung", "Position finale", "Pozycja końcowa", "Конечная позиция"},
+	"viewer.turn":         {"Turn", "Zug", "Coup", "Ruch", "Ход"},
+	"viewer.analysis":     {"Forced-win analysis", "Analyse erzwungener Gewinne", "Analyse des gains forcés", "Analiza wymuszonych wygranych", "Анализ форсированных побед"},
+	"viewer.find-missed":  {"Mark missed wins", "Verpasste Gewinne markieren", "Marquer les gains manqués", "Zaznacz przegapione wygrane", "Отметить упущенные победы"},
+	"viewer.missed":       {"Turns that let a forced win go: %s", "Züge, die einen erzwungenen Gewinn verschenkten: %s", "Coups qui ont laissé filer un gain forcé : %s", "Ruchy, które zaprzepaściły wymuszoną wygraną: %s", "Ходы, упустившие форсированную победу: %s"},
+	"viewer.none-missed":  {"No turn let a forced win within %d turns go.", "Kein Zug verschenkte einen erzwungenen Gewinn in %d Zügen.", "Aucun coup n'a laissé filer un gain forcé en %d coups.", "Żaden ruch nie zaprzepaścił wymuszonej wygranej w %d ruchach.", "Ни один ход не упустил форсированную победу за %d хода."},
+	"viewer.searching":    {"Searching…", "Suche läuft…", "Recherche…", "Szukam…", "Поиск…"},
+	"viewer.view":         {"Viewer", "Ansicht", "Visionneuse", "Podgląd", "Просмотр"},
+	"viewer.step-through": {"Step through", "Nachspielen", "Rejouer", "Przejrzyj", "Просмотреть"},
+
+	// The live page looking back at the game under way.
+	"page.past": {"Turn %d of %d · ← → to step, L or Esc for live", "Zug %d von %d · ← → blättern, L oder Esc: live", "Coup %d sur %d · ← → pour parcourir, L ou Échap : direct", "Ruch %d z %d · ← → przeglądanie, L lub Esc: na żywo", "Ход %d из %d · ← → листать, L или Esc: в эфир"},
+
+	// The tournament view's spectator link and card.
+	"page.watch-live":   {"Watch live", "Live verfolgen", "Suivre en direct", "Oglądaj na żywo", "Смотреть в прямом эфире"},
+	"page.watch-scan":   {"Scan to follow every board on your phone", "Scannen, um alle Bretter auf dem Handy zu verfolgen", "Scannez pour suivre tous les plateaux sur votre téléphone", "Zeskanuj, aby śledzić wszystkie plansze w telefonie", "Отсканируйте, чтобы следить за всеми досками с телефона"},
+	"page.print":        {"Print", "Drucken", "Imprimer", "Drukuj", "Печать"},
+	"page.spectator":    {"Spectator link", "Zuschauer-Link", "Lien pour les spectateurs", "Link dla widzów", "Ссылка для зрителей"},
+	"page.watch-boards": {"Every board of the event, live", "Alle Bretter des Turniers, live", "Tous les plateaux du tournoi, en direct", "Wszystkie plansze turnieju na żywo", "Все доски турнира в прямом эфире"},
+
+	// The console's confirmations.
+	"console.cancel":          {"Cancel", "Abbrechen", "Annuler", "Anuluj", "Отмена"},
+	"console.confirm":         {"Confirm", "Bestätigen", "Confirmer", "Potwierdź", "Подтвердить"},
+	"console.choose":          {"— choose —", "— wählen —", "— choisir —", "— wybierz —", "— выберите —"},
+	"console.need-winner":     {"Choose the winner first.", "Zuerst den Sieger wählen.", "Choisissez d'abord le vainqueur.", "Najpierw wybierz zwycięzcę.", "Сначала выберите победителя."},
+	"console.need-player":     {"Choose the player first.", "Zuerst den Spieler wählen.", "Choisissez d'abord le joueur.", "Najpierw wybierz gracza.", "Сначала выберите игрока."},
+	"console.confirm-declare": {"Board %s: declare %s the winner (%s)?", "Brett %s: %s zum Sieger erklären (%s)?", "Plateau %s : déclarer %s vainqueur (%s) ?", "Plansza %s: ogłosić zwycięzcą %s (%s)?", "Доска %s: объявить победителем %s (%s)?"},
+	"console.confirm-draw":    {"Board %s: declare the game drawn?", "Brett %s: die Partie remis erklären?", "Plateau %s : déclarer la partie nulle ?", "Plansza %s: ogłosić remis?", "Доска %s: объявить ничью?"},
+	"console.confirm-add":     {"Board %s: add %s s to the clock of %s?", "Brett %s: %s s auf die Uhr von %s gutschreiben?", "Plateau %s : ajouter %s s à la pendule de %s ?", "Plansza %s: dodać %s s do zegara %s?", "Доска %s: добавить %s с на часы %s?"},
+}
