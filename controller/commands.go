@@ -107,15 +107,15 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		if cmd.Control != nil {
 			ctl = *cmd.Control
 		}
-		old := c.players
+		old, oldPlay := c.players, c.play
 		if cmd.Players != nil {
 			c.players = *cmd.Players
 		}
+		c.play = c.newGamePlay(cmd)
 		if err := c.startGame(t, variant, cmd.First, ctl); err != nil {
-			c.players = old
+			c.players, c.play = old, oldPlay
 			return err
 		}
-		c.play = c.newGamePlay(cmd)
 		if c.play.Engine != NoEngine && c.opp == nil {
 			c.opp = &analyst.Opponent{}
 		}

@@ -152,6 +152,14 @@ func New(cfg Config) (*Controller, error) {
 			return nil, fmt.Errorf("controller: resuming the journal's game: %w", err)
 		}
 		c.ref, c.seq, c.players, c.lastT = ref, resumed.Seq, resumed.Players, resumed.T
+		// The resumed game's sides, not the configuration's.
+		c.play = Play{Engine: NoEngine}
+		if e := resumed.Engine; e != nil {
+			c.play = Play{Engine: e.Player, Level: e.Level, Seed: e.Seed}
+		}
+		if c.play.Engine != NoEngine && c.opp == nil {
+			c.opp = &analyst.Opponent{}
+		}
 		c.resumeClock(resumed)
 		if r := resumed.Request; r != nil && resumed.End == nil {
 			c.request = &live.TakebackRequest{Turn: r.Turn, By: r.By}
@@ -179,8 +187,12 @@ func (c *Controller) startGame(t int64, variant string, first int, ctl clock.Con
 		return fmt.Errorf("controller: %w", err)
 	}
 	seq := c.seq + 1
-	if c.cfg.Journal != nil {
-		if err := c.cfg.Journal.NewTimedGame(seq, t, variant, first, c.cfg.Mode.String(), c.players, ctl.String(), nil); err != nil {
+	if j := c.cfg.Journal; j != nil {
+		var eng *journal.Engine
+		if c.play.Engine != NoEngine {
+			eng = &journal.Engine{Player: c.play.Engine, Level: c.play.Level, Seed: c.play.Seed}
+		}
+		if err := j.NewEngineGame(seq, t, variant, first, c.cfg.Mode.String(), c.players, ctl.String(), nil, eng); err != nil {
 			return err
 		}
 	}

@@ -2,12 +2,14 @@ package controller
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
+	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 )
@@ -198,4 +200,64 @@ func TestPlayAgainstEngine(t *testing.T) {
 	d.await(d.len(), func(_ referee.Guidance, s live.State) bool {
 		return s.Play != nil && s.Play.Turn != "" && s.Play.Engine == 0 && s.Play.Level == 2
 	})
+}
+
+// TestEngineGameResumes: the engine's side is journalled with the game: a
+// board restarted mid-game plays on with it, whatever its configuration
+// says; a game of two people resumes as one.
+func TestEngineGameResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{BoardID: "b", Variant: "37", Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := 1
+	if err := c.Command(0, Command{Name: "new-game", Engine: &one, Level: 2}); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	j.Close()
+	for _, cfg := range []*Play{nil, {Engine: 0, Level: 5}} {
+		j, g, err := journal.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Engine == nil || g.Engine.Player != 1 || g.Engine.Level != 2 {
+			t.Fatalf("journalled engine %+v; want player 1 level 2", g.Engine)
+		}
+		c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Play: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := c.State().Play; p == nil || p.Engine != 1 || p.Level != 2 {
+			t.Errorf("configured %+v: resumed play %+v; want the journal's, player 1 level 2", cfg, p)
+		}
+		c.Close()
+		j.Close()
+	}
+	j, _, _ = journal.Open(path)
+	c, err = New(Config{BoardID: "b", Variant: "37", Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := NoEngine
+	if err := c.Command(0, Command{Name: "new-game", Engine: &none}); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	j.Close()
+	j, _, _ = journal.Open(path)
+	defer j.Close()
+	c, err = New(Config{BoardID: "b", Variant: "37", Journal: j, Play: &Play{Engine: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if p := c.State().Play; p != nil {
+		t.Errorf("a game of two people resumed with the engine: %+v", p)
+	}
 }
