@@ -23,6 +23,10 @@
 //	{"op":"clock","seq":3,"t":16000,"clock":{"remaining_ms":[1205000,1189230],"running":1,"paused":true,"flag":-1,"used_ms":[0,10770]}}
 //	{"op":"end","seq":4,"t":17000,"end":{"winner":0,"reason":"resignation","note":""}}
 //
+// A game against the engine says which side it plays, at which level:
+//
+//	{"op":"game","seq":5,"t":18000,"variant":"37","first":0,"mode":"casual","players":["ann",""],"control":"none","engine":{"player":1,"level":6}}
+//
 // "seq" is the broadcast sequence number after the change. Each line ends
 // with "crc", the CRC-32C (Castagnoli) of the line as it would be without
 // it, as 8 hex digits:
