@@ -3,7 +3,6 @@ package controller
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
@@ -190,7 +189,7 @@ func (c *Controller) takebackTurns() int {
 // errNoEngineTurn refuses show-last when the engine has not played.
 var errNoEngineTurn = errors.New("the engine has played no turn to show")
 
-// checkPlay checks the hint and show-last commands.
+// checkPlayCommand checks the hint and show-last commands.
 func (c *Controller) checkPlayCommand(name string) error {
 	p := c.ref.Position()
 	switch {
@@ -240,10 +239,10 @@ func (c *Controller) hintOrLast(t int64, name string) {
 	}
 }
 
-// playStatus is the log's word for the engine.
+// String says who the engine plays, for the log.
 func (p Play) String() string {
 	if p.Engine == NoEngine {
 		return "none"
 	}
-	return strings.TrimSpace(fmt.Sprintf("player %d level %d", p.Engine, p.Level))
+	return fmt.Sprintf("player %d level %d", p.Engine, p.Level)
 }
