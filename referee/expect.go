@@ -88,7 +88,7 @@ func (r *Referee) ShowLastTurn(status Message) bool {
 	return true
 }
 
-// TurnGuidance is the guidance for carrying out turn from the position
+// turnHints lights what carrying out turn needs from the position
 // whose cells are exp, with the board showing obs: what each remaining
 // step needs. A placement lights the ring for the marble in its colour,
 // the ring to remove and the rings its isolation claims; a capture lights
