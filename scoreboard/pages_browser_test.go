@@ -63,6 +63,7 @@ func a61(t testing.TB) (*record.Record, *record.Replay) {
 	}
 	if fallback == nil {
 		t.Fatal("no 61-ring sample game of 20 turns")
+		return nil, nil
 	}
 	fallback.Stop = record.Stop{Kind: record.Resign, Player: fallbackRep.Game.Position().ToMove()}
 	return fallback, fallbackRep
