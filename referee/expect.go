@@ -292,6 +292,12 @@ func (r *Referee) inferExpected(t int64, obs, exp string, d uint64) ([]Event, bo
 	if k, ok := r.matchTakeback(obs); ok {
 		return r.takeback(t, k), true
 	}
+	// A scan that stalled may have missed the engine's turn complete and
+	// seen it with the start (or whole) of the person's next: two turns,
+	// the first of which must be the engine's (commit refuses another).
+	if ev, ok := r.inferTwo(t, obs); ok && commits(ev) {
+		return ev, true
+	}
 	return r.refuse(t, obs, exp, d, e), true
 }
 

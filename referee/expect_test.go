@@ -127,3 +127,23 @@ func TestExpectedTakebackAndShow(t *testing.T) {
 		t.Error("expected a turn on a ring that is gone")
 	}
 }
+
+// A stalled scan that sees the engine's turn and the person's next at
+// once commits both, the engine's first; the same board after another
+// turn of the engine's is refused.
+func TestExpectedTwoTurnsSeenAtOnce(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.expectTurn("GD4-A1")
+	ev := b.show("D4=g A1=. F5=w G4=.")
+	if n := b.r.Game().Len(); n != 2 || !strings.HasPrefix(kinds(ev), "move move") {
+		t.Fatalf("events %q, %d turns; want the engine's turn and the next committed", kinds(ev), n)
+	}
+	if m := ev[0].Body.(Move); m.Notation != "GD4-A1" {
+		t.Errorf("first turn %s; want the engine's GD4-A1", m.Notation)
+	}
+	c := newBench(t, start37, Casual)
+	c.expectTurn("GD4-A1")
+	if ev := c.show("D5=g A1=. F5=w G4=."); kinds(ev) != "illegal" || c.r.Game().Len() != 0 {
+		t.Errorf("another turn and the next at once: %q, %d turns; want refused", kinds(ev), c.r.Game().Len())
+	}
+}
