@@ -7,8 +7,9 @@
 //	mode = tournament         # casual or tournament
 //	first = 0                 # who moves first in a new game
 //	players = Ann, Bob
+//	event = Club Open 2026    # the tournament, for the records (SGF EV[])
 //	settle = 100ms            # how long the board must hold still
-//	language = pl             # the status screen's: en, de, fr, pl or ru
+//	language = pl             # the status screen's: en, de, fr, pl, ru, it, nl or es
 //
 //	[hardware]
 //	wiring = /etc/zertzboard/base.wiring          # default: the reference wiring
@@ -66,6 +67,10 @@
 //	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
 //	username = …              # external broker: a viewer account for the
 //	password = …              # scoreboard (default: anonymous)
+//	results = /var/lib/zertzboard/results
+//	                          # finished games, kept across restarts (each
+//	                          # GAME.json a plain record, GAME.result beside
+//	                          # it); "off" keeps them in memory only
 //
 // Errors name the file, the line and the field.
 package config
@@ -78,6 +83,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"periph.io/x/conn/v3/physic"
 
@@ -98,11 +105,14 @@ type User struct {
 type Config struct {
 	File string
 
-	BoardID  string
-	Variant  string
-	Mode     string
-	First    int
-	Players  [2]string
+	BoardID string
+	Variant string
+	Mode    string
+	First   int
+	Players [2]string
+	// Event names the tournament the board's games are played in, for
+	// their records (the JSON record's event, SGF EV[]); "" for none.
+	Event    string
 	SettleMS int64
 	// Language is the status screen's language (the wire stays English).
 	Language i18n.Lang
@@ -136,8 +146,9 @@ type Config struct {
 	HTTP         string
 	HTTPUsername string // a viewer account on an external broker
 	HTTPPassword string
-	// HTTPResults is the directory the scoreboard keeps finished games in
-	// ("" keeps them in memory only).
+	// HTTPResults is the directory the scoreboard keeps finished games in,
+	// by default results/ in the state directory beside the journal; ""
+	// (results = off) keeps them in memory only.
 	HTTPResults string
 
 	Analysis       string // "auto", "on" or "off"
@@ -172,12 +183,23 @@ type Limits struct {
 	ConnRate        float64 // per second per address
 }
 
+// maxEvent bounds [board] event, in bytes.
+const maxEvent = 100
+
+// clip bounds a value quoted in an error.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
 // Defaults are used for keys the file leaves out.
 var Defaults = Config{
 	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: settle.DefaultMS, Language: i18n.EN,
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
-	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080",
+	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080", HTTPResults: "/var/lib/zertzboard/results",
 	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: time.Second, AnalysisEval: 5,
 	Engine: -1, EngineLevel: 6,
 }
@@ -204,7 +226,7 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		return fmt.Errorf("config: %w", &ini.Error{File: name, Line: e.Line, Field: s.Field(e.Key), Msg: fmt.Sprintf(format, a...)})
 	}
 	known := map[string][]string{
-		"board":    {"id", "variant", "mode", "first", "players", "settle", "language"},
+		"board":    {"id", "variant", "mode", "first", "players", "settle", "language", "event"},
 		"hardware": {"wiring", "calibration", "pi", "scan-rate", "spidev-bufsiz"},
 		"journal":  {"path"},
 		"mqtt": {"broker", "listen", "websocket", "username", "password", "store", "token", "ca", "cert", "key",
@@ -252,6 +274,11 @@ func Parse(name string, r io.Reader) (*Config, error) {
 					return nil, bad(s, e, "%q: want 0 or 1", v)
 				}
 				c.First, _ = strconv.Atoi(v)
+			case "board.event":
+				if len(v) > maxEvent || !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+					return nil, bad(s, e, "%q: want the event's name, at most %d bytes of text", clip(v, 40), maxEvent)
+				}
+				c.Event = v
 			case "board.players":
 				p := strings.Split(v, ",")
 				if len(p) != 2 {
@@ -387,6 +414,12 @@ func Parse(name string, r io.Reader) (*Config, error) {
 			case "http.password":
 				c.HTTPPassword = v
 			case "http.results":
+				if v == "" {
+					return nil, bad(s, e, "no directory: want a directory, or off to keep results in memory only")
+				}
+				if v == "off" {
+					v = ""
+				}
 				c.HTTPResults = v
 			case "analysis.enabled":
 				if v != "auto" && v != "on" && v != "off" {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestParseErrors(t *testing.T) {
 		{"[board]\nid = a/b", "z.conf:2: board.id"},
 		{"[board]\nsettle = 5ms", "z.conf:2: board.settle"},
 		{"[board]\ncolour = red", "z.conf:2: board.colour: unknown key"},
-		{"[board]\nlanguage = es", "z.conf:2: board.language: i18n: unknown language \"es\": want one of en, de, fr, pl, ru"},
+		{"[board]\nlanguage = pt", "z.conf:2: board.language: i18n: unknown language \"pt\": want one of en, de, fr, pl, ru, it, nl, es"},
 		{"[boards]", "z.conf:1: boards: unknown section"},
 		{"[user]\nrole = viewer", "z.conf:1: user: [user NAME] takes a name"},
 		{"[user bob]\nrole = viewer", "z.conf:1: user.bob: needs a password and a role"},
@@ -134,5 +135,41 @@ func TestShippedExample(t *testing.T) {
 	}
 	if c.BoardID != "board-1" || c.Mode != "tournament" || c.Wiring != "/etc/zertzboard/wiring" || len(c.Users) != 1 || c.Users[0].Role != "operator" {
 		t.Errorf("example config: %+v", c)
+	}
+	// The packaged configuration keeps results on disk, in the state
+	// directory with the journal, so a restart loses none.
+	if c.HTTPResults != "/var/lib/zertzboard/results" || filepath.Dir(c.HTTPResults) != filepath.Dir(c.Journal) {
+		t.Errorf("the shipped configuration keeps results in %q (journal %q); want /var/lib/zertzboard/results", c.HTTPResults, c.Journal)
+	}
+}
+
+// The event goes into the records; it is bounded text.
+func TestEvent(t *testing.T) {
+	c, err := Parse("z.conf", strings.NewReader("[board]\nevent = Open de Zürich 2026\n"))
+	if err != nil || c.Event != "Open de Zürich 2026" {
+		t.Errorf("event %q, %v", c.Event, err)
+	}
+	if c, err := Parse("z.conf", strings.NewReader("[board]\nid = b\n")); err != nil || c.Event != "" {
+		t.Errorf("no event: %q, %v", c.Event, err)
+	}
+	if _, err := Parse("z.conf", strings.NewReader("[board]\nevent = "+strings.Repeat("x", 101)+"\n")); err == nil || !strings.Contains(err.Error(), "z.conf:2: board.event: ") || !strings.Contains(err.Error(), "at most 100 bytes") {
+		t.Errorf("a long event: %v", err)
+	}
+}
+
+// Results are kept on disk unless the file says off.
+func TestResultsDefault(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"[board]\nid = b\n", "/var/lib/zertzboard/results"},
+		{"[http]\nresults = /srv/results\n", "/srv/results"},
+		{"[http]\nresults = off\n", ""},
+	} {
+		c, err := Parse("z.conf", strings.NewReader(tc.src))
+		if err != nil || c.HTTPResults != tc.want {
+			t.Errorf("%q: results %q, %v; want %q", tc.src, c.HTTPResults, err, tc.want)
+		}
+	}
+	if _, err := Parse("z.conf", strings.NewReader("[http]\nresults =\n")); err == nil || !strings.Contains(err.Error(), "z.conf:2: http.results: no directory") {
+		t.Errorf("an empty results: %v", err)
 	}
 }

@@ -66,6 +66,9 @@ type Config struct {
 	// Play, if not nil, has the engine play one side of new games (a
 	// new-game command may say otherwise); nil: people play both.
 	Play *Play
+	// Event names the tournament in every game's record (the JSON
+	// record's event, SGF EV[]); "" for none.
+	Event string
 }
 
 // DefaultCheckpointMS is how often a running clock is journalled: a crash
@@ -358,7 +361,7 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
 	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID()}
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID(), Event: c.cfg.Event}
 	for i := 0; i < g.Len(); i++ {
 		t, _ := g.Turn(i)
 		rec.Turns = append(rec.Turns, t)

@@ -365,3 +365,35 @@ func TestAnswerCommand(t *testing.T) {
 		t.Errorf("the journal has no question or answer entry:\n%s", raw)
 	}
 }
+
+// The configured event goes into every record the board publishes, and
+// from there into its SGF.
+func TestRecordCarriesTheEvent(t *testing.T) {
+	for _, event := range []string{"Club Open 2026", ""} {
+		pub := &fakePub{}
+		c, err := New(Config{BoardID: "b", Variant: "37", Publisher: pub, Event: event})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SetPlayers(10, [2]string{"ann", "bob"}); err != nil {
+			t.Fatal(err)
+		}
+		pub.mu.Lock()
+		data := pub.record
+		pub.mu.Unlock()
+		r, err := record.ReadJSON(bytes.NewReader(data))
+		if err != nil || r.Event != event {
+			t.Fatalf("event %q: the record %s: %v", event, data, err)
+		}
+		if has := bytes.Contains(data, []byte(`"event"`)); has != (event != "") {
+			t.Errorf("event %q: the record has an event field: %v", event, has)
+		}
+		var sgf bytes.Buffer
+		if err := record.WriteSGF(&sgf, r); err != nil {
+			t.Fatal(err)
+		}
+		if has := bytes.Contains(sgf.Bytes(), []byte("EV["+event+"]")); has != (event != "") {
+			t.Errorf("event %q: SGF:\n%s", event, sgf.String())
+		}
+	}
+}

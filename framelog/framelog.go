@@ -7,7 +7,9 @@ package framelog
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -38,6 +40,47 @@ type Reader struct {
 	name string
 	line int
 	last int64
+	// frames counts the frames read; pending says Scan holds a line not
+	// yet read (looked ahead to tell a torn last line).
+	frames  int
+	pending bool
+}
+
+// TornError is a frame log whose last line is cut short, as a write the
+// power or a crash interrupted leaves it: the frames before it are good.
+type TornError struct {
+	Name   string
+	Line   int // the torn line, 1-based
+	Frames int // the good frames before it
+	Err    error
+}
+
+func (e *TornError) Error() string {
+	frames := fmt.Sprintf("the %d frames before it were read", e.Frames)
+	if e.Frames == 1 {
+		frames = "the frame before it was read"
+	}
+	return fmt.Sprintf("framelog: %s:%d: the last line is cut short (%v); %s", e.Name, e.Line, e.Err, frames)
+}
+
+func (e *TornError) Unwrap() error { return e.Err }
+
+// errRecord is a game record given where a frame log was wanted.
+var errRecord = errors.New("this looks like a game record (Boardspace SGF or a zertzboard JSON record), not a frame log: " +
+	"a frame log is what the sensors saw, one JSON object per line, {\"t\": <ms>, \"cells\": \"<one character per cell>\"}; " +
+	"\"zertzboard replay\" checks a game record")
+
+// isRecord reports whether a frame log's first line is a game record's:
+// an SGF's "(" or the JSON record's format field.
+func isRecord(line []byte) bool {
+	line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\ufeff")))
+	if len(line) > 0 && line[0] == '(' || string(line) == "{" {
+		return true // SGF, or a JSON document over several lines
+	}
+	var probe struct {
+		Format string `json:"format"`
+	}
+	return bytes.Contains(line, []byte(`"zertzboard-record"`)) || json.Unmarshal(line, &probe) == nil && probe.Format == "zertzboard-record"
 }
 
 // NewReader reads frames from r; name is used in error messages.
@@ -50,7 +93,8 @@ func NewReader(r io.Reader, name string) *Reader {
 // Next returns the next frame, or io.EOF at the end. Errors name the file
 // and line and say what is wrong.
 func (r *Reader) Next() (Frame, error) {
-	for r.sc.Scan() {
+	for r.pending || r.sc.Scan() {
+		r.pending = false
 		r.line++
 		b := r.sc.Bytes()
 		if len(b) == 0 {
@@ -58,7 +102,22 @@ func (r *Reader) Next() (Frame, error) {
 		}
 		var f Frame
 		if err := json.Unmarshal(b, &f); err != nil {
-			return Frame{}, fmt.Errorf("framelog: %s:%d: %v", r.name, r.line, err)
+			if r.frames == 0 && isRecord(b) {
+				return Frame{}, fmt.Errorf("framelog: %s:%d: %w", r.name, r.line, errRecord)
+			}
+			line := r.line
+			if r.lastLine() {
+				// The last line, cut short: a write the end of power or
+				// a crash interrupted.
+				return Frame{}, &TornError{Name: r.name, Line: line, Frames: r.frames, Err: err}
+			}
+			return Frame{}, fmt.Errorf("framelog: %s:%d: %v", r.name, line, err)
+		}
+		if f.Cells == "" {
+			if r.frames == 0 && isRecord(b) {
+				return Frame{}, fmt.Errorf("framelog: %s:%d: %w", r.name, r.line, errRecord)
+			}
+			return Frame{}, fmt.Errorf("framelog: %s:%d: no cells: want {\"t\": <ms>, \"cells\": \"<one character per cell>\"}", r.name, r.line)
 		}
 		if !Valid(f.Cells) {
 			return Frame{}, fmt.Errorf("framelog: %s:%d: cells %q: want only . o w g b ?", r.name, r.line, f.Cells)
@@ -67,12 +126,29 @@ func (r *Reader) Next() (Frame, error) {
 			return Frame{}, fmt.Errorf("framelog: %s:%d: time %d goes back (previous %d)", r.name, r.line, f.T, r.last)
 		}
 		r.last = f.T
+		r.frames++
 		return f, nil
 	}
 	if err := r.sc.Err(); err != nil {
 		return Frame{}, fmt.Errorf("framelog: %s:%d: %w", r.name, r.line+1, err)
 	}
 	return Frame{}, io.EOF
+}
+
+// lastLine reports whether the line just read is the last with
+// anything on it. It reads ahead; a line it reads is left for Next.
+func (r *Reader) lastLine() bool {
+	blank := 0
+	for r.sc.Scan() {
+		if len(bytes.TrimSpace(r.sc.Bytes())) > 0 {
+			r.line += blank // Next counts the line it leaves
+			r.pending = true
+			return false
+		}
+		blank++
+	}
+	r.line += blank
+	return r.sc.Err() == nil
 }
 
 // Line returns the line number of the last frame read.

@@ -2,6 +2,8 @@ package framelog
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -70,6 +72,52 @@ func TestWriterRejects(t *testing.T) {
 	} {
 		if err := w.Write(tt.t, []byte(tt.cells)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Write(%d, %q) = %v; want %q", tt.t, tt.cells, err, tt.want)
+		}
+	}
+}
+
+// A last line cut short is a TornError naming it, after the good frames;
+// blank lines after it do not hide it, and a bad line with frames after
+// it is a plain error.
+func TestTornLastLine(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		torn bool
+		line int
+	}{
+		{"{\"t\":1,\"cells\":\"oo\"}\n{\"t\":2,\"cells\":\"ow\"}\n{\"t\":3,\"ce", true, 3},
+		{"{\"t\":1,\"cells\":\"oo\"}\n{\"t\":2,\"ce\n\n\n", true, 2},
+		{"{\"t\":1,\"cells\":\"oo\"}\n{\"t\":2,\"ce\n\n{\"t\":3,\"cells\":\"oo\"}\n", false, 2},
+	} {
+		r := NewReader(strings.NewReader(tc.in), "f")
+		good := 0
+		var err error
+		for {
+			if _, err = r.Next(); err != nil {
+				break
+			}
+			good++
+		}
+		var te *TornError
+		if errors.As(err, &te) != tc.torn {
+			t.Errorf("%q: %v; torn %v", tc.in, err, tc.torn)
+			continue
+		}
+		if want := fmt.Sprintf("f:%d:", tc.line); !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v; want it to name %s", tc.in, err, want)
+		}
+		if tc.torn && (te.Line != tc.line || te.Frames != good) {
+			t.Errorf("%q: %+v; want line %d after %d frames", tc.in, te, tc.line, good)
+		}
+	}
+}
+
+// A game record given as a frame log is named as one.
+func TestRecordIsNotAFrameLog(t *testing.T) {
+	for _, in := range []string{"(;GM[22]VV[2]\nSU[Zertz]\n", "{\n  \"format\": \"zertzboard-record\",\n", `{"format":"zertzboard-record","version":1}` + "\n"} {
+		_, err := NewReader(strings.NewReader(in), "g").Next()
+		if err == nil || !strings.Contains(err.Error(), "g:1: this looks like a game record") {
+			t.Errorf("%q: %v", in, err)
 		}
 	}
 }

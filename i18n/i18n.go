@@ -1,14 +1,15 @@
 // Package i18n holds the message catalogue of everything zertzboard
 // shows to people: the status screen, the LEDs' guidance texts, the
 // scoreboard, the overlay and the arbiter console, in English, German,
-// French, Polish and Russian.
+// French, Polish, Russian, Italian, Dutch and Spanish: the languages the
+// rulebook is printed in (and its Russian edition).
 //
-// The catalogue is plain Go tables, key -> [5]string in the order of
+// The catalogue is plain Go tables, key -> [8]string in the order of
 // All, with fmt verbs. Each area has its own file (screen.go,
 // guidance.go, scoreboard.go, console.go, ...) and registers its table in
 // an init function, so that several people can add keys without
-// conflicts. Tests check that every key is translated into all five
-// languages with the same verbs.
+// conflicts. Tests check that every key is translated into every
+// language with the same verbs.
 //
 // Wire formats stay English: the referee's status, need and reason
 // fields, MQTT payloads and records never pass through this package.
@@ -21,7 +22,8 @@ import (
 	"strings"
 )
 
-// Lang is a language of the catalogue: "en", "de", "fr", "pl" or "ru".
+// Lang is a language of the catalogue: "en", "de", "fr", "pl", "ru",
+// "it", "nl" or "es".
 // The zero value is not a language; T treats it (and any unknown value)
 // as English.
 type Lang string
@@ -33,10 +35,13 @@ const (
 	FR Lang = "fr"
 	PL Lang = "pl"
 	RU Lang = "ru"
+	IT Lang = "it"
+	NL Lang = "nl"
+	ES Lang = "es"
 )
 
 // All are the languages, in the order of the catalogue's columns.
-var All = []Lang{EN, DE, FR, PL, RU}
+var All = []Lang{EN, DE, FR, PL, RU, IT, NL, ES}
 
 // Default is the language used when nothing else is asked for.
 const Default = EN
@@ -116,7 +121,7 @@ func (l Lang) String() string { return string(l) }
 
 // Name is the language's name in itself, for a language picker.
 func (l Lang) Name() string {
-	return [...]string{"English", "Deutsch", "Français", "Polski", "Русский"}[l.index()]
+	return [...]string{"English", "Deutsch", "Français", "Polski", "Русский", "Italiano", "Nederlands", "Español"}[l.index()]
 }
 
 // MarshalText writes the code.
@@ -191,9 +196,9 @@ func (l Lang) Format(key string) string {
 
 // N returns the plural message key for the count n in language l. Its
 // catalogue entries hold the plural forms separated by "|": one|other in
-// English, German and French; one|few|many in Polish and Russian (CLDR
-// plural rules). args are formatted into the chosen form; n is not
-// added, so put it in args where the form shows it.
+// English, German, French, Italian, Dutch and Spanish; one|few|many in
+// Polish and Russian (CLDR plural rules). args are formatted into the
+// chosen form; n is not added, so put it in args where the form shows it.
 func (l Lang) N(key string, n int, args ...any) string {
 	m, ok := catalogue[key]
 	if !ok {
@@ -287,7 +292,7 @@ func Keys() []string {
 }
 
 // Entry is a catalogue entry: the message in each language of All.
-type Entry = [5]string
+type Entry = [8]string
 
 // catalogue holds every area's table.
 var catalogue = map[string]Entry{}

@@ -16,19 +16,19 @@ func TestParse(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want Lang
-	}{{"en", EN}, {"DE", DE}, {"fr-CA", FR}, {"pl_PL", PL}, {" ru ", RU}} {
+	}{{"en", EN}, {"DE", DE}, {"fr-CA", FR}, {"pl_PL", PL}, {" ru ", RU}, {"it", IT}, {"nl-BE", NL}, {"es_AR", ES}} {
 		got, err := Parse(tc.in)
 		if err != nil || got != tc.want {
 			t.Errorf("Parse(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	for _, in := range []string{"", "es", "english", "x" + strings.Repeat("y", 500)} {
+	for _, in := range []string{"", "pt", "english", "x" + strings.Repeat("y", 500)} {
 		_, err := Parse(in)
 		if err == nil {
 			t.Errorf("Parse(%q) = nil error", in)
 			continue
 		}
-		if msg := err.Error(); !strings.Contains(msg, "en, de, fr, pl, ru") || len(msg) > 150 {
+		if msg := err.Error(); !strings.Contains(msg, "en, de, fr, pl, ru, it, nl, es") || len(msg) > 150 {
 			t.Errorf("Parse(%q) error %q: want the choices, bounded", in, msg)
 		}
 	}
@@ -51,8 +51,12 @@ func TestFromAcceptLanguage(t *testing.T) {
 	}{
 		{"", EN},
 		{"pl-PL,pl;q=0.9,en-US;q=0.8,en;q=0.7", PL},
-		{"es-ES, ru;q=0.5, de;q=0.6", DE},
-		{"ja, es", EN},
+		{"es-ES, ru;q=0.5, de;q=0.6", ES},
+		{"pt-BR, ru;q=0.5, de;q=0.6", DE},
+		{"ja, pt", EN},
+		{"ja, es", ES},
+		{"nl-NL,nl;q=0.9,en;q=0.8", NL},
+		{"en;q=0.5, it-IT", IT},
 		{"fr;q=0, de;q=0.1", DE},
 		{"ru;q=0.5, fr;q=0.5", RU},
 		{"*", EN},
@@ -91,6 +95,9 @@ func TestN(t *testing.T) {
 	}{
 		{EN, 1, "1 marble"}, {EN, 0, "0 marbles"}, {EN, 2, "2 marbles"},
 		{FR, 0, "0 bille"}, {FR, 1, "1 bille"}, {FR, 2, "2 billes"},
+		{IT, 0, "0 biglie"}, {IT, 1, "1 biglia"}, {IT, 2, "2 biglie"},
+		{NL, 0, "0 knikkers"}, {NL, 1, "1 knikker"}, {NL, 21, "21 knikkers"},
+		{ES, 0, "0 bolas"}, {ES, 1, "1 bola"}, {ES, 11, "11 bolas"},
 		{PL, 1, "1 kulka"}, {PL, 3, "3 kulki"}, {PL, 5, "5 kulek"}, {PL, 12, "12 kulek"}, {PL, 22, "22 kulki"}, {PL, 21, "21 kulek"},
 		{RU, 1, "1 шарик"}, {RU, 21, "21 шарик"}, {RU, 11, "11 шариков"}, {RU, 4, "4 шарика"}, {RU, 14, "14 шариков"}, {RU, 0, "0 шариков"},
 	} {
@@ -181,6 +188,8 @@ func hasWords(s string) bool {
 var sameOK = map[string]bool{
 	"guide.pending": true, "guide.fix": true, "content.unknown": true, "result.captures": true,
 	"screen.clock-paused": true, "page.blitz": true, "page.conn.online": true, "page.conn.offline": true, "page.fix": true,
+	// Italian says "password" as English does.
+	"console.password": true,
 }
 
 // TestEveryMessageFormats formats every message in every language with

@@ -113,6 +113,8 @@ type Options struct {
 	Analysis *analyst.Options
 	// Control is the time control of new games (the zero Control: none).
 	Control clock.Control
+	// Event names the tournament for the games' records ("" for none).
+	Event string
 	// Language is the status screen's and the terminal view's language;
 	// "" is English. The wire (MQTT, journal, records) stays English.
 	Language i18n.Lang
@@ -199,7 +201,7 @@ func New(opt Options) (*Node, error) {
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
-		Analysis: opt.Analysis, Control: opt.Control, Play: opt.Play,
+		Analysis: opt.Analysis, Control: opt.Control, Event: opt.Event, Play: opt.Play,
 	})
 	if err != nil {
 		n.Close()

@@ -112,6 +112,11 @@ for deb in "$@"; do
 		fail "postinst starts or enables the service"
 	(cd "$work/root" && md5sum --quiet -c "$work/control/md5sums") || fail "md5sums do not match the files"
 
+	# The packaged configuration keeps finished games on disk, in the
+	# state directory (a restart must not lose an event's results).
+	grep -Eq '^results[[:space:]]*=[[:space:]]*/var/lib/zertzboard/results([[:space:]]|$)' "$work/root/etc/zertzboard/zertzboard.conf" ||
+		fail "etc/zertzboard/zertzboard.conf does not keep results in /var/lib/zertzboard/results"
+
 	# The unit runs the packaged binary with the packaged configuration.
 	unit="$work/root/usr/lib/systemd/system/zertzboard.service"
 	grep -qx 'ExecStart=/usr/bin/zertzboard run --config /etc/zertzboard/zertzboard.conf' "$unit" ||

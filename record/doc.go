@@ -32,7 +32,9 @@
 // take-backs resolved (R+, BtoR and the three BtoB gestures).
 //
 // WriteSGF writes the VV[2] style: sequence numbers, one action per node and
-// Done after every turn. Boardspace has no blitz, no 40/43/44-ring boards and
+// Done after every turn, and the headers DT, GN, RE, EV and RO, making GN
+// and RE from the game when the record has none (SGFName, SGFResult).
+// Boardspace has no blitz, no 40/43/44-ring boards and
 // no pass, so such records cannot be written as SGF.
 //
 // # The zertzboard JSON record
@@ -62,7 +64,8 @@
 //   - variant is the ring count, with a "b" suffix for blitz: 37, 40, 43, 44,
 //     48, 61, 37b, … (engine.ParseVariant).
 //   - first is the player who moves first, 0 or 1; players are their names.
-//   - date, name and result_text are optional free text (SGF DT, GN, RE).
+//   - date, name and result_text are optional free text (SGF DT, GN, RE);
+//     so are event and round (SGF EV, RO), the tournament and its round.
 //   - turns are whole turns in the engine's notation (engine.FormatTurn):
 //     WD4-A1 places white on D4 and removes A1; GC2 removes nothing (no ring
 //     was free); a leading * takes the marble from the mover's captures;

@@ -26,6 +26,8 @@ type jsonRecord struct {
 	Date       string     `json:"date,omitempty"`
 	Name       string     `json:"name,omitempty"`
 	ResultText string     `json:"result_text,omitempty"`
+	Event      string     `json:"event,omitempty"`
+	Round      string     `json:"round,omitempty"`
 	Turns      []string   `json:"turns"`
 	Missed     []int      `json:"missed_captures,omitempty"`
 	Answered   []int      `json:"answered_turns,omitempty"`
@@ -63,6 +65,7 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	jr := jsonRecord{
 		Format: JSONFormat, Version: JSONVersion, Variant: rec.Variant, First: rec.First,
 		Players: rec.Players, Date: rec.Date, Name: rec.Name, ResultText: rec.ResultText,
+		Event: rec.Event, Round: rec.Round,
 		Turns: make([]string, len(rec.Turns)), Missed: rec.MissedCaptures, Answered: rec.Answered, GameID: rec.GameID,
 	}
 	for i, t := range rec.Turns {
@@ -109,7 +112,8 @@ func ReadJSON(r io.Reader) (*Record, error) {
 	if jr.Version != JSONVersion {
 		return fail(fmt.Sprint(jr.Version), "version %d is not supported (want %d)", jr.Version, JSONVersion)
 	}
-	rec := &Record{Variant: jr.Variant, First: jr.First, Players: jr.Players, Date: jr.Date, Name: jr.Name, ResultText: jr.ResultText, GameID: jr.GameID}
+	rec := &Record{Variant: jr.Variant, First: jr.First, Players: jr.Players, Date: jr.Date, Name: jr.Name, ResultText: jr.ResultText,
+		Event: jr.Event, Round: jr.Round, GameID: jr.GameID}
 	b, _, err := rec.Board()
 	if err != nil {
 		return nil, &SyntaxError{Format: "JSON", Node: -1, Input: jr.Variant, Msg: "bad variant", Err: err}

@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
 )
@@ -17,8 +18,12 @@ type Record struct {
 	// Players are the players' names, P0 first; "" when unknown.
 	Players [2]string
 	// Date, Name and ResultText are free text kept from the source: the
-	// SGF's DT, GN and RE.
+	// SGF's DT, GN and RE. WriteSGF fills RE and GN from the game when
+	// they are empty (SGFResult, SGFName).
 	Date, Name, ResultText string
+	// Event and Round name the tournament and its round, "" when
+	// unknown: the SGF's EV and RO.
+	Event, Round string
 	// Turns are the whole turns in playing order.
 	Turns []engine.Turn
 	// Stop says how the game stopped off the board (resignation, time,
@@ -206,7 +211,34 @@ func (r *Record) ReplayWith(opt ReplayOptions) (*Replay, error) {
 		}
 	}
 	rep.Result = r.result(g.Position())
+	if w := r.statedWinner(); w >= 0 && rep.Result.Winner >= 0 && w != rep.Result.Winner {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the record says %q, but the turns give the game to player %d (%s)", r.ResultText, rep.Result.Winner, rep.Result.Outcome))
+	}
 	return rep, nil
+}
+
+// statedWinner is the player the record's result text names in
+// Boardspace's English form, "Game won by NAME" (with our writer's
+// " (adjudication)…" after it), when NAME is one player's name or P0 or
+// P1; -1 otherwise.
+func (r *Record) statedWinner() int {
+	name, ok := strings.CutPrefix(r.ResultText, "Game won by ")
+	if !ok {
+		return -1
+	}
+	if i := strings.Index(name, " (adjudication)"); i >= 0 {
+		name = name[:i]
+	}
+	found := -1
+	for p := range 2 {
+		if name == r.Players[p] || r.Players[p] == "" && name == fmt.Sprintf("P%d", p) {
+			if found >= 0 {
+				return -1 // both players have the name
+			}
+			found = p
+		}
+	}
+	return found
 }
 
 // result decides how the game ended. The board comes first: a turn that

@@ -33,6 +33,14 @@ func sameRecord(a, b *Record) string {
 	return strings.Join(diffs, ", ")
 }
 
+// sgfFilled is rec as WriteSGF writes it: with the GN and RE it makes
+// when the record has none.
+func sgfFilled(rec *Record) *Record {
+	c := *rec
+	c.Name, c.ResultText = SGFName(rec), SGFResult(rec)
+	return &c
+}
+
 // TestSGFRoundTrip reads every sample, writes it as SGF and reads it
 // back: the turns, metadata and ending must survive, and so must the
 // replay's result.
@@ -49,7 +57,7 @@ func TestSGFRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ReadSGF(WriteSGF(r)): %v\n%s", err, buf.String())
 			}
-			if d := sameRecord(rec, back); d != "" {
+			if d := sameRecord(sgfFilled(rec), back); d != "" {
 				t.Fatalf("ReadSGF(WriteSGF(r)) differs in %s", d)
 			}
 			if back.Undos != 0 {
@@ -62,6 +70,10 @@ func TestSGFRoundTrip(t *testing.T) {
 			}
 			if r1.Result != r2.Result {
 				t.Errorf("result after round trip = %+v; want %+v", r2.Result, r1.Result)
+			}
+			// Every finished game carries its result in RE[].
+			if r1.Result.Outcome != Unfinished && back.ResultText == "" {
+				t.Errorf("a game with result %+v was written with no RE[]", r1.Result)
 			}
 		})
 	}

@@ -83,6 +83,10 @@ func readRoot(rec *Record, n sgfNode) error {
 			rec.Name = sgfText(v)
 		case "RE":
 			rec.ResultText = sgfText(v)
+		case "EV":
+			rec.Event = sgfText(v)
+		case "RO":
+			rec.Round = sgfText(v)
 		case "P0", "P1":
 			for _, v := range p.Values {
 				if name, ok := playerID(v); ok {

@@ -112,11 +112,7 @@ func (sw *sgfWriter) root(rec *Record, su string) {
 			fmt.Fprintf(sw.w, "TC[%s]\n", tc)
 		}
 	}
-	re := rec.ResultText
-	if re == "" {
-		re = stopText(rec)
-	}
-	for _, p := range []struct{ id, v string }{{"DT", rec.Date}, {"GN", rec.Name}, {"RE", re}} {
+	for _, p := range []struct{ id, v string }{{"DT", rec.Date}, {"GN", SGFName(rec)}, {"RE", SGFResult(rec)}, {"EV", rec.Event}, {"RO", rec.Round}} {
 		if p.v != "" {
 			fmt.Fprintf(sw.w, "%s[%s]\n", p.id, sgfEscape(p.v))
 		}
@@ -162,19 +158,61 @@ func (sw *sgfWriter) turn(player int, t engine.Turn) error {
 	return nil
 }
 
+// SGFResult is the record's RE[]: its ResultText when it has one, else
+// the result in Boardspace's words, "Game won by NAME" (NAME the winner's
+// name, or P0 or P1 when unnamed), for a win on the board, a resignation
+// or a win on time; "Game won by NAME (adjudication)" and "Draw…" for the
+// arbiter's results; "" when the game is unfinished or breaks a rule.
+func SGFResult(rec *Record) string {
+	if rec.ResultText != "" {
+		return rec.ResultText
+	}
+	if s := stopText(rec); s != "" {
+		return s
+	}
+	rep, err := rec.Replay()
+	if err != nil {
+		return ""
+	}
+	switch rep.Result.Outcome {
+	case Win, Resigned, Timeout:
+		if w := rep.Result.Winner; w == 0 || w == 1 {
+			return "Game won by " + nameOrP(rec, w)
+		}
+	case Draw:
+		return "Draw"
+	}
+	return ""
+}
+
+// SGFName is the record's GN[]: its Name when it has one, else the
+// players' names joined as Boardspace's early records do, "P0-P1"
+// ("" when neither is known).
+func SGFName(rec *Record) string {
+	if rec.Name != "" {
+		return rec.Name
+	}
+	if rec.Players == [2]string{} {
+		return ""
+	}
+	return nameOrP(rec, 0) + "-" + nameOrP(rec, 1)
+}
+
+// nameOrP is player p's name, or P0 or P1 when the record has none.
+func nameOrP(rec *Record, p int) string {
+	if rec.Players[p] != "" {
+		return rec.Players[p]
+	}
+	return fmt.Sprintf("P%d", p)
+}
+
 // stopText is RE[] for the ends Boardspace's actions cannot say: an
 // adjudication and the draws (Resign and WinOnTime are actions).
 func stopText(rec *Record) string {
-	name := func(p int) string {
-		if rec.Players[p] != "" {
-			return rec.Players[p]
-		}
-		return fmt.Sprintf("P%d", p)
-	}
 	s := ""
 	switch rec.Stop.Kind {
 	case Adjudication:
-		s = "Game won by " + name(rec.Stop.Player) + " (adjudication)"
+		s = "Game won by " + nameOrP(rec, rec.Stop.Player) + " (adjudication)"
 	case DrawDeclared:
 		s = "Draw"
 	case DrawOnTime:

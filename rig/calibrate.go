@@ -130,7 +130,11 @@ func (r *Rig) Calibrate(o CalibrateOpts) (*classify.Calibration, error) {
 			}
 			want := min(SetMarbles[c], len(pending))
 			step++
-			fmt.Fprintf(o.Out, "step %d: put %d %s marbles on rings over sockets still to measure (%d left: %s), rings on every other socket. Press Enter when done.\n", step, want, col, len(pending), labels(base, pending))
+			what := fmt.Sprintf("%d %s marbles on rings over sockets", want, col)
+			if want == 1 {
+				what = fmt.Sprintf("1 %s marble on a ring over a socket", col)
+			}
+			fmt.Fprintf(o.Out, "step %d: put %s still to measure (%d left: %s), rings on every other socket. Press Enter when done.\n", step, what, len(pending), labels(base, pending))
 			if r.Sim != nil {
 				r.Sim.Board.SetAll(engine.Vacant)
 				for i := 0; i < want; i++ {

@@ -68,6 +68,7 @@ type Server struct {
 	closed  bool
 	done    chan struct{} // closed by Close
 	dropped int           // slow clients dropped, for tests and logs
+	wbuf    []byte        // the event being written directly (direct.go)
 	ver     uint64        // the last frame's ver
 	now     func() time.Time
 	whole   bool // send whole views only (to measure what patches save)
@@ -110,6 +111,10 @@ type client struct {
 	lang  i18n.Lang // "" for English
 	ch    chan *frame
 	gone  chan struct{} // closed when the server drops the client
+	// direct, once set (under Server.mu), lets the hub write frames to
+	// the viewer's socket itself (direct.go); nil: every frame goes
+	// through ch.
+	direct *direct
 }
 
 // New returns a Server with no boards yet.
@@ -442,6 +447,9 @@ func (s *Server) broadcastLocked(board string, f *frame) {
 
 // sendLocked queues f for c, dropping c if its buffer is full.
 func (s *Server) sendLocked(c *client, f *frame) {
+	if c.direct != nil && s.tryDirectLocked(c.direct, f) {
+		return
+	}
 	select {
 	case c.ch <- f:
 	default:

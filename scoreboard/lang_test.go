@@ -181,9 +181,9 @@ func TestPageLanguage(t *testing.T) {
 	if _, body := get("/board/b1?overlay=1&lang=de", ""); !strings.Contains(body, `href="/board/b1?lang=pl&amp;overlay=1"`) || !strings.Contains(body, ">Vorrat<") {
 		t.Errorf("picker or German view missing:\n%.2000s", body)
 	}
-	for _, path := range []string{"/board/b1?lang=es", "/events?board=b1&lang=xx"} {
+	for _, path := range []string{"/board/b1?lang=pt", "/events?board=b1&lang=xx"} {
 		code, body := get(path, "")
-		if code != http.StatusBadRequest || !strings.Contains(body, "en, de, fr, pl, ru") {
+		if code != http.StatusBadRequest || !strings.Contains(body, "en, de, fr, pl, ru, it, nl, es") {
 			t.Errorf("GET %s = %d %q; want 400 naming the languages", path, code, body)
 		}
 	}

@@ -59,7 +59,7 @@ type GameResult struct {
 
 // SGF is the game as Boardspace SGF (or why it cannot be), made once.
 func (g *GameResult) SGF() ([]byte, error) {
-	g.sgfOnce.Do(func() { g.sgf, g.sgfErr = sgfOf(g.Record) })
+	g.sgfOnce.Do(func() { g.sgf, g.sgfErr = sgfOfResult(g) })
 	return g.sgf, g.sgfErr
 }
 
@@ -179,32 +179,63 @@ func (r *results) keepLocked(g *GameResult) {
 	}
 }
 
-// save writes g to dir/GAME.json atomically: a temporary file, synced,
-// renamed over the final name, and the directory synced.
+// The results directory holds, for each game, its record and the
+// scoreboard's envelope beside it:
+//
+//	GAME.json    the board's JSON record, as published: a plain record
+//	             that replay (record.ReadFile) reads
+//	GAME.result  the envelope, JSON: the board, when the game finished,
+//	             the players, winner, reason, note, turns and final
+//	             clocks (GameResult without the record)
+//
+// so "zertzboard replay DIR/*.json" checks every game. Directories of
+// older scoreboards held one GAME.json per game with the record inside
+// the envelope; load reads those and rewrites them in this layout.
+const resultExt = ".result"
+
+// resultMeta is the envelope: a GameResult without its record.
+type resultMeta struct {
+	GameID   string      `json:"game_id"`
+	Board    string      `json:"board"`
+	Finished time.Time   `json:"finished"`
+	Variant  string      `json:"variant"`
+	Mode     string      `json:"mode,omitempty"`
+	Players  [2]string   `json:"players"`
+	Winner   *int        `json:"winner"`
+	Reason   string      `json:"reason"`
+	Note     string      `json:"note,omitempty"`
+	Turns    int         `json:"turns"`
+	Clock    *ClockState `json:"clock,omitempty"`
+	// Record names the record's file beside it, GAME.json.
+	Record string `json:"record"`
+}
+
+func metaOf(g *GameResult) resultMeta {
+	return resultMeta{GameID: g.GameID, Board: g.Board, Finished: g.Finished, Variant: g.Variant, Mode: g.Mode,
+		Players: g.Players, Winner: g.Winner, Reason: g.Reason, Note: g.Note, Turns: g.Turns, Clock: g.Clock,
+		Record: g.GameID + ".json"}
+}
+
+// save writes g to dir: the record to GAME.json, then the envelope to
+// GAME.result, each atomically (a temporary file, synced, renamed over
+// the final name), and the directory synced. A game is complete once
+// its envelope is there; load skips a record without one.
 func (r *results) save(g *GameResult) error {
-	data, err := json.MarshalIndent(g, "", "  ")
+	return saveResult(r.dir, g)
+}
+
+func saveResult(dir string, g *GameResult) error {
+	meta, err := json.MarshalIndent(metaOf(g), "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(r.dir, ".result-*.tmp")
-	if err != nil {
+	if err := writeAtomic(dir, g.GameID+".json", append(bytes.TrimSpace(g.Record), '\n')); err != nil {
 		return err
 	}
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(r.dir, g.GameID+".json"))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := writeAtomic(dir, g.GameID+resultExt, append(meta, '\n')); err != nil {
 		return err
 	}
-	if d, err := os.Open(r.dir); err == nil {
+	if d, err := os.Open(dir); err == nil {
 		err = d.Sync()
 		d.Close()
 		return err
@@ -212,8 +243,33 @@ func (r *results) save(g *GameResult) error {
 	return nil
 }
 
+// writeAtomic writes data to dir/name through a synced temporary file
+// renamed over it.
+func writeAtomic(dir, name string, data []byte) error {
+	tmp, err := os.CreateTemp(dir, ".result-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
 // load reads every result in dir, oldest first; a file that cannot be
-// read is logged and skipped, and left alone.
+// read is logged and skipped, and left alone. A game in the older
+// layout (the record inside GAME.json's envelope) is read, and rewritten
+// as GAME.json and GAME.result.
 func (r *results) load(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("results directory %s: %w", dir, err)
@@ -233,13 +289,17 @@ func (r *results) load(dir string) error {
 		if !ok || !e.Type().IsRegular() || !validGameID(id) {
 			continue
 		}
-		g, err := readResult(filepath.Join(dir, name))
-		if err == nil && g.GameID != id {
-			err = fmt.Errorf("it holds game %q", g.GameID)
-		}
+		g, old, err := readResult(dir, id)
 		if err != nil {
 			r.log.Warn("scoreboard: skipping a result file", "file", filepath.Join(dir, name), "err", err)
 			continue
+		}
+		if old {
+			if err := saveResult(dir, g); err != nil {
+				r.log.Warn("scoreboard: a result in the older layout could not be rewritten; it is read as it is", "file", filepath.Join(dir, name), "err", err)
+			} else {
+				r.log.Info("scoreboard: rewrote a result as a plain record and its envelope", "record", filepath.Join(dir, name), "envelope", filepath.Join(dir, id+resultExt))
+			}
 		}
 		games = append(games, g)
 	}
@@ -255,7 +315,8 @@ func (r *results) load(dir string) error {
 	return nil
 }
 
-func readResult(path string) (*GameResult, error) {
+// readBounded reads a result file of at most maxResultFile bytes.
+func readBounded(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -268,14 +329,57 @@ func readResult(path string) (*GameResult, error) {
 	if len(data) > maxResultFile {
 		return nil, fmt.Errorf("larger than %d bytes", maxResultFile)
 	}
-	g := new(GameResult)
-	if err := json.Unmarshal(data, g); err != nil {
-		return nil, err
+	return data, nil
+}
+
+// readResult reads game id from dir: GAME.json and its envelope
+// GAME.result, or GAME.json in the older layout, an envelope with the
+// record inside (old is then true).
+func readResult(dir, id string) (g *GameResult, old bool, err error) {
+	data, err := readBounded(filepath.Join(dir, id+".json"))
+	if err != nil {
+		return nil, false, err
 	}
-	if !json.Valid(g.Record) {
-		return nil, errors.New("no record")
+	var probe struct {
+		Format string          `json:"format"`
+		GameID *string         `json:"game_id"`
+		Record json.RawMessage `json:"record"`
 	}
-	return g, nil
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, false, err
+	}
+	if probe.Format == "" && probe.GameID != nil && len(probe.Record) > 0 {
+		// The older layout: the envelope with the record inside.
+		g = new(GameResult)
+		if err := json.Unmarshal(data, g); err != nil {
+			return nil, false, err
+		}
+		if !json.Valid(g.Record) || bytes.TrimSpace(g.Record)[0] != '{' {
+			return nil, false, errors.New("no record")
+		}
+		if g.GameID != id {
+			return nil, false, fmt.Errorf("it holds game %q", g.GameID)
+		}
+		return g, true, nil
+	}
+	if probe.Format != record.JSONFormat {
+		return nil, false, fmt.Errorf("not a zertzboard JSON record (format %q)", clipText(probe.Format, 40))
+	}
+	metaData, err := readBounded(filepath.Join(dir, id+resultExt))
+	if err != nil {
+		return nil, false, fmt.Errorf("the record has no envelope beside it: %w", err)
+	}
+	var m resultMeta
+	if err := json.Unmarshal(metaData, &m); err != nil {
+		return nil, false, fmt.Errorf("%s%s: %w", id, resultExt, err)
+	}
+	if m.GameID != id {
+		return nil, false, fmt.Errorf("%s%s holds game %q", id, resultExt, clipText(m.GameID, 120))
+	}
+	g = &GameResult{GameID: m.GameID, Board: m.Board, Finished: m.Finished, Variant: m.Variant, Mode: m.Mode,
+		Players: m.Players, Winner: m.Winner, Reason: m.Reason, Note: m.Note, Turns: m.Turns, Clock: m.Clock,
+		Record: json.RawMessage(bytes.TrimSpace(data))}
+	return g, false, nil
 }
 
 // list returns the kept games, oldest first.
@@ -304,6 +408,41 @@ func sgfOf(rec []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return writeSGF(r)
+}
+
+// sgfOfResult is a finished game's SGF with the headers Boardspace's
+// own records have: when the record lacks them, DT[] is when the game
+// finished, in Boardspace's form ("Thu Nov 26 14:22:33 UTC 2026"), and
+// GN[] the game's name in the form of Boardspace's file names
+// ("Z11-alice-bob-2026-11-26-1422").
+func sgfOfResult(g *GameResult) ([]byte, error) {
+	r, err := record.ReadJSON(bytes.NewReader(g.Record))
+	if err != nil {
+		return nil, err
+	}
+	at := g.Finished.UTC()
+	if r.Date == "" && !at.IsZero() {
+		r.Date = at.Format("Mon Jan 02 15:04:05 MST 2006")
+	}
+	if r.Name == "" && !at.IsZero() {
+		if prefix, ok := sgfNamePrefix[r.Variant]; ok {
+			name := func(p int) string {
+				if n := strings.Join(strings.Fields(r.Players[p]), "_"); n != "" {
+					return n
+				}
+				return fmt.Sprintf("P%d", p)
+			}
+			r.Name = prefix + "-" + name(0) + "-" + name(1) + "-" + at.Format("2006-01-02-1504")
+		}
+	}
+	return writeSGF(r)
+}
+
+// sgfNamePrefix is how Boardspace's file names start for each board.
+var sgfNamePrefix = map[string]string{"37": "Z", "48": "Z11", "61": "Z24"}
+
+func writeSGF(r *record.Record) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := record.WriteSGF(&buf, r); err != nil {
 		return nil, err

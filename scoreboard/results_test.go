@@ -297,8 +297,22 @@ func TestResultsPersist(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{".result-123.tmp", "broken.json", "g-1.json", "g-2.json", "g-3.json"}; !slices.Equal(names, want) {
+	if want := []string{".result-123.tmp", "broken.json", "g-1.json", "g-1.result", "g-2.json", "g-2.result", "g-3.json", "g-3.result"}; !slices.Equal(names, want) {
 		t.Errorf("the directory holds %q; want %q (no temporary files but the stale one)", names, want)
+	}
+	// Each GAME.json is a plain record, as replay reads it, with the
+	// result; the envelope is beside it.
+	kept, err := record.ReadFile(filepath.Join(dir, "g-3.json"))
+	if err != nil {
+		t.Fatalf("the kept record is not a plain record: %v", err)
+	}
+	if rep2, err := kept.Replay(); err != nil || rep2.Result != rep.Result {
+		t.Errorf("the kept record replays to %+v, %v; want %+v", rep2, err, rep.Result)
+	}
+	var meta map[string]any
+	if data, err := os.ReadFile(filepath.Join(dir, "g-3.result")); err != nil || json.Unmarshal(data, &meta) != nil ||
+		meta["game_id"] != "g-3" || meta["record"] != "g-3.json" || meta["board"] != "t1" || meta["winner"] == nil {
+		t.Errorf("the envelope g-3.result: %v %v", meta, err)
 	}
 
 	s2 := New(Options{Logger: testLogger(t)})
@@ -336,6 +350,97 @@ func TestResultsPersist(t *testing.T) {
 	defer srv.Close()
 	if _, page := get(t, srv.URL+"/results"); !bytes.Contains(page, []byte("not being saved")) {
 		t.Error("the results page does not say results are not saved")
+	}
+}
+
+// TestResultsOldLayout: a directory written by an older scoreboard, one
+// GAME.json per game with the record inside the envelope, still loads,
+// and is rewritten as plain records with their envelopes beside them; a
+// record without its envelope is skipped.
+func TestResultsOldLayout(t *testing.T) {
+	dir := t.TempDir()
+	rec, rep, _ := finishedGame(t, "t1")
+	winner := rep.Result.Winner
+	old := map[string]any{"game_id": "old-1", "board": "t1", "finished": "2026-11-20T10:00:00Z", "variant": "37",
+		"players": rec.Players, "winner": winner, "reason": "captures", "turns": rep.Game.Len(), "record": json.RawMessage(recordJSON(t, rec))}
+	data, err := json.MarshalIndent(old, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "old-1.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := record.ReadFile(filepath.Join(dir, "old-1.json")); err == nil {
+		t.Fatal("the older layout reads as a record: this test no longer tests a migration")
+	}
+	// A record a crash left without its envelope.
+	if err := os.WriteFile(filepath.Join(dir, "lone.json"), recordJSON(t, rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{Logger: testLogger(t)})
+	defer s.Close()
+	if err := s.OpenResults(dir, 0); err != nil {
+		t.Fatal(err)
+	}
+	games, _ := s.res.list()
+	if len(games) != 1 || games[0].GameID != "old-1" || games[0].Winner == nil || *games[0].Winner != winner ||
+		!games[0].Finished.Equal(time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)) {
+		t.Fatalf("loaded %+v; want old-1 alone", games)
+	}
+	sameGame(t, "old-1 loaded", games[0].Record, rec)
+	back, err := record.ReadFile(filepath.Join(dir, "old-1.json"))
+	if err != nil {
+		t.Fatalf("old-1.json after loading is still not a plain record: %v", err)
+	}
+	if r, err := back.Replay(); err != nil || r.Result != rep.Result {
+		t.Errorf("old-1.json replays to %+v, %v", r, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old-1.result")); err != nil {
+		t.Errorf("no envelope beside the rewritten record: %v", err)
+	}
+	// A second scoreboard reads the rewritten directory the same.
+	s2 := New(Options{Logger: testLogger(t)})
+	defer s2.Close()
+	if err := s2.OpenResults(dir, 0); err != nil {
+		t.Fatal(err)
+	}
+	if g2, _ := s2.res.list(); len(g2) != 1 || g2[0].GameID != "old-1" || !g2[0].Finished.Equal(games[0].Finished) || g2[0].Reason != "captures" {
+		t.Errorf("after the rewrite: %+v", g2)
+	}
+}
+
+// TestResultSGFHeaders: a finished game's SGF carries its result, the
+// date it finished and a Boardspace-style name, and reads back with them.
+func TestResultSGFHeaders(t *testing.T) {
+	rec, rep, states := finishedGame(t, "t1")
+	s := New(Options{Logger: testLogger(t)})
+	defer s.Close()
+	s.obs.now = func() time.Time { return time.Date(2026, 11, 26, 14, 22, 33, 0, time.UTC) }
+	for i := range states {
+		states[i].PublishedMS = 0 // filed at the scoreboard's time
+	}
+	playGame(t, s, "t1", rec, rep, states, "h-1", false)
+	games, _ := s.res.list()
+	if len(games) != 1 {
+		t.Fatalf("%d games", len(games))
+	}
+	sgf, err := games[0].SGF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := func(p int) string { return strings.Join(strings.Fields(rec.Players[p]), "_") }
+	wantRE := "RE[Game won by " + rec.Players[rep.Result.Winner] + "]"
+	for _, want := range []string{"DT[Thu Nov 26 14:22:33 UTC 2026]", "GN[Z-" + name(0) + "-" + name(1) + "-2026-11-26-1422]", wantRE} {
+		if !bytes.Contains(sgf, []byte(want)) {
+			t.Errorf("the SGF lacks %s:\n%.400s", want, sgf)
+		}
+	}
+	back, err := record.Read(bytes.NewReader(sgf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := back.Replay(); err != nil || r.Result != rep.Result || back.ResultText == "" {
+		t.Errorf("the SGF read back: %+v, %v, RE %q", r, err, back.ResultText)
 	}
 }
 

@@ -217,6 +217,74 @@ func (s *Server) encoding(f, last *frame) (event, body []byte) {
 	return eventView, f.full
 }
 
+// serveDirect streams to a hijacked connection (direct.go): the first
+// view and heartbeats here, and the frames the hub could not write itself.
+func (s *Server) serveDirect(c *client, cur *frame, d *direct) {
+	defer d.conn.Close()
+	s.mu.Lock()
+	c.direct = d
+	s.mu.Unlock()
+	// The viewer says nothing more on its stream: a read returns when it
+	// leaves (or breaks the protocol), and ends the stream at once, as
+	// net/http's own background read did before the take-over.
+	go func() {
+		var b [1]byte
+		_, _ = d.conn.Read(b[:])
+		s.unsubscribe(c)
+	}()
+	timeout := s.opts.WriteTimeout
+	d.mu.Lock()
+	ok := d.write(s.appendEvent([]byte("retry: 1000\n\n"), cur, nil), timeout)
+	d.last = cur
+	d.mu.Unlock()
+	if !ok {
+		return
+	}
+	s.resumeDirect(c)
+	tick := time.NewTicker(s.opts.Heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.gone:
+			return
+		case <-d.kick:
+			d.mu.Lock()
+			ok = d.flushPending(timeout)
+			d.mu.Unlock()
+		case f := <-c.ch:
+			for more := true; more; { // only the latest view matters
+				select {
+				case g := <-c.ch:
+					f = g
+				default:
+					more = false
+				}
+			}
+			d.mu.Lock()
+			ok = d.flushPending(timeout)
+			if ok && f != d.last {
+				bp := eventBufs.Get().(*[]byte)
+				b := s.appendEvent((*bp)[:0], f, d.last)
+				ok = d.write(b, timeout)
+				d.last = f
+				if cap(b) <= maxPooledEvent {
+					*bp = b
+					eventBufs.Put(bp)
+				}
+			}
+			d.mu.Unlock()
+		case <-tick.C:
+			d.mu.Lock()
+			ok = d.flushPending(timeout) && d.write([]byte(": ping\n\n"), timeout)
+			d.mu.Unlock()
+		}
+		if !ok {
+			return
+		}
+		s.resumeDirect(c)
+	}
+}
+
 // eventBufs hold events being written, shared by the streams: one
 // buffer per write under way, not one per viewer.
 var eventBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
@@ -322,6 +390,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
+	switch d, err := hijackStream(w); {
+	case err == nil:
+		s.serveDirect(c, cur, d)
+		return
+	case err != errNoDirect:
+		return // hijacked, but the head could not be written
+	}
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	// The write deadline is moved on only once half of it has gone: it

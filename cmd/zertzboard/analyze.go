@@ -26,8 +26,9 @@ defence, and "no forced win within K" means none exists. It starts from a
 board's start, a position in a record (--from, --turns) or a position's text
 form (--position).
 
---ms bounds the time (and --nodes the work). A search that runs out of time says how deep it got:
-with --json, "complete" is false.
+--ms bounds the time, 1 ms to an hour (10 s unless given), and --nodes the
+work. A search that runs out of time says how deep it got: with --json,
+"complete" is false.
 
 --json prints one object:
   {"forced_win":null|{"player":0|1,"turns":K,"line":["notation",...]},
@@ -41,6 +42,9 @@ Examples:
   zertzboard analyze --from game.sgf --turns 30 --max-turns 3 --ms 5000 --json
   zertzboard analyze --position "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"`
 
+// maxMS bounds a --ms time budget: an hour.
+const maxMS = 3_600_000
+
 // exitIncomplete: the budget ran out before the question was answered.
 const exitIncomplete = 3
 
@@ -52,7 +56,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	turns := fs.Int("turns", 0, "with --from: how many of the record's turns to play first")
 	position := fs.String("position", "", "analyse this position, in the engine's text form (see the engine package)")
 	maxTurns := fs.Int("max-turns", 2, fmt.Sprintf("K: look for wins within this many of the mover's own turns (1 to %d)", solve.MaxTurns))
-	ms := fs.Int64("ms", 10000, "time budget in milliseconds (0: none)")
+	ms := fs.Int64("ms", 10000, fmt.Sprintf("time budget in milliseconds, 1 to %d (an hour); --nodes bounds the work instead", maxMS))
 	nodes := fs.Int64("nodes", 0, "stop after about this many positions (0: no limit); unlike --ms, the same on every machine")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -67,8 +71,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		return fail("unexpected argument %q", fs.Arg(0))
 	case *maxTurns < 1 || *maxTurns > solve.MaxTurns:
 		return fail("--max-turns %d: want 1 to %d", *maxTurns, solve.MaxTurns)
-	case *ms < 0:
-		return fail("--ms %d: want 0 (no limit) or more", *ms)
+	case *ms < 1 || *ms > maxMS:
+		return fail("--ms %d: want 1 to %d milliseconds (an hour)", *ms, maxMS)
 	case *nodes < 0:
 		return fail("--nodes %d: want 0 (no limit) or more", *nodes)
 	case *position != "" && *from != "":
@@ -82,14 +86,10 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		start, err = perftStart(fs, *board, *blitz, *from, *turns)
 	}
 	if err != nil {
-		return fail("%v", err)
+		return fail("%s", errText(err))
 	}
-	ctx := context.Background()
-	if *ms > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(*ms)*time.Millisecond)
-		defer cancel()
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(*ms)*time.Millisecond)
+	defer cancel()
 	t0 := time.Now()
 	res := solve.Solve(ctx, start, solve.Options{MaxTurns: *maxTurns, MaxNodes: *nodes})
 	rep := res.Report(start.Board(), time.Since(t0).Milliseconds())

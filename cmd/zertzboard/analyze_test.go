@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -27,7 +28,14 @@ func TestAnalyzeCommand(t *testing.T) {
 		{[]string{"--board", "48", "--max-turns", "2"}, exitOK, "no forced win for player 0 within 2 turns", ""},
 		{[]string{"--board", "37", "--max-turns", "3", "--nodes", "3000"}, exitIncomplete, "out of time: no forced win for player 0 within 2 turns; 3 not finished", ""},
 		{[]string{"--max-turns", "0"}, exitUsage, "", "--max-turns 0: want 1 to 8"},
-		{[]string{"--ms", "-1"}, exitUsage, "", "--ms -1"},
+		{[]string{"--ms", "-1"}, exitUsage, "", "--ms -1: want 1 to 3600000 milliseconds"},
+		// 0 was "no limit", which left a search running with no output.
+		{[]string{"--ms", "0"}, exitUsage, "", "zertzboard analyze: --ms 0: want 1 to 3600000 milliseconds (an hour)"},
+		{[]string{"--ms", "3600001"}, exitUsage, "", "--ms 3600001: want 1 to 3600000"},
+		// An illegal first turn: the record's turns, in good grammar, and
+		// the illegal turn without a package prefix.
+		{[]string{"--from", illegalFirst(t), "--turns", "5"}, exitUsage, "", "first.sgf has 1 turn\n"},
+		{[]string{"--from", illegalFirst(t), "--turns", "1"}, exitUsage, "", "first.sgf: turn 1 (player 0) WD4-D4: illegal"},
 		{[]string{"--position", "37 oooo"}, exitUsage, "", "bad position"},
 		{[]string{"--position", diagram5Text, "--from", "x.sgf"}, exitUsage, "", "not both"},
 		{[]string{"--from", filepath.Join(sampleDir, "032_Z11-ddyer-pmolz-2023-11-27-2100.sgf"), "--turns", "999"}, exitUsage, "", "--turns 999"},
@@ -40,6 +48,11 @@ func TestAnalyzeCommand(t *testing.T) {
 			if code != tt.code || !strings.Contains(out.String(), tt.out) || !strings.Contains(errOut.String(), tt.err) {
 				t.Errorf("analyze %v: exit %d, stdout %q, stderr %q; want exit %d, stdout containing %q, stderr containing %q",
 					tt.args, code, out.String(), errOut.String(), tt.code, tt.out, tt.err)
+			}
+			for _, bad := range []string{" 1 turns", ": record: ", ": engine: "} {
+				if strings.Contains(errOut.String(), bad) {
+					t.Errorf("analyze %v: %q has %q", tt.args, errOut.String(), bad)
+				}
 			}
 		})
 	}
@@ -134,4 +147,14 @@ func TestAnalyzeJSON(t *testing.T) {
 	if checked < 3 {
 		t.Errorf("only %d built-in games end in a win by captures", checked)
 	}
+}
+
+// illegalFirst is a record of one turn, illegal.
+func illegalFirst(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "first.sgf")
+	if err := os.WriteFile(p, []byte("(;GM[22]VV[2]SU[Zertz];P0[0 Start P0];P0[1 RtoB 2 0 D 4];P0[2 R- D 4];P0[3 Done])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

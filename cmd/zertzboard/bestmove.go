@@ -95,8 +95,8 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 		return fail("unexpected argument %q (quote --moves: --moves \"WD4-A1 GC3-G1\")", fs.Arg(0))
 	case budgets > 1:
 		return fail("give one budget: --ms, --nodes or --level")
-	case set["ms"] && *ms <= 0:
-		return fail("--ms %d: want 1 or more", *ms)
+	case set["ms"] && (*ms < 1 || *ms > maxMS):
+		return fail("--ms %d: want 1 to %d milliseconds (an hour)", *ms, maxMS)
 	case set["nodes"] && *nodes <= 0:
 		return fail("--nodes %d: want 1 or more", *nodes)
 	case set["level"] && (*level < 1 || *level > search.MaxLevel):
@@ -118,7 +118,7 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 		start, err = perftStart(fs, *board, *blitz, *from, *turns)
 	}
 	if err != nil {
-		return fail("%v", err)
+		return fail("%s", errText(err))
 	}
 	if r := start.Result(); r.Over {
 		fmt.Fprintf(stderr, "zertzboard bestmove: the game is over (%s): there is no turn to play\n", r)
@@ -169,7 +169,7 @@ func playMoves(p engine.Position, moves string) (engine.Position, error) {
 		if errors.As(err, &ill) {
 			return p, fmt.Errorf("move %d, %s: %s (%s)", i+1, m, ill.Reason, ill.Rule)
 		}
-		return p, fmt.Errorf("move %d, %s: %v", i+1, m, err)
+		return p, fmt.Errorf("move %d, %s: %s", i+1, m, errText(err))
 	}
 	return p, nil
 }

@@ -18,10 +18,15 @@ func TestCalibrateSimWritesAUsableFile(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("calibrate --sim = %d: %s", code, stderr)
 	}
-	for _, want := range []string{"step 1: take every ring off the base.", "step 2: put a ring on every socket.", "white marbles on rings", "black marbles on rings", "wrote " + out} {
+	// 61 sockets, 10 black marbles a round: the last round has one.
+	for _, want := range []string{"step 1: take every ring off the base.", "step 2: put a ring on every socket.", "white marbles on rings", "black marbles on rings",
+		"put 1 black marble on a ring over a socket still to measure (1 left: ", "wrote " + out} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+	if strings.Contains(stdout, " 1 black marbles") || strings.Contains(stdout, " 1 white marbles") || strings.Contains(stdout, " 1 grey marbles") {
+		t.Errorf("output has a singular count with a plural noun:\n%s", stdout)
 	}
 	cal, err := classify.Load(out, wiring.Reference().Base)
 	if err != nil {

@@ -53,7 +53,7 @@ func runCheckWiring(args []string, stdout, stderr io.Writer) int {
 	if *model != "" {
 		m, err := pi.ByName(*model)
 		if err != nil {
-			fmt.Fprintf(stderr, "zertzboard check-wiring: --pi: %v\n", err)
+			fmt.Fprintf(stderr, "zertzboard check-wiring: --pi: %s\n", errText(err))
 			return exitUsage
 		}
 		models = []*pi.Model{m}

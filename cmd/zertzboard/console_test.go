@@ -207,6 +207,16 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(results, game+".json")); err != nil {
 		t.Errorf("the result is not on disk: %v", err)
 	}
+	// The kept file is a plain record: replay reads it, with its result
+	// (the arbiter's adjudication), and the envelope is beside it.
+	var rout, rerr bytes.Buffer
+	if code := run([]string{"replay", "--json", filepath.Join(results, game+".json")}, &rout, &rerr); code != exitOK ||
+		!strings.Contains(rout.String(), `"result":"adjudicated"`) || !strings.Contains(rout.String(), `"winner":1`) {
+		t.Errorf("replay of the kept record: exit %d, %s %s", code, rout.String(), rerr.String())
+	}
+	if _, err := os.Stat(filepath.Join(results, game+".result")); err != nil {
+		t.Errorf("no envelope beside the kept record: %v", err)
+	}
 	// A new game set up from the console: board, players, first player,
 	// time control.
 	ng := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "variant": {"48"}, "player0": {"Łucja"}, "player1": {"Юрий"},

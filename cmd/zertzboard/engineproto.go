@@ -77,7 +77,7 @@ func runEngine(args []string, stdout, stderr io.Writer) int {
 	}
 	b, r, err := engine.ParseVariant(*board)
 	if err != nil {
-		return fail("--board %s: %v", *board, err)
+		return fail("--board %s: %s", *board, errText(err))
 	}
 	s := &engineSession{out: stdout, variant: *board, level: *level, pos: engine.NewPosition(b, r, 0)}
 	s.serve(stdin)

@@ -46,7 +46,14 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+	if len(args) == 0 {
+		// No command is a mistake, not a request for help: the usage goes
+		// to standard error and the exit status says so.
+		fmt.Fprintln(stderr, "zertzboard: no command given")
+		usage(stderr)
+		return exitUsage
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
 				return c.run([]string{"--help"}, stdout, stderr)
@@ -76,12 +83,14 @@ Usage:
 
 Commands:`)
 	names := make([]string, 0, len(commands))
+	width := 0
 	for n := range commands {
 		names = append(names, n)
+		width = max(width, len(n))
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, commands[n].summary)
 	}
 	fmt.Fprintln(w, `
 Run "zertzboard COMMAND --help" for a command's flags and examples.
@@ -115,4 +124,20 @@ func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
 		return exitUsage, false
 	}
 	return 0, true
+}
+
+// pkgPrefixes are the prefixes the project's packages put on their
+// errors; errText drops them where the command's own prefix is enough.
+var pkgPrefixes = []string{"engine: ", "referee: ", "framelog: ", "i18n: ", "record: ", "clock: ", "settle: ", "boardid: ", "pi: ", "scoreboard: "}
+
+// errText is err's message without a leading package prefix, so that a
+// command's "zertzboard CMD: " is the only prefix its message has.
+func errText(err error) string {
+	s := err.Error()
+	for _, p := range pkgPrefixes {
+		if t, ok := strings.CutPrefix(s, p); ok {
+			return t
+		}
+	}
+	return s
 }

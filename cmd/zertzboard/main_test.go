@@ -26,8 +26,37 @@ func TestEveryCommandHasHelp(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run(nil, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "replay") {
-		t.Errorf("no arguments: exit %d, %q", code, stdout.String())
+	if code := run(nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "replay") || stdout.Len() != 0 {
+		t.Errorf("no arguments: exit %d, stdout %q, stderr %q; want the usage on stderr and exit 2", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"help"}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "replay") {
+		t.Errorf("help: exit %d, %q", code, stdout.String())
+	}
+	// The command list is one column: every summary starts at the same
+	// place, the longest names (check-wiring, scoreboard) included.
+	col := -1
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		name, ok := strings.CutPrefix(line, "  ")
+		if !ok || strings.HasPrefix(name, " ") {
+			continue
+		}
+		word, _, _ := strings.Cut(name, " ")
+		if _, isCmd := commands[word]; !isCmd {
+			continue
+		}
+		rest := strings.TrimLeft(name[len(word):], " ")
+		at := len(line) - len(rest)
+		if len(name[len(word):])-len(rest) < 2 {
+			t.Errorf("command %s: its summary is not at least two spaces away: %q", word, line)
+		}
+		if col >= 0 && at != col {
+			t.Errorf("command %s: summary at column %d; the others at %d: %q", word, at, col, line)
+		}
+		col = at
+	}
+	if col < 0 {
+		t.Error("no command lines in the usage")
 	}
 	stdout.Reset()
 	if code := run([]string{"frobnicate"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `unknown command "frobnicate"`) {
@@ -55,6 +84,47 @@ func TestSimRefusesBadScanRate(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"sim", "--scan-hz", hz}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "--scan-hz "+hz+": want 50 to 200") {
 			t.Errorf("sim --scan-hz %s: exit %d, %q", hz, code, stderr.String())
+		}
+	}
+}
+
+// Each error carries the command's prefix once, and no package's prefix
+// repeating it or the flag ("referee: referee:", "--pi: pi:").
+func TestErrorsHaveOnePrefix(t *testing.T) {
+	for _, args := range [][]string{
+		{"referee", "--board", "37", "--mode", "strict", "--frames", "x"},
+		{"referee", "--board", "99", "--frames", "x"},
+		{"sim", "--mode", "strict"},
+		{"sim", "--language", "pt"},
+		{"sim", "--time-control", "x"},
+		{"sim", "--game", "/nonexistent/game.sgf"},
+		{"scoreboard", "--broker", "xx"},
+		{"check-wiring", "--pi", "zz", "x.wiring"},
+		{"engine", "--board", "99"},
+		{"bestmove", "--moves", "ZZ"},
+		{"perft", "--board", "99", "--depth", "1"},
+		{"analyze", "--position", "37 oooo"},
+		{"selftest", "--sim", "--board", "99"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr)
+		msg := strings.TrimSpace(stderr.String())
+		prefix := "zertzboard " + args[0] + ": "
+		if code != exitUsage || !strings.HasPrefix(msg, prefix) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q first", args, code, msg, prefix)
+			continue
+		}
+		words := strings.Fields(strings.TrimPrefix(msg, "zertzboard "))
+		for i := 1; i < len(words); i++ {
+			a, b := strings.TrimLeft(words[i-1], "-"), strings.TrimLeft(words[i], "-")
+			if strings.HasSuffix(a, ":") && a == b {
+				t.Errorf("%v: %q says %s twice", args, msg, a)
+			}
+		}
+		for _, pkg := range pkgPrefixes {
+			if strings.Contains(msg, ": "+pkg) {
+				t.Errorf("%v: %q has the package prefix %q after the command's", args, msg, pkg)
+			}
 		}
 	}
 }

@@ -47,7 +47,7 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 	}
 	start, err := perftStart(fs, *board, *blitz, *from, *turns)
 	if err != nil {
-		fmt.Fprintf(stderr, "zertzboard perft: %v\n", err)
+		fmt.Fprintf(stderr, "zertzboard perft: %s\n", errText(err))
 		return exitUsage
 	}
 	for d := 1; d <= *depth; d++ {
@@ -91,12 +91,12 @@ func perftStart(fs *flag.FlagSet, board string, blitz bool, from string, turns i
 		}
 	}
 	if turns < 0 || turns > len(rec.Turns) {
-		return engine.Position{}, fmt.Errorf("--turns %d: %s has %d turns", turns, from, len(rec.Turns))
+		return engine.Position{}, fmt.Errorf("--turns %d: want 0 to %d: %s has %s", turns, len(rec.Turns), from, plural(len(rec.Turns), "turn"))
 	}
 	rec.Turns = rec.Turns[:turns]
 	rep, err := rec.Replay()
 	if err != nil {
-		return engine.Position{}, fmt.Errorf("%s: %w", from, err)
+		return engine.Position{}, fmt.Errorf("%s: %s", from, errText(err))
 	}
 	return rep.Game.Position(), nil
 }

@@ -43,10 +43,19 @@ touch-move breaches.
 and two-scan glitches never count, and short enough for a verdict in
 human time. A frame log with no frames is refused: it is not a game.
 
+The frame log is not a game record: given an SGF or a JSON record,
+referee says so and points to "zertzboard replay".
+
+A frame log whose last line is cut short (the power or a crash
+interrupted a write) is refereed up to that line: the events of the good
+frames are printed, --record writes the game seen, and then the error
+names the torn line (exit 2).
+
 Exit status: 0 when the whole frame log was refereed (illegal boards are
 events, not failures); 2 for bad flags, an unreadable or empty frame log,
-a frame that breaks the format or does not fit the board, or a record that
-cannot be written.
+a frame that breaks the format or does not fit the board (a torn last line
+included, after the frames before it), or a record that cannot be
+written.
 
 Examples:
   zertzboard referee --board 37 --frames game.frames.jsonl
@@ -79,7 +88,7 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	}
 	b, err := engine.StandardBoard(*board)
 	if err != nil {
-		return fail("%v", err)
+		return fail("--board: %s", errText(err))
 	}
 	rules := engine.Standard
 	if *blitz {
@@ -87,7 +96,7 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	}
 	mode, err := referee.ParseMode(*modeName)
 	if err != nil {
-		return fail("%v", err)
+		return fail("--mode %q: want casual or tournament", *modeName)
 	}
 	if *first != 0 && *first != 1 {
 		return fail("--first %d: want 0 or 1", *first)
@@ -100,7 +109,7 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	if *frames != "-" {
 		f, err := os.Open(*frames)
 		if err != nil {
-			return fail("%v", err)
+			return fail("--frames: %v", err)
 		}
 		defer f.Close()
 		in, name = f, *frames
@@ -110,6 +119,7 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	enc := json.NewEncoder(w)
 	r := framelog.NewReader(in, name)
 	seen := 0
+	var torn *framelog.TornError
 	for {
 		f, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -119,10 +129,15 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 			}
 			break
 		}
+		if errors.As(err, &torn) && seen > 0 {
+			// The good frames before a torn last line are refereed and
+			// their events printed; the error follows.
+			break
+		}
 		seen++
 		if err != nil {
 			w.Flush()
-			return fail("%v", err)
+			return fail("%s", errText(err))
 		}
 		if len(f.Cells) != b.Len() {
 			w.Flush()
@@ -139,6 +154,18 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 			w.Flush()
 			return fail("%v", err)
 		}
+	}
+	if torn != nil {
+		w.Flush()
+		saved := ""
+		if *out != "" {
+			saved = "; " + *out + " has the game seen up to it"
+		}
+		refereed := fmt.Sprintf("the %d frames before it were refereed", torn.Frames)
+		if torn.Frames == 1 {
+			refereed = "the frame before it was refereed"
+		}
+		return fail("%s:%d: the last line is cut short (%v): %s%s", torn.Name, torn.Line, torn.Err, refereed, saved)
 	}
 	return exitOK
 }

@@ -28,7 +28,8 @@ standard error, and in --json) for what the rules do not use: a turn left
 incomplete when a player resigned or won on time is dropped, a resignation
 recorded twice counts once, and turns recorded after the game ended on the
 board are ignored (the result stands). --strict makes the first and the
-last of those errors.
+last of those errors. A result the record states in Boardspace's words
+("Game won by NAME", RE[]) that its turns contradict is a warning too.
 
 Exit status: 0 if every record is legal (warnings included); 1 if any
 record breaks a rule or cannot be read (a record that cannot be read is not
@@ -52,6 +53,12 @@ With --json, each file gives one JSON object on one line of standard output:
   captures  each player's captures after the last legal turn, isolation included
   error     null, or why the record is illegal or unreadable
   warnings  what was tolerated, in words (see above); [] for none
+  result_text, date, name, event, round
+            the record's own headers (SGF RE, DT, GN, EV, RO), when it has them
+
+Without --json, the line ends with the record's own headers, when it has
+them: the result it states (SGF RE), the event, the round, the game's name
+and date.
 
 Examples:
   zertzboard replay game.sgf
@@ -149,6 +156,13 @@ type replayJSON struct {
 	Captures [2]capturesObj  `json:"captures"`
 	Error    *string         `json:"error"`
 	Warnings []string        `json:"warnings"`
+	// The record's headers, as written (SGF RE, DT, GN, EV, RO), when
+	// it has them.
+	ResultText string `json:"result_text,omitempty"`
+	Date       string `json:"date,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Event      string `json:"event,omitempty"`
+	Round      string `json:"round,omitempty"`
 }
 
 type capturesObj struct {
@@ -163,6 +177,7 @@ func writeReplayJSON(w io.Writer, o replayOutcome) {
 	if o.rec != nil {
 		v := o.rec.Variant
 		j.Variant = &v
+		j.ResultText, j.Date, j.Name, j.Event, j.Round = o.rec.ResultText, o.rec.Date, o.rec.Name, o.rec.Event, o.rec.Round
 	}
 	if o.rep != nil {
 		p := o.rep.Game.Position()
@@ -209,7 +224,24 @@ func (o replayOutcome) summary() string {
 		}
 	}
 	fmt.Fprintf(&sb, "; captures %s %s, %s %s", playerName(o.rec, 0), capsText(p.Captures(0)), playerName(o.rec, 1), capsText(p.Captures(1)))
+	if h := headers(o.rec); h != "" {
+		sb.WriteString("; " + h)
+	}
 	return sb.String()
+}
+
+// headers are the record's own headers in words: the result it states,
+// the event and round, the game's name and date; "" when it has none.
+func headers(rec *record.Record) string {
+	var parts []string
+	for _, h := range []struct{ label, v string }{
+		{"recorded result", rec.ResultText}, {"event", rec.Event}, {"round", rec.Round}, {"game", rec.Name}, {"date", rec.Date},
+	} {
+		if v := strings.TrimSpace(h.v); v != "" {
+			parts = append(parts, fmt.Sprintf("%s %q", h.label, v))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // playerName is "P0 name", or just "P0" when the record has no name.
@@ -227,6 +259,9 @@ func capsText(c [3]int) string {
 // showGame draws the start and the position after every turn.
 func showGame(w io.Writer, rec *record.Record, g *engine.Game) {
 	fmt.Fprintf(w, "start (%s rings, %s moves first)\n", rec.Variant, playerName(rec, rec.First))
+	if h := headers(rec); h != "" {
+		fmt.Fprintln(w, h)
+	}
 	showPosition(w, rec, g.Start())
 	for i := 0; i < g.Len(); i++ {
 		t, claimed := g.Turn(i)

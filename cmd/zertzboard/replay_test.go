@@ -125,8 +125,20 @@ func TestReplayJSONKeyOrder(t *testing.T) {
 		}
 	}
 	want := []string{"file", "variant", "turns", "winner", "result", "captures", "error", "warnings"}
-	if !reflect.DeepEqual(keys, want) {
-		t.Errorf("keys = %q; want %q", keys, want)
+	// The record's own headers (ext) may follow, in this order, each only
+	// when the record has it.
+	ext := []string{"result_text", "date", "name", "event", "round"}
+	if len(keys) < len(want) || !reflect.DeepEqual(keys[:len(want)], want) {
+		t.Fatalf("keys = %q; want %q first", keys, want)
+	}
+	rest := keys[len(want):]
+	for _, k := range ext {
+		if len(rest) > 0 && rest[0] == k {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) > 0 {
+		t.Errorf("keys = %q: %q are not the headers %q in order", keys, rest, ext)
 	}
 }
 
@@ -283,5 +295,65 @@ func TestReplayWarnings(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"replay", "--strict", after}, &out, &errOut); code != exitIllegal || !strings.Contains(errOut.String(), "[game-over]") {
 		t.Errorf("--strict: exit %d, %s", code, errOut.String())
+	}
+}
+
+// TestReplayReadsResultBack: a game written as SGF carries its result;
+// replay reads it back (the headers in the summary and in --json) and
+// replays to the same result as the record it was written from.
+func TestReplayReadsResultBack(t *testing.T) {
+	rec, err := record.ReadFile(openingRec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Stop = record.Stop{Kind: record.Resign, Player: 0}
+	rec.Event, rec.Round, rec.Date = "Club Open", "4", "Thu Nov 26 14:22:33 UTC 2026"
+	dir := t.TempDir()
+	js, sgf := filepath.Join(dir, "g.json"), filepath.Join(dir, "g.sgf")
+	var jbuf, sbuf bytes.Buffer
+	if err := record.WriteJSON(&jbuf, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := record.WriteSGF(&sbuf, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(js, jbuf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sgf, sbuf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	winner := rec.Players[1]
+	lines, stderr, code := runReplayJSON(t, js, sgf)
+	if code != exitOK || len(lines) != 2 {
+		t.Fatalf("exit %d, %d lines: %s", code, len(lines), stderr)
+	}
+	for _, l := range lines {
+		if l.Result == nil || *l.Result != "resigned" || l.Winner == nil || *l.Winner != 1 || l.Turns != lines[0].Turns {
+			t.Errorf("%s: result %v winner %v turns %d; want resigned, 1, %d", l.File, l.Result, l.Winner, l.Turns, lines[0].Turns)
+		}
+	}
+	var headers struct {
+		ResultText string `json:"result_text"`
+		Event      string `json:"event"`
+		Round      string `json:"round"`
+		Date       string `json:"date"`
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"replay", "--json", sgf}, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &headers); err != nil {
+		t.Fatal(err)
+	}
+	if headers.ResultText != "Game won by "+winner || headers.Event != "Club Open" || headers.Round != "4" || headers.Date != rec.Date {
+		t.Errorf("the SGF's headers in --json: %+v\n%s", headers, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"replay", sgf}, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if want := `recorded result "Game won by ` + winner + `", event "Club Open", round "4"`; !strings.Contains(out.String(), want) {
+		t.Errorf("the summary lacks %s:\n%s", want, out.String())
 	}
 }

@@ -102,10 +102,10 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 	var usage usageError
 	switch {
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "zertzboard scoreboard: %v\n", err)
+		fmt.Fprintf(stderr, "zertzboard scoreboard: %s\n", errText(err))
 		return exitUsage
 	case err != nil:
-		fmt.Fprintf(stderr, "zertzboard scoreboard: %v\n", err)
+		fmt.Fprintf(stderr, "zertzboard scoreboard: %s\n", errText(err))
 		return exitFault
 	}
 	return exitOK

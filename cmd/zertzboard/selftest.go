@@ -138,7 +138,7 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	}
 	game, err := engine.StandardBoard(*boardName)
 	if err != nil {
-		fmt.Fprintf(stderr, "zertzboard selftest: --board: %v\n", err)
+		fmt.Fprintf(stderr, "zertzboard selftest: --board: %s\n", errText(err))
 		return exitUsage
 	}
 	o, err := rf.options()

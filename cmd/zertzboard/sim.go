@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
@@ -106,7 +108,8 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	enginePlayer := fs.Int("engine-player", 1, "with --vs-engine: the player the engine plays, 0 or 1")
 	engineLevel := fs.Int("engine-level", search.DefaultLevel, "with --vs-engine: the engine's level, 1 (a beginner) to 10")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
-	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl or ru (MQTT stays English)")
+	event := fs.String("event", "", "the tournament's name, for the games' records (SGF EV[]), at most 100 bytes")
+	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl, ru, it, nl or es (MQTT stays English)")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -119,7 +122,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fail("unexpected argument %q", fs.Arg(0))
 	}
 	if err := boardid.Check(*boardID); err != nil {
-		return fail("--board-id: %v", err)
+		return fail("--board-id: %s", errText(err))
 	}
 	if settlepkg.Check(*settle) != nil {
 		return fail("--settle %d: want %d to %d ms", *settle, settlepkg.MinMS, settlepkg.MaxMS)
@@ -129,6 +132,9 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *stallEvery != 0 && (*stallEvery < time.Second || *stallEvery > time.Hour) {
 		return fail("--stall-every %s: want 0 (never) or 1s to 1h", *stallEvery)
+	}
+	if len(*event) > 100 || !utf8.ValidString(*event) || strings.ContainsFunc(*event, unicode.IsControl) {
+		return fail("--event: want the event's name, at most 100 bytes of text")
 	}
 	if *speed <= 0 || *speed > 1000 {
 		return fail("--speed %g: want more than 0 and at most 1000", *speed)
@@ -148,15 +154,15 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	mode, err := referee.ParseMode(*modeName)
 	if err != nil {
-		return fail("%v", err)
+		return fail("--mode %q: want casual or tournament", *modeName)
 	}
 	lang, err := i18n.Parse(*language)
 	if err != nil {
-		return fail("--language: %v", err)
+		return fail("--language: %s", errText(err))
 	}
 	control, err := clock.Parse(*timeControl)
 	if err != nil {
-		return fail("--time-control: %v", err)
+		return fail("--time-control: %s", errText(err))
 	}
 	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
 		return fail("--analysis %q: want auto, on or off", *analysis)
@@ -171,7 +177,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	games, note, err := simGames(*game, *seed)
 	if err != nil {
-		return fail("%v", err)
+		return fail("--game: %s", errText(err))
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -217,7 +223,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
-			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame, Language: lang,
+			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame, Language: lang, Event: *event,
 			OnButton: func(e buttons.Event) {
 				select {
 				case presses <- e:
@@ -265,7 +271,7 @@ func brokerLogger(w io.Writer, verbose bool) *slog.Logger {
 }
 
 func describe(r *record.Record) string {
-	s := fmt.Sprintf("a %s-ring game of %d turns", strings.TrimSuffix(r.Variant, "b"), len(r.Turns))
+	s := fmt.Sprintf("a %s-ring game of %s", strings.TrimSuffix(r.Variant, "b"), plural(len(r.Turns), "turn"))
 	if r.Players[0] != "" || r.Players[1] != "" {
 		s += fmt.Sprintf(" (%s v %s)", r.Players[0], r.Players[1])
 	}

@@ -1,9 +1,9 @@
 // Package screen draws lines of text on the status screen, an SSD1306
 // 128×64 OLED over I²C (periph ssd1306), in the misc-fixed 7×13 face of
 // display/face (ASCII, Latin-1, Latin Extended-A and Cyrillic, so every
-// letter of English, German, French, Polish and Russian): five lines of
-// eighteen characters. What the lines say (whose turn it is, the
-// captures, faults) is display's business.
+// letter of English, German, French, Italian, Dutch, Spanish, Polish and
+// Russian): five lines of eighteen characters. What the lines say (whose
+// turn it is, the captures, faults) is display's business.
 //
 // Datasheet: https://cdn-shop.adafruit.com/datasheets/SSD1306.pdf
 package screen

@@ -78,8 +78,10 @@ type board struct {
 	times []time.Time // when each state arrived
 	pubs  []time.Time // when the board published it (published_ms); zero for a retained replay
 	// movePubs: when the board published the move of each seq (the
-	// move's published_ms), for states replaced unseen (stateFlow).
+	// move's published_ms), for states replaced unseen (stateFlow);
+	// moves: each move's publishing and arrival, in arrival order.
 	movePubs map[uint64]time.Time
+	moves    []moveArrival
 	seen     chan struct{} // closed and replaced on every state
 }
 
@@ -248,6 +250,7 @@ func (b *board) watch(t *testing.T) {
 		// then share this viewer's queue at the broker with the states.
 		go c.Subscribe("zertz/"+b.id+"/events", 0, func(paho.Client, paho.Message) {})
 		go c.Subscribe("zertz/"+b.id+"/moves", 1, func(_ paho.Client, m paho.Message) {
+			now := time.Now()
 			var mv struct {
 				Seq         uint64 `json:"seq"`
 				PublishedMS int64  `json:"published_ms"`
@@ -262,6 +265,7 @@ func (b *board) watch(t *testing.T) {
 			if _, ok := b.movePubs[mv.Seq]; !ok {
 				b.movePubs[mv.Seq] = time.UnixMilli(mv.PublishedMS)
 			}
+			b.moves = append(b.moves, moveArrival{pub: time.UnixMilli(mv.PublishedMS), at: now})
 			b.mu.Unlock()
 		})
 	})
@@ -269,6 +273,9 @@ func (b *board) watch(t *testing.T) {
 	c.Connect()
 	t.Cleanup(func() { c.Disconnect(50) })
 }
+
+// moveArrival is when a move was published and when it arrived.
+type moveArrival struct{ pub, at time.Time }
 
 // states is how many states the watcher has received.
 func (b *board) states() int {
@@ -676,7 +683,7 @@ func TestHostileClients(t *testing.T) {
 	var report strings.Builder
 	fmt.Fprintf(&report, "board RSS (MB), start-up peak %.1f; unattacked, over 10 states: longest gap %v, of which the board published nothing for %v; longest starved %v.\n",
 		float64(base)/(1<<20), quiet.Round(10*time.Millisecond), quietIdle.Round(10*time.Millisecond), quietDelay.Round(time.Millisecond))
-	fmt.Fprintf(&report, "Per attack: gap = the viewer's longest wait between states; idle = the longest the board published nothing (the game's own pace); starved = the longest a viewer waited for a state the board had already published (the whole gap when a state was replaced unseen); superseded = states replaced unseen.\n")
+	fmt.Fprintf(&report, "Per attack: gap = the viewer's longest wait between states; idle = the longest the board published nothing (the game's own pace); starved = the longest a viewer waited for a move or state the board had already published; superseded = states replaced unseen.\n")
 	for _, r := range results {
 		fmt.Fprintf(&report, "  %-45s %6.1f → peak %7.1f  state flowing: %-5v (%d during the attack; gap %v, idle %v, starved %v, superseded %d) %v\n",
 			r.name, float64(r.before)/(1<<20), float64(r.max)/(1<<20), r.ok, r.during, r.gap.Round(10*time.Millisecond), r.idle.Round(10*time.Millisecond),

@@ -190,20 +190,29 @@ func (b *board) longestGap(from, to time.Time) time.Duration {
 // stateFlow tells starvation apart from the game's own pauses between
 // from and to. A state is published only when something changed (a
 // turn, a take-back, the clock paused…), so a long wait between states
-// may be the players thinking; what an attack can do is hold back a state
-// the board has published.
+// may be the players thinking; what an attack can do is hold back what the
+// board has published.
 //
-// starved is the longest part of a wait between states during which the
-// board had already published the next one: from its published_ms (or the
-// previous state's arrival, if later) to its arrival. The board keeps
-// only the latest unsent state, so a state held back can be replaced by
-// the next and never seen (superseded counts those): its wait is then
-// counted from its move's published_ms, or, for a change without a move
-// (a take-back, a new game), over the whole wait. idle is the longest time the board published
-// nothing between two consecutive states the viewer saw: the game's pace.
+// starved is the longest a viewer waited for something the board had
+// already published: a move (from its published_ms to its arrival; moves
+// are never replaced, and they queue with the states), or a state (from
+// its published_ms, or the previous state's arrival if later). The board
+// keeps only the latest unsent state, so a state can be replaced by the
+// next and never seen (superseded counts those): its wait is counted from
+// its move's published_ms; a replaced state without a move (a game's end
+// and the next game's start, published together) counts from the state
+// that replaced it, and its move-less kin, held back, would show in the
+// moves' and other states' waits. idle is the longest time the board
+// published nothing between two consecutive states the viewer saw: the
+// game's pace.
 func (b *board) stateFlow(from, to time.Time) (starved, idle time.Duration, superseded int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	for _, m := range b.moves {
+		if !m.at.Before(from) && !m.at.After(to) {
+			starved = max(starved, m.at.Sub(m.pub))
+		}
+	}
 	var prevAt, prevPub time.Time
 	var prevSeq uint64
 	for i, at := range b.times {
@@ -217,29 +226,17 @@ func (b *board) stateFlow(from, to time.Time) (starved, idle time.Duration, supe
 				skipped = int(seq - prevSeq - 1)
 			}
 			superseded += skipped
-			switch {
-			case skipped > 0:
-				// The lost states' moves say when they were published;
-				// without a move (a take-back, a new game), the whole
-				// wait counts.
-				lost := prevAt
-				for k := prevSeq + 1; k < seq; k++ {
-					mp, ok := b.movePubs[k]
-					if !ok {
-						lost = prevAt
-						break
-					}
-					if k == prevSeq+1 || mp.Before(lost) {
-						lost = mp
-					}
-				}
-				starved = max(starved, at.Sub(maxTime(lost, prevAt)))
-			case pub.IsZero():
+			if pub.IsZero() { // a retained replay: when it was published is not known
 				starved = max(starved, at.Sub(prevAt))
-			default:
+			} else {
 				starved = max(starved, at.Sub(maxTime(pub, prevAt)))
-				if !prevPub.IsZero() {
+				if skipped == 0 && !prevPub.IsZero() {
 					idle = max(idle, pub.Sub(prevPub))
+				}
+			}
+			for k := prevSeq + 1; k < seq; k++ {
+				if mp, ok := b.movePubs[k]; ok {
+					starved = max(starved, at.Sub(maxTime(mp, prevAt)))
 				}
 			}
 		}
