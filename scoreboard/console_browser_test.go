@@ -66,10 +66,12 @@ func TestConsoleBrowser(t *testing.T) {
 	// form refuses to send without one), and the declaration waits for a
 	// confirmation that names the board and the winner; cancelled, nothing
 	// is sent.
-	var pre string
-	br.eval(`document.querySelector('form.act[data-action="declare-result"] select[name=winner]').value`, &pre)
-	if pre != "" {
-		t.Errorf("the winner is preselected: %q", pre)
+	var pre struct {
+		Value, Text string
+	}
+	br.eval(`(() => { const s = document.querySelector('form.act[data-action="declare-result"] select[name=winner]'); return {Value: s.value, Text: s.options[s.selectedIndex].textContent}; })()`, &pre)
+	if pre.Value != "" || strings.Contains(pre.Text, rec.Players[0]) || strings.Contains(pre.Text, rec.Players[1]) {
+		t.Errorf("the winner is preselected: %q (%q)", pre.Value, pre.Text)
 	}
 	br.eval(`(() => {
 		const pick = document.getElementById("board"); pick.value = "t1";
@@ -115,6 +117,22 @@ func TestConsoleBrowser(t *testing.T) {
 		t.Errorf("the results row %q", res)
 	}
 	br.screenshot("console-results.png")
+
+	// The console on a phone and a tablet: nothing runs off the right edge.
+	br.navigate(r.url + "/console")
+	br.waitFor("the console", `document.querySelector('form.logout')`)
+	for _, sz := range screenSizes[:2] {
+		br.resize(sz.width, sz.height)
+		br.navigate(r.url + "/console")
+		br.waitFor("the console's boards", `document.readyState === "complete" && document.querySelector('#view tr[data-board="t1"]')`)
+		var got layoutCheck
+		br.eval(checkLayout+"(false)", &got)
+		if got.Overflow > 0 || len(got.Problems) > 0 {
+			t.Errorf("the console at %s: overflow %d px; %s", sz.name, got.Overflow, strings.Join(got.Problems, "; "))
+		}
+		br.screenshot("console-" + sz.name + ".png")
+	}
+	br.resize(1280, 720)
 
 	// Log out: the console is the log-in form again.
 	br.navigate(r.url + "/console")

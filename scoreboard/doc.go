@@ -33,6 +33,16 @@
 // served with the running clock as it is now). A clock stops when the
 // game is paused, over, or the board goes offline.
 //
+// Besides the live views: a game viewer that steps through a finished
+// game (or, from a board page, back through the game under way) with the
+// forced-win search of a position on demand (viewer.go); the overlay's
+// layouts and sizes, which only set classes on the page (overlay.go); and
+// a spectator card with the scoreboard's address as a QR code
+// (spectator.go). The pages follow the screen's width and the system's
+// light or dark scheme (web/static/style.css). Each MQTT message is
+// decoded once, for the views and for the console and the results
+// (observe.go decodeMessage).
+//
 // Viewers never hold up the broker or each other: each stream has a
 // bounded queue that coalesces to the latest view; a stream whose queue
 // fills (its socket is stuck) is dropped, and its EventSource reconnects

@@ -14,7 +14,6 @@ import (
 	"github.com/zertzboard/zertzboard/hall"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
-	"github.com/zertzboard/zertzboard/live"
 )
 
 // Limits on what the scoreboard keeps from the broker.
@@ -252,46 +251,32 @@ func (s *Server) Handle(topic string, payload []byte) {
 	if !ok || !boardid.Valid(id) || len(payload) > maxPayload {
 		return
 	}
-	s.obs.observe(id, kind, payload) // the console and the results (observe.go)
 	switch kind {
-	case "state", "status", "events", "moves":
+	case "state", "status", "events", "moves", "record":
 	default:
 		return
 	}
-	if kind == "state" && len(payload) == 0 {
+	// Decode once, outside the lock, for the views and for the console
+	// and the results (observe.go); junk changes nothing.
+	m, err := decodeMessage(kind, payload)
+	if err != nil {
+		s.log.Debug("scoreboard: bad message", "board", id, "kind", kind, "err", err)
+		return
+	}
+	s.obs.observeDecoded(id, kind, payload, &m)
+	if kind == "record" {
+		return
+	}
+	if kind == "state" && m.state == nil {
 		s.forget(id) // its retained state was cleared: the board is gone
 		return
 	}
-	// Decode outside the lock; junk changes nothing.
-	var (
-		st     *live.State
-		status string
-		ev     struct {
-			Event string `json:"event"`
-			noticeBody
-		}
-	)
-	switch kind {
-	case "state":
-		st = new(live.State)
-		if err := json.Unmarshal(payload, st); err != nil {
-			s.log.Debug("scoreboard: bad state", "board", id, "err", err)
-			return
-		}
-	case "status":
+	st, ev := m.state, m.ev
+	var status string
+	if kind == "status" && m.statusOK {
 		// The first word is online or offline; what follows it
 		// ("online command-path-failed") is the console's business.
-		var ok bool
-		if status, ok = parseStatus(payload); ok {
-			status, _, _ = strings.Cut(status, " ")
-		} else {
-			status = ""
-		}
-	case "events":
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			s.log.Debug("scoreboard: bad event", "board", id, "err", err)
-			return
-		}
+		status, _, _ = strings.Cut(m.status, " ")
 	}
 
 	s.mu.Lock()

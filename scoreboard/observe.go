@@ -2,9 +2,12 @@ package scoreboard
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zertzboard/zertzboard/live"
 )
 
 // The arbiter console and the results read a board's topics on their own,
@@ -131,55 +134,102 @@ func (o *observer) changes() (<-chan struct{}, uint64) {
 	return o.wake, o.version
 }
 
-// observe takes one message of a valid board ID whose payload is within
-// maxPayload. kind is state, status, events, moves or record.
-func (o *observer) observe(id, kind string, payload []byte) {
-	var (
-		st     *opState
-		rec    *recInfo
-		status string
-		ev     struct {
-			Event  string `json:"event"`
-			Reason string `json:"reason"`
-			Player int    `json:"player"`
-			From   string `json:"from"`
-			To     string `json:"to"`
-		}
-	)
+// message is one MQTT message decoded once, for both its readers: the
+// views (hub.go Handle) and the console and results (the observer).
+type message struct {
+	state    *live.State // kind state: nil when the retained state was cleared
+	op       *opState    // the same state, as the console and results read it
+	rec      *recInfo    // kind record: nil when cleared
+	status   string      // kind status: the whole payload, trimmed
+	statusOK bool        // it starts with online or offline
+	ev       eventMessage
+}
+
+// eventMessage is an event as both readers take it: the views the
+// notice's body, the console its reason, player and cells.
+type eventMessage struct {
+	Event string `json:"event"`
+	noticeBody
+}
+
+// decodeMessage decodes a message of kind (state, status, events, moves
+// or record), or says why it cannot: junk changes nothing.
+func decodeMessage(kind string, payload []byte) (message, error) {
+	var m message
 	switch kind {
 	case "state":
 		if len(payload) > 0 {
-			st = new(opState)
-			if json.Unmarshal(payload, st) != nil {
-				return
+			m.state = new(live.State)
+			if err := json.Unmarshal(payload, m.state); err != nil {
+				return m, err
 			}
+			m.op = opStateOf(m.state)
 		}
 	case "record":
 		if len(payload) > maxRecord {
-			return
+			return m, fmt.Errorf("a record of %d bytes; at most %d kept", len(payload), maxRecord)
 		}
 		if len(payload) > 0 {
-			rec = new(recInfo)
-			if json.Unmarshal(payload, rec) != nil {
-				return
+			m.rec = new(recInfo)
+			if err := json.Unmarshal(payload, m.rec); err != nil {
+				return m, err
 			}
 		}
 	case "status":
-		var ok bool
-		if status, ok = parseStatus(payload); !ok {
-			return
-		}
+		m.status, m.statusOK = parseStatus(payload)
 	case "events":
-		if json.Unmarshal(payload, &ev) != nil {
-			return
+		if err := json.Unmarshal(payload, &m.ev); err != nil {
+			return m, err
 		}
-	case "moves":
+	}
+	return m, nil
+}
+
+// opStateOf is the part of a state the console and the results read.
+func opStateOf(s *live.State) *opState {
+	st := &opState{Seq: s.Seq, T: s.T, Published: s.PublishedMS, Variant: s.Variant, Mode: s.Mode, Players: s.Players,
+		ToMove: s.ToMove, Phase: s.Phase, Turn: s.Turn, Winner: s.Winner, Result: s.Result, ResultNote: s.ResultNote,
+		Missed: s.Missed, GameID: s.GameID, Status: s.Status, DeadCells: s.DeadCells}
+	if c := s.Clock; c.Control != "" || c.Remaining != nil || c.Running != nil || c.Paused || c.IncrementMS != 0 {
+		st.Clock = &ClockState{Control: c.Control, RemainingMS: c.Remaining, Running: c.Running, Paused: c.Paused, IncrementMS: c.IncrementMS}
+	}
+	if t := s.TakebackRequest; t != nil {
+		st.Takeback = &TakebackRequest{Turn: t.Turn, By: t.By}
+	}
+	if q := s.Question; q != nil {
+		st.Question = &opQuestion{ID: q.ID, Turn: q.Turn, Cell: q.Cell, About: q.About, Options: q.Options, Provisional: q.Provisional}
+	}
+	return st
+}
+
+// observe takes one message of a valid board ID whose payload is within
+// maxPayload. kind is state, status, events, moves or record.
+func (o *observer) observe(id, kind string, payload []byte) {
+	switch kind {
+	case "state", "record", "status", "events", "moves":
 	default:
 		return
 	}
+	m, err := decodeMessage(kind, payload)
+	if err != nil {
+		return
+	}
+	o.observeDecoded(id, kind, payload, &m)
+}
 
+// observeDecoded is observe with the message decoded already.
+func (o *observer) observeDecoded(id, kind string, payload []byte, m *message) {
+	switch kind {
+	case "state", "record", "events", "moves":
+	case "status":
+		if !m.statusOK {
+			return
+		}
+	default:
+		return
+	}
 	o.mu.Lock()
-	over := o.applyLocked(id, kind, payload, st, rec, status, ev.Event, ev.Reason, ev.From+"→"+ev.To)
+	over := o.applyLocked(id, kind, payload, m.op, m.rec, m.status, m.ev.Event, m.ev.Reason, m.ev.From+"→"+m.ev.To)
 	o.mu.Unlock()
 	// Outside the lock: keeping a result may write to disk.
 	if over != nil && o.onOver != nil {

@@ -28,6 +28,9 @@ const (
 
 var colX = Spacing * math.Sqrt(3) / 2
 
+// The radii as the SVG says them.
+var ringR, marbleR, miniMarbleR = num(RingRadius), num(MarbleRadius), num(MarbleRadius + 2)
+
 // Center is the centre of a cell in SVG coordinates. Doubled coordinates
 // put the neighbours of (x, y) at (x, y±2) and (x±1, y±1); row 1 is drawn
 // at the bottom, as on Boardspace.
@@ -477,33 +480,66 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 
 	var top, labels strings.Builder
 	b.WriteString(`<g class="cells">`)
+	// The cells are most of the view: written piece by piece, numbers
+	// formatted into one scratch buffer (no allocation per attribute).
+	var scratch [32]byte
+	wnum := func(w *strings.Builder, f float64) {
+		w.Write(strconv.AppendFloat(scratch[:0], math.Round(f*100)/100, 'f', -1, 64))
+	}
 	for i, c := range s.Layout {
 		content := byte('.')
 		if i < len(s.Cells) {
 			content = s.Cells[i]
 		}
-		x, y := num(pos[c.Label][0]), num(pos[c.Label][1])
-		cls := "cell"
+		p := pos[c.Label]
+		label := esc(c.Label)
+		extra := mark[c.Label]
+		b.WriteString(`<g class="cell`)
 		if content == '.' {
-			cls += " gone"
+			b.WriteString(` gone`)
 		}
-		cls += mark[c.Label]
-		fmt.Fprintf(&b, `<g class="%s" data-cell="%s" data-content="%c" data-k="c-%s">`, cls, esc(c.Label), content, esc(c.Label))
-		ringCls := "ring"
+		b.WriteString(extra)
+		b.WriteString(`" data-cell="`)
+		b.WriteString(label)
+		b.WriteString(`" data-content="`)
+		b.WriteByte(content)
+		b.WriteString(`" data-k="c-`)
+		b.WriteString(label)
+		b.WriteString(`"><circle class="ring`)
 		if content == '.' {
-			ringCls += " removed"
+			b.WriteString(` removed`)
 		}
-		fmt.Fprintf(&b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, ringCls, x, y, num(RingRadius))
-		if strings.Contains(mark[c.Label], "last-removed") {
-			fmt.Fprintf(&b, `<path class="xmark" d="M%s %sl12 12m0 -12l-12 12"/>`, num(pos[c.Label][0]-6), num(pos[c.Label][1]-6))
+		b.WriteString(`" cx="`)
+		wnum(&b, p[0])
+		b.WriteString(`" cy="`)
+		wnum(&b, p[1])
+		b.WriteString(`" r="` + ringR + `"/>`)
+		if strings.Contains(extra, "last-removed") {
+			b.WriteString(`<path class="xmark" d="M`)
+			wnum(&b, p[0]-6)
+			b.WriteByte(' ')
+			wnum(&b, p[1]-6)
+			b.WriteString(`l12 12m0 -12l-12 12"/>`)
 		}
 		if name, ok := colourName[content]; ok {
-			fmt.Fprintf(&b, `<circle class="marble %c" cx="%s" cy="%s" r="%s" fill="url(#zb-%s)"><title>%s %s</title></circle>`,
-				content, x, y, num(MarbleRadius), name, esc(c.Label), esc(l.T("colour."+name)))
+			b.WriteString(`<circle class="marble `)
+			b.WriteByte(content)
+			b.WriteString(`" cx="`)
+			wnum(&b, p[0])
+			b.WriteString(`" cy="`)
+			wnum(&b, p[1])
+			b.WriteString(`" r="` + marbleR + `" fill="url(#zb-`)
+			b.WriteString(name)
+			b.WriteString(`)"><title>`)
+			b.WriteString(label)
+			b.WriteByte(' ')
+			b.WriteString(esc(l.T("colour." + name)))
+			b.WriteString(`</title></circle>`)
 		}
 		if sh, ok := fixes[c.Label]; ok { // drawn last, above everything
+			x, y := num(p[0]), num(p[1])
 			fmt.Fprintf(&top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
-				x, y, num(RingRadius+8), x, num(pos[c.Label][1]-RingRadius-10), esc(shortContent(l, sh)))
+				x, y, num(RingRadius+8), x, num(p[1]-RingRadius-10), esc(shortContent(l, sh)))
 		}
 		b.WriteString(`</g>`)
 		// The labels are drawn above everything else (below), so that no
@@ -511,14 +547,24 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 		// is hidden under a marble, and dimmed on a removed ring, by its
 		// group's class (lc, lg), so that a move changes one short
 		// attribute of it (patch.go) rather than the cell's whole text.
-		lcls := "l"
+		labels.WriteString(`<g class="`)
 		switch {
 		case content == '.':
-			lcls = "lg"
+			labels.WriteString("lg")
 		case content != 'o':
-			lcls = "lc"
+			labels.WriteString("lc")
+		default:
+			labels.WriteString("l")
 		}
-		fmt.Fprintf(&labels, `<g class="%s" data-k="l-%s"><text class="label" x="%s" y="%s">%s</text></g>`, lcls, esc(c.Label), x, num(pos[c.Label][1]+0.5), esc(c.Label))
+		labels.WriteString(`" data-k="l-`)
+		labels.WriteString(label)
+		labels.WriteString(`"><text class="label" x="`)
+		wnum(&labels, p[0])
+		labels.WriteString(`" y="`)
+		wnum(&labels, p[1]+0.5)
+		labels.WriteString(`">`)
+		labels.WriteString(label)
+		labels.WriteString(`</text></g>`)
 	}
 	b.WriteString(`</g>`)
 	// What is drawn over the cells is one part for patches (patch.go).
@@ -590,18 +636,30 @@ func miniSVG(s *live.State) string {
 			last = lm.Move.Path[len(lm.Move.Path)-1]
 		}
 	}
+	var scratch [32]byte
+	wnum := func(f float64) { b.Write(strconv.AppendFloat(scratch[:0], math.Round(f*100)/100, 'f', -1, 64)) }
 	for i, c := range s.Layout {
 		if i >= len(s.Cells) || s.Cells[i] == '.' {
 			continue
 		}
 		x, y := Center(c)
-		cls := "ring"
+		b.WriteString(`<circle class="ring`)
 		if c.Label == last {
-			cls += " last"
+			b.WriteString(` last`)
 		}
-		fmt.Fprintf(&b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, cls, num(x), num(y), num(RingRadius))
+		b.WriteString(`" cx="`)
+		wnum(x)
+		b.WriteString(`" cy="`)
+		wnum(y)
+		b.WriteString(`" r="` + ringR + `"/>`)
 		if _, ok := colourName[s.Cells[i]]; ok {
-			fmt.Fprintf(&b, `<circle class="m %c" cx="%s" cy="%s" r="%s"/>`, s.Cells[i], num(x), num(y), num(MarbleRadius+2))
+			b.WriteString(`<circle class="m `)
+			b.WriteByte(s.Cells[i])
+			b.WriteString(`" cx="`)
+			wnum(x)
+			b.WriteString(`" cy="`)
+			wnum(y)
+			b.WriteString(`" r="` + miniMarbleR + `"/>`)
 		}
 	}
 	b.WriteString(`</svg>`)

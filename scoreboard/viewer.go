@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zertzboard/zertzboard/clock"
@@ -28,8 +29,9 @@ import (
 // record replayed to that turn, with the clocks as the record has them
 // after that turn. The forced-win analysis of a position, and the turns
 // of a game that let a forced win go, are computed on demand: one search
-// at a time per scoreboard, each bounded in nodes and time, and
-// remembered for the games viewed last.
+// at a time per scoreboard, each bounded in nodes and time, at most
+// viewerWaiting requests waiting for it (others get 503), and the
+// results remembered for the games viewed last.
 //
 //	GET /results/GAME               the viewer page
 //	GET /results/GAME/pos/N         position after N turns (an HTML fragment;
@@ -44,19 +46,53 @@ const (
 	viewerMaxNodes = 3_000_000
 	viewerBudget   = 3 * time.Second
 	viewerGames    = 32 // games whose searches are remembered
+	viewerWaiting  = 8  // requests that may wait for the search slot
 )
+
+// errBusy is a search refused because too many wait for the slot.
+var errBusy = errors.New("the analysis is busy; try again in a moment")
 
 // viewer holds the searches done, per game and position.
 type viewer struct {
-	sem chan struct{} // one search at a time
+	sem     chan struct{} // one search at a time
+	waiting atomic.Int32  // requests waiting for it
 
-	mu    sync.Mutex
-	found map[string]map[int]*posSearch // game → position → search
-	order []string                      // games, oldest first
+	mu     sync.Mutex
+	found  map[string]map[int]*posSearch // game → position → search
+	order  []string                      // games, oldest first
+	replay map[string]*replayed          // finished games replayed, by key
+	rorder []string                      // their keys, oldest first
+}
+
+// replayedOf is the finished game res replayed, once for the last
+// viewerGames games viewed (a replayed game is only read after).
+func (vw *viewer) replayedOf(res *GameResult) (*replayed, error) {
+	key := "game:" + res.GameID
+	vw.mu.Lock()
+	g := vw.replay[key]
+	vw.mu.Unlock()
+	if g != nil && g.end == res {
+		return g, nil
+	}
+	g, err := replayRecord(key, res.Board, res.Record, res)
+	if err != nil {
+		return nil, err
+	}
+	vw.mu.Lock()
+	defer vw.mu.Unlock()
+	if vw.replay[key] == nil {
+		vw.rorder = append(vw.rorder, key)
+		if len(vw.rorder) > viewerGames {
+			delete(vw.replay, vw.rorder[0])
+			vw.rorder = vw.rorder[1:]
+		}
+	}
+	vw.replay[key] = g
+	return g, nil
 }
 
 func newViewer() *viewer {
-	return &viewer{sem: make(chan struct{}, 1), found: map[string]map[int]*posSearch{}}
+	return &viewer{sem: make(chan struct{}, 1), found: map[string]map[int]*posSearch{}, replay: map[string]*replayed{}}
 }
 
 // posSearch is one position's forced-win search.
@@ -165,9 +201,15 @@ func (vw *viewer) search(ctx context.Context, g *replayed, n int) (*posSearch, e
 			return ps, nil
 		}
 	}
+	if vw.waiting.Add(1) > viewerWaiting {
+		vw.waiting.Add(-1)
+		return nil, errBusy
+	}
 	select {
 	case vw.sem <- struct{}{}:
+		vw.waiting.Add(-1)
 	case <-ctx.Done():
+		vw.waiting.Add(-1)
 		return nil, ctx.Err()
 	}
 	defer func() { <-vw.sem }()
@@ -282,7 +324,7 @@ func (s *Server) replayedGame(w http.ResponseWriter, id string) *replayed {
 		http.Error(w, fmt.Sprintf("scoreboard: no finished game %q", id), http.StatusNotFound)
 		return nil
 	}
-	g, err := replayRecord("game:"+id, res.Board, res.Record, res)
+	g, err := s.vw.replayedOf(res)
 	if err != nil {
 		http.Error(w, fmt.Sprintf("scoreboard: game %q cannot be replayed: %v", id, err), http.StatusUnprocessableEntity)
 		return nil
@@ -327,6 +369,10 @@ func (s *Server) viewerRoutes(mux *http.ServeMux) {
 		all := make([]*posSearch, 0, g.turns()+1)
 		for n := 0; n <= g.turns(); n++ {
 			ps, err := s.vw.search(r.Context(), g, n)
+			if errors.Is(err, errBusy) {
+				http.Error(w, "scoreboard: "+err.Error(), http.StatusServiceUnavailable)
+				return
+			}
 			if err != nil {
 				return // the viewer went away
 			}
@@ -357,8 +403,12 @@ func (s *Server) servePosition(w http.ResponseWriter, r *http.Request, g *replay
 	var an *live.Analysis
 	if !opt.NoAnalysis && r.URL.Query().Has("analysis") {
 		ps, err := s.vw.search(r.Context(), g, n)
-		if err != nil {
+		if errors.Is(err, errBusy) {
+			http.Error(w, "scoreboard: "+err.Error(), http.StatusServiceUnavailable)
 			return
+		}
+		if err != nil {
+			return // the viewer went away
 		}
 		an = ps.an
 	}

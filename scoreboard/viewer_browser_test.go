@@ -1,8 +1,12 @@
 package scoreboard
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image/color"
+	"image/png"
 	"io"
 	"net/http"
 	"slices"
@@ -126,6 +130,7 @@ func TestBrowserViewer(t *testing.T) {
 	br.click(`#view .moves li[data-n="12"]`)
 	checkShown(t, shown(12), rec, rep, 12, true)
 	br.screenshot("viewer-turn12.png")
+	marblesPainted(t, br, "#view")
 	br.eval(`(() => { const s = document.getElementById("slider"); s.value = "27"; s.dispatchEvent(new Event("input")); return true; })()`, nil)
 	checkShown(t, shown(27), rec, rep, 27, true)
 	br.click("#first")
@@ -177,10 +182,11 @@ func TestBrowserViewer(t *testing.T) {
 	br.waitFor("the live page", fmt.Sprintf(`document.body.dataset.live && document.querySelector('#view .sb[data-turn="%d"]')`, f.liveN))
 	pastAt := func(n int) {
 		t.Helper()
-		br.waitFor(fmt.Sprintf("turn %d shown", n), fmt.Sprintf(`window.zbPast === %d && document.getElementById("view").hidden && document.querySelector('#past .sb[data-turn="%d"]')`, n, n))
+		br.waitFor(fmt.Sprintf("turn %d shown", n), fmt.Sprintf(`window.zbPast === %d && getComputedStyle(document.getElementById("view")).visibility === "hidden" && document.querySelector('#past .sb[data-turn="%d"]')`, n, n))
 		var got viewerDOM
 		br.eval(readViewer+`(document.getElementById("past"))`, &got)
 		checkShown(t, got, f.live, f.liveRep, n, true)
+		marblesPainted(t, br, "#past")
 	}
 	br.key("ArrowLeft", "ArrowLeft", 37)
 	pastAt(f.liveN - 1)
@@ -190,9 +196,49 @@ func TestBrowserViewer(t *testing.T) {
 	br.key("ArrowRight", "ArrowRight", 39)
 	pastAt(f.liveN - 1)
 	br.key("l", "KeyL", 76)
-	br.waitFor("live again", `window.zbPast === null && !document.getElementById("view").hidden && document.getElementById("past").hidden`)
+	br.waitFor("live again", `window.zbPast === null && getComputedStyle(document.getElementById("view")).visibility === "visible" && document.getElementById("past").hidden`)
 	br.key("Home", "Home", 36)
 	pastAt(0)
 	br.key("Escape", "Escape", 27)
-	br.waitFor("live again", `window.zbPast === null && !document.getElementById("view").hidden`)
+	br.waitFor("live again", `window.zbPast === null && getComputedStyle(document.getElementById("view")).visibility === "visible"`)
+}
+
+// marblesPainted checks, in a screenshot, that a dark marble of the board
+// under root is painted: the pixel at its centre differs clearly from the
+// one at the centre of a vacant ring (the page's background).
+func marblesPainted(t *testing.T, br *browser, root string) {
+	t.Helper()
+	var at struct {
+		MX, MY, RX, RY float64
+		Found          bool
+	}
+	br.eval(fmt.Sprintf(`(() => {
+		const m = document.querySelector(%q + ' .cell[data-content="b"] circle.marble, ' + %q + ' .cell[data-content="g"] circle.marble');
+		const r = document.querySelector(%q + ' .cell[data-content="o"] circle.ring');
+		if (!m || !r) return {Found: false};
+		const a = m.getBoundingClientRect(), b = r.getBoundingClientRect();
+		return {MX: a.left + a.width / 2, MY: a.top + a.height / 2, RX: b.left + b.width / 2, RY: b.top + b.height / 2, Found: true};
+	})()`, root, root, root), &at)
+	if !at.Found {
+		return
+	}
+	var r struct {
+		Data string `json:"data"`
+	}
+	br.call("Page.captureScreenshot", map[string]any{"format": "png"}, &r)
+	data, err := base64.StdEncoding.DecodeString(r.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lum := func(x, y float64) int {
+		c, _, _, _ := color.GrayModel.Convert(img.At(int(x), int(y))).RGBA()
+		return int(c >> 8)
+	}
+	if m, bg := lum(at.MX, at.MY), lum(at.RX, at.RY); bg-m < 40 {
+		t.Errorf("%s: a dark marble is not painted (luminance %d at its centre, %d in an empty ring)", root, m, bg)
+	}
 }

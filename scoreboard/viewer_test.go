@@ -1,7 +1,9 @@
 package scoreboard
 
 import (
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/referee"
 )
 
 func TestMissedWins(t *testing.T) {
@@ -99,5 +102,79 @@ func TestLabelsAboveArrows(t *testing.T) {
 		if m == nil || m[1] != want {
 			t.Errorf("cell %s (%c): label %q above the arrows; want class %s", c.Label, st.Cells[i], m, want)
 		}
+	}
+}
+
+// TestOpStateOf: a state decoded once (live.State) gives the console and
+// the results exactly what decoding the payload into their own fields
+// gave, clocks, take-back request and question included.
+func TestOpStateOf(t *testing.T) {
+	rec, rep := sampleGame(t, 20)
+	states := gameStates(t, rec, rep, "t1")
+	run, rem := 1, [2]int64{61000, 59000}
+	q := &referee.Question{ID: 3, Turn: 12, Cell: "D4", About: "which", Options: []string{"a", "b"}, Provisional: 1, Text: "?"}
+	variants := []func(*live.State){
+		func(*live.State) {},
+		func(s *live.State) {
+			s.Clock = live.Clock{Control: "fischer:5m+3s", Remaining: &rem, Running: &run, Paused: true, IncrementMS: 3000}
+			s.TakebackRequest = &live.TakebackRequest{Turn: 9, By: 1}
+			s.Question, s.DeadCells, s.GameID, s.PublishedMS, s.ResultNote = q, []string{"A1"}, "t1-4", 1700000000000, "note"
+		},
+		func(s *live.State) { s.Clock = live.Clock{} },
+	}
+	for i, st := range []live.State{states[0], states[13], states[len(states)-1]} {
+		for j, change := range variants {
+			change(&st)
+			payload := stateJSON(t, st)
+			var want opState
+			if err := json.Unmarshal(payload, &want); err != nil {
+				t.Fatal(err)
+			}
+			if want.Clock != nil && *want.Clock == (ClockState{}) {
+				want.Clock = nil // an empty clock object is no clock
+			}
+			m, err := decodeMessage("state", payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(m.op, &want) {
+				t.Errorf("state %d, variant %d: decoded once %+v; the payload says %+v", i, j, *m.op, want)
+			}
+		}
+	}
+}
+
+// TestViewerBusy: with the search slot taken and viewerWaiting requests
+// waiting for it, another is refused at once with 503.
+func TestViewerBusy(t *testing.T) {
+	f := newPagesFixture(t)
+	f.s.vw.sem <- struct{}{} // the slot is taken
+	f.s.vw.waiting.Store(viewerWaiting)
+	resp, body := get(t, f.srv.URL+"/results/t61-1/pos/5?analysis=1")
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "busy") {
+		t.Errorf("%d %q; want 503, busy", resp.StatusCode, body)
+	}
+	f.s.vw.waiting.Store(0)
+	<-f.s.vw.sem
+	if resp, body := get(t, f.srv.URL+"/results/t61-1/pos/5?analysis=1"); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "banner analysis") {
+		t.Errorf("with the slot free: %d %.200s", resp.StatusCode, body)
+	}
+}
+
+// TestReplayedOnce: a finished game is replayed once for all its
+// positions' requests, and again only if its result is another.
+func TestReplayedOnce(t *testing.T) {
+	f := newPagesFixture(t)
+	res := f.s.res.get("t61-1")
+	a, err := f.s.vw.replayedOf(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := f.s.vw.replayedOf(res); b != a {
+		t.Error("the game was replayed again")
+	}
+	other := &GameResult{GameID: res.GameID, Board: res.Board, Record: res.Record}
+	if c, _ := f.s.vw.replayedOf(other); c == a || c.end != other {
+		t.Error("another result of the same ID kept the old replay")
 	}
 }

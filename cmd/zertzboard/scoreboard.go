@@ -35,16 +35,25 @@ boards, captures toward the winning sets, the moves). It subscribes to
 browsers at once (server-sent events). Everything it serves is built in:
 it works without Internet access.
 
-Pages:
-  /                 every board seen, with players, captures and status
-  /board/ID         one board
-  ?overlay=1        on any page: transparent and compact, for OBS browser sources
+Pages (each fits a phone, a tablet or a desktop, in a light or dark theme
+as the system prefers):
+  /                 every board seen, with players, captures and status, and
+                    a QR code of the scoreboard's address for spectators
+  /board/ID         one board; ← steps back through its game, L returns to live
+  ?overlay=1        on any page: transparent and compact, for OBS browser sources;
+                    with layout=full|board|panel|lowerthird, scale=0.5…3,
+                    analysis=0 (no forced-win line), clocks=0, e.g.
+                    /board/t1?layout=lowerthird&scale=1.5
+  /watch            a printable "watch live" card with that QR code
   /console          the arbiter console: log in with an operator account of
                     the broker; every board's players, clocks and alerts, and
                     actions (new game, pause, resume, take-back answers,
                     results, added time) sent as the boards' cmd/ commands
   /results          every finished game; /results.csv, /results.zip (every
                     record, SGF and JSON), /results/GAME.sgf and .json
+  /results/GAME     step through a finished game (buttons, arrow keys, a
+                    slider, its moves), with the forced-win analysis of each
+                    position and the turns that missed a forced win on request
   /board/ID/record.sgf, record.json   the board's current game
 
 Bridged halls: when hall brokers bridge to the broker followed (see

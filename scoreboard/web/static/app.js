@@ -124,7 +124,9 @@
   // (→ forward, Home to the start), L, Esc or End return to live. The past
   // position is the server's rendering of the board's record at that turn
   // (viewer.go), shown in place of the live view, which stays up to date
-  // underneath. window.zbPast is the turn shown, or null when live.
+  // underneath: hidden by body.past (style.css), never display: none, so
+  // that the marbles' gradients, defined in its SVG first, still paint the
+  // past board's. window.zbPast is the turn shown, or null when live.
   const board = document.body.dataset.board;
   window.zbPast = null;
   if (board && !document.body.classList.contains("overlay")) {
@@ -145,7 +147,6 @@
       window.zbPast = null;
       past.hidden = true;
       note.hidden = true;
-      view.hidden = false;
       document.body.classList.remove("past");
     };
     const show = async (k) => {
@@ -166,7 +167,8 @@
       if (want !== k) return; // a later step came first
       past.innerHTML = html;
       past.hidden = false;
-      view.hidden = true;
+      const cur = past.querySelector(".moves li.cur");
+      if (cur) cur.scrollIntoView({ block: "nearest" });
       note.textContent = fmt(document.body.dataset.pastFmt || "%d / %d", k, total);
       note.hidden = false;
       document.body.classList.add("past");

@@ -28,7 +28,7 @@
     const tr = Array.from(view.querySelectorAll("tr[data-board]")).find((r) => r.dataset.board === pick.value);
     const p = tr ? [tr.querySelector(".p0"), tr.querySelector(".p1")].map((e) => e && e.textContent) : [null, null];
     generic.forEach((text, o) => {
-      const n = p[Number(o.value)];
+      const n = o.value === "" ? null : p[Number(o.value)]; // "— choose —" names no one
       o.textContent = n ? text + " · " + n : text;
     });
   }
@@ -93,11 +93,23 @@
   const dlg = document.getElementById("confirm");
   const fill = (f, ...a) => { let i = 0; return f.replace(/%[ds]/g, () => String(a[i++])); };
   const optText = (f, name) => { const s = f.querySelector("select[name=" + name + "]"); return s.options[s.selectedIndex].textContent; };
+  // One question at a time, answered by its buttons or Esc (not by the
+  // dialog's close event, which comes later and could answer the next).
+  let pending = null;
+  function answer(ok) {
+    const resolve = pending;
+    pending = null;
+    if (dlg.open) dlg.close();
+    if (resolve) resolve(ok);
+  }
+  document.getElementById("confirm-yes").addEventListener("click", (e) => { e.preventDefault(); answer(true); });
+  document.getElementById("confirm-no").addEventListener("click", (e) => { e.preventDefault(); answer(false); });
+  dlg.addEventListener("cancel", (e) => { e.preventDefault(); answer(false); });
   function confirmed(text) {
+    if (pending) answer(false);
     return new Promise((resolve) => {
+      pending = resolve;
       document.getElementById("confirm-text").textContent = text;
-      dlg.returnValue = "";
-      dlg.addEventListener("close", () => resolve(dlg.returnValue === "ok"), { once: true });
       dlg.showModal();
       window.zbConsole.asking = text;
     });
