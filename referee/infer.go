@@ -89,6 +89,9 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	if ev, ok := r.matchRedo(t, obs); ok {
 		return ev
 	}
+	if ev, ok := r.inferExpected(t, obs, exp, d); ok {
+		return ev
+	}
 	capture := p.HasCapture()
 	if capture {
 		if turn, ok := r.matchChain(obs, exp, p); ok {

@@ -174,6 +174,8 @@ type Referee struct {
 	mustCapture bool
 	// ended: the game ended off the board (Ending); nil while it goes on.
 	ended *Ending
+	// expect: the turn the player to move must carry out (the engine's).
+	expect *expectation
 }
 
 // New starts a referee.
@@ -362,7 +364,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
 	r.doubtful = false
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
-	r.ended = nil
+	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
@@ -374,7 +376,12 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 // back (tournament rules, a missed capture) and guides the players to
 // restore the position before it. The board returning there reverts the
 // game, as any take-back does.
-func (r *Referee) DemandTakeback(t int64) []Event {
+func (r *Referee) DemandTakeback(t int64) []Event { return r.DemandTakebackTurns(t, 1) }
+
+// DemandTakebackTurns is DemandTakeback of the last k turns (at least 1,
+// at most all): in a game against the engine, the person's turn and the
+// engine's reply. The event's Turn is the earliest turn to take back.
+func (r *Referee) DemandTakebackTurns(t int64, k int) []Event {
 	n := r.game.Len()
 	if r.ended != nil {
 		return []Event{{t, Fault{Reason: "the game is over: there is no turn to take back"}}}
@@ -382,11 +389,12 @@ func (r *Referee) DemandTakeback(t int64) []Event {
 	if n == 0 {
 		return []Event{{t, Fault{Reason: "there is no turn to take back"}}}
 	}
+	k = max(1, min(k, n))
 	r.demand = true
-	prev := r.cells[n-1]
+	prev := r.cells[n-k]
 	fixes, h := r.restore(prev, r.Expected())
-	r.guide = guidance(h, Msg("guide.takeback-demand", n, fixList(fixes)))
-	return []Event{{t, TakebackDemand{Turn: n, By: r.game.Position().ToMove(), Cells: fixes}}}
+	r.guide = guidance(h, Msg("guide.takeback-demand", n-k+1, fixList(fixes)))
+	return []Event{{t, TakebackDemand{Turn: n - k + 1, By: r.game.Position().ToMove(), Cells: fixes}}}
 }
 
 // restore lists what differs between the board now (have) and want, with

@@ -82,6 +82,16 @@ func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
 		return nil, false
 	}
 	cands := r.twoTurnReadings(base, r.Expected(), r.toClear, obs, true)
+	if e := r.expecting(); e != nil {
+		// On the engine's turn the first turn is known: the engine's.
+		kept := cands[:0]
+		for _, c := range cands {
+			if c.t1 == e.turn {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
 	if len(cands) == 0 {
 		return nil, false
 	}

@@ -11,6 +11,11 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 	p := r.game.Position()
 	exp := r.Expected()
 	player := p.ToMove()
+	if e := r.expecting(); e != nil && engine.FormatTurn(r.b, turn) != e.name {
+		// Only the engine's turn may be played (a reading that bypassed
+		// inferExpected, e.g. two turns seen at once).
+		return r.refuse(t, obs, exp, r.diff(obs, exp), e)
+	}
 	var err error
 	if over {
 		err = r.game.PlayOverCapture(turn)
@@ -214,6 +219,9 @@ func (r *Referee) idleGuidance() Guidance {
 		status = append([]Message{Msg("guide.over-win", player(res.Winner), Msg("result."+string(res.Reason)))}, status...)
 	case res.Over:
 		status = append([]Message{Msg("guide.over-draw", Msg("result."+string(res.Reason)))}, status...)
+	case r.expecting() != nil:
+		g := r.engineGuidance(r.expecting(), h)
+		return guidance(g.Hints, append(g.Parts, status...)...)
 	case p.HasCapture():
 		from, over := firstJump(p)
 		for _, turn := range p.CaptureTurns() {
