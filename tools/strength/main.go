@@ -14,6 +14,16 @@
 //	dumbot:D[:N]     the Dumbot-like baseline (engine/search/arena) to depth D,
 //	                 with N nodes a turn (0 or left out: no limit)
 //	uct:N            the Zertz3D-like baseline: UCT with N random playouts a turn
+//	kartoved:D[:N]   the Kartoved-like baseline: plain alpha-beta to depth D
+//	                 (1, 3 or 5 in the program), captures-only evaluation,
+//	                 with N nodes a turn (0 or left out: no limit)
+//	holtz:N          the Holtz-like baseline: iterative deepening with a
+//	                 capture extension, N nodes a turn
+//
+// Each board's line also gives each side's mean time per turn (wall
+// clock, so it depends on the machine's load; node budgets keep the score
+// itself the same on every machine).
+//
 //	exec:PATH[,ARG…] a program speaking the "zertzboard engine" protocol (an
 //	                 older build, say), sent "go" with --go's words
 package main
@@ -44,7 +54,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strength", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	a := fs.String("a", "level:6", "the first player (see the package doc: level:L, nodes:N, ms:T, random, dumbot:D[:N], uct:N, exec:PATH)")
+	a := fs.String("a", "level:6", "the first player (see the package doc: level:L, nodes:N, ms:T, random, dumbot:D[:N], uct:N, kartoved:D[:N], holtz:N, exec:PATH)")
 	b := fs.String("b", "level:4", "the second player")
 	boards := fs.String("board", "37", "comma-separated variants to play on: 37, 48, 61, 37b, …")
 	openings := fs.Int("openings", 10, "openings per board; each is played twice, colours swapped")
@@ -76,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		t0 := time.Now()
-		s, err := match(arena.Openings(bd, rules, *openings, *seed), *a, *b, *seed, *goWords, *jobs, func(line string) {
+		s, clocks, err := match(arena.Openings(bd, rules, *openings, *seed), *a, *b, *seed, *goWords, *jobs, func(line string) {
 			if *verbose {
 				fmt.Fprintln(stdout, line)
 			}
@@ -85,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "strength: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "%s rings: %s against %s: %s, Elo %s (%.0f s)\n", v, *a, *b, s, elo(s), time.Since(t0).Seconds())
+		fmt.Fprintf(stdout, "%s rings: %s against %s: %s, Elo %s (%.0f s; per turn: a %s, b %s)\n", v, *a, *b, s, elo(s), time.Since(t0).Seconds(), clocks[0], clocks[1])
 		total.Games += s.Games
 		total.Wins += s.Wins
 		total.Draws += s.Draws
@@ -102,16 +112,45 @@ func elo(s arena.Score) string {
 	return fmt.Sprintf("%+.0f (%+.0f to %+.0f)", arena.Elo(s.Fraction()), arena.Elo(lo), arena.Elo(hi))
 }
 
+// clock adds up one side's time and turns over a match.
+type clock struct {
+	d     time.Duration
+	turns int
+}
+
+func (c clock) String() string {
+	if c.turns == 0 {
+		return "no turns"
+	}
+	return fmt.Sprintf("%.1f ms", float64(c.d.Microseconds())/1000/float64(c.turns))
+}
+
+// clocked times the turns of the player it wraps.
+type clocked struct {
+	arena.Player
+	c clock
+}
+
+func (c *clocked) Turn(p engine.Position) engine.Turn {
+	t0 := time.Now()
+	t := c.Player.Turn(p)
+	c.c.d += time.Since(t0)
+	c.c.turns++
+	return t
+}
+
 // match plays the openings on jobs goroutines, each game with players of
-// its own (the players keep state), and adds the scores up in game order.
-func match(openings []engine.Position, a, b string, seed uint64, goWords string, jobs int, say func(string)) (arena.Score, error) {
+// its own (the players keep state), and adds the scores up in game order,
+// with each side's time per turn.
+func match(openings []engine.Position, a, b string, seed uint64, goWords string, jobs int, say func(string)) (arena.Score, [2]clock, error) {
 	type game struct {
 		i    int
 		swap bool
 	}
 	type result struct {
-		o   arena.Outcome
-		err error
+		o      arena.Outcome
+		clocks [2]clock
+		err    error
 	}
 	var games []game
 	for i := range openings {
@@ -136,13 +175,14 @@ func match(openings []engine.Position, a, b string, seed uint64, goWords string,
 					results[k] = result{err: err}
 					continue
 				}
-				players := [2]arena.Player{pa, pb}
+				ca, cb := &clocked{Player: pa}, &clocked{Player: pb}
+				players := [2]arena.Player{ca, cb}
 				if g.swap {
-					players = [2]arena.Player{pb, pa}
+					players = [2]arena.Player{cb, ca}
 				}
 				o, err := arena.PlayGame(openings[g.i], players)
-				results[k] = result{o, err}
-				for _, p := range players {
+				results[k] = result{o, [2]clock{ca.c, cb.c}, err}
+				for _, p := range []arena.Player{pa, pb} {
 					if c, ok := p.(io.Closer); ok {
 						c.Close()
 					}
@@ -156,9 +196,14 @@ func match(openings []engine.Position, a, b string, seed uint64, goWords string,
 	close(next)
 	wg.Wait()
 	var s arena.Score
+	var clocks [2]clock
 	for k, r := range results {
 		if r.err != nil {
-			return s, r.err
+			return s, clocks, r.err
+		}
+		for i := range clocks {
+			clocks[i].d += r.clocks[i].d
+			clocks[i].turns += r.clocks[i].turns
 		}
 		aSide := 0
 		if games[k].swap {
@@ -178,7 +223,7 @@ func match(openings []engine.Position, a, b string, seed uint64, goWords string,
 		}
 		say(fmt.Sprintf("opening %d, a moves %s: %s (%s, %d turns)", games[k].i+1, map[bool]string{false: "first", true: "second"}[games[k].swap], res, r.o.Reason, r.o.Turns))
 	}
-	return s, nil
+	return s, clocks, nil
 }
 
 func newPlayer(spec string, seed uint64, goWords string) (arena.Player, error) {
@@ -230,11 +275,30 @@ func newPlayer(spec string, seed uint64, goWords string) (arena.Player, error) {
 			return nil, fmt.Errorf("player %q: want uct:ITERATIONS", spec)
 		}
 		return &arena.UCT{Iterations: int(v), Seed: seed}, nil
+	case "kartoved":
+		d, n, _ := strings.Cut(arg, ":")
+		depth, err := num(d)
+		if err != nil || depth < 1 {
+			return nil, fmt.Errorf("player %q: want kartoved:DEPTH[:NODES]", spec)
+		}
+		var nodes int64
+		if n != "" {
+			if nodes, err = num(n); err != nil {
+				return nil, err
+			}
+		}
+		return &arena.Kartoved{Depth: int(depth), MaxNodes: nodes}, nil
+	case "holtz":
+		v, err := num(arg)
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("player %q: want holtz:NODES, NODES ≥ 1", spec)
+		}
+		return &arena.Holtz{MaxNodes: v}, nil
 	case "exec":
 		parts := strings.Split(arg, ",")
 		return startExec(spec, parts[0], parts[1:], goWords)
 	}
-	return nil, fmt.Errorf("player %q: want level:L, nodes:N, ms:T, random, dumbot:D[:N], uct:N or exec:PATH", spec)
+	return nil, fmt.Errorf("player %q: want level:L, nodes:N, ms:T, random, dumbot:D[:N], uct:N, kartoved:D[:N], holtz:N or exec:PATH", spec)
 }
 
 // timed is the engine with a time budget.
