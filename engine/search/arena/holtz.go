@@ -14,7 +14,7 @@ import "github.com/zertzboard/zertzboard/engine"
 type Holtz struct {
 	MaxNodes int64
 	// MaxDepth caps the deepening (0: 64); MaxExtension caps the capture
-	// extension (0: 16 turns).
+	// extension (0: 16 turns; below 0: no extension).
 	MaxDepth, MaxExtension int
 	Nodes                  int64
 	// Reached is the last turn's deepest finished depth; Extended counts
@@ -86,11 +86,11 @@ func (h *Holtz) ab(p engine.Position, depth, ply, ext, alpha, beta int) int {
 		return -(dumbWin - ply)
 	}
 	maxExt := h.MaxExtension
-	if maxExt <= 0 {
+	if maxExt == 0 {
 		maxExt = 16
 	}
 	if depth <= 0 {
-		if !p.HasCapture() || ext >= maxExt {
+		if maxExt < 0 || !p.HasCapture() || ext >= maxExt {
 			return dumbEval(p)
 		}
 		h.Extended++
