@@ -16,7 +16,7 @@
 // event stream opens), and after that only patches: the elements of the
 // view that changed, found by their data-k keys (each cell, the header,
 // the banners, each player and clock, the pool, the move list, each card
-// of the tournament view; see patch.go). A stream that skipped a view
+// of the tournament view; see stream/patch.go). A stream that skipped a view
 // (coalesced, below) gets the whole view again. Assets are embedded: the
 // pages work without Internet access.
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"log/slog"
 	"net/url"
 	"sort"
@@ -91,14 +92,14 @@ type boardView struct {
 }
 
 // frame is one rendered view, encoded once for every client: whole, and
-// as a patch on the view before it (see patch.go).
+// as a patch on the view before it (see stream/patch.go).
 type frame struct {
 	seq  uint64
 	ver  uint64 // unique per rendered view (0: a waiting view made on demand)
 	base uint64 // the ver the patch applies to
 	html string
-	made time.Time // when it was rendered, for the age of a late joiner's view
-	tree *node     // the view parsed, for the next frame's patch
+	made time.Time    // when it was rendered, for the age of a late joiner's view
+	tree *stream.Node // the view parsed, for the next frame's patch
 	// full and patch are the JSON of the "view" and "patch" events after
 	// the opening brace; patch is nil when the view must go whole.
 	full, patch []byte
@@ -370,10 +371,10 @@ func (bv *boardView) seq() uint64 {
 // "view" event, {"seq":…,"ver":…,"html":…}, and, if prev (the view's
 // frame before, or nil) has the same skeleton, the change as a "patch"
 // event, {"seq":…,"ver":…,"base":…,"attrs":…,"appends":…,"parts":…} (see
-// patch.go). JSON keeps each on one data line.
+// stream/patch.go). JSON keeps each on one data line.
 func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 	s.ver++
-	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: parseView(html)}
+	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: stream.Parse(html)}
 	f.full = encodeEvent(struct {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
@@ -382,7 +383,7 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 	if prev == nil || prev.ver == 0 {
 		return f
 	}
-	p, ok := diffViews(prev.tree, f.tree)
+	p, ok := stream.Diff(prev.tree, f.tree)
 	if !ok {
 		return f
 	}
@@ -391,7 +392,7 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
 		Base uint64 `json:"base"`
-		patch
+		stream.Patch
 	}{seq, f.ver, f.base, p})
 	if len(f.patch) >= len(f.full) {
 		f.patch = nil // everything changed: the whole view is shorter

@@ -546,7 +546,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 		// arrow of the analysis or the last move ever hides one. A label
 		// is hidden under a marble, and dimmed on a removed ring, by its
 		// group's class (lc, lg), so that a move changes one short
-		// attribute of it (patch.go) rather than the cell's whole text.
+		// attribute of it (stream/patch.go) rather than the cell's whole text.
 		labels.WriteString(`<g class="`)
 		switch {
 		case content == '.':
@@ -567,7 +567,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 		labels.WriteString(`</text></g>`)
 	}
 	b.WriteString(`</g>`)
-	// What is drawn over the cells is one part for patches (patch.go).
+	// What is drawn over the cells is one part for patches (stream/patch.go).
 	b.WriteString(`<g class="marks" data-k="marks">`)
 	if s.Phase == "capture" && s.Forced != nil {
 		for _, j := range s.Forced.Jumps {
