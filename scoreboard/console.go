@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"html/template"
 	"log/slog"
 	"net"
@@ -496,7 +497,7 @@ func buildCommand(f url.Values) (string, map[string]any, error) {
 	action := f.Get("action")
 	name, ok := actionCommand[action]
 	if !ok {
-		return "", nil, fmt.Errorf("unknown action %q", clipText(action, 40))
+		return "", nil, fmt.Errorf("unknown action %q", view.ClipText(action, 40))
 	}
 	body := map[string]any{}
 	player := func(field string) (int, error) {
@@ -506,13 +507,13 @@ func buildCommand(f url.Values) (string, map[string]any, error) {
 		case "1":
 			return 1, nil
 		}
-		return 0, fmt.Errorf("%s must be 0 or 1, not %q", field, clipText(f.Get(field), 20))
+		return 0, fmt.Errorf("%s must be 0 or 1, not %q", field, view.ClipText(f.Get(field), 20))
 	}
 	switch action {
 	case "new-game":
 		if v := f.Get("variant"); v != "" {
 			if !validVariant(v) {
-				return "", nil, fmt.Errorf("variant %q: want a ring count such as 37, 48 or 61, or 37b for blitz", clipText(v, 20))
+				return "", nil, fmt.Errorf("variant %q: want a ring count such as 37, 48 or 61, or 37b for blitz", view.ClipText(v, 20))
 			}
 			body["variant"] = v
 		}
@@ -537,7 +538,7 @@ func buildCommand(f url.Values) (string, map[string]any, error) {
 		}
 		if tc := strings.TrimSpace(f.Get("time_control")); tc != "" {
 			if len(tc) > 40 || strings.ContainsFunc(tc, func(r rune) bool { return r <= ' ' || r > '~' }) {
-				return "", nil, fmt.Errorf("time_control %q: want none, sudden:25m or fischer:20m+10s", clipText(tc, 40))
+				return "", nil, fmt.Errorf("time_control %q: want none, sudden:25m or fischer:20m+10s", view.ClipText(tc, 40))
 			}
 			body["time_control"] = tc
 		}
@@ -545,11 +546,11 @@ func buildCommand(f url.Values) (string, map[string]any, error) {
 	case "answer":
 		q, err := strconv.Atoi(f.Get("question"))
 		if err != nil || q < 1 {
-			return "", nil, fmt.Errorf("question %q: want the open question's number", clipText(f.Get("question"), 20))
+			return "", nil, fmt.Errorf("question %q: want the open question's number", view.ClipText(f.Get("question"), 20))
 		}
 		o, err := strconv.Atoi(f.Get("option"))
 		if err != nil || o < 0 || o > 63 {
-			return "", nil, fmt.Errorf("option %q: want the option's index, 0 to 63", clipText(f.Get("option"), 20))
+			return "", nil, fmt.Errorf("option %q: want the option's index, 0 to 63", view.ClipText(f.Get("option"), 20))
 		}
 		body["question"], body["option"] = q, o
 	case "takeback-accept", "takeback-refuse":
@@ -568,7 +569,7 @@ func buildCommand(f url.Values) (string, map[string]any, error) {
 				return "", nil, errors.New("winner: a draw has none")
 			}
 		default:
-			return "", nil, fmt.Errorf("result %q: want resignation, time, adjudication or draw", clipText(res, 20))
+			return "", nil, fmt.Errorf("result %q: want resignation, time, adjudication or draw", view.ClipText(res, 20))
 		}
 		body["result"] = res
 		if note := strings.TrimSpace(f.Get("note")); note != "" {
@@ -584,7 +585,7 @@ func buildCommand(f url.Values) (string, map[string]any, error) {
 		}
 		sec, err := strconv.Atoi(f.Get("seconds"))
 		if err != nil || sec < 1 || sec > 3600 {
-			return "", nil, fmt.Errorf("seconds %q: want 1 to 3600", clipText(f.Get("seconds"), 20))
+			return "", nil, fmt.Errorf("seconds %q: want 1 to 3600", view.ClipText(f.Get("seconds"), 20))
 		}
 		body["player"], body["ms"] = p, sec*1000
 	}
@@ -695,7 +696,7 @@ func (c *console) act(se *session, board, name string, body map[string]any) (act
 		if r.Event == "command-accepted" {
 			res.Outcome = "accepted"
 		} else {
-			res.Outcome, res.Reason = "refused", clipText(r.Reason, 300)
+			res.Outcome, res.Reason = "refused", view.ClipText(r.Reason, 300)
 		}
 		return res, http.StatusOK
 	case <-timer.C:
@@ -862,7 +863,7 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	addr := remoteHost(r)
 	if !sameOrigin(r) {
-		s.log.Warn("console: cross-origin log-in refused", "remote", addr, "origin", clipText(r.Header.Get("Origin"), 100))
+		s.log.Warn("console: cross-origin log-in refused", "remote", addr, "origin", view.ClipText(r.Header.Get("Origin"), 100))
 		s.renderLogin(w, r, http.StatusForbidden, "console.err-origin")
 		return
 	}
@@ -917,7 +918,7 @@ func (s *Server) authorise(w http.ResponseWriter, r *http.Request) *session {
 		return nil
 	}
 	if !sameOrigin(r) {
-		s.log.Warn("console: cross-origin request refused", "path", r.URL.Path, "remote", remoteHost(r), "origin", clipText(r.Header.Get("Origin"), 100))
+		s.log.Warn("console: cross-origin request refused", "path", r.URL.Path, "remote", remoteHost(r), "origin", view.ClipText(r.Header.Get("Origin"), 100))
 		writeJSON(w, http.StatusForbidden, actionResult{Outcome: "invalid", Reason: "cross-origin request refused"})
 		return nil
 	}
@@ -971,7 +972,7 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 	action := r.PostForm.Get("action")
 	board := r.PostForm.Get("board")
 	if !boardid.Valid(board) {
-		res := actionResult{Outcome: "invalid", Reason: fmt.Sprintf("board %q is not a valid board ID", clipText(board, 70))}
+		res := actionResult{Outcome: "invalid", Reason: fmt.Sprintf("board %q is not a valid board ID", view.ClipText(board, 70))}
 		res.Text = res.text(action, l)
 		writeJSON(w, http.StatusBadRequest, res)
 		return

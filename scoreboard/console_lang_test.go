@@ -3,6 +3,7 @@ package scoreboard
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -95,17 +96,17 @@ func TestConsoleLanguages(t *testing.T) {
 			}
 		}
 		for _, key := range []string{"console.col-alerts", "console.a-paused", "console.b-accept", "console.a-offline", "console.no-game"} {
-			if !strings.Contains(html, esc(l.T(key))) {
+			if !strings.Contains(html, view.Esc(l.T(key))) {
 				t.Errorf("%s: the console lacks %s (%q)", l, key, l.T(key))
 			}
 		}
 		for _, want := range []string{l.T("console.a-illegal-long", 11, "x"), l.T("console.a-missed-turn", ps.Turn), l.T("console.must-capture", ps.Turn+1, l.T("console.player-n", ps2.ToMove))} {
-			if !strings.Contains(html, esc(want)) {
+			if !strings.Contains(html, view.Esc(want)) {
 				t.Errorf("%s: the console lacks %q", l, want)
 			}
 		}
 		for _, key := range []string{"results.draw-on-time", "results.r-adjudication", "results.final-clocks"} {
-			if !strings.Contains(string(results), esc(l.T(key))) {
+			if !strings.Contains(string(results), view.Esc(l.T(key))) {
 				t.Errorf("%s: the results page lacks %s (%q)", l, key, l.T(key))
 			}
 		}

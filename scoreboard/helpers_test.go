@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"io"
 	"log/slog"
@@ -333,4 +334,14 @@ func (c *sseClient) nextSeq(t testing.TB, seq uint64) sseView {
 			return v
 		}
 	}
+}
+
+// newState is the opening state of a standard board.
+func newState(t testing.TB, board string, players [2]string) live.State {
+	t.Helper()
+	ref, err := referee.New(referee.Config{Board: engine.MustStandardBoard(board), Rules: engine.Standard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return live.Snapshot(ref, "t1", players, 1, 0)
 }

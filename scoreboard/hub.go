@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"log/slog"
-	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -85,7 +85,7 @@ type Server struct {
 
 // boardView is one board's latest data and rendered view.
 type boardView struct {
-	view
+	view.Board
 	own   string // the board's own status: "online", "offline" or ""
 	raw   []byte // the state payload as received
 	frame *frame
@@ -168,7 +168,7 @@ func (s *Server) Filters() []string {
 }
 
 // StatusUnreachable is a board's status while its hall's bridge is down.
-const StatusUnreachable = "unreachable"
+const StatusUnreachable = view.StatusUnreachable
 
 // hallStatus takes a hall's bridge status: "0" marks its boards
 // unreachable, "1" (or the status cleared) shows their own status again.
@@ -209,9 +209,9 @@ func (s *Server) setHallStatus(h string, down bool) bool {
 		if s.hallOf[id] != h {
 			continue
 		}
-		if st := s.statusLocked(id, bv.own); st != bv.status {
-			bv.status = st
-			bv.frame = s.newFrameLocked(bv.frame, bv.seq(), renderBoard(bv.view))
+		if st := s.statusLocked(id, bv.own); st != bv.Status {
+			bv.Status = st
+			bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.RenderBoard(bv.Board))
 			s.broadcastLocked(id, bv.frame)
 			changed = append(changed, id)
 		}
@@ -294,50 +294,50 @@ func (s *Server) Handle(topic string, payload []byte) {
 			s.log.Warn("scoreboard: too many boards; ignoring a new one", "board", id)
 			return
 		}
-		bv = &boardView{view: view{id: id, status: s.statusLocked(id, "")}}
+		bv = &boardView{Board: view.Board{ID: id, Status: s.statusLocked(id, "")}}
 		s.boards[id] = bv
 	}
 	indexChanged := false
 	switch kind {
 	case "state":
-		if bv.notice != nil && (bv.state == nil || bv.notice.seq != st.Seq) {
-			bv.notice = nil
+		if bv.Notice != nil && (bv.State == nil || bv.Notice.Seq != st.Seq) {
+			bv.Notice = nil
 		}
-		bv.state, bv.raw = st, append([]byte(nil), payload...)
-		bv.clock, bv.note = &st.Clock, st.ResultNote
+		bv.State, bv.raw = st, append([]byte(nil), payload...)
+		bv.Clock, bv.Note = &st.Clock, st.ResultNote
 		indexChanged = true
 	case "status":
 		bv.own = status
-		if st := s.statusLocked(id, status); st != bv.status {
-			bv.status = st
+		if st := s.statusLocked(id, status); st != bv.Status {
+			bv.Status = st
 		} else {
 			return
 		}
 		indexChanged = true
 	case "moves":
 		// A committed turn ends whatever was pending; the state follows.
-		if bv.notice == nil {
+		if bv.Notice == nil {
 			return
 		}
-		bv.notice = nil
+		bv.Notice = nil
 	case "events":
 		var seq uint64
-		if bv.state != nil {
-			seq = bv.state.Seq
+		if bv.State != nil {
+			seq = bv.State.Seq
 		}
 		switch ev.Event {
 		case "pending", "illegal", "touch-move", "missed-capture", "takeback-demand", "takeback", "fault":
-			bv.notice = &notice{seq: seq, kind: ev.Event, body: ev.noticeBody}
+			bv.Notice = &view.Notice{Seq: seq, Kind: ev.Event, Body: ev.NoticeBody}
 		case "restored":
-			if bv.notice == nil {
+			if bv.Notice == nil {
 				return
 			}
-			bv.notice = nil
+			bv.Notice = nil
 		default:
 			return // forced-capture and game-over are in the state
 		}
 	}
-	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), renderBoard(bv.view))
+	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.RenderBoard(bv.Board))
 	s.broadcastLocked(id, bv.frame)
 	if indexChanged {
 		s.index = s.renderIndexLocked()
@@ -361,10 +361,10 @@ func (s *Server) forget(id string) {
 }
 
 func (bv *boardView) seq() uint64 {
-	if bv.state == nil {
+	if bv.State == nil {
 		return 0
 	}
-	return bv.state.Seq
+	return bv.State.Seq
 }
 
 // newFrameLocked renders a view's frame: the whole view as the JSON of a
@@ -403,7 +403,7 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 // waitingFrame is the view of a board not seen (yet): made on demand,
 // never patched.
 func (s *Server) waitingFrame(board string, l i18n.Lang) *frame {
-	html := renderBoard(view{id: board, lang: l})
+	html := view.RenderBoard(view.Board{ID: board, Lang: l})
 	return &frame{html: html, made: s.now(), full: encodeEvent(struct {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
@@ -548,61 +548,16 @@ func (s *Server) renderIndexLangLocked(l i18n.Lang, prev *frame) *frame {
 	}
 	sort.Strings(ids)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>%s</h1>`, len(ids), esc(l.T("page.boards")))
+	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>%s</h1>`, len(ids), view.Esc(l.T("page.boards")))
 	if len(ids) == 0 {
-		fmt.Fprintf(&b, `<p class="wait">%s</p>`, esc(l.T("page.no-boards")))
+		fmt.Fprintf(&b, `<p class="wait">%s</p>`, view.Esc(l.T("page.no-boards")))
 	}
 	b.WriteString(`<div class="cards">`)
 	for _, id := range ids {
-		v := s.boards[id].view
-		v.lang = l
-		renderCard(&b, v)
+		v := s.boards[id].Board
+		v.Lang = l
+		view.RenderCard(&b, v)
 	}
 	b.WriteString(`</div></div>`)
 	return s.newFrameLocked(prev, uint64(len(ids)), b.String())
-}
-
-func renderCard(b *strings.Builder, v view) {
-	status := v.status
-	if status == "" {
-		status = "unknown"
-	}
-	l := v.lang
-	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s" data-k="card:%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
-		esc(status), esc(url.PathEscape(v.id)+langQuery(l)), esc(v.id), esc(v.id), esc(v.id), esc(status), esc(l.T("page.conn."+status)))
-	s := v.state
-	if s == nil {
-		fmt.Fprintf(b, `<p class="wait">%s</p></a>`, esc(l.T("page.no-game")))
-		return
-	}
-	b.WriteString(`<div class="cbody">`)
-	b.WriteString(miniSVG(s))
-	b.WriteString(`<div class="cplayers">`)
-	for p := 0; p < 2; p++ {
-		cls := "row"
-		if s.Phase != "over" && s.ToMove == p {
-			cls += " to-move"
-		}
-		if s.Winner != nil && *s.Winner == p {
-			cls += " winner"
-		}
-		c := s.Captures[p]
-		name := playerName(l, s, p)
-		fmt.Fprintf(b, `<div class="%s"><span class="pname%s"><span class="dot"></span>%s</span>`, cls, longName(name), esc(name))
-		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
-		fmt.Fprintf(b, `<span class="score">`+
-			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
-			c.White, c.Grey, c.Black)
-	}
-	b.WriteString(`</div></div>`)
-	var line string
-	switch s.Phase {
-	case "over":
-		line = endText(l, s)
-	case "capture":
-		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.must-capture", playerName(l, s, s.ToMove))
-	default:
-		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.to-place", playerName(l, s, s.ToMove))
-	}
-	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, esc(line), esc(ringsText(l, s.Variant)))
 }

@@ -3,6 +3,7 @@ package scoreboard
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"strings"
 	"sync"
 	"time"
@@ -149,7 +150,7 @@ type message struct {
 // notice's body, the console its reason, player and cells.
 type eventMessage struct {
 	Event string `json:"event"`
-	noticeBody
+	view.NoticeBody
 }
 
 // decodeMessage decodes a message of kind (state, status, events, moves
@@ -292,18 +293,18 @@ func (o *observer) applyLocked(id, kind string, payload []byte, st *opState, rec
 					o.changedLocked()
 				})
 			}
-			b.illegal = clipText(reason, 200)
+			b.illegal = view.ClipText(reason, 200)
 		case "restored":
 			b.illegalSince, b.illegal = time.Time{}, ""
 			b.stopTimer()
 		case "touch-move":
-			b.touchMove = clipText(move, 40)
+			b.touchMove = view.ClipText(move, 40)
 		case "missed-capture":
 			b.missed = true
 		case "fault":
 			switch {
 			case strings.HasPrefix(reason, "sensor faults"):
-				b.fault = clipText(reason, 200)
+				b.fault = view.ClipText(reason, 200)
 			case strings.HasPrefix(reason, "sensors healthy"):
 				b.fault = ""
 			default:
@@ -369,19 +370,6 @@ func (o *observer) boardRecord(id string) []byte {
 		return b.record
 	}
 	return nil
-}
-
-// clipText bounds a string from the broker, on a rune boundary.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for i := n; i > 0; i-- {
-		if s[i]&0xC0 != 0x80 {
-			return s[:i] + "…"
-		}
-	}
-	return ""
 }
 
 // statusNoCommands follows "online" in the status of a board whose

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"io"
 	"log/slog"
 	"net/http"
@@ -363,7 +364,7 @@ func readResult(dir, id string) (g *GameResult, old bool, err error) {
 		return g, true, nil
 	}
 	if probe.Format != record.JSONFormat {
-		return nil, false, fmt.Errorf("not a zertzboard JSON record (format %q)", clipText(probe.Format, 40))
+		return nil, false, fmt.Errorf("not a zertzboard JSON record (format %q)", view.ClipText(probe.Format, 40))
 	}
 	metaData, err := readBounded(filepath.Join(dir, id+resultExt))
 	if err != nil {
@@ -374,7 +375,7 @@ func readResult(dir, id string) (g *GameResult, old bool, err error) {
 		return nil, false, fmt.Errorf("%s%s: %w", id, resultExt, err)
 	}
 	if m.GameID != id {
-		return nil, false, fmt.Errorf("%s%s holds game %q", id, resultExt, clipText(m.GameID, 120))
+		return nil, false, fmt.Errorf("%s%s holds game %q", id, resultExt, view.ClipText(m.GameID, 120))
 	}
 	g = &GameResult{GameID: m.GameID, Board: m.Board, Finished: m.Finished, Variant: m.Variant, Mode: m.Mode,
 		Players: m.Players, Winner: m.Winner, Reason: m.Reason, Note: m.Note, Turns: m.Turns, Clock: m.Clock,
@@ -469,7 +470,7 @@ func (s *Server) resultRoutes(mux *http.ServeMux) {
 			return
 		}
 		if !validGameID(id) || (ext != ".json" && ext != ".sgf") {
-			http.Error(w, fmt.Sprintf("scoreboard: %q is not GAME.json or GAME.sgf with a valid game ID", clipText(file, 120)), http.StatusBadRequest)
+			http.Error(w, fmt.Sprintf("scoreboard: %q is not GAME.json or GAME.sgf with a valid game ID", view.ClipText(file, 120)), http.StatusBadRequest)
 			return
 		}
 		g := s.res.get(id)
@@ -716,13 +717,13 @@ func finalClocks(c *ClockState) string {
 	if c == nil || c.RemainingMS == nil {
 		return ""
 	}
-	return fmtClock(max(c.RemainingMS[0], 0)) + " – " + fmtClock(max(c.RemainingMS[1], 0))
+	return view.FmtClock(max(c.RemainingMS[0], 0)) + " – " + view.FmtClock(max(c.RemainingMS[1], 0))
 }
 
 // variantText names a variant in words: "37 rings", "48 rings blitz".
 func variantText(l i18n.Lang, variant string) string {
 	base, blitz := strings.CutSuffix(variant, "b")
-	t := ringsText(l, base)
+	t := view.RingsText(l, base)
 	if blitz {
 		t += " " + l.T("page.blitz")
 	}

@@ -3,6 +3,7 @@ package scoreboard
 import (
 	"bytes"
 	"embed"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -308,7 +309,7 @@ type pageData struct {
 	Langs        []langLink
 	Title        string
 	Board        string
-	overlayOptions
+	view.OverlayOptions
 	Events string
 	Seq    uint64
 	Ver    uint64
@@ -325,7 +326,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	opt, err := parseOverlay(r.URL.Query())
+	opt, err := view.ParseOverlay(r.URL.Query())
 	if err != nil {
 		http.Error(w, "scoreboard: "+err.Error(), http.StatusBadRequest)
 		return
@@ -334,7 +335,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	// The running clock is served as it is now; the page counts on from it.
 	age := max(0, s.now().Sub(f.made).Milliseconds())
 	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver,
-		HTML: template.HTML(agedClocks(f.html, age)), Events: "/events",
+		HTML: template.HTML(view.AgedClocks(f.html, age)), Events: "/events",
 		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), PastFmt: l.T("page.past"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
@@ -347,7 +348,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	if len(q) > 0 {
 		d.Events += "?" + q.Encode()
 	}
-	d.overlayOptions = opt
+	d.OverlayOptions = opt
 	d.Links = s.pageLinks(board, l)
 	if board == "" {
 		d.Spectator = l.T("page.spectator")

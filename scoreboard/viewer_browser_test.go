@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"image/color"
 	"image/png"
 	"io"
@@ -59,7 +60,7 @@ func checkShown(t *testing.T, got viewerDOM, rec *record.Record, rep *record.Rep
 		if n > 0 {
 			rem = remainingAfter(n)
 		}
-		if want := []string{fmtClock(rem[0]), fmtClock(rem[1])}; !slices.Equal(got.Clocks, want) {
+		if want := []string{view.FmtClock(rem[0]), view.FmtClock(rem[1])}; !slices.Equal(got.Clocks, want) {
 			t.Errorf("turn %d: clocks %q; want %q", n, got.Clocks, want)
 		}
 	}

@@ -2,6 +2,7 @@ package scoreboard
 
 import (
 	"encoding/json"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"net/http"
 	"reflect"
 	"regexp"
@@ -84,7 +85,7 @@ func TestLabelsAboveArrows(t *testing.T) {
 	st := gameStates(t, rec, rep, "t1")[12]
 	st.Analysis = &live.Analysis{MaxTurns: 2}
 	st.Analysis.ForcedWin = forcedWinOf(t, rec, rep, 12)
-	svg := BoardSVG(&st, nil)
+	svg := view.BoardSVG(&st, nil)
 	line, labels := strings.Index(svg, `class="analysis-line"`), strings.Index(svg, `<g class="labels">`)
 	if line < 0 || labels < line {
 		t.Fatalf("the labels (at %d) are not drawn after the analysis line (at %d)", labels, line)
