@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"html/template"
 	"log/slog"
@@ -119,8 +120,8 @@ type bucket struct {
 func (s *Server) initOps() {
 	s.obs = newObserver(nil)
 	now := func() time.Time { return s.obs.now() }
-	s.res = newResults(0, s.log, now)
-	s.obs.onOver = s.res.add
+	s.res = results.NewStore(0, s.log, now)
+	s.obs.onOver = func(b *opBoard) { s.res.Add(finishedOf(b)) }
 }
 
 // OpenResults keeps the finished games in dir, one file per game, and
@@ -129,9 +130,9 @@ func (s *Server) initOps() {
 // scoreboard handles messages.
 func (s *Server) OpenResults(dir string, max int) error {
 	if max > 0 {
-		s.res.max = max
+		s.res.Max = max
 	}
-	return s.res.load(dir)
+	return s.res.Load(dir)
 }
 
 // EnableConsole turns the arbiter console on. Call it before Handler.

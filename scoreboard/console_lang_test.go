@@ -61,9 +61,9 @@ func TestConsoleLanguages(t *testing.T) {
 		if r != "repetition" && r != "no-moves" && r != "draw" && i != 4 {
 			g.Winner = &w
 		}
-		s.res.keepLocked(g)
+		s.res.Keep(g)
 	}
-	s.res.diskErr = errTest("disk full")
+	s.res.SetDiskErr(errTest("disk full"))
 
 	seen := map[string]string{}
 	for _, l := range i18n.All {

@@ -356,8 +356,8 @@ func TestConsoleActions(t *testing.T) {
 	}
 
 	// The declared result reaches the results.
-	waitUntil(t, "the result", func() bool { g, _ := r.s.res.list(); return len(g) == 1 })
-	g, _ := r.s.res.list()
+	waitUntil(t, "the result", func() bool { g, _ := r.s.res.List(); return len(g) == 1 })
+	g, _ := r.s.res.List()
 	if g[0].GameID != "t1-1" || g[0].Reason != "resignation" || g[0].Winner == nil || *g[0].Winner != 0 || g[0].Note != "P2 resigned at the board" {
 		t.Errorf("result %+v", g[0])
 	}

@@ -3,6 +3,7 @@ package scoreboard
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"strings"
 	"sync"
@@ -26,14 +27,9 @@ const illegalAlert = 10 * time.Second
 // is ignored (the board's own record is not affected).
 const maxRecord = 256 << 10
 
-// ClockState is the state's "clock" object (docs/CONTRACTS.md 5.2).
-type ClockState struct {
-	Control     string    `json:"control"`
-	RemainingMS *[2]int64 `json:"remaining_ms"`
-	Running     *int      `json:"running"`
-	Paused      bool      `json:"paused"`
-	IncrementMS int64     `json:"increment_ms,omitempty"`
-}
+// ClockState is the state's "clock" object (docs/CONTRACTS.md 5.2), as
+// the results keep it.
+type ClockState = results.ClockState
 
 // TakebackRequest is the state's "takeback_request" (tournament mode).
 type TakebackRequest struct {
@@ -384,4 +380,12 @@ func parseStatus(payload []byte) (string, bool) {
 	s := strings.TrimSpace(string(payload))
 	word, _, _ := strings.Cut(s, " ")
 	return s, word == "online" || word == "offline"
+}
+
+// finishedOf is the game b has just finished, for the results.
+func finishedOf(b *opBoard) results.Finished {
+	s := b.state
+	return results.Finished{Board: b.id, GameID: s.GameID, Published: s.Published, Variant: s.Variant, Mode: s.Mode,
+		Players: s.Players, Winner: s.Winner, Reason: s.Result, Note: s.ResultNote, Turns: s.Turn, Clock: s.Clock,
+		Record: b.record}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"html/template"
 	"net/http"
@@ -316,11 +317,11 @@ type viewerData struct {
 
 // replayedGame is the finished game id, or an error answered already.
 func (s *Server) replayedGame(w http.ResponseWriter, id string) *replayed {
-	if !validGameID(id) {
-		http.Error(w, fmt.Sprintf("scoreboard: %q is not a valid game ID (1 to %d of A-Z a-z 0-9 . _ -)", view.ClipText(id, 120), maxGameID), http.StatusBadRequest)
+	if !results.ValidGameID(id) {
+		http.Error(w, fmt.Sprintf("scoreboard: %q is not a valid game ID (1 to %d of A-Z a-z 0-9 . _ -)", view.ClipText(id, 120), results.MaxGameID), http.StatusBadRequest)
 		return nil
 	}
-	res := s.res.get(id)
+	res := s.res.Get(id)
 	if res == nil {
 		http.Error(w, fmt.Sprintf("scoreboard: no finished game %q", id), http.StatusNotFound)
 		return nil

@@ -166,7 +166,7 @@ func TestViewerBusy(t *testing.T) {
 // positions' requests, and again only if its result is another.
 func TestReplayedOnce(t *testing.T) {
 	f := newPagesFixture(t)
-	res := f.s.res.get("t61-1")
+	res := f.s.res.Get("t61-1")
 	a, err := f.s.vw.replayedOf(res)
 	if err != nil {
 		t.Fatal(err)
