@@ -19,8 +19,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/zertzboard/zertzboard/scoreboard/view"
-
 	"github.com/zertzboard/zertzboard/record"
 )
 
@@ -393,7 +391,7 @@ func readResult(dir, id string) (g *GameResult, old bool, err error) {
 		return g, true, nil
 	}
 	if probe.Format != record.JSONFormat {
-		return nil, false, fmt.Errorf("not a zertzboard JSON record (format %q)", view.ClipText(probe.Format, 40))
+		return nil, false, fmt.Errorf("not a zertzboard JSON record (format %q)", clipText(probe.Format, 40))
 	}
 	metaData, err := readBounded(filepath.Join(dir, id+resultExt))
 	if err != nil {
@@ -404,7 +402,7 @@ func readResult(dir, id string) (g *GameResult, old bool, err error) {
 		return nil, false, fmt.Errorf("%s%s: %w", id, resultExt, err)
 	}
 	if m.GameID != id {
-		return nil, false, fmt.Errorf("%s%s holds game %q", id, resultExt, view.ClipText(m.GameID, 120))
+		return nil, false, fmt.Errorf("%s%s holds game %q", id, resultExt, clipText(m.GameID, 120))
 	}
 	g = &GameResult{GameID: m.GameID, Board: m.Board, Finished: m.Finished, Variant: m.Variant, Mode: m.Mode,
 		Players: m.Players, Winner: m.Winner, Reason: m.Reason, Note: m.Note, Turns: m.Turns, Clock: m.Clock,
@@ -540,4 +538,18 @@ type ClockState struct {
 	Running     *int      `json:"running"`
 	Paused      bool      `json:"paused"`
 	IncrementMS int64     `json:"increment_ms,omitempty"`
+}
+
+// clipText bounds a string from a file for an error message, on a rune
+// boundary (as view.ClipText does for pages; results stays below view).
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := n; i > 0; i-- {
+		if s[i]&0xC0 != 0x80 {
+			return s[:i] + "…"
+		}
+	}
+	return ""
 }
