@@ -3,6 +3,7 @@ package scoreboard
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"net/http"
 	"net/http/httptest"
@@ -85,9 +86,9 @@ func TestConsoleLanguages(t *testing.T) {
 			s.renderLogin(rw, req, http.StatusOK, key, args...)
 			pages = append(pages, rw.Body.String())
 		}
-		for action := range actionKey {
-			for outcome := range outcomeKey {
-				pages = append(pages, actionResult{Board: "t1", Outcome: outcome, Reason: "r"}.text(action, l))
+		for action := range console.ActionKey {
+			for outcome := range console.OutcomeKey {
+				pages = append(pages, console.ActionResult{Board: "t1", Outcome: outcome, Reason: "r"}.Describe(action, l))
 			}
 		}
 		for i, p := range pages {

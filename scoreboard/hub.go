@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
 	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
@@ -78,10 +79,10 @@ type Server struct {
 	hallDown map[string]bool   // halls whose bridge says "0"
 	hallBy   map[string]string // bridge status topic → hall
 
-	obs *observer      // the console's view of the boards (observe.go)
-	res *results.Store // finished games (results.go)
-	ops *console       // the arbiter console (console.go); nil until EnableConsole
-	vw  *viewer        // the game viewer's searches (viewer.go)
+	obs *observer        // the console's view of the boards (observe.go)
+	res *results.Store   // finished games (results.go)
+	ops *console.Console // the arbiter console (console.go); nil until EnableConsole
+	vw  *viewer          // the game viewer's searches (viewer.go)
 }
 
 // boardView is one board's latest data and rendered view.

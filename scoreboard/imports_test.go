@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// TestPartsImportNoHigher: the scoreboard's parts (view, stream, results)
+// TestPartsImportNoHigher: the scoreboard's parts (view, stream, results,
+// console)
 // never import the server or each other's way up: each may use the
 // standard library, the game's packages and what its package comment
 // names, so the server wires them and nothing runs back. A part that
@@ -21,6 +22,10 @@ func TestPartsImportNoHigher(t *testing.T) {
 		"stream": {},
 		// Finished games: their records, nothing of the pages.
 		"results": {mod + "record"},
+		// Operators' sessions and actions: the MQTT client, the view's
+		// text helpers, no server.
+		"console": {"github.com/eclipse/paho.mqtt.golang", "github.com/eclipse/paho.mqtt.golang/packets",
+			mod + "i18n", mod + "internal/textcheck", mod + "scoreboard/view"},
 	}
 	for part, ok := range allowed {
 		p, err := build.ImportDir(part, 0)
