@@ -80,8 +80,8 @@ type Server struct {
 	hallBy   map[string]string // bridge status topic → hall
 
 	obs *observer        // the console's view of the boards (observe.go)
-	res *results.Store   // finished games (results.go)
-	ops *console.Console // the arbiter console (console.go); nil until EnableConsole
+	res *results.Store   // finished games (package results)
+	ops *console.Console // the arbiter console (package console); nil until EnableConsole
 	vw  *viewer          // the game viewer's searches (viewer.go)
 }
 

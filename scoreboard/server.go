@@ -315,7 +315,7 @@ type pageData struct {
 	Ver    uint64
 	Age    int64 // ms since the view's clocks were true (0: servePage ages them)
 	HTML   template.HTML
-	Links  []pageLink // results, console, downloads (results.go)
+	Links  []pageLink // results, console, downloads (resultpages.go)
 }
 
 // servePage writes the page with the current view already in it, so a
