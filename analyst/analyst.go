@@ -95,7 +95,7 @@ func (a *Analyst) Analyze(p engine.Position) {
 	go func() {
 		defer a.wg.Done()
 		defer cancel()
-		background()
+		defer backgroundWork()()
 		t0 := time.Now()
 		res := solve.Solve(ctx, p, solve.Options{MaxTurns: a.opt.MaxTurns, MaxNodes: a.opt.MaxNodes})
 		an := live.Analysis{Report: res.Report(p.Board(), time.Since(t0).Milliseconds()), MaxTurns: a.opt.MaxTurns, Depth: res.Depth}

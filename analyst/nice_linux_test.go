@@ -23,7 +23,7 @@ func TestBackgroundThread(t *testing.T) {
 	before := niceOf(t)
 	got := make(chan int)
 	go func() {
-		background()
+		defer backgroundWork()()
 		p, err := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
 		if err != nil {
 			got <- -100

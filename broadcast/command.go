@@ -32,7 +32,7 @@ const (
 // commandFields lists, per command, the fields it takes besides id and
 // token; any other field is refused.
 var commandFields = map[string][]string{
-	CmdNewGame:        {"first", "variant", "players", "time_control"},
+	CmdNewGame:        {"first", "variant", "players", "time_control", "engine", "level"},
 	CmdSetPlayers:     {"players"},
 	CmdTakeback:       nil,
 	CmdPause:          nil,
@@ -77,6 +77,11 @@ type Command struct {
 	// configured one).
 	Control    clock.Control
 	HasControl bool
+	// Engine is new-game's "engine": "0" or "1" (the player the engine
+	// plays) or "none"; "" keeps the configured one. Level is its level,
+	// 1 to 10; 0 keeps the configured one.
+	Engine string
+	Level  int
 
 	Player int   // add-time: whose clock, 0 or 1
 	MS     int64 // add-time: 1 .. 3 600 000
@@ -112,6 +117,12 @@ func (c Command) Fields() json.RawMessage {
 		if c.HasControl {
 			m["time_control"] = c.Control.String()
 		}
+		if c.Engine != "" {
+			m["engine"] = c.Engine
+		}
+		if c.Level != 0 {
+			m["level"] = c.Level
+		}
 	case CmdSetPlayers:
 		m["players"] = c.Players
 	case CmdAddTime:
@@ -141,20 +152,45 @@ func (c Command) Fields() json.RawMessage {
 // args is every field any command may carry; parse checks which ones the
 // named command accepts. Pointers tell "absent" from a zero value.
 type args struct {
-	Token       *string   `json:"token"`
-	ID          *string   `json:"id"`
-	First       *int      `json:"first"`
-	Variant     *string   `json:"variant"`
-	Players     *[]string `json:"players"`
-	TimeControl *string   `json:"time_control"`
-	Player      *int      `json:"player"`
-	MS          *int64    `json:"ms"`
-	Result      *string   `json:"result"`
-	Winner      *int      `json:"winner"`
-	Note        *string   `json:"note"`
-	Accept      *bool     `json:"accept"`
-	Question    *int      `json:"question"`
-	Option      *option   `json:"option"`
+	Token       *string    `json:"token"`
+	ID          *string    `json:"id"`
+	First       *int       `json:"first"`
+	Variant     *string    `json:"variant"`
+	Players     *[]string  `json:"players"`
+	TimeControl *string    `json:"time_control"`
+	Engine      *engineArg `json:"engine"`
+	Level       *int       `json:"level"`
+	Player      *int       `json:"player"`
+	MS          *int64     `json:"ms"`
+	Result      *string    `json:"result"`
+	Winner      *int       `json:"winner"`
+	Note        *string    `json:"note"`
+	Accept      *bool      `json:"accept"`
+	Question    *int       `json:"question"`
+	Option      *option    `json:"option"`
+}
+
+// MaxEngineLevel is the engine's highest level (engine/search.MaxLevel).
+const MaxEngineLevel = 10
+
+// engineArg is new-game's engine: 0, 1, "0", "1" or "none".
+type engineArg string
+
+func (e *engineArg) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*e = engineArg(s)
+		return nil
+	}
+	var n int
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	*e = engineArg(fmt.Sprint(n))
+	return nil
 }
 
 // option is an answer's option: a number (the index) or a string (the
@@ -181,7 +217,7 @@ func (a *args) present() []string {
 		{"first", a.First != nil}, {"variant", a.Variant != nil}, {"players", a.Players != nil},
 		{"time_control", a.TimeControl != nil}, {"player", a.Player != nil}, {"ms", a.MS != nil},
 		{"result", a.Result != nil}, {"winner", a.Winner != nil}, {"note", a.Note != nil}, {"accept", a.Accept != nil},
-		{"question", a.Question != nil}, {"option", a.Option != nil},
+		{"question", a.Question != nil}, {"option", a.Option != nil}, {"engine", a.Engine != nil}, {"level", a.Level != nil},
 	} {
 		if f.ok {
 			out = append(out, f.name)
@@ -277,6 +313,20 @@ func parseCommand(name string, payload []byte, token string) (Command, string) {
 				return cmd, `field "variant" must be a ring count such as "37", or "37b" for blitz`
 			}
 			cmd.Variant = *a.Variant
+		}
+		if a.Engine != nil {
+			switch e := string(*a.Engine); e {
+			case "0", "1", "none":
+				cmd.Engine = e
+			default:
+				return cmd, `field "engine" must be 0 or 1 (the player the engine plays) or "none"`
+			}
+		}
+		if a.Level != nil {
+			if *a.Level < 1 || *a.Level > MaxEngineLevel {
+				return cmd, fmt.Sprintf(`field "level" must be 1 to %d`, MaxEngineLevel)
+			}
+			cmd.Level = *a.Level
 		}
 	case CmdSetPlayers:
 		if r := players(); r != "" {

@@ -50,3 +50,25 @@ func TestAnalysis(t *testing.T) {
 		}
 	}
 }
+
+// TestPlay: [play] engine and level, with errors that name the line.
+func TestPlay(t *testing.T) {
+	for _, tt := range []struct {
+		src           string
+		engine, level int
+	}{{"", -1, 6}, {"[play]\nengine = 1\nlevel = 3", 1, 3}, {"[play]\nengine = 0", 0, 6}, {"[play]\nengine = none\nlevel = 10", -1, 10}} {
+		c, err := Parse("z.conf", strings.NewReader(tt.src))
+		if err != nil || c.Engine != tt.engine || c.EngineLevel != tt.level {
+			t.Errorf("Parse(%q): engine %d level %d, %v; want %d, %d", tt.src, c.Engine, c.EngineLevel, err, tt.engine, tt.level)
+		}
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"[play]\nengine = 2", `z.conf:2: play.engine: "2": want 0 or 1 (the player the engine plays) or none`},
+		{"[play]\nlevel = 0", `z.conf:2: play.level: "0": want an engine level from 1 (a beginner) to 10`},
+		{"[play]\nseed = 4", `z.conf:2: play.seed: unknown key`},
+	} {
+		if _, err := Parse("z.conf", strings.NewReader(tt.src)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) = %v; want %q", tt.src, err, tt.want)
+		}
+	}
+}

@@ -58,6 +58,11 @@
 //	eval = 5                  # the engine's evaluation and best turn in the
 //	                          # same budget: its level 1 to 10, or off
 //
+//	[play]                    # play against the engine on the board
+//	engine = none             # the player the engine plays, 0 or 1, or none;
+//	                          # a new-game command may say otherwise
+//	level = 6                 # its strength, 1 (a beginner) to 10
+//
 //	[http]
 //	listen = 127.0.0.1:8080   # the scoreboard; "off" for none
 //	username = …              # external broker: a viewer account for the
@@ -151,6 +156,10 @@ type Config struct {
 	AnalysisBudget time.Duration
 	// AnalysisEval is the evaluation's engine level, 1 to 10; -1 is off.
 	AnalysisEval int
+	// Engine is the player the engine plays, 0 or 1, or -1 for none
+	// ([play] engine); EngineLevel its level, 1 to 10.
+	Engine      int
+	EngineLevel int
 
 	// Control is the time control of new games ([clock] control).
 	Control clock.Control
@@ -192,6 +201,7 @@ var Defaults = Config{
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080", HTTPResults: "/var/lib/zertzboard/results",
 	Analysis: "auto", AnalysisTurns: 2, AnalysisBudget: time.Second, AnalysisEval: 5,
+	Engine: -1, EngineLevel: 6,
 }
 
 // Load reads and checks a configuration file.
@@ -226,11 +236,12 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		"http":     {"listen", "username", "password", "results"},
 		"analysis": {"enabled", "turns", "budget", "eval"},
 		"clock":    {"control"},
+		"play":     {"engine", "level"},
 	}
 	for _, s := range secs {
 		keys, ok := known[s.Name]
 		if !ok {
-			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user, http, analysis or clock)"})
+			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "unknown section (want board, hardware, journal, mqtt, user, http, analysis, clock or play)"})
 		}
 		if (s.Name == "user") != (s.Arg != "") {
 			return nil, fmt.Errorf("config: %w", &ini.Error{File: name, Line: s.Line, Field: s.Name, Msg: "[user NAME] takes a name; other sections take none"})
@@ -437,6 +448,21 @@ func Parse(name string, r io.Reader) (*Config, error) {
 					return nil, bad(s, e, "%q: want an engine level from 1 to 10, or off", v)
 				}
 				c.AnalysisEval = n
+			case "play.engine":
+				switch v {
+				case "0", "1":
+					c.Engine = int(v[0] - '0')
+				case "none":
+					c.Engine = -1
+				default:
+					return nil, bad(s, e, "%q: want 0 or 1 (the player the engine plays) or none", v)
+				}
+			case "play.level":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 10 {
+					return nil, bad(s, e, "%q: want an engine level from 1 (a beginner) to 10", v)
+				}
+				c.EngineLevel = n
 			}
 		}
 		if s.Name == "mqtt" && (c.ServerCert == "") != (c.ServerKey == "") {

@@ -2,8 +2,10 @@ package controller
 
 import (
 	"encoding/json"
+
 	"errors"
 	"fmt"
+	"github.com/zertzboard/zertzboard/analyst"
 
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/journal"
@@ -15,12 +17,17 @@ import (
 // topics, the console) or its buttons. Name says which; the fields a
 // command does not take are ignored (broadcast checks them on the wire).
 type Command struct {
-	Name string // new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-request, takeback-answer, answer
+	Name string // new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-request, takeback-answer, answer, hint, show-last
 
 	Variant string         // new-game: "" keeps the board and rules
 	First   int            // new-game
 	Players *[2]string     // set-players; new-game: nil keeps the names
 	Control *clock.Control // new-game: nil is the configured one
+	// Engine (new-game): the player the engine plays, 0 or 1, or
+	// NoEngine; nil is the configured one. Level: its level, 0 the
+	// configured one (or search.DefaultLevel).
+	Engine *int
+	Level  int
 
 	Player int   // add-time: whose clock
 	MS     int64 // add-time: 1 .. clock.MaxAddMS
@@ -100,15 +107,19 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		if cmd.Control != nil {
 			ctl = *cmd.Control
 		}
-		old := c.players
+		old, oldPlay := c.players, c.play
 		if cmd.Players != nil {
 			c.players = *cmd.Players
 		}
+		c.play = c.newGamePlay(cmd)
 		if err := c.startGame(t, variant, cmd.First, ctl); err != nil {
-			c.players = old
+			c.players, c.play = old, oldPlay
 			return err
 		}
-		c.log.Info("new game", "variant", variant, "first", cmd.First, "control", ctl.String(), "seq", c.seq)
+		if c.play.Engine != NoEngine && c.opp == nil {
+			c.opp = &analyst.Opponent{}
+		}
+		c.log.Info("new game", "variant", variant, "first", cmd.First, "control", ctl.String(), "engine", c.play.String(), "seq", c.seq)
 		c.announce(t, nil)
 	case "set-players":
 		return c.setPlayers(t, *cmd.Players)
@@ -160,8 +171,26 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		return err
 	case "answer":
 		return c.answer(t, cmd.Question, cmd.Option)
+	case "hint", "show-last":
+		c.hintOrLast(t, cmd.Name)
 	}
 	return nil
+}
+
+// newGamePlay is a new game's play against the engine: the command's,
+// else the configured one.
+func (c *Controller) newGamePlay(cmd Command) Play {
+	p := Play{Engine: NoEngine}
+	if c.cfg.Play != nil {
+		p = *c.cfg.Play
+	}
+	if cmd.Engine != nil {
+		p.Engine = *cmd.Engine
+	}
+	if cmd.Level != 0 {
+		p.Level = cmd.Level
+	}
+	return p
 }
 
 // check says why cmd cannot be carried out now, or nil.
@@ -172,6 +201,11 @@ func (c *Controller) check(cmd Command) error {
 		if cmd.First != 0 && cmd.First != 1 {
 			return fmt.Errorf("first player %d: want 0 or 1", cmd.First)
 		}
+		if err := CheckPlay(c.newGamePlay(cmd)); err != nil {
+			return err
+		}
+	case "hint", "show-last":
+		return c.checkPlayCommand(cmd.Name)
 	case "set-players":
 		if cmd.Players == nil {
 			return errors.New("no players named")

@@ -63,6 +63,9 @@ type Config struct {
 	// CheckpointMS is how often, at most, a running clock is journalled;
 	// 0 means DefaultCheckpointMS.
 	CheckpointMS int64
+	// Play, if not nil, has the engine play one side of new games (a
+	// new-game command may say otherwise); nil: people play both.
+	Play *Play
 	// Event names the tournament in every game's record (the JSON
 	// record's event, SGF EV[]); "" for none.
 	Event string
@@ -106,6 +109,13 @@ type Controller struct {
 	request *live.TakebackRequest
 	dirty   bool // seq went up outside a turn: publish the state
 	repub   bool // the state changed without a new seq: publish it
+
+	// Play against the engine (play.go).
+	play     Play              // this game's; Engine is NoEngine without it
+	opp      *analyst.Opponent // nil until the engine or a hint is wanted
+	thinking *thought          // the search under way
+	hint     string            // the last hint, in notation
+	hintAt   engine.Position   // the position it is for
 }
 
 // New makes a controller, resuming the journal's game if it has one.
@@ -113,7 +123,16 @@ func New(cfg Config) (*Controller, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	c := &Controller{cfg: cfg, players: cfg.Players, log: cfg.Logger}
+	c := &Controller{cfg: cfg, players: cfg.Players, log: cfg.Logger, play: Play{Engine: NoEngine}}
+	if cfg.Play != nil {
+		if err := CheckPlay(*cfg.Play); err != nil {
+			return nil, fmt.Errorf("controller: %w", err)
+		}
+		c.play = *cfg.Play
+	}
+	if c.play.Engine != NoEngine {
+		c.opp = &analyst.Opponent{}
+	}
 	if cfg.Analysis != nil {
 		c.an = analyst.New(*cfg.Analysis, c.analysisDone)
 	}
@@ -136,6 +155,14 @@ func New(cfg Config) (*Controller, error) {
 			return nil, fmt.Errorf("controller: resuming the journal's game: %w", err)
 		}
 		c.ref, c.seq, c.players, c.lastT = ref, resumed.Seq, resumed.Players, resumed.T
+		// The resumed game's sides, not the configuration's.
+		c.play = Play{Engine: NoEngine}
+		if e := resumed.Engine; e != nil {
+			c.play = Play{Engine: e.Player, Level: e.Level, Seed: e.Seed}
+		}
+		if c.play.Engine != NoEngine && c.opp == nil {
+			c.opp = &analyst.Opponent{}
+		}
 		c.resumeClock(resumed)
 		if r := resumed.Request; r != nil && resumed.End == nil {
 			c.request = &live.TakebackRequest{Turn: r.Turn, By: r.By}
@@ -163,8 +190,12 @@ func (c *Controller) startGame(t int64, variant string, first int, ctl clock.Con
 		return fmt.Errorf("controller: %w", err)
 	}
 	seq := c.seq + 1
-	if c.cfg.Journal != nil {
-		if err := c.cfg.Journal.NewTimedGame(seq, t, variant, first, c.cfg.Mode.String(), c.players, ctl.String(), nil); err != nil {
+	if j := c.cfg.Journal; j != nil {
+		var eng *journal.Engine
+		if c.play.Engine != NoEngine {
+			eng = &journal.Engine{Player: c.play.Engine, Level: c.play.Level, Seed: c.play.Seed}
+		}
+		if err := j.NewEngineGame(seq, t, variant, first, c.cfg.Mode.String(), c.players, ctl.String(), nil, eng); err != nil {
 			return err
 		}
 	}
@@ -292,6 +323,7 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 // events, the record, and refreshes the display.
 func (c *Controller) announce(t int64, events []referee.Event, moves ...live.MoveMessage) {
 	c.analyse()
+	c.engineStep()
 	st := c.snapshot(t)
 	changed := events == nil || len(moves) > 0 || c.dirty || c.repub
 	c.dirty, c.repub = false, false
@@ -322,7 +354,7 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 		}
 	}
 	if d := c.cfg.Display; d != nil {
-		d.Show(c.ref.Guidance(), st)
+		d.Show(c.guidance(), st)
 	}
 }
 
@@ -378,7 +410,7 @@ func (c *Controller) DemandTakeback(t int64) {
 }
 
 func (c *Controller) demandTakeback(t int64) {
-	ev := c.ref.DemandTakeback(t)
+	ev := c.ref.DemandTakebackTurns(t, c.takebackTurns())
 	for _, e := range ev {
 		if _, ok := e.Body.(referee.TakebackDemand); ok {
 			// The board is put back by the player who placed over the
@@ -446,6 +478,10 @@ func (c *Controller) snapshot(t int64) live.State {
 	st.Analysis = c.analysis
 	st.Clock = c.clockView()
 	st.GameID = c.gameID()
+	if st.Play = c.playView(); st.Play != nil && st.Play.Thinking {
+		g := c.guidance()
+		st.Status, st.StatusMsg = g.Status, g.Parts
+	}
 	if r := c.request; r != nil {
 		v := *r
 		st.TakebackRequest = &v
@@ -486,7 +522,7 @@ func (c *Controller) analysisDone(p engine.Position, a live.Analysis) {
 		pub.State(st)
 	}
 	if d := c.cfg.Display; d != nil {
-		d.Show(c.ref.Guidance(), st)
+		d.Show(c.guidance(), st)
 	}
 	if w := a.ForcedWin; w != nil {
 		c.log.Info("analysis", "seq", c.seq, "forced_win_player", w.Player, "turns", w.Turns, "line", w.Line, "ms", a.MS)
@@ -500,6 +536,12 @@ func (c *Controller) analysisDone(p engine.Position, a live.Analysis) {
 func (c *Controller) Close() {
 	if c.an != nil {
 		c.an.Close()
+	}
+	c.mu.Lock()
+	opp := c.opp
+	c.mu.Unlock()
+	if opp != nil {
+		opp.Close()
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // Palette is the LED colour of each guidance role.
-type Palette [referee.RoleWrong + 1]color.NRGBA
+type Palette [referee.RoleMax + 1]color.NRGBA
 
 // DefaultPalette is chosen to read at a glance on a dark table: cool for
 // information, warm for what must happen, red for what is wrong.
@@ -29,6 +29,13 @@ var DefaultPalette = Palette{
 	referee.RoleChainContinues: {255, 200, 0, 255}, // yellow
 	referee.RoleTakeOff:        {150, 0, 200, 255}, // purple
 	referee.RoleWrong:          {255, 0, 0, 255},   // red
+	// The engine's turn, and hints: the marble's own colour where it
+	// goes (grey as cyan, black as pink: an LED cannot show black), and
+	// bright blue on the ring to remove.
+	referee.RolePlaceWhite: {255, 255, 255, 255},
+	referee.RolePlaceGrey:  {0, 200, 200, 255},
+	referee.RolePlaceBlack: {255, 60, 160, 255},
+	referee.RoleRemoveRing: {0, 0, 255, 255},
 }
 
 // LEDColors returns one colour per base socket, in base board order: the
@@ -68,7 +75,7 @@ func ScreenStatus(s live.State, g referee.Guidance, faults []string) Status {
 }
 
 // marks are the brackets a terminal view puts around a cell by role.
-var marks = [referee.RoleWrong + 1][2]byte{
+var marks = [referee.RoleMax + 1][2]byte{
 	referee.RoleNone:           {' ', ' '},
 	referee.RoleLastMove:       {'\'', '\''},
 	referee.RoleFreeRing:       {'(', ')'},
@@ -77,6 +84,10 @@ var marks = [referee.RoleWrong + 1][2]byte{
 	referee.RoleChainContinues: {'*', '*'},
 	referee.RoleTakeOff:        {'{', '}'},
 	referee.RoleWrong:          {'!', '!'},
+	referee.RolePlaceWhite:     {'+', 'w'},
+	referee.RolePlaceGrey:      {'+', 'g'},
+	referee.RolePlaceBlack:     {'+', 'b'},
+	referee.RoleRemoveRing:     {'-', '-'},
 }
 
 // Board draws a board as a hex grid in ASCII. Cells are placed by their
@@ -120,7 +131,7 @@ func Board(b *engine.Board, cells string, hints []referee.Hint) string {
 }
 
 // Legend explains the brackets of Board.
-const Legend = "(o) free ring  <w> must capture  >o< jump target  *w* chain continues  {w} take off  !o! wrong  'w' last move"
+const Legend = "(o) free ring  <w> must capture  >o< jump target  *w* chain continues  {w} take off  !o! wrong  'w' last move  +o g place grey here  -o- remove"
 
 // Terminal renders the whole live view: the board with guidance, the
 // pool, the captures and the status line.

@@ -121,14 +121,15 @@ func examples() []referee.Message {
 		pl := m("guide.player", p)
 		for _, need := range []referee.Message{
 			m("need.take-off-captured", list), m("need.continue-capture", worstCell), m("need.finish-capture"),
-			m("need.place-marble"), m("need.remove-free-ring"), m("need.finish-turn"),
+			m("need.place-marble"), m("need.remove-free-ring"), m("need.finish-turn"), m("need.engine-turn", longTurn),
 		} {
 			out = append(out, m("guide.pending", pl, need))
 		}
 		out = append(out,
 			m("guide.must-capture", pl, worstCell, worstCell),
 			m("guide.to-move", pl, m("guide.place-and-remove")),
-			m("guide.to-move", pl, m("guide.place-no-free-ring")))
+			m("guide.to-move", pl, m("guide.place-no-free-ring")),
+			m("guide.engine-turn", pl, longTurn), m("guide.engine-thinking", pl))
 		for _, r := range keysWithPrefix("result.") {
 			out = append(out, m("guide.over-win", pl, m(r)))
 		}
@@ -144,12 +145,16 @@ func examples() []referee.Message {
 		m("guide.question", worstCell),
 		m("guide.question-turns", 999),
 		m("guide.take-off-claimed", list),
+		m("guide.hint", longTurn), m("guide.engine-last", longTurn),
 		m("fault.dead-cells", list), m("fault.cells-read"))
 	return out
 }
 
 // TestExamplesCoverTheReferee: examples say every message key the
 // referee has, so the tests below see every one.
+// longTurn is a long capture chain in notation, as the engine may play.
+const longTurn = "A1xC2xE3xG4xE5xC4xA3"
+
 func TestExamplesCoverTheReferee(t *testing.T) {
 	seen := map[string]bool{}
 	var walk func(referee.Message)

@@ -64,6 +64,12 @@ var guidance = map[string]Entry{
 	"rule.malformed-turn":       {"not a turn", "kein gültiger Zug", "ce n'est pas un coup", "to nie jest ruch", "это не ход", "non è un turno", "geen geldige beurt", "no es una jugada"},
 	"rule.no-ring":              {"there is no ring there", "dort ist kein Ring", "il n'y a pas d'anneau ici", "tam nie ma pierścienia", "там нет кольца", "lì non c'è nessun tassello", "daar ligt geen tegel", "ahí no hay ningún anillo"},
 	"rule.no-jumping-marble":    {"there is no marble to jump with", "keine Kugel zum Springen da", "aucune bille pour sauter", "brak kulki do przeskoku", "нет шарика для прыжка", "nessuna biglia con cui saltare", "geen knikker om mee te springen", "no hay bola con la que saltar"},
+	"guide.engine-turn":         {"%s (the engine) plays %s: carry it out as lit", "%s (die Engine) spielt %s: bitte wie angezeigt ausführen", "%s (le moteur) joue %s : l'exécuter comme indiqué", "%s (silnik) gra %s: wykonaj jak podświetlono", "%s (движок) играет %s: выполните, как показано", "%s (il motore) gioca %s: eseguila come indicato", "%s (de engine) speelt %s: voer die uit zoals aangegeven", "%s (el motor) juega %s: ejecútala como se indica"},
+	"guide.engine-thinking":     {"%s (the engine) is thinking", "%s (die Engine) denkt nach", "%s (le moteur) réfléchit", "%s (silnik) myśli", "%s (движок) думает", "%s (il motore) sta pensando", "%s (de engine) denkt na", "%s (el motor) está pensando"},
+	"guide.hint":                {"Hint: %s", "Tipp: %s", "Conseil : %s", "Podpowiedź: %s", "Подсказка: %s", "Suggerimento: %s", "Tip: %s", "Sugerencia: %s"},
+	"guide.engine-last":         {"The engine played %s", "Die Engine spielte %s", "Le moteur a joué %s", "Silnik zagrał %s", "Движок сыграл %s", "Il motore ha giocato %s", "De engine speelde %s", "El motor jugó %s"},
+	"need.engine-turn":          {"carry out %s as lit", "%s wie angezeigt ausführen", "exécuter %s comme indiqué", "wykonaj %s jak podświetlono", "выполните %s, как показано", "esegui %s come indicato", "voer %s uit zoals aangegeven", "ejecuta %s como se indica"},
+	"rule.engine-turn":          {"that is not the engine's turn", "das ist nicht der Zug der Engine", "ce n'est pas le coup du moteur", "to nie jest ruch silnika", "это не ход движка", "non è la mossa del motore", "dat is niet de zet van de engine", "no es la jugada del motor"},
 	"rule.other":                {"the board differs from every legal continuation", "das Brett passt zu keinem erlaubten Zug", "le plateau ne correspond à aucun coup légal", "plansza nie odpowiada żadnemu dozwolonemu ruchowi", "доска не соответствует ни одному допустимому ходу", "il tavoliere non corrisponde a nessuna mossa regolare", "het bord past bij geen enkele geldige zet", "el tablero no corresponde a ninguna jugada legal"},
 }
 
@@ -92,5 +98,10 @@ var guidanceShort = map[string]Entry{
 	"short.need.finish-capture":      {"finish capture", "Schlagen beenden", "finir la prise", "dokończ bicie", "завершите взятие", "finire la cattura", "slaan afmaken", "terminar captura"},
 	"short.need.place-marble":        {"place a marble", "Kugel setzen", "poser une bille", "postaw kulkę", "поставьте шарик", "mettere una biglia", "leg een knikker", "situar una bola"},
 	"short.need.remove-free-ring":    {"remove a free ring", "freien Ring nehmen", "ôter anneau libre", "zdejmij pierścień", "снимите кольцо", "togliere tassello", "vrije tegel weg", "retirar un anillo"},
+	"short.guide.engine-turn":        {"engine %.11[2]s", "Engine %.11[2]s", "moteur %.11[2]s", "silnik %.11[2]s", "движок %.11[2]s", "motore %.11[2]s", "engine: %.10[2]s", "motor %.12[2]s"},
+	"short.guide.engine-thinking":    {"engine thinking", "Engine denkt", "moteur réfléchit", "silnik myśli", "движок думает", "motore pensa", "engine denkt na", "motor pensando"},
+	"short.guide.hint":               {"hint %.13s", "Tipp %.13s", "conseil %.10s", "podp. %.12s", "совет %.12s", "sugg. %.12s", "tip %.14s", "pista %.12s"},
+	"short.guide.engine-last":        {"engine %.11s", "Engine %.11s", "moteur %.11s", "silnik %.11s", "движок %.11s", "motore %.11s", "engine: %.10s", "motor %.12s"},
+	"short.need.engine-turn":         {"play %.13s", "Zug %.14s", "jouer %.12s", "zagraj %.11s", "ход %.14s", "gioca %.12s", "speel %.12s", "juega %.12s"},
 	"short.need.finish-turn":         {"finish the turn", "Zug beenden", "finir le coup", "dokończ ruch", "завершите ход", "finire il turno", "beurt afmaken", "terminar jugada"},
 }

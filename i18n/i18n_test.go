@@ -107,8 +107,9 @@ func TestN(t *testing.T) {
 	}
 }
 
-// verbRE finds fmt verbs, with an optional explicit argument index.
-var verbRE = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?[a-zA-Z%]`)
+// verbRE finds fmt verbs, with an optional explicit argument index (before
+// the width, or after the precision: "%.11[2]s").
+var verbRE = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?(\[\d+\])?[a-zA-Z%]`)
 
 // verbs lists a message's verbs as "argument:verb", sorted, so that a
 // translation may reorder arguments with %[n]s.
@@ -123,6 +124,9 @@ func verbs(s string) []string {
 		arg := next
 		if m[1] != "" {
 			fmt.Sscanf(m[1], "[%d]", &arg)
+		}
+		if m[3] != "" {
+			fmt.Sscanf(m[3], "[%d]", &arg)
 		}
 		next = arg + 1
 		out = append(out, fmt.Sprintf("%d:%s", arg, v))

@@ -23,6 +23,10 @@
 //	{"op":"clock","seq":3,"t":16000,"clock":{"remaining_ms":[1205000,1189230],"running":1,"paused":true,"flag":-1,"used_ms":[0,10770]}}
 //	{"op":"end","seq":4,"t":17000,"end":{"winner":0,"reason":"resignation","note":""}}
 //
+// A game against the engine says which side it plays, at which level:
+//
+//	{"op":"game","seq":5,"t":18000,"variant":"37","first":0,"mode":"casual","players":["ann",""],"control":"none","engine":{"player":1,"level":6}}
+//
 // "seq" is the broadcast sequence number after the change. Each line ends
 // with "crc", the CRC-32C (Castagnoli) of the line as it would be without
 // it, as 8 hex digits:
@@ -83,6 +87,16 @@ type Entry struct {
 	Request *Request `json:"request,omitempty"`
 	// QA is the referee's question (question) or its answer (answer).
 	QA *QA `json:"qa,omitempty"`
+	// Engine (game): the engine plays one side of this game.
+	Engine *Engine `json:"engine,omitempty"`
+}
+
+// Engine is play against the engine: the player it plays, its level and
+// the seed that breaks its ties.
+type Engine struct {
+	Player int    `json:"player"`
+	Level  int    `json:"level"`
+	Seed   uint64 `json:"seed,omitempty"`
 }
 
 // QA is a question the referee asked the players, or their answer: the
@@ -163,6 +177,8 @@ type Game struct {
 	Answered []int
 	// GameT is the time of the game entry.
 	GameT int64
+	// Engine is play against the engine, nil when people play both sides.
+	Engine *Engine
 }
 
 // Journal appends to the journal file. It is not safe for concurrent use.
@@ -460,8 +476,11 @@ func apply(g *Game, e Entry) (*Game, error) {
 		if e.First != 0 && e.First != 1 {
 			return nil, fmt.Errorf("first player %d", e.First)
 		}
+		if en := e.Engine; en != nil && (en.Player != 0 && en.Player != 1 || en.Level < 0 || en.Level > 10) {
+			return nil, fmt.Errorf("engine player %d level %d", en.Player, en.Level)
+		}
 		ng := &Game{Variant: e.Variant, Mode: e.Mode, Game: engine.NewGame(engine.NewPosition(b, rules, e.First)), Seq: e.Seq, T: e.T,
-			GameSeq: e.Seq, GameT: e.T, Control: e.Control, Clock: e.Clock, Clocks: []TurnClock{}}
+			GameSeq: e.Seq, GameT: e.T, Control: e.Control, Clock: e.Clock, Clocks: []TurnClock{}, Engine: e.Engine}
 		if e.Players != nil {
 			ng.Players = *e.Players
 		}
@@ -623,6 +642,12 @@ func (j *Journal) NewGame(seq uint64, t int64, variant string, first int, mode s
 // text), with the clocks at its start (nil: none yet).
 func (j *Journal) NewTimedGame(seq uint64, t int64, variant string, first int, mode string, players [2]string, control string, clk *Clock) error {
 	return j.append(Entry{Op: "game", Seq: seq, T: t, Variant: variant, First: first, Mode: mode, Players: &players, Control: control, Clock: clk})
+}
+
+// NewEngineGame is NewTimedGame of a game in which the engine plays one
+// side (eng; nil: people play both).
+func (j *Journal) NewEngineGame(seq uint64, t int64, variant string, first int, mode string, players [2]string, control string, clk *Clock, eng *Engine) error {
+	return j.append(Entry{Op: "game", Seq: seq, T: t, Variant: variant, First: first, Mode: mode, Players: &players, Control: control, Clock: clk, Engine: eng})
 }
 
 // Turn records a committed turn; missed marks a placement over a
@@ -803,7 +828,7 @@ func sameGame(a, b *Game) bool {
 func snapshotEntries(g *Game) []Entry {
 	first := g.Game.Start().ToMove()
 	players := g.Players
-	out := []Entry{{Op: "game", Seq: g.GameSeq, T: g.GameT, Variant: g.Variant, First: first, Mode: g.Mode, Players: &players, Control: g.Control}}
+	out := []Entry{{Op: "game", Seq: g.GameSeq, T: g.GameT, Variant: g.Variant, First: first, Mode: g.Mode, Players: &players, Control: g.Control, Engine: g.Engine}}
 	missed := map[int]bool{}
 	for _, m := range g.Missed {
 		missed[m] = true

@@ -108,6 +108,20 @@ type State struct {
 	// the referee goes on without them and asks when a turn there is
 	// unclear.
 	DeadCells []string `json:"dead_cells"`
+	// Play is play against the engine on this board, absent when both
+	// players are people.
+	Play *Play `json:"play,omitempty"`
+}
+
+// Play is play against the engine: the engine's player and level, whether
+// it is thinking, the turn it chose that the players have still to carry
+// out as the LEDs show it, and a hint shown for the person.
+type Play struct {
+	Engine   int    `json:"engine"`
+	Level    int    `json:"level"`
+	Thinking bool   `json:"thinking"`
+	Turn     string `json:"turn,omitempty"`
+	Hint     string `json:"hint,omitempty"`
 }
 
 // Clock is the game clocks in the state. Remaining is each player's time

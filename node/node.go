@@ -45,8 +45,9 @@ import (
 // MQTT's cmd/ topics.
 type Command struct {
 	// Name is new-game, set-players, takeback, pause, resume, add-time,
-	// declare-result, takeback-request (the button in tournament mode) or
-	// takeback-answer.
+	// declare-result, takeback-request (the button in tournament mode),
+	// takeback-answer, answer, hint or show-last (play against the
+	// engine: the confirm button).
 	Name    string
 	Variant string // new-game: "" keeps the board and rules
 	First   int    // new-game
@@ -54,12 +55,17 @@ type Command struct {
 	// NewPlayers: new-game names the players (Players); else they stay.
 	NewPlayers bool
 	Control    *clock.Control // new-game: nil is the configured one
-	Player     int            // add-time
-	MS         int64          // add-time
-	Result     string         // declare-result
-	Winner     *int           // declare-result: nil for a draw
-	Note       string         // declare-result
-	Accept     bool           // takeback-answer
+	// Engine (new-game): the player the engine plays, 0 or 1, or
+	// controller.NoEngine; nil is the configured one. Level: its level,
+	// 0 the configured one.
+	Engine *int
+	Level  int
+	Player int    // add-time
+	MS     int64  // add-time
+	Result string // declare-result
+	Winner *int   // declare-result: nil for a draw
+	Note   string // declare-result
+	Accept bool   // takeback-answer
 	// answer: the question's id and the option, by index or (OptionText
 	// not "") by its text.
 	Question   int
@@ -112,6 +118,9 @@ type Options struct {
 	// Language is the status screen's and the terminal view's language;
 	// "" is English. The wire (MQTT, journal, records) stays English.
 	Language i18n.Lang
+	// Play, if not nil, has the engine play one side of new games
+	// (controller.Config.Play).
+	Play *controller.Play
 }
 
 // JournalOff as Options.JournalPath runs without a journal, saying so.
@@ -192,7 +201,7 @@ func New(opt Options) (*Node, error) {
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
 		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
-		Analysis: opt.Analysis, Control: opt.Control, Event: opt.Event,
+		Analysis: opt.Analysis, Control: opt.Control, Event: opt.Event, Play: opt.Play,
 	})
 	if err != nil {
 		n.Close()
@@ -486,6 +495,12 @@ func (n *Node) button(e buttons.Event) {
 			if err := n.ctrl.Answer(n.nowMS.Load(), q.ID, opt); err != nil {
 				n.log.Error("answer", "err", err)
 			}
+		} else if n.armedAt.IsZero() && n.ctrl.State().Play != nil {
+			// Against the engine, confirm asks for a hint; pressed again,
+			// it shows the engine's last turn, and so on.
+			if err := n.Do(Command{Name: "hint"}); err != nil {
+				n.log.Info("hint button", "err", err) // e.g. on the engine's turn, which is lit already
+			}
 		}
 		n.armedAt = time.Time{}
 		n.disp.setNotice("")
@@ -543,7 +558,7 @@ func (n *Node) newGameByButton() {
 // Do carries out a command.
 func (n *Node) Do(c Command) error {
 	ms := n.nowMS.Load()
-	cmd := controller.Command{Name: c.Name, Variant: c.Variant, First: c.First, Control: c.Control, Player: c.Player, MS: c.MS,
+	cmd := controller.Command{Name: c.Name, Variant: c.Variant, First: c.First, Control: c.Control, Engine: c.Engine, Level: c.Level, Player: c.Player, MS: c.MS,
 		Result: c.Result, Winner: c.Winner, Note: c.Note, Accept: c.Accept, Arbiter: c.Arbiter,
 		Question: c.Question, Option: c.Option}
 	switch c.Name {
@@ -573,7 +588,7 @@ func (n *Node) Do(c Command) error {
 				return fmt.Errorf("option %q is not one of question %d's: %s", c.OptionText, q.ID, strings.Join(q.Options, "; "))
 			}
 		}
-	case "takeback", "pause", "resume", "add-time", "declare-result", "takeback-request", "takeback-answer":
+	case "takeback", "pause", "resume", "add-time", "declare-result", "takeback-request", "takeback-answer", "hint", "show-last":
 	default:
 		return fmt.Errorf("node: unknown command %q", c.Name)
 	}

@@ -139,3 +139,55 @@ func BenchmarkTrackLost(b *testing.B) {
 	}
 	b.ReportMetric(float64(lines), "lines")
 }
+
+// benchLines is a referee with a dead cell and n live lines, each one
+// placement from the start position, and a settled board two placements
+// on from the first line's start, with that cell unknown.
+func benchLines(b *testing.B, n int) (*Referee, []line, string) {
+	r := benchReferee(b, start37)
+	p := r.game.Position()
+	turns := p.LegalTurns(nil)
+	if len(turns) < n {
+		b.Fatalf("%d turns, want %d", len(turns), n)
+	}
+	var lines []line
+	for _, t := range turns[:n] {
+		l, ok := r.play(r.rootLine(), t, false, r.Expected())
+		if !ok {
+			b.Fatal("illegal turn")
+		}
+		lines = append(lines, l)
+	}
+	next := lines[0].pos.LegalTurns(nil)
+	q := lines[0].pos.MustPlay(next[len(next)/2])
+	obs := []byte(q.Cells())
+	dead, _ := r.b.ParseCell("D4")
+	obs[dead] = '?'
+	return r, lines, string(obs)
+}
+
+// BenchmarkLinesStep1 is a settled change checked against one live line
+// (the tracker followed while a sensor is dead).
+func BenchmarkLinesStep1(b *testing.B) {
+	r, lines, obs := benchLines(b, 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if next := r.step(lines, obs); len(next) == 0 {
+			b.Fatal("the line does not explain the board")
+		}
+	}
+}
+
+// BenchmarkLinesStep64 is a settled change checked against 64 live lines.
+func BenchmarkLinesStep64(b *testing.B) {
+	r, lines, obs := benchLines(b, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if next := r.step(lines, obs); len(next) == 0 {
+			b.Fatal("no line explains the board")
+		}
+	}
+	b.ReportMetric(64, "lines")
+}

@@ -16,9 +16,16 @@ const (
 	RoleChainContinues      // the jumping marble, which must jump again
 	RoleTakeOff             // take this off the board: a claimed ring or a captured marble
 	RoleWrong               // the cell should hold Hint.Should
+	// The engine's turn (or a hint): a marble of this colour goes here.
+	RolePlaceWhite
+	RolePlaceGrey
+	RolePlaceBlack
+	RoleRemoveRing // the engine's turn (or a hint): remove this ring
+	// RoleMax is the highest role.
+	RoleMax = RoleRemoveRing
 )
 
-var roleNames = [...]string{"", "last-move", "free-ring", "jump-target", "must-capture", "chain-continues", "take-off", "wrong"}
+var roleNames = [...]string{"", "last-move", "free-ring", "jump-target", "must-capture", "chain-continues", "take-off", "wrong", "place-white", "place-grey", "place-black", "remove-ring"}
 
 func (r Role) String() string {
 	if int(r) < len(roleNames) {

@@ -13,6 +13,7 @@ import (
 // else is illegal.
 func (r *Referee) infer(t int64, obs string) []Event {
 	r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
+	r.linesHold = false
 	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()
@@ -88,15 +89,24 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	if ev, ok := r.matchRedo(t, obs); ok {
 		return ev
 	}
+	if ev, ok := r.inferExpected(t, obs, exp, d); ok {
+		return ev
+	}
 	capture := p.HasCapture()
 	if capture {
 		if turn, ok := r.matchChain(obs, exp, p); ok {
-			return r.commit(t, obs, turn, false)
+			if ev, ok := r.doubt(t, obs); ok {
+				return ev
+			}
+			return r.commitSeen(t, obs, turn, false)
 		}
 	}
 	pl := r.matchPlacement(obs, exp, d, p, capture)
 	if pl.commit && !pl.over {
-		return append(pl.events, r.commit(t, obs, pl.turn, false)...)
+		if ev, ok := r.doubt(t, obs); ok {
+			return append(pl.events, ev...)
+		}
+		return append(pl.events, r.commitSeen(t, obs, pl.turn, false)...)
 	}
 	if k, ok := r.matchTakeback(obs); ok {
 		// A jumper lifted off its ring can leave exactly the position
@@ -119,7 +129,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		}
 	}
 	if pl.commit {
-		return append(pl.events, r.commit(t, obs, pl.turn, true)...)
+		return append(pl.events, r.commitSeen(t, obs, pl.turn, true)...)
 	}
 	if pl.pending {
 		return append(pl.events, r.pendingEvent(t, pl.need, pl.cells, pl.hints)...)
@@ -127,6 +137,14 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	// No single turn explains the board: perhaps the scan missed the end
 	// of one turn and saw it merged with the next, or lost sight for
 	// longer; resynchronise where the board is a position two turns away.
+	if !r.noTwo && r.lines == nil {
+		// Follow every line of play from the official position until the
+		// boards tell which was played.
+		if ev, ok := r.linesObserve(t, obs); ok {
+			return ev
+		}
+		r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	}
 	if ev, ok := r.inferTwo(t, obs); ok {
 		return ev
 	}
@@ -144,7 +162,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 func (r *Referee) diff(obs, exp string) uint64 {
 	var d uint64
 	for c := 0; c < len(exp); c++ {
-		if o := obs[c]; o != exp[c] && !r.clearing(engine.Cell(c), o) {
+		if o := obs[c]; o != exp[c] && o != '?' && !r.clearing(engine.Cell(c), o) {
 			d |= 1 << uint(c)
 		}
 	}
@@ -166,7 +184,7 @@ func (r *Referee) matchChain(obs, exp string, p engine.Position) (engine.Turn, b
 		f := r.chainEnd(exp, turn)
 		ok := true
 		for c := 0; c < len(exp) && ok; c++ {
-			ok = obs[c] == f[c] || r.clearing(engine.Cell(c), obs[c])
+			ok = obs[c] == f[c] || obs[c] == '?' || r.clearing(engine.Cell(c), obs[c])
 		}
 		if ok {
 			found = append(found, turn)
@@ -231,6 +249,9 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 		var before, after [256]int8
 		for c := 0; c < len(exp) && fit; c++ {
 			o, e, cb := obs[c], exp[c], bit(engine.Cell(c))
+			if o == '?' {
+				continue // a dead sensor: it may hold anything
+			}
 			switch {
 			case cb&(onPath|jumped) == 0:
 				fit = o == e || r.clearing(engine.Cell(c), o)
@@ -522,4 +543,24 @@ func liftedJumper(obs, exp string, p engine.Position) bool {
 		}
 	}
 	return false
+}
+
+// commitSeen commits a turn the board showed whole. After the referee was
+// lost, or while a question is open, a turn that would end the game is not
+// committed on its own word: decide waits for the board to hold and asks.
+func (r *Referee) commitSeen(t int64, obs string, turn engine.Turn, over bool) []Event {
+	if r.doubtful || r.question != nil {
+		p := r.game.Position()
+		var q engine.Position
+		var err error
+		if over {
+			q, err = p.PlayOverCapture(turn)
+		} else {
+			q, err = p.Play(turn)
+		}
+		if err == nil && q.Result().Over {
+			return r.decide(t, obs, 0, [][]engine.Turn{{turn}}, "the game's last turn, after the referee was lost")
+		}
+	}
+	return r.commit(t, obs, turn, over)
 }

@@ -77,7 +77,10 @@ func playAndCheck(t *testing.T, rec *record.Record, rep *record.Replay, seed uin
 	opt.IllegalTries, opt.Takebacks = 0.1, 0.05
 	counts := map[string]int{}
 	var overEvent *referee.GameOver
-	stats, err := physical.Play(start, rec.Turns, opt, func(t int64, cells []byte) error {
+	var lastMS int64
+	var lastCells []byte
+	observe := func(t int64, cells []byte) error {
+		lastMS, lastCells = t, append(lastCells[:0], cells...)
 		for _, e := range ref.ObserveBytes(t, cells) {
 			counts[e.Body.Kind()]++
 			if g, ok := e.Body.(referee.GameOver); ok {
@@ -85,9 +88,14 @@ func playAndCheck(t *testing.T, rec *record.Record, rep *record.Replay, seed uin
 			}
 		}
 		return nil
-	})
+	}
+	stats, err := physical.Play(start, rec.Turns, opt, observe)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The players step back; the board stays as it is, scanned on.
+	for end := lastMS + 3000; lastMS < end; {
+		_ = observe(lastMS+opt.ScanMS, lastCells)
 	}
 	g := ref.Game()
 	b := start.Board()

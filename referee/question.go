@@ -168,9 +168,11 @@ func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, r
 		ends = ends || o.end.Over
 	}
 	// A line read with a dead sensor, or from turns before the official
-	// position (the referee was lost), may not be the whole story: it
-	// never ends the game without the players' or the arbiter's word.
-	risky := len(r.unknown) > 0 || back > 0
+	// position, or after the referee was lost, or while a question is
+	// open (the game follows one option of it), may not be the whole
+	// story: it never ends the game without the players' or the
+	// arbiter's word.
+	risky := len(r.unknown) > 0 || back > 0 || r.doubtful || r.question != nil
 	if ends && risky && t-r.obsSince >= r.hop {
 		return r.askEnd(t, obs, back, opts, reason)
 	}
@@ -389,6 +391,7 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	chosen := q.options[opt]
 	r.question = nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	if opt == q.prov {
 		r.guide = r.idleGuidance()
 		turns := r.answeredTurns(q, chosen)

@@ -127,7 +127,23 @@ type Referee struct {
 	// lostBefore is lost before the observation being inferred.
 	lostBefore int
 	hyps       []hypothesis // lines of play followed while lost
-	question   *question    // an open question to the players
+	// lines are the lines of play followed while a sensor is dead, and
+	// linesBefore and linesOld those before the last two settled boards.
+	lines, linesBefore, linesOld []line
+	// touched holds the cells that showed anything else between the last
+	// two settled boards (a hand over them included), moving those since
+	// the last.
+	touched, moving uint64
+	// gap is the longest wait between two frames since the board last
+	// settled, and stalled says the board settled after one (a stall).
+	gap       int64
+	stalled   bool
+	linesHold bool // look at the lines again once the board holds
+	// doubtful: the referee was lost this game (lostBoards illegal boards
+	// in a row, or a resynchronisation); a line that ends the game is
+	// then asked about.
+	doubtful bool
+	question *question // an open question to the players
 	// nextQuestion numbers the questions asked.
 	nextQuestion int
 	// answered: turns the players answered rather than the board showed.
@@ -158,6 +174,8 @@ type Referee struct {
 	mustCapture bool
 	// ended: the game ended off the board (Ending); nil while it goes on.
 	ended *Ending
+	// expect: the turn the player to move must carry out (the engine's).
+	expect *expectation
 }
 
 // New starts a referee.
@@ -235,6 +253,9 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	if t < r.lastT {
 		return r.reportFault(t, fmt.Sprintf("frame time %d ms goes back from %d ms; frame ignored", t, r.lastT))
 	}
+	if r.frame != "" {
+		r.gap = max(r.gap, t-r.lastT)
+	}
 	r.lastT = t
 	if cells != r.frame {
 		if len(cells) != r.b.Len() {
@@ -246,6 +267,13 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 			}
 		}
 		r.frame = cells
+		if len(r.settled) == len(cells) {
+			for i := 0; i < len(cells); i++ {
+				if cells[i] != r.settled[i] {
+					r.moving |= 1 << uint(i)
+				}
+			}
+		}
 	}
 	var ev []Event
 	if t >= r.deadCheck {
@@ -264,16 +292,33 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		return ev
 	}
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
+	if r.illegal {
+		// The last board explained nothing (an illegal try, or turns not
+		// yet understood): what the hands did before it still counts.
+		r.touched, r.stalled = r.touched|r.moving, r.stalled || r.gap >= stallMS
+	} else {
+		r.touched, r.stalled = r.moving, r.gap >= stallMS
+	}
+	r.moving, r.gap = 0, 0
+	for _, tr := range obs.Transients {
+		r.touched |= bit(engine.Cell(tr.Cell))
+	}
 	r.fault = ""
 	for _, c := range r.unknown {
 		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
 	}
-	if len(r.unknown) > 0 {
+	if len(r.unknown) > 0 && len(r.unknown) <= maxUnknownTried && !r.Over() {
 		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
-		if got, ok := r.inferUnknown(t, obs.Cells); ok {
+		r.linesHold = false
+		return append(ev, r.blindObserve(t, obs.Cells)...)
+	}
+	if r.lines != nil && !r.Over() {
+		// Following lines of play: the board goes to them first.
+		if got, ok := r.linesObserve(t, obs.Cells); ok {
 			return append(ev, got...)
 		}
 	}
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	got := r.infer(t, r.known(obs.Cells))
 	if len(r.unknown) > 0 && !commits(got) && r.known(obs.Cells) != r.Expected() {
 		r.recheckUnknown, r.deferred = true, true
@@ -317,7 +362,9 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
-	r.ended = nil
+	r.doubtful = false
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
@@ -329,7 +376,12 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 // back (tournament rules, a missed capture) and guides the players to
 // restore the position before it. The board returning there reverts the
 // game, as any take-back does.
-func (r *Referee) DemandTakeback(t int64) []Event {
+func (r *Referee) DemandTakeback(t int64) []Event { return r.DemandTakebackTurns(t, 1) }
+
+// DemandTakebackTurns is DemandTakeback of the last k turns (at least 1,
+// at most all): in a game against the engine, the person's turn and the
+// engine's reply. The event's Turn is the earliest turn to take back.
+func (r *Referee) DemandTakebackTurns(t int64, k int) []Event {
 	n := r.game.Len()
 	if r.ended != nil {
 		return []Event{{t, Fault{Reason: "the game is over: there is no turn to take back"}}}
@@ -337,11 +389,12 @@ func (r *Referee) DemandTakeback(t int64) []Event {
 	if n == 0 {
 		return []Event{{t, Fault{Reason: "there is no turn to take back"}}}
 	}
+	k = max(1, min(k, n))
 	r.demand = true
-	prev := r.cells[n-1]
+	prev := r.cells[n-k]
 	fixes, h := r.restore(prev, r.Expected())
-	r.guide = guidance(h, Msg("guide.takeback-demand", n, fixList(fixes)))
-	return []Event{{t, TakebackDemand{Turn: n, By: r.game.Position().ToMove(), Cells: fixes}}}
+	r.guide = guidance(h, Msg("guide.takeback-demand", n-k+1, fixList(fixes)))
+	return []Event{{t, TakebackDemand{Turn: n - k + 1, By: r.game.Position().ToMove(), Cells: fixes}}}
 }
 
 // restore lists what differs between the board now (have) and want, with

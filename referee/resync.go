@@ -82,6 +82,16 @@ func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
 		return nil, false
 	}
 	cands := r.twoTurnReadings(base, r.Expected(), r.toClear, obs, true)
+	if e := r.expecting(); e != nil {
+		// On the engine's turn the first turn is known: the engine's.
+		kept := cands[:0]
+		for _, c := range cands {
+			if c.t1 == e.turn {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
 	if len(cands) == 0 {
 		return nil, false
 	}
@@ -411,6 +421,8 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		}
 		lines[i] = append(l, h.turns...)
 	}
+	// The referee was lost: it ends no game on its own word from here.
+	r.doubtful = true
 	ev := r.decide(t, obs, n-base, lines, fmt.Sprintf("resynchronised from the position after turn %d", base))
 	return ev, ev != nil
 }
@@ -421,7 +433,11 @@ func (r *Referee) late(t int64) []Event {
 	obs := r.known(r.settled)
 	unknown := r.recheckUnknown
 	r.recheckUnknown = false
+	hold := r.linesHold
+	r.linesHold = false
 	switch {
+	case hold:
+		return r.linesHeld(t)
 	case r.tbWait != 0:
 		k := r.tbWait
 		r.tbWait = 0

@@ -149,11 +149,11 @@ func TestTwoTurnMergeWithTurnUnderWay(t *testing.T) {
 func TestTurnAndStartOfNext(t *testing.T) {
 	b := newBench(t, diagram3, Casual)
 	ev := b.show("D1=o D2=o D3=o D4=o D5=w A1=b")
-	b.expect(ev, "move pending inferred")
+	b.expect(ev, "move inferred pending")
 	if n := ev[0].Body.(Move).Notation; n != "D1xD3xD5" {
 		t.Errorf("committed %s; want D1xD3xD5", n)
 	}
-	if p := ev[1].Body.(Pending); p.Need != "remove a free ring" {
+	if p := ev[2].Body.(Pending); p.Need != "remove a free ring" {
 		t.Errorf("pending %+v", p)
 	}
 	b.expect(b.show("D1=o D2=o D3=o D4=o D5=w A1=b G4=."), "move")

@@ -11,6 +11,11 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 	p := r.game.Position()
 	exp := r.Expected()
 	player := p.ToMove()
+	if e := r.expecting(); e != nil && engine.FormatTurn(r.b, turn) != e.name {
+		// Only the engine's turn may be played (a reading that bypassed
+		// inferExpected, e.g. two turns seen at once).
+		return r.refuse(t, obs, exp, r.diff(obs, exp), e)
+	}
 	var err error
 	if over {
 		err = r.game.PlayOverCapture(turn)
@@ -129,6 +134,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 	}
 	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = 0, false, false, engine.NoCell, nil, redo, nil
 	r.endInferred = false
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]
 	}
@@ -157,6 +163,11 @@ func (r *Referee) pendingEvent(t int64, need Message, cells []engine.Cell, h hin
 func (r *Referee) flagIllegal(t int64, obs, exp string, d uint64, reason, rule string) []Event {
 	r.illegal = true
 	r.lost = r.lostBefore + 1
+	if r.lost >= lostBoards {
+		// Lost for boards on end: what the referee follows from here may
+		// not be what was played, so it ends no game on its own word.
+		r.doubtful = true
+	}
 	h := make(hints, r.b.Len())
 	fixes := []CellFix{}
 	for _, c := range cellsOf(d) {
@@ -208,6 +219,9 @@ func (r *Referee) idleGuidance() Guidance {
 		status = append([]Message{Msg("guide.over-win", player(res.Winner), Msg("result."+string(res.Reason)))}, status...)
 	case res.Over:
 		status = append([]Message{Msg("guide.over-draw", Msg("result."+string(res.Reason)))}, status...)
+	case r.expecting() != nil:
+		g := r.engineGuidance(r.expecting(), h)
+		return guidance(g.Hints, append(g.Parts, status...)...)
 	case p.HasCapture():
 		from, over := firstJump(p)
 		for _, turn := range p.CaptureTurns() {

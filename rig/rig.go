@@ -62,10 +62,13 @@ type Rig struct {
 // Stats is the scan timing of a Measure: bus, GPIO and settle time, and
 // in simulation with Timing, the model's costs.
 type Stats struct {
-	Frames        int
-	ScanMean      time.Duration
-	ScanMax       time.Duration
-	Overruns      int
+	Frames   int
+	ScanMean time.Duration
+	ScanMax  time.Duration
+	Overruns int
+	// LateMax is the longest from a tick to the end of its scan: the
+	// wake-up latency and the scan.
+	LateMax       time.Duration
 	IoctlsPerScan float64
 	Rate          physic.Frequency
 	Period        time.Duration
@@ -157,6 +160,7 @@ func (r *Rig) Measure(frames int, each func(raw []uint16)) ([][]uint16, error) {
 		d := end.Sub(t0)
 		total += d
 		st.ScanMax = max(st.ScanMax, d)
+		st.LateMax = max(st.LateMax, end.Sub(tick))
 		if end.Sub(tick) > period {
 			st.Overruns++
 		}

@@ -371,6 +371,13 @@ func TestConsoleActions(t *testing.T) {
 	if got := fb.received(); !strings.Contains(got[len(got)-1], `"first":1,"id":"console-`) || !strings.Contains(got[len(got)-1], `"players":["Ann","Bob"],"time_control":"fischer:20m+10s"`) {
 		t.Errorf("the board received %q", got[len(got)-1])
 	}
+	// A game against the engine: its player and level go to the board.
+	if status, res := op.act("t1", "new-game", url.Values{"engine": {"1"}, "level": {"3"}}); status != http.StatusOK || res.Outcome != "accepted" {
+		t.Fatalf("new-game against the engine: %d %+v", status, res)
+	}
+	if got := fb.received(); !strings.Contains(got[len(got)-1], `"engine":"1"`) || !strings.Contains(got[len(got)-1], `"level":3`) {
+		t.Errorf("the board received %q", got[len(got)-1])
+	}
 	fb.mu.Lock()
 	fb.st.Takeback = &TakebackRequest{Turn: fb.st.Turn, By: 1}
 	fb.st.Seq++
@@ -404,6 +411,8 @@ func TestConsoleActions(t *testing.T) {
 		{"t1", "declare-result", url.Values{"result": {"draw"}, "note": {"a\x07b"}}, "control character"},
 		{"t1", "new-game", url.Values{"player0": {"ann"}}, "name both players"},
 		{"t1", "new-game", url.Values{"variant": {"9x"}}, "variant"},
+		{"t1", "new-game", url.Values{"engine": {"2"}}, "engine \"2\": want 0 or 1"},
+		{"t1", "new-game", url.Values{"engine": {"0"}, "level": {"11"}}, "level \"11\": want an engine level from 1 to 10"},
 		{"t1", "answer", url.Values{"question": {"0"}, "option": {"1"}}, "the open question's number"},
 		{"t1", "answer", url.Values{"question": {"2"}, "option": {"64"}}, "0 to 63"},
 	} {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A viewer that stops reading fills its socket: the hub's direct write
@@ -32,7 +33,10 @@ func TestDirectStreamFallsBackAndResumes(t *testing.T) {
 		}
 		return c, err
 	}}}
-	c, err := openSSE(context.Background(), hc, srv.URL+"/events?board=b1", wait)
+	// The stream's context spans the whole test: filling the socket and
+	// reading it all back takes several seconds under -race on a busy
+	// machine, longer than a single wait; go test's own -timeout bounds it.
+	c, err := openSSE(context.Background(), hc, srv.URL+"/events?board=b1", 10*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +59,16 @@ func TestDirectStreamFallsBackAndResumes(t *testing.T) {
 		return !d.slow
 	})
 	d.conn.(interface{ SetWriteBuffer(int) error }).SetWriteBuffer(4096)
-	slow := func() bool { d.mu.Lock(); defer d.mu.Unlock(); return d.slow }
+	// slow never waits for d.mu: the stream's goroutine holds it through a
+	// blocking write, which only this test's reading can end (waiting
+	// here would run the write into its timeout and end the stream).
+	slow := func() bool {
+		if !d.mu.TryLock() {
+			return true // the goroutine is writing: the stream is not direct
+		}
+		defer d.mu.Unlock()
+		return d.slow
+	}
 
 	seq := uint64(1)
 	for !slow() {

@@ -263,7 +263,11 @@ func (s *Server) serveDirect(c *client, cur *frame, d *direct) {
 			}
 			d.mu.Lock()
 			ok = d.flushPending(timeout)
-			if ok && f != d.last {
+			// A frame queued while the goroutine held d.mu (the hub then
+			// cannot write directly) may find a newer one already written
+			// by the hub: it is old news, and writing it would take the
+			// viewer back.
+			if ok && f != d.last && !olderThan(f, d.last) {
 				bp := eventBufs.Get().(*[]byte)
 				b := s.appendEvent((*bp)[:0], f, d.last)
 				ok = d.write(b, timeout)
@@ -284,6 +288,12 @@ func (s *Server) serveDirect(c *client, cur *frame, d *direct) {
 		}
 		s.resumeDirect(c)
 	}
+}
+
+// olderThan says f was rendered before last (ver 0 is a waiting view made
+// on demand, ordered by nothing).
+func olderThan(f, last *frame) bool {
+	return last != nil && f.ver != 0 && last.ver != 0 && f.ver < last.ver
 }
 
 // eventBufs hold events being written, shared by the streams: one

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/pi"
+	"github.com/zertzboard/zertzboard/internal/background"
 )
 
 // Timing charges a Pi model's costs (pi.Timing) to a clock: each spidev
@@ -79,7 +80,48 @@ func (t *Timing) Wake() time.Duration {
 		return tm.WakeTail
 	}
 	d := float64(tm.WakeMean) + t.rng.NormFloat64()*float64(tm.WakeJitter)
-	return time.Duration(math.Max(0, d))
+	return time.Duration(math.Max(0, d)) + t.contention()
+}
+
+// The costs of CPU-bound work beside the scan (package background), as
+// the model charges them to the scan's wake-up:
+const (
+	// GoPreempt: with a single P, the scan goroutine waits for Go to
+	// preempt the goroutine holding it (sysmon's forcePreemptNS).
+	GoPreempt = 10 * time.Millisecond
+	// NicePreempt: on a shared core, the kernel preempts a nice-19
+	// thread for the woken scan thread at once: a context switch.
+	NicePreempt = 20 * time.Microsecond
+	// SharedSlice: a thread of the scan's own priority may keep the
+	// core for up to half the scheduler's 6 ms latency period before the
+	// scan runs.
+	SharedSlice = 3 * time.Millisecond
+)
+
+// contention is what the background work running now (the engine
+// thinking) adds to one wake-up of the scan on this model: nothing while
+// a core is free for each thread, else the scheduler's price.
+func (t *Timing) contention() time.Duration {
+	work := background.Running()
+	if len(work) == 0 {
+		return 0
+	}
+	cores := max(t.Model.Cores, 1)
+	if background.Procs(cores) < 2 {
+		return GoPreempt
+	}
+	if len(work) < cores {
+		return 0
+	}
+	var d time.Duration
+	for _, nice := range work {
+		if nice >= 19 {
+			d = max(d, NicePreempt)
+		} else {
+			d = max(d, time.Duration(t.rng.Int64N(int64(SharedSlice))))
+		}
+	}
+	return d
 }
 
 // Fsync draws one fsync's duration: exponential around FsyncMean, and a

@@ -329,6 +329,11 @@ func nodeCommand(c broadcast.Command) node.Command {
 		ctl := c.Control
 		nc.Control = &ctl
 	}
+	if c.Engine != "" {
+		e, _ := controller.ParseEngine(c.Engine) // checked by broadcast
+		nc.Engine = &e
+	}
+	nc.Level = c.Level
 	if c.HasWinner {
 		w := c.Winner
 		nc.Winner = &w

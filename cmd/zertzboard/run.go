@@ -10,6 +10,7 @@ import (
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/config"
+	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
@@ -112,7 +113,8 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		setting: struct{ listen, ws, http string }{"[mqtt] listen in " + cfg.File, "[mqtt] websocket in " + cfg.File, "[http] listen in " + cfg.File},
 		node: node.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
 			SettleMS: cfg.SettleMS, Rig: r.Rig, Calibration: cal, JournalPath: cfg.Journal, Logger: log, Language: cfg.Language,
-			Analysis: analysisOptions(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget, cfg.AnalysisEval), Control: cfg.Control, Event: cfg.Event},
+			Analysis: analysisOptions(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget, cfg.AnalysisEval), Control: cfg.Control, Event: cfg.Event,
+			Play: &controller.Play{Engine: cfg.Engine, Level: cfg.EngineLevel}},
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,
 		limits: broker.Limits{MaxPacketSize: uint32(cfg.Limits.MaxPacket), MaxClientIDLen: cfg.Limits.MaxClientID,
 			MaxInflight: uint16(cfg.Limits.MaxInflight), MaxQueued: cfg.Limits.MaxQueued, MaxSubscriptions: cfg.Limits.MaxSubs, MaxConns: cfg.Limits.MaxConns,

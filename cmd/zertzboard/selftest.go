@@ -8,15 +8,19 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"sort"
 	"time"
 
 	"periph.io/x/conn/v3/physic"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/internal/background"
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/record"
@@ -104,10 +108,11 @@ Examples:
   zertzboard selftest --sim --sim-dead A3 --sim-drift E5 --screen-png screen.png
   zertzboard selftest --sim --board 37 --record seen.frames.jsonl --raw seen.raw.jsonl
   zertzboard selftest --sim --pi zero --json
+  zertzboard selftest --sim --pi zero --engine-thinking --json
 `
 
 func runSelftest(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("selftest", "[--sim] [--pi MODEL] [--json] [--wiring FILE] [--calibration FILE] [--frames N]", selftestAbout, stderr)
+	fs := newFlagSet("selftest", "[--sim] [--pi MODEL] [--json] [--engine-thinking] [--wiring FILE] [--calibration FILE] [--frames N]", selftestAbout, stderr)
 	var rf rigFlags
 	rf.register(fs, 400)
 	calPath := fs.String("calibration", "", "calibration `file` written by zertzboard calibrate")
@@ -119,6 +124,7 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	boardName := fs.String("board", "61", "game `board` for --record: 37, 40, 43, 44, 48 or 61, mounted on the base as the wiring says")
 	pngPath := fs.String("screen-png", "", "with --sim, save the status screen to this PNG `file`")
 	asJSON := fs.Bool("json", false, "print only the scan timing as one JSON object (model, rate_hz, scan_ms_mean, scan_ms_max, overruns, ioctls_per_scan)")
+	thinking := fs.Bool("engine-thinking", false, "scan while the engine searches (level 10 on 61 rings) on its background thread, as in a game against it")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -217,6 +223,16 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 			}
 			s.f(c)
 		}
+	}
+	if *thinking {
+		opp := &analyst.Opponent{}
+		defer opp.Close()
+		p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
+		opp.Think(p, search.Options{Level: search.MaxLevel}, func(engine.Position, search.Result) {})
+		for len(background.Running()) == 0 {
+			runtime.Gosched() // until the search's thread has started
+		}
+		fmt.Fprintln(to.Out, "the engine is thinking on its background thread while the scan is measured")
 	}
 	res, err := r.Selftest(to)
 	if err != nil {

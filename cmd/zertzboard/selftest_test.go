@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -131,5 +132,24 @@ func TestSelftestSimRecordsFrames(t *testing.T) {
 	}
 	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
 		t.Errorf("screen PNG: %v", err)
+	}
+}
+
+// TestSelftestWhileTheEngineThinks: selftest --sim --pi MODEL
+// --engine-thinking --json reports no overrun on any Pi model while the
+// engine searches beside the scan.
+func TestSelftestWhileTheEngineThinks(t *testing.T) {
+	for _, m := range []string{"zero", "zero2w", "3b", "4b", "5"} {
+		var out, errOut bytes.Buffer
+		code := run([]string{"selftest", "--sim", "--pi", m, "--engine-thinking", "--json"}, &out, &errOut)
+		var got struct {
+			Overruns *int `json:"overruns"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.Overruns == nil {
+			t.Fatalf("%s: %v: %q %s", m, err, out.String(), errOut.String())
+		}
+		if code != exitOK || *got.Overruns != 0 {
+			t.Errorf("%s: exit %d, %d overruns with the engine thinking: %s", m, code, *got.Overruns, out.String())
+		}
 	}
 }

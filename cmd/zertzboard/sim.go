@@ -20,7 +20,9 @@ import (
 
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
@@ -71,7 +73,8 @@ Examples:
   zertzboard sim --language pl --show
   zertzboard sim --operator arbiter:s3cret --results /tmp/results   # then open http://127.0.0.1:8080/console
   zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2
-  zertzboard sim --mode tournament --time-control fischer:5m+5s`
+  zertzboard sim --mode tournament --time-control fischer:5m+5s
+  zertzboard sim --vs-engine --engine-level 3 --show   # the engine plays player 1; its turns are carried out from the LEDs`
 
 func runSim(args []string, stdout, stderr io.Writer) int {
 	return runSimContext(context.Background(), args, stdout, stderr)
@@ -80,7 +83,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 // runSimContext is runSim until ctx is done (for tests that run many
 // boards in one process).
 func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--time-control TC] [--exit-at-end]", simAbout, stderr)
+	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--time-control TC] [--vs-engine [--engine-player P] [--engine-level L]] [--exit-at-end]", simAbout, stderr)
 	game := fs.String("game", "", `play this record (SGF or JSON), or "random", instead of the built-in games`)
 	speed := fs.Float64("speed", 1, "how fast the simulated players move (2 = twice human speed)")
 	mqttListen := fs.String("mqtt-listen", "127.0.0.1:1883", "the embedded MQTT broker's TCP address (port 0 picks one)")
@@ -101,6 +104,9 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
 	scanHz := fs.Int("scan-hz", 200, "scans per second, 50 to 200 (many simulated boards on one machine: scan slower)")
 	stallEvery := fs.Duration("stall-every", 0, "hide the hands from the scan for 150-600 ms about this often (e.g. 2s), as a starved Pi would: the referee then infers turns and asks the players, who answer with the buttons (0: never)")
+	vsFlag := fs.Bool("vs-engine", false, "play against the engine: the simulated person plays the record (their own turns once the engine leaves it) and the simulated hand carries out the engine's turns as the LEDs show them")
+	enginePlayer := fs.Int("engine-player", 1, "with --vs-engine: the player the engine plays, 0 or 1")
+	engineLevel := fs.Int("engine-level", search.DefaultLevel, "with --vs-engine: the engine's level, 1 (a beginner) to 10")
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
 	event := fs.String("event", "", "the tournament's name, for the games' records (SGF EV[]), at most 100 bytes")
 	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl, ru, it, nl or es (MQTT stays English)")
@@ -132,6 +138,19 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *speed <= 0 || *speed > 1000 {
 		return fail("--speed %g: want more than 0 and at most 1000", *speed)
+	}
+	var play *controller.Play
+	if *vsFlag {
+		if *enginePlayer != 0 && *enginePlayer != 1 {
+			return fail("--engine-player %d: want 0 or 1", *enginePlayer)
+		}
+		if *engineLevel < 1 || *engineLevel > search.MaxLevel {
+			return fail("--engine-level %d: want 1 to %d", *engineLevel, search.MaxLevel)
+		}
+		if *stallEvery != 0 {
+			return fail("--stall-every and --vs-engine do not go together: the simulated hand carries out the engine's turns step by step as the LEDs show them")
+		}
+		play = &controller.Play{Engine: *enginePlayer, Level: *engineLevel, Seed: *seed}
 	}
 	mode, err := referee.ParseMode(*modeName)
 	if err != nil {
@@ -211,12 +230,19 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 				default:
 				}
 			},
-			Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control},
+			Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control, Play: play},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
 			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen,
 				hw: hw, presses: presses, stallEvery: *stallEvery}
+			if play != nil {
+				lr, err := newLEDReader(w, hw.LEDs)
+				if err != nil {
+					return err
+				}
+				p.vs = &vsEngine{player: play.Engine, leds: lr}
+			}
 			return p.run(ctx, n)
 		},
 		ready: func(mqttURL, httpURL string) {
@@ -349,6 +375,8 @@ type simPlayers struct {
 	stallEvery time.Duration
 	// game is the record being played, as the players remember it.
 	game atomic.Pointer[engine.Game]
+	// vs, if not nil, plays against the engine (--vs-engine).
+	vs *vsEngine
 }
 
 // errEndedOffBoard stops the players' hands: the game ended off the board.
@@ -412,12 +440,20 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 		}
 		p.place(m, []byte(from.Cells()))
 		p.log.Info("players start", "game", describe(rec), "from turn", k+1)
-		if err := p.play(ctx, m, from, rec.Turns[k:], p.seed+uint64(i)); errors.Is(err, errEndedOffBoard) {
+		if p.vs != nil {
+			err = p.playVsEngine(ctx, n, m, from, rec, k, p.seed+uint64(i))
+		} else {
+			err = p.play(ctx, m, from, rec.Turns[k:], p.seed+uint64(i))
+		}
+		if errors.Is(err, errEndedOffBoard) {
 			p.log.Info("the game ended off the board; the players stop", "result", n.Controller().State().Result)
 		} else if err != nil {
 			return err
 		}
 		if p.exitAtEnd {
+			if p.vs != nil {
+				return p.awaitEnd(ctx, n, 1<<30) // until the game is over
+			}
 			return p.awaitEnd(ctx, n, rep.Game.Len())
 		}
 		if err := sleepCtx(ctx, time.Duration(float64(5*time.Second)/p.speed)); err != nil {
@@ -486,15 +522,11 @@ func (p *simPlayers) place(m *wiring.Mount, cells []byte) {
 // the wall clock, scaled by the speed, restarted after each such wait, so
 // a slow machine stretches the game but never skips what must be seen.
 func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Position, turns []engine.Turn, seed uint64) error {
-	opt := physical.DefaultOptions
-	opt.Seed, opt.Speed = seed, p.speed
-	opt.SettleMS = int64(float64(p.settleMS) * p.speed)
-	opt.HopMS = int64(float64(referee.DefaultHopMS) * p.speed)
-	if p.stallEvery > 0 {
-		// In wall-clock time, as a starved Pi stalls: the generator's
-		// time runs speed times faster.
-		opt.Stalls = float64(opt.ScanMS) / (float64(p.stallEvery.Milliseconds()) * p.speed)
-		opt.StallMS = int64(600 * p.speed)
+	opt := playerOptions(seed, p.speed, p.settleMS, p.stallEvery)
+	if p.vs != nil {
+		// Claimed rings come off with their turn: the engine's hand
+		// starts from the official board.
+		opt.Lag = 0
 	}
 	start := time.Now()
 	last, lastAt := "", int64(0)
@@ -525,6 +557,24 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 		return nil
 	})
 	return err
+}
+
+// playerOptions is how the simulated players move the pieces at a speed:
+// the physical generator's options, its time running speed times faster
+// than the wall clock (wall ms = generator ms / speed), every board meant
+// to be seen held for the settle time in wall time.
+func playerOptions(seed uint64, speed float64, settleMS int64, stallEvery time.Duration) physical.Options {
+	opt := physical.DefaultOptions
+	opt.Seed, opt.Speed = seed, speed
+	opt.SettleMS = int64(float64(settleMS) * speed)
+	opt.HopMS = int64(float64(referee.DefaultHopMS) * speed)
+	if stallEvery > 0 {
+		// In wall-clock time, as a starved Pi stalls: the generator's
+		// time runs speed times faster.
+		opt.Stalls = float64(opt.ScanMS) / (float64(stallEvery.Milliseconds()) * speed)
+		opt.StallMS = int64(600 * speed)
+	}
+	return opt
 }
 
 // answer answers the referee's questions as the players do: from what

@@ -36,6 +36,8 @@ type Model struct {
 	SoC   string
 	// GOARCH and GOARM of the build that runs on it.
 	Arch string
+	// Cores is the number of CPU cores (Go's default GOMAXPROCS there).
+	Cores int
 	// SPI lists the controllers a wiring may use, by bus number.
 	SPI []Controller
 	// CoreClock is the config.txt line that keeps the VPU core clock, and
@@ -135,28 +137,28 @@ func bcm2711Extra(bus, ce0, miso, mosi, sclk, ce1 int) Controller {
 
 // Models are the supported Pis, by Name.
 var Models = []*Model{
-	{Name: "zero", Title: "Raspberry Pi Zero", SoC: "BCM2835", Arch: "armv6", SPI: []Controller{bcmSPI0, auxSPI1},
+	{Name: "zero", Cores: 1, Title: "Raspberry Pi Zero", SoC: "BCM2835", Arch: "armv6", SPI: []Controller{bcmSPI0, auxSPI1},
 		CoreClock: "core_freq_min=400",
 		Timing: Timing{Ioctl: 70 * time.Microsecond, Transfer: 12 * time.Microsecond, IoctlJitter: 10 * time.Microsecond, GPIOWrite: time.Microsecond,
 			WakeMean: 60 * time.Microsecond, WakeJitter: 40 * time.Microsecond, WakeTail: time.Millisecond, WakeTailEvery: 1000,
 			FsyncMean: 15 * time.Millisecond, FsyncStall: 500 * time.Millisecond}},
-	{Name: "zero2w", Title: "Raspberry Pi Zero 2", SoC: "RP3A0 (BCM2710A1)", Arch: "arm64", SPI: []Controller{bcmSPI0, auxSPI1},
+	{Name: "zero2w", Cores: 4, Title: "Raspberry Pi Zero 2", SoC: "RP3A0 (BCM2710A1)", Arch: "arm64", SPI: []Controller{bcmSPI0, auxSPI1},
 		CoreClock: "core_freq=250",
 		Timing: Timing{Ioctl: 18 * time.Microsecond, Transfer: 4 * time.Microsecond, IoctlJitter: 3 * time.Microsecond, GPIOWrite: 500 * time.Nanosecond,
 			WakeMean: 30 * time.Microsecond, WakeJitter: 20 * time.Microsecond, WakeTail: 500 * time.Microsecond, WakeTailEvery: 1000,
 			FsyncMean: 15 * time.Millisecond, FsyncStall: 500 * time.Millisecond}},
-	{Name: "3b", Title: "Raspberry Pi 3", SoC: "BCM2837", Arch: "arm64", SPI: []Controller{bcmSPI0, auxSPI1},
+	{Name: "3b", Cores: 4, Title: "Raspberry Pi 3", SoC: "BCM2837", Arch: "arm64", SPI: []Controller{bcmSPI0, auxSPI1},
 		CoreClock: "core_freq=250",
 		Timing: Timing{Ioctl: 15 * time.Microsecond, Transfer: 3500 * time.Nanosecond, IoctlJitter: 3 * time.Microsecond, GPIOWrite: 500 * time.Nanosecond,
 			WakeMean: 25 * time.Microsecond, WakeJitter: 15 * time.Microsecond, WakeTail: 400 * time.Microsecond, WakeTailEvery: 1000,
 			FsyncMean: 15 * time.Millisecond, FsyncStall: 500 * time.Millisecond}},
-	{Name: "4b", Title: "Raspberry Pi 4", SoC: "BCM2711", Arch: "arm64",
+	{Name: "4b", Cores: 4, Title: "Raspberry Pi 4", SoC: "BCM2711", Arch: "arm64",
 		SPI:       []Controller{bcmSPI0, auxSPI1, bcm2711Extra(3, 0, 1, 2, 3, 24), bcm2711Extra(4, 4, 5, 6, 7, 25), bcm2711Extra(5, 12, 13, 14, 15, 26), bcm2711Extra(6, 18, 19, 20, 21, 27)},
 		CoreClock: "core_freq_min=500",
 		Timing: Timing{Ioctl: 8 * time.Microsecond, Transfer: 2 * time.Microsecond, IoctlJitter: 2 * time.Microsecond, GPIOWrite: 300 * time.Nanosecond,
 			WakeMean: 15 * time.Microsecond, WakeJitter: 10 * time.Microsecond, WakeTail: 300 * time.Microsecond, WakeTailEvery: 1000,
 			FsyncMean: 10 * time.Millisecond, FsyncStall: 400 * time.Millisecond}},
-	{Name: "5", Title: "Raspberry Pi 5", SoC: "BCM2712 + RP1", Arch: "arm64", SPI: []Controller{rp1SPI0, rp1SPI1},
+	{Name: "5", Cores: 4, Title: "Raspberry Pi 5", SoC: "BCM2712 + RP1", Arch: "arm64", SPI: []Controller{rp1SPI0, rp1SPI1},
 		Timing: Timing{Ioctl: 10 * time.Microsecond, Transfer: 3 * time.Microsecond, IoctlJitter: 2 * time.Microsecond, GPIOWrite: 15 * time.Microsecond,
 			WakeMean: 10 * time.Microsecond, WakeJitter: 6 * time.Microsecond, WakeTail: 200 * time.Microsecond, WakeTailEvery: 1000,
 			FsyncMean: 8 * time.Millisecond, FsyncStall: 300 * time.Millisecond}},

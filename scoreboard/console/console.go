@@ -519,6 +519,20 @@ func BuildCommand(f url.Values) (string, map[string]any, error) {
 			}
 			body["time_control"] = tc
 		}
+		switch e := f.Get("engine"); e {
+		case "":
+		case "none", "0", "1":
+			body["engine"] = e
+		default:
+			return "", nil, fmt.Errorf("engine %q: want 0 or 1 (the player the engine plays) or none", view.ClipText(e, 20))
+		}
+		if l := f.Get("level"); l != "" {
+			n, err := strconv.Atoi(l)
+			if err != nil || n < 1 || n > 10 {
+				return "", nil, fmt.Errorf("level %q: want an engine level from 1 to 10", view.ClipText(l, 20))
+			}
+			body["level"] = n
+		}
 	case "pause", "resume":
 	case "answer":
 		q, err := strconv.Atoi(f.Get("question"))

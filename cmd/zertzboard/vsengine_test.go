@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/internal/samples"
+	"github.com/zertzboard/zertzboard/journal"
+)
+
+// TestSimVsEngine plays whole games against the engine (level 1) on the
+// simulated board, on 37 and 61 rings: the simulated person plays the
+// record until the engine leaves it, then their own turns; the simulated
+// hand carries out every engine turn from the decoded LEDs alone, step by
+// step. Every engine turn must be committed as the hand carried it out
+// (which the referee accepts only if it is the engine's), and the game
+// must finish.
+func TestSimVsEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole games in real time")
+	}
+	over := regexp.MustCompile(`the game against the engine is over" engine_turns=(\d+) carried_out_as_guided=(\d+)`)
+	for _, c := range []struct {
+		game   string
+		seed   string
+		player string
+	}{
+		{"032_Z11-ddyer-pmolz-2023-11-27-2100.sgf", "1", "1"},
+		{"034_T_Z24-Raccoons-preve-2022-12-23-1715.sgf", "4", "0"},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			jpath := filepath.Join(t.TempDir(), "j.jsonl")
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"sim", "--vs-engine", "--engine-level", "1", "--engine-player", c.player, "--seed", c.seed,
+				"--game", filepath.Join(samples.BuiltinDir(), c.game), "--speed", "20", "--exit-at-end",
+				"--http", "off", "--mqtt-listen", "127.0.0.1:0", "--ws-listen", "off", "--scan-hz", "100", "--journal", jpath}, &stdout, &stderr)
+			if code != exitOK {
+				t.Fatalf("sim exit %d:\n%s", code, tail(stderr.String(), 40))
+			}
+			m := over.FindStringSubmatch(stderr.String())
+			if m == nil {
+				t.Fatalf("no end of the game against the engine in the log:\n%s", tail(stderr.String(), 40))
+			}
+			turns, _ := strconv.Atoi(m[1])
+			guided, _ := strconv.Atoi(m[2])
+			if turns < 5 || guided != turns {
+				t.Errorf("%d engine turns, %d carried out as guided; want every one of at least 5", turns, guided)
+			}
+			if n := strings.Count(stderr.String(), `msg="engine turn"`); n < turns {
+				t.Errorf("the engine chose %d turns; the hand carried out %d", n, turns)
+			}
+			j, _, err := journal.Open(jpath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer j.Close()
+			g := j.Game().Game
+			if !g.Position().Result().Over {
+				t.Errorf("the board's game is not over after %d turns", g.Len())
+			}
+			t.Logf("%s: %d turns, %d by the engine, all carried out as guided", c.game, g.Len(), turns)
+		})
+	}
+}

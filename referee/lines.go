@@ -1,0 +1,590 @@
+package referee
+
+import (
+	"math/bits"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// The tracker of lines of play, used while a sensor is dead.
+//
+// A line is a sequence of legal turns from the official position, with the
+// position after them. Every settled board is checked against every live
+// line: a line survives, unchanged, when the board shows its position or a
+// turn under way from it, and grows by one or two turns when those turns
+// explain the board; a line that explains nothing dies. The turns every
+// live line begins with are committed; where the lines disagree the
+// referee follows them all until a later board decides, and asks the
+// players when the board cannot (the lines have gone on for askAfter turns
+// apart, or they end in the same position, or there are too many).
+//
+// A dead sensor's cell reads '?' and matches anything: its content follows
+// from each line. A turn on it (a marble put on a dead socket, a dead ring
+// removed) changes fewer cells than the board shows, and is found among
+// the legal turns whose visible cells changed.
+
+// line is one line of play.
+type line struct {
+	turns []engine.Turn // since the official position, passes left out
+	pos   engine.Position
+	cells string
+	// clear holds the claimed rings still on the board, and orig what
+	// each held, as the official board's toClear and orig do.
+	clear uint64
+	orig  [engine.MaxCells]byte
+	rest  bool // the board shows pos: no turn under way
+}
+
+// maxLines bounds the lines followed; askAfter is how many turns lines
+// that disagree may run apart before the players are asked.
+const (
+	maxLines = 64
+	askAfter = 2
+)
+
+// maxLineTurns bounds how many turns lines may run apart: past it they
+// are asked about whatever they are.
+const maxLineTurns = 6
+
+// lostBoards is how many illegal settled boards in a row make the
+// referee doubt the game it follows: players put an illegal try right at
+// once, so that many is a referee that lost the game, not a try.
+const lostBoards = 3
+
+// maxIndistinct bounds the options of a question about lines no board can
+// tell apart (the same board, every turn whole): the players step
+// through them with the buttons, or the arbiter answers from the console.
+const maxIndistinct = 24
+
+// stallMS is the wait between two frames that makes a stall: longer than
+// a 10 Hz scan's. Turns may have come and gone unseen during one.
+const stallMS = 120
+
+// rootLine is the official position as a line.
+func (r *Referee) rootLine() line {
+	return line{pos: r.game.Position(), cells: r.Expected(), clear: r.toClear, orig: r.orig, rest: true}
+}
+
+// withClear runs f with the matchers' claimed-ring state set to a line's,
+// in probing mode, and restores the referee's own afterwards.
+func (r *Referee) withClear(clear uint64, orig *[engine.MaxCells]byte, f func()) {
+	saveClear, saveOrig, saveProbe := r.toClear, r.orig, r.probing
+	r.toClear, r.orig, r.probing = clear, *orig, true
+	f()
+	r.toClear, r.orig, r.probing = saveClear, saveOrig, saveProbe
+}
+
+// play extends l by turn, with the forced passes after it, and with the
+// rings the turn claimed noted as still on the board where obs shows them.
+func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, bool) {
+	var q engine.Position
+	var err error
+	if over {
+		q, err = l.pos.PlayOverCapture(turn)
+	} else {
+		q, err = l.pos.Play(turn)
+	}
+	if err != nil {
+		return l, false
+	}
+	n := line{turns: append(append(make([]engine.Turn, 0, len(l.turns)+2), l.turns...), turn), clear: l.clear, orig: l.orig}
+	for _, c := range q.Claimed() {
+		if obs[c] != '.' {
+			n.clear |= bit(c)
+			n.orig[c] = l.cells[c]
+			if turn.Kind == engine.Place && c == turn.At {
+				n.orig[c] = turn.Color.Letter()[0]
+			}
+		}
+	}
+	for q.MustPass() && !q.Result().Over {
+		q = q.MustPlay(engine.PassTurn())
+	}
+	n.pos, n.cells = q, q.Cells()
+	return n, true
+}
+
+// extend lists the ways line l explains obs: itself at rest or with a
+// turn under way, one turn more, or two.
+func (r *Referee) extend(l line, obs string, add func(line)) {
+	// Claimed rings seen off the board are off for good.
+	for _, c := range cellsOf(l.clear) {
+		if obs[c] == '.' {
+			l.clear &^= bit(c)
+		}
+	}
+	if l.pos.Result().Over {
+		// After the game the board shows its result until the players
+		// clear it: pieces only come off.
+		for c := 0; c < len(obs); c++ {
+			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !(l.clear&bit(engine.Cell(c)) != 0 && o == l.orig[c]) {
+				return
+			}
+		}
+		l.rest = true
+		add(l)
+		return
+	}
+	r.withClear(l.clear, &l.orig, func() {
+		d := r.diff(obs, l.cells)
+		if d == 0 {
+			l.rest = true
+			add(l)
+			return
+		}
+		r.nextTurns(l, obs, d, add)
+	})
+	// Two turns seen at once (the scan stalled), or turns the board shows
+	// only in part (a marble put on a dead socket, a dead ring removed):
+	// the first turn, with what the board shows after it.
+	var changed, gone, unknown uint64
+	for c := 0; c < len(obs); c++ {
+		switch {
+		case obs[c] == '?':
+			unknown |= bit(engine.Cell(c))
+		case obs[c] != l.cells[c]:
+			changed |= bit(engine.Cell(c))
+			if obs[c] == '.' {
+				gone |= bit(engine.Cell(c))
+			}
+		}
+	}
+	if changed|r.touched == 0 {
+		return
+	}
+	// A cell the hands touched between the boards may have held a turn's
+	// marble that has gone again (jumped, or claimed). After a stall, the
+	// board may be three turns on.
+	depth := 1
+	if r.stalled {
+		depth = 2
+	}
+	r.furtherTurns(l, obs, changed|unknown|r.touched, gone|unknown, depth, add)
+}
+
+// furtherTurns adds the lines that explain obs with one turn from l
+// played whole (a placement on a cell in at removing a ring in rem, or a
+// capture leaving a cell in at), then what one more turn, whole or under
+// way, explains; with depth 2, two turns played whole first.
+func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, add func(line)) {
+	var buf [64]engine.Turn
+	for _, t1 := range firstTurns(l.pos, at, rem, buf[:0]) {
+		n, ok := r.play(l, t1, false, obs)
+		if !ok {
+			continue
+		}
+		r.withClear(n.clear, &n.orig, func() {
+			d := r.diff(obs, n.cells)
+			if d == 0 {
+				n.rest = true
+				add(n)
+				return
+			}
+			if !n.pos.Result().Over {
+				r.nextTurns(n, obs, d, add)
+			}
+		})
+		if depth > 1 && !n.pos.Result().Over {
+			r.furtherTurns(n, obs, at, rem, depth-1, add)
+		}
+	}
+}
+
+// nextTurns adds what one turn from l, whole or under way, explains obs
+// (d the cells that differ), under the matchers' state for l: a turn
+// under way keeps l itself alive.
+func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
+	p := l.pos
+	capture := p.HasCapture()
+	if capture {
+		// A chain seen whole is whole: chains are played to their end.
+		if turn, ok := r.matchChain(obs, l.cells, p); ok {
+			if n, ok := r.play(l, turn, false, obs); ok {
+				n.rest = true
+				add(n)
+			}
+		} else if _, ok := r.chainInProgress(0, obs, l.cells, p); ok {
+			l.rest = false
+			add(l)
+		}
+	}
+	pl := r.matchPlacement(obs, l.cells, d, p, capture)
+	switch {
+	case pl.commit:
+		if n, ok := r.play(l, pl.turn, pl.over, obs); ok {
+			n.rest = true
+			add(n)
+		}
+	case pl.pending:
+		l.rest = false
+		add(l)
+	}
+}
+
+// sameLine reports whether two lines are the same turns.
+func sameLine(a, b line) bool { return sameTurns(a.turns, b.turns) }
+
+// step checks a settled board against every live line and returns those
+// that explain it, or none.
+func (r *Referee) step(lines []line, obs string) []line {
+	var next []line
+	for _, l := range lines {
+		r.extend(l, obs, func(n line) {
+			for i, x := range next {
+				if sameLine(x, n) {
+					next[i].rest = next[i].rest || n.rest
+					return
+				}
+			}
+			next = append(next, n)
+		})
+	}
+	return next
+}
+
+// commonPrefix is the turns every line begins with.
+func commonPrefix(lines []line) []engine.Turn {
+	if len(lines) == 0 {
+		return nil
+	}
+	p := lines[0].turns
+	for _, l := range lines[1:] {
+		k := 0
+		for k < len(p) && k < len(l.turns) && p[k] == l.turns[k] {
+			k++
+		}
+		p = p[:k]
+	}
+	return p
+}
+
+// blindObserve referees a settled board read with dead sensors (raw holds
+// '?' there) by following every line of play.
+func (r *Referee) blindObserve(t int64, raw string) []Event {
+	if ev, ok := r.linesObserve(t, raw); ok {
+		return ev
+	}
+	known := r.known(raw)
+	exp := r.Expected()
+	return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every line of play", "")
+}
+
+// linesReason says why turns were committed from the lines of play.
+func (r *Referee) linesReason() string {
+	if len(r.unknown) > 0 {
+		return "read with the dead sensors' cells unknown"
+	}
+	return "followed as lines of play (the scan missed boards between turns)"
+}
+
+// linesObserve checks a settled board against the lines of play, and
+// reports false when none explains it.
+func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
+	if r.lines == nil {
+		r.lines = []line{r.rootLine()}
+		r.linesBefore, r.linesOld = nil, nil
+	}
+	next, prev, old := r.step(r.lines, raw), r.lines, r.linesBefore
+	if len(next) == 0 && r.linesBefore != nil {
+		// The last board may have been an illegal try put right since,
+		// which some line happened to explain: the lines before it.
+		next, prev, old = r.step(r.linesBefore, raw), nil, nil
+	}
+	if len(next) == 0 {
+		// Perhaps a line was never followed: the official position's.
+		next = r.step([]line{r.rootLine()}, raw)
+	}
+	known := r.known(raw)
+	if len(next) == 0 {
+		return nil, false
+	}
+	fresh := len(prev) == 1 && len(prev[0].turns) == 0
+	r.linesOld, r.linesBefore, r.lines = old, prev, next
+	if fresh && len(r.unknown) == 0 && unseenOnly(next, known) {
+		// Every line has a turn whose marble the board never showed: an
+		// illegal try (a ring lifted that is not free) looks the same.
+		// Red until the board holds or goes on; the lines are followed.
+		exp := r.Expected()
+		r.linesHold, r.deferred = true, true
+		return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every legal continuation", ""), true
+	}
+	var ev []Event
+	if r.illegal {
+		r.illegal = false
+		ev = append(ev, Event{t, Restored{Player: r.game.Position().ToMove()}})
+	}
+	if len(next) > maxLines {
+		// Too many to follow: ask about the first few rather than guess.
+		next = next[:maxOptions]
+		r.lines = next
+		return append(ev, r.askLines(t, known, next)...), true
+	}
+	// A turn is committed once every line begins with it. With a sensor
+	// dead, a turn there shows only in part, and an illegal try can look
+	// like one; after the referee was lost, the lines may not be the whole
+	// story: then three settled boards in a row must agree on it (or a
+	// board must hold).
+	agree := next
+	if len(r.unknown) > 0 || r.doubtful {
+		agree = append(append(append([]line(nil), next...), prev...), old...)
+	}
+	got, done := r.commitPrefix(t, known, commonPrefix(agree))
+	if ev = append(ev, got...); done {
+		return ev, true
+	}
+	if len(commonPrefix(r.lines)) > 0 {
+		r.linesHold, r.deferred = true, true
+	}
+	if len(r.lines) == 1 {
+		switch l := r.lines[0]; {
+		case l.rest && len(l.turns) == 0 && len(r.unknown) == 0:
+			// The board is the official position again: the referee
+			// goes on turn by turn.
+			r.lines, r.linesBefore, r.linesOld, r.linesHold = nil, nil, nil, false
+			r.guide = r.idleGuidance()
+		case !l.rest && len(l.turns) == 0 && len(r.unknown) == 0:
+			// A turn under way from the official position: the referee
+			// goes on turn by turn, and says what the turn still needs.
+			r.lines, r.linesBefore, r.linesOld, r.linesHold = nil, nil, nil, false
+			ev = append(ev, r.inferOne(t, known)...)
+		case !l.rest:
+			ev = append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...)
+		case !r.demand:
+			r.guide = r.idleGuidance()
+		}
+		return ev, true
+	}
+	allRest, sameBoard, minLen := true, true, len(r.lines[0].turns)
+	for _, l := range r.lines {
+		allRest = allRest && l.rest
+		sameBoard = sameBoard && l.cells == r.lines[0].cells
+		minLen = min(minLen, len(l.turns))
+	}
+	// How far the lines have run apart: the turns past those they share
+	// (shared turns wait for boards to agree on them, not for questions).
+	minLen -= len(commonPrefix(r.lines))
+	if allRest && r.linesOver(r.lines) && len(r.unknown) > 0 {
+		// Every line ends the game, read with a sensor dead: the players
+		// say which. (Seen whole, the lines wait for the board to hold:
+		// a try put right at once can look like a game's last turn.)
+		return append(ev, r.askLines(t, known, r.lines)...), true
+	}
+	// Look again once the board has held: a turn left under way that
+	// long, beside lines the board shows whole, is no turn under way; and
+	// lines that leave the same board can never be told apart by it.
+	r.linesHold, r.deferred = true, true
+	limit := maxOptions
+	if allRest && sameBoard {
+		// No board will ever tell these apart: however many, ask.
+		limit = maxIndistinct
+	}
+	if minLen >= maxLineTurns {
+		// Lines kept apart this long are asked about, however many:
+		// memory stays bounded, and the referee asks rather than guess.
+		return append(ev, r.askLines(t, known, r.lines[:min(len(r.lines), maxIndistinct)])...), true
+	}
+	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter {
+		if len(r.lines) <= limit {
+			return append(ev, r.askLines(t, known, r.lines)...), true
+		}
+	}
+	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...), true
+}
+
+// askLines asks which of the lines was played, and follows the one the
+// game takes meanwhile.
+func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
+	ls := make([][]engine.Turn, 0, len(lines))
+	for _, l := range lines {
+		if len(l.turns) > 0 {
+			ls = append(ls, l.turns)
+		}
+	}
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	if len(ls) == 0 {
+		return nil
+	}
+	var opts []option
+	from := r.game.Position()
+	for _, l := range ls {
+		if q, ok := r.playable(from, l); ok {
+			opts = append(opts, option{turns: l, end: q.Result()})
+		}
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	if len(opts) == 1 {
+		return r.decide(t, obs, 0, ls[:1], r.linesReason())
+	}
+	ends := false
+	for _, o := range opts {
+		ends = ends || o.end.Over
+	}
+	if ends && len(r.unknown) > 0 {
+		return r.askEnd(t, obs, 0, opts, r.linesReason())
+	}
+	return r.ask(t, obs, 0, opts, r.linesReason())
+}
+
+// linesOver reports whether every line ends the game.
+func (r *Referee) linesOver(lines []line) bool {
+	for _, l := range lines {
+		if !l.pos.Result().Over {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
+// linesHeld looks at the lines again once the board has held for the hop
+// time: when those the board shows at rest all end the game, the players
+// are asked which was played; otherwise the lines wait for the next board.
+func (r *Referee) linesHeld(t int64) []Event {
+	known := r.known(r.settled)
+	ev, done := r.commitPrefix(t, known, commonPrefix(r.lines))
+	if done {
+		return ev
+	}
+	var rest []line
+	for _, l := range r.lines {
+		if l.rest {
+			rest = append(rest, l)
+		}
+	}
+	if len(r.lines) < 2 || len(rest) == 0 || len(rest) > maxIndistinct {
+		return ev
+	}
+	same := true
+	for _, l := range rest {
+		same = same && l.cells == rest[0].cells
+	}
+	if !r.linesOver(rest) && !same {
+		return ev
+	}
+	// The board has held with these lines at rest: a turn left under way
+	// that long is no turn under way, and the board will not tell more.
+	return append(ev, r.askLines(t, known, rest)...)
+}
+
+// commitPrefix commits the turns p every line begins with, and reports
+// whether the lines were dropped (a question, or a verdict that waits).
+func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event, bool) {
+	if len(p) == 0 {
+		return nil, false
+	}
+	if q, ok := r.playable(r.game.Position(), p); ok && q.Result().Over && len(r.unknown) > 0 {
+		// Read with a sensor dead, the board never tells the whole
+		// story: the game ends on the players' word, not a reading.
+		r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+		return r.askEnd(t, known, 0, []option{{turns: p, end: q.Result()}}, r.linesReason()), true
+	}
+	before := r.game.Len()
+	ev := r.decide(t, known, 0, [][]engine.Turn{p}, r.linesReason())
+	if r.game.Len() != before+len(p) || r.question != nil {
+		r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+		return ev, true
+	}
+	r.lines = trimLines(r.lines, p)
+	r.linesBefore = trimLines(r.linesBefore, p)
+	r.linesOld = trimLines(r.linesOld, p)
+	return ev, false
+}
+
+// trimLines drops the committed turns p from the lines that begin with
+// them, and the lines that do not.
+func trimLines(lines []line, p []engine.Turn) []line {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if len(l.turns) >= len(p) && sameTurns(l.turns[:len(p)], p) {
+			l.turns = l.turns[len(p):]
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// firstTurns lists the legal turns from p that the board may show done:
+// a placement on a cell in at (changed, or unknown) removing a ring in rem
+// (gone, or unknown), or a capture whose jumper left a cell in at. Only
+// those are generated, so a line costs little however many turns p has.
+func firstTurns(p engine.Position, at, rem uint64, buf []engine.Turn) []engine.Turn {
+	if p.Result().Over {
+		return buf
+	}
+	if p.HasCapture() {
+		for _, t := range p.CaptureTurns() {
+			if at&bit(t.Path()[0]) != 0 {
+				buf = append(buf, t)
+			}
+		}
+		return buf
+	}
+	rings, free, marbles := p.Bitboards()
+	vacant := rings &^ (marbles[0] | marbles[1] | marbles[2])
+	src := engine.FromPool
+	if pool := p.Pool(); pool[0]+pool[1]+pool[2] == 0 {
+		src = engine.FromCaptures
+	}
+	for a := at & vacant; a != 0; a &= a - 1 {
+		c := engine.Cell(bits.TrailingZeros64(a))
+		others := free &^ bit(c)
+		for _, col := range engine.Colors {
+			if others == 0 {
+				if t := engine.PlaceTurn(col, src, c, engine.NoCell); p.Legal(t) {
+					buf = append(buf, t)
+				}
+				continue
+			}
+			for rm := others & rem; rm != 0; rm &= rm - 1 {
+				if t := engine.PlaceTurn(col, src, c, engine.Cell(bits.TrailingZeros64(rm))); p.Legal(t) {
+					buf = append(buf, t)
+				}
+			}
+		}
+	}
+	return buf
+}
+
+// doubt checks a board that one turn explains, seen after a stall,
+// against every line of play from the official position: when other lines
+// (two turns seen at once, a turn and the next under way) explain it too,
+// the referee follows them all rather than commit the one turn. Seen scan
+// by scan, a board one turn from the last is that turn.
+func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
+	if r.noTwo || r.lines != nil || !r.stalled {
+		return nil, false
+	}
+	if next := r.step([]line{r.rootLine()}, obs); len(next) < 2 {
+		return nil, false
+	}
+	return r.linesObserve(t, obs)
+}
+
+// sameLines reports whether two sets of lines are the same turns.
+func sameLines(a, b []line) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameLine(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// unseenOnly reports whether every line has a placement whose marble obs
+// does not show (put down and claimed before the scan saw it).
+func unseenOnly(lines []line, obs string) bool {
+	for _, l := range lines {
+		unseen := false
+		for _, t := range l.turns {
+			unseen = unseen || t.Kind == engine.Place && !isMarble(obs[t.At])
+		}
+		if !unseen {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
