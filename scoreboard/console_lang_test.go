@@ -3,8 +3,6 @@ package scoreboard
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/zertzboard/zertzboard/scoreboard/console"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -13,6 +11,8 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // leakedKey finds a catalogue key shown instead of its text.

@@ -2,7 +2,6 @@ package scoreboard
 
 import (
 	"encoding/json"
-	"github.com/zertzboard/zertzboard/scoreboard/console"
 	"io"
 	"log/slog"
 	"net/http"
@@ -23,6 +22,7 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
 )
 
 var opsUsers = []broker.User{

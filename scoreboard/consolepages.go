@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/console"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
 	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 )

@@ -2,12 +2,12 @@ package scoreboard
 
 import (
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // renderConsole renders the console's board list: every board with its

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"io"
 	"log/slog"
 	"net/http"
@@ -23,6 +22,7 @@ import (
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
 
 // wait bounds every wait on a condition; tests finish far sooner.

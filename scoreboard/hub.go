@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/console"
-	"github.com/zertzboard/zertzboard/scoreboard/results"
-	"github.com/zertzboard/zertzboard/scoreboard/stream"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"log/slog"
 	"sort"
 	"strings"
@@ -17,6 +13,10 @@ import (
 	"github.com/zertzboard/zertzboard/hall"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // Limits on what the scoreboard keeps from the broker.

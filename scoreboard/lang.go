@@ -2,10 +2,10 @@ package scoreboard
 
 import (
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"net/http"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // Pages in five languages. A page's language is ?lang=, else the

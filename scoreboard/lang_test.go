@@ -1,7 +1,6 @@
 package scoreboard
 
 import (
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // verbRE matches the fmt verbs of the catalogue's messages.

@@ -3,7 +3,6 @@ package scoreboard
 import (
 	"bufio"
 	"context"
-	"github.com/zertzboard/zertzboard/scoreboard/console"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zertzboard/zertzboard/scoreboard/console"
 )
 
 // openStream opens /console/events with the client's cookies and returns

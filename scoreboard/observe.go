@@ -3,13 +3,13 @@ package scoreboard
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/results"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // The arbiter console and the results read a board's topics on their own,

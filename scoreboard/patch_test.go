@@ -2,12 +2,12 @@ package scoreboard
 
 import (
 	"encoding/json"
-	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/live"
 
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
 
 // viewsOf are the board views of a whole game as viewers see them: each

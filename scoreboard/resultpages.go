@@ -4,13 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 

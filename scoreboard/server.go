@@ -3,7 +3,6 @@ package scoreboard
 import (
 	"bytes"
 	"embed"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -19,6 +18,7 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/connlimit"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 //go:embed web

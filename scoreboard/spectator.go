@@ -2,7 +2,6 @@ package scoreboard
 
 import (
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -12,6 +11,7 @@ import (
 	qr "github.com/piglig/go-qr"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // The spectator link: the tournament view's address as a QR code (made

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/results"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -23,6 +21,8 @@ import (
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // The game viewer: a finished game (/results/GAME) or the live game of a

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"image/color"
 	"image/png"
 	"io"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // viewerDOM is what the test reads of a position shown.

@@ -2,7 +2,6 @@ package scoreboard
 
 import (
 	"encoding/json"
-	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"net/http"
 	"reflect"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 func TestMissedWins(t *testing.T) {
