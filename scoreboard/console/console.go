@@ -158,6 +158,7 @@ func (c *Console) SessionCount() int {
 	return len(c.sessions)
 }
 
+// Sweep logs out the sessions idle longer than the IdleTimeout.
 func (c *Console) Sweep() {
 	now := c.now()
 	var gone []*Session
@@ -178,6 +179,7 @@ func (c *Console) Sweep() {
 	}
 }
 
+// CloseAll logs out every session (the server is closing).
 func (c *Console) CloseAll() {
 	c.mu.Lock()
 	all := c.sessions
@@ -273,8 +275,10 @@ type LoginError struct {
 	Args   []any  // its arguments
 }
 
+// Error is the refusal as the log says it.
 func (e *LoginError) Error() string { return e.msg }
 
+// BrokerErr is a log-in refused because the broker could not be asked.
 func BrokerErr(msg string) *LoginError {
 	return &LoginError{http.StatusBadGateway, msg, "console.err-broker", []any{msg}}
 }
@@ -421,6 +425,7 @@ func (c *Console) checkOperator(mc mqtt.Client, user string, handle mqtt.Message
 	return nil
 }
 
+// Logout ends se and closes its broker connection.
 func (c *Console) Logout(se *Session) {
 	c.mu.Lock()
 	delete(c.sessions, se.key)
@@ -592,6 +597,8 @@ func validVariant(v string) bool {
 	return err == nil && v[0] != '0'
 }
 
+// CheckText checks a text field of a form: at most max bytes, and nothing
+// textcheck refuses (names by its rules for names); the error names the field.
 func CheckText(field, s string, max int) error {
 	if len(s) > max {
 		return fmt.Errorf("%s is longer than %d bytes", field, max)
@@ -722,6 +729,8 @@ func SameOrigin(r *http.Request) bool {
 	return true
 }
 
+// RemoteHost is the address a request came from, for the log and the
+// log-in limiter.
 func RemoteHost(r *http.Request) string {
 	h, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

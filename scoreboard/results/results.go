@@ -73,6 +73,8 @@ type Store struct {
 	diskErr error // the latest failure to save, nil once one succeeds
 }
 
+// NewStore is an empty store keeping at most max games (DefaultMaxResults
+// if max <= 0), in memory until Load gives it a directory.
 func NewStore(max int, log *slog.Logger, now func() time.Time) *Store {
 	if max <= 0 {
 		max = DefaultMaxResults
@@ -417,6 +419,7 @@ func (r *Store) List() ([]*GameResult, error) {
 	return append([]*GameResult(nil), r.games...), r.diskErr
 }
 
+// Get is the game filed under id, or nil.
 func (r *Store) Get(id string) *GameResult {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -521,6 +524,7 @@ func formulaLike(cell string) bool {
 	return false
 }
 
+// WriteCSV writes games as /results.csv: CSVHeader, then a row a game.
 func WriteCSV(w io.Writer, games []*GameResult) error {
 	cw := csv.NewWriter(w)
 	cw.Write(CSVHeader)

@@ -49,6 +49,7 @@ type Notice struct {
 	Body NoticeBody
 }
 
+// NoticeBody is the body of a board event shown as a notice (docs/CONTRACTS.md 5.3).
 type NoticeBody struct {
 	Player int            `json:"player"`
 	Need   string         `json:"need"`
@@ -72,6 +73,7 @@ type CellsOrFixes struct {
 	Fixes  []referee.CellFix
 }
 
+// UnmarshalJSON reads either form of an event's "cells".
 func (c *CellsOrFixes) UnmarshalJSON(b []byte) error {
 	*c = CellsOrFixes{}
 	if err := json.Unmarshal(b, &c.Labels); err == nil {
@@ -139,6 +141,7 @@ func LangQuery(l i18n.Lang) string {
 	return "?lang=" + string(l)
 }
 
+// StatusText is what a waiting view says of the board's connection.
 func StatusText(l i18n.Lang, status string) string {
 	switch status {
 	case "online", "offline", StatusUnreachable:
@@ -248,6 +251,7 @@ func renderBanners(b *strings.Builder, v Board) {
 	b.WriteString(`</div>`)
 }
 
+// ResultText is how a finished game ended, in l.
 func ResultText(l i18n.Lang, s *live.State) string {
 	reason := s.Result
 	if i18n.Has("result." + reason) {
@@ -711,6 +715,7 @@ const svgDefs = `<defs>` +
 
 func num(f float64) string { return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64) }
 
+// Esc escapes s for HTML text and double-quoted attribute values.
 func Esc(s string) string { return html.EscapeString(s) }
 
 // ClipText bounds a string from the broker, on a rune boundary.
