@@ -1,7 +1,7 @@
 package i18n
 
-// The arbiter console and the results pages (scoreboard/console.go,
-// results.go). Keys start with "console." or "results.".
+// The arbiter console and the results pages (scoreboard/consolepages.go,
+// resultpages.go, scoreboard/console). Keys start with "console." or "results.".
 func init() { register("console", console) }
 
 var console = map[string]Entry{

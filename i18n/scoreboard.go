@@ -1,7 +1,7 @@
 package i18n
 
-// The scoreboard and overlay pages (scoreboard/render.go, analysis.go,
-// hub.go's tournament view, web/page.html). The referee's own messages
+// The scoreboard and overlay pages (scoreboard/view: render.go,
+// analysis.go, card.go for the tournament view; web/page.html). The referee's own messages
 // (status, need, illegal reasons) are in guidance.go.
 func init() { register("scoreboard", scoreboard) }
 

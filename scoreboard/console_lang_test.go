@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // leakedKey finds a catalogue key shown instead of its text.
@@ -60,9 +62,9 @@ func TestConsoleLanguages(t *testing.T) {
 		if r != "repetition" && r != "no-moves" && r != "draw" && i != 4 {
 			g.Winner = &w
 		}
-		s.res.keepLocked(g)
+		s.res.Keep(g)
 	}
-	s.res.diskErr = errTest("disk full")
+	s.res.SetDiskErr(errTest("disk full"))
 
 	seen := map[string]string{}
 	for _, l := range i18n.All {
@@ -84,9 +86,9 @@ func TestConsoleLanguages(t *testing.T) {
 			s.renderLogin(rw, req, http.StatusOK, key, args...)
 			pages = append(pages, rw.Body.String())
 		}
-		for action := range actionKey {
-			for outcome := range outcomeKey {
-				pages = append(pages, actionResult{Board: "t1", Outcome: outcome, Reason: "r"}.text(action, l))
+		for action := range console.ActionKey {
+			for outcome := range console.OutcomeKey {
+				pages = append(pages, console.ActionResult{Board: "t1", Outcome: outcome, Reason: "r"}.Describe(action, l))
 			}
 		}
 		for i, p := range pages {
@@ -95,17 +97,17 @@ func TestConsoleLanguages(t *testing.T) {
 			}
 		}
 		for _, key := range []string{"console.col-alerts", "console.a-paused", "console.b-accept", "console.a-offline", "console.no-game"} {
-			if !strings.Contains(html, esc(l.T(key))) {
+			if !strings.Contains(html, view.Esc(l.T(key))) {
 				t.Errorf("%s: the console lacks %s (%q)", l, key, l.T(key))
 			}
 		}
 		for _, want := range []string{l.T("console.a-illegal-long", 11, "x"), l.T("console.a-missed-turn", ps.Turn), l.T("console.must-capture", ps.Turn+1, l.T("console.player-n", ps2.ToMove))} {
-			if !strings.Contains(html, esc(want)) {
+			if !strings.Contains(html, view.Esc(want)) {
 				t.Errorf("%s: the console lacks %q", l, want)
 			}
 		}
 		for _, key := range []string{"results.draw-on-time", "results.r-adjudication", "results.final-clocks"} {
-			if !strings.Contains(string(results), esc(l.T(key))) {
+			if !strings.Contains(string(results), view.Esc(l.T(key))) {
 				t.Errorf("%s: the results page lacks %s (%q)", l, key, l.T(key))
 			}
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
 )
 
 var opsUsers = []broker.User{
@@ -145,7 +146,7 @@ func (c *browserClient) login(user, pass string) (*http.Response, string) {
 	return resp, body
 }
 
-func (c *browserClient) act(board, action string, fields url.Values) (int, actionResult) {
+func (c *browserClient) act(board, action string, fields url.Values) (int, console.ActionResult) {
 	c.t.Helper()
 	if fields == nil {
 		fields = url.Values{}
@@ -153,7 +154,7 @@ func (c *browserClient) act(board, action string, fields url.Values) (int, actio
 	fields.Set("board", board)
 	fields.Set("action", action)
 	resp, body := c.post("/console/act", fields, map[string]string{"X-CSRF-Token": c.csrf})
-	var r actionResult
+	var r console.ActionResult
 	if err := json.Unmarshal([]byte(body), &r); err != nil {
 		c.t.Fatalf("action %s: %s: %q", action, resp.Status, body)
 	}
@@ -176,7 +177,7 @@ func TestConsoleLogin(t *testing.T) {
 		{"nobody", "x", http.StatusUnauthorized, "wrong user name or password"},
 		{"", "", http.StatusBadRequest, "user name and password"},
 	} {
-		r.clock.add(loginEvery) // one attempt more allowed each time
+		r.clock.add(console.LoginEvery) // one attempt more allowed each time
 		c := r.client()
 		resp, body := c.login(tc.user, tc.pass)
 		if resp.StatusCode != tc.status || !strings.Contains(body, tc.says) {
@@ -195,7 +196,7 @@ func TestConsoleLogin(t *testing.T) {
 		t.Fatalf("operator log-in: %s %q", resp.Status, body)
 	}
 	ck := resp.Cookies()
-	if len(ck) != 1 || ck[0].Name != sessionCookie || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != "/console" || len(ck[0].Value) != 64 {
+	if len(ck) != 1 || ck[0].Name != console.SessionCookie || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != "/console" || len(ck[0].Value) != 64 {
 		t.Errorf("session cookie %+v; want one HttpOnly SameSite=Strict cookie on /console with a 256-bit token", ck)
 	}
 	if c.csrf == "" {
@@ -356,8 +357,8 @@ func TestConsoleActions(t *testing.T) {
 	}
 
 	// The declared result reaches the results.
-	waitUntil(t, "the result", func() bool { g, _ := r.s.res.list(); return len(g) == 1 })
-	g, _ := r.s.res.list()
+	waitUntil(t, "the result", func() bool { g, _ := r.s.res.List(); return len(g) == 1 })
+	g, _ := r.s.res.List()
 	if g[0].GameID != "t1-1" || g[0].Reason != "resignation" || g[0].Winner == nil || *g[0].Winner != 0 || g[0].Note != "P2 resigned at the board" {
 		t.Errorf("result %+v", g[0])
 	}
@@ -446,18 +447,18 @@ func TestConsoleLoginRateLimit(t *testing.T) {
 	r := newConsoleRig(t, ConsoleConfig{})
 	closeBrokerFirst(t, r.mb)
 	c := r.client()
-	for i := 0; i < loginBurst; i++ {
+	for i := 0; i < console.LoginBurst; i++ {
 		if resp, _ := c.login("arbiter", "nope"); resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("attempt %d: %s; want 401", i+1, resp.Status)
 		}
 	}
 	resp, body := c.login("arbiter", "arbiter-pw")
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "Too many") {
-		t.Fatalf("attempt %d: %s; want 429 with Retry-After", loginBurst+1, resp.Status)
+		t.Fatalf("attempt %d: %s; want 429 with Retry-After", console.LoginBurst+1, resp.Status)
 	}
-	r.clock.add(loginEvery)
+	r.clock.add(console.LoginEvery)
 	if resp, _ := c.login("arbiter", "arbiter-pw"); resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("after %v: %s; want a log-in", loginEvery, resp.Status)
+		t.Fatalf("after %v: %s; want a log-in", console.LoginEvery, resp.Status)
 	}
 	// A successful log-in does not count; failures do.
 	if resp, _ := c.login("arbiter", "nope"); resp.StatusCode != http.StatusUnauthorized {

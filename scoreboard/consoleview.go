@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // renderConsole renders the console's board list: every board with its
@@ -25,11 +26,11 @@ func (s *Server) renderConsole(l i18n.Lang) (string, uint64) {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<div class="hall" data-boards="%d">`, len(ids))
 	if len(ids) == 0 {
-		fmt.Fprintf(&b, `<p class="wait">%s</p>`, esc(l.T("console.no-boards")))
+		fmt.Fprintf(&b, `<p class="wait">%s</p>`, view.Esc(l.T("console.no-boards")))
 	} else {
 		fmt.Fprintf(&b, `<table class="boards"><thead><tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr></thead><tbody>`,
-			esc(l.T("console.col-board")), esc(l.T("console.col-players")), esc(l.T("console.col-game")),
-			esc(l.T("console.col-clocks")), esc(l.T("console.col-alerts")), esc(l.T("console.col-actions")))
+			view.Esc(l.T("console.col-board")), view.Esc(l.T("console.col-players")), view.Esc(l.T("console.col-game")),
+			view.Esc(l.T("console.col-clocks")), view.Esc(l.T("console.col-alerts")), view.Esc(l.T("console.col-actions")))
 		for _, id := range ids {
 			renderConsoleRow(&b, o.boards[id], now, l, unreachable[id])
 		}
@@ -50,7 +51,7 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 	st := ob.state
 	var alerts []string
 	alert := func(class, text string) {
-		alerts = append(alerts, fmt.Sprintf(`<span class="alert %s">%s</span>`, class, esc(text)))
+		alerts = append(alerts, fmt.Sprintf(`<span class="alert %s">%s</span>`, class, view.Esc(text)))
 	}
 	switch status {
 	case "offline":
@@ -104,12 +105,12 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 		phase, seq = st.Phase, st.Seq
 	}
 	fmt.Fprintf(b, `<tr class="%s" data-board="%s" data-seq="%d" data-phase="%s" data-paused="%t" data-takeback="%t">`,
-		esc(cls), esc(ob.id), seq, esc(phase), paused, st != nil && st.Takeback != nil && st.Phase != "over")
-	fmt.Fprintf(b, `<td class="bid"><a href="/board/%s">%s</a> <span class="conn %s">%s</span></td>`, esc(ob.id), esc(ob.id), esc(status), esc(l.T(statusKey[status])))
+		view.Esc(cls), view.Esc(ob.id), seq, view.Esc(phase), paused, st != nil && st.Takeback != nil && st.Phase != "over")
+	fmt.Fprintf(b, `<td class="bid"><a href="/board/%s">%s</a> <span class="conn %s">%s</span></td>`, view.Esc(ob.id), view.Esc(ob.id), view.Esc(status), view.Esc(l.T(statusKey[status])))
 	if st == nil {
-		fmt.Fprintf(b, `<td colspan="3" class="wait">%s</td>`, esc(l.T("console.no-game")))
+		fmt.Fprintf(b, `<td colspan="3" class="wait">%s</td>`, view.Esc(l.T("console.no-game")))
 	} else {
-		fmt.Fprintf(b, `<td class="players"><span class="p0">%s</span> – <span class="p1">%s</span></td>`, esc(opName(st, 0, l)), esc(opName(st, 1, l)))
+		fmt.Fprintf(b, `<td class="players"><span class="p0">%s</span> – <span class="p1">%s</span></td>`, view.Esc(opName(st, 0, l)), view.Esc(opName(st, 1, l)))
 		var game string
 		switch st.Phase {
 		case "over":
@@ -119,7 +120,7 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 		default:
 			game = l.T("console.to-move", st.Turn+1, opName(st, st.ToMove, l))
 		}
-		fmt.Fprintf(b, `<td class="game">%s <span class="variant">%s · %s</span></td>`, esc(game), esc(st.Variant), esc(st.Mode))
+		fmt.Fprintf(b, `<td class="game">%s <span class="variant">%s · %s</span></td>`, view.Esc(game), view.Esc(st.Variant), view.Esc(st.Mode))
 		renderConsoleClocks(b, st)
 	}
 	b.WriteString(`<td class="alerts">`)
@@ -127,13 +128,13 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 	b.WriteString(`</td><td class="acts">`)
 	if st != nil && st.Phase != "over" {
 		if paused {
-			fmt.Fprintf(b, `<button type="button" data-act="resume">%s</button>`, esc(l.T("console.b-resume")))
+			fmt.Fprintf(b, `<button type="button" data-act="resume">%s</button>`, view.Esc(l.T("console.b-resume")))
 		} else {
-			fmt.Fprintf(b, `<button type="button" data-act="pause">%s</button>`, esc(l.T("console.b-pause")))
+			fmt.Fprintf(b, `<button type="button" data-act="pause">%s</button>`, view.Esc(l.T("console.b-pause")))
 		}
 		if st.Takeback != nil {
 			fmt.Fprintf(b, `<button type="button" data-act="takeback-accept">%s</button><button type="button" data-act="takeback-refuse">%s</button>`,
-				esc(l.T("console.b-accept")), esc(l.T("console.b-refuse")))
+				view.Esc(l.T("console.b-accept")), view.Esc(l.T("console.b-refuse")))
 		}
 	}
 	if q != nil {
@@ -143,10 +144,10 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 			if q.About == "colour" && q.Cell != "" {
 				label = q.Cell + " " + colourWord(o, l)
 			}
-			fmt.Fprintf(b, `<button type="button" class="answer" data-act="answer" data-question="%d" data-option="%d">%s</button>`, q.ID, i, esc(label))
+			fmt.Fprintf(b, `<button type="button" class="answer" data-act="answer" data-question="%d" data-option="%d">%s</button>`, q.ID, i, view.Esc(label))
 		}
 	}
-	fmt.Fprintf(b, `<button type="button" data-pick="1">%s</button></td></tr>`, esc(l.T("console.b-more")))
+	fmt.Fprintf(b, `<button type="button" data-pick="1">%s</button></td></tr>`, view.Esc(l.T("console.b-more")))
 }
 
 // renderConsoleClocks writes both clocks; the page counts the running one
@@ -158,7 +159,7 @@ func renderConsoleClocks(b *strings.Builder, st *opState) {
 		if c != nil && c.Control != "" {
 			control = c.Control
 		}
-		fmt.Fprintf(b, `<td class="clocks none">%s</td>`, esc(control))
+		fmt.Fprintf(b, `<td class="clocks none">%s</td>`, view.Esc(control))
 		return
 	}
 	b.WriteString(`<td class="clocks">`)
@@ -172,9 +173,9 @@ func renderConsoleClocks(b *strings.Builder, st *opState) {
 		if ms <= 0 {
 			cls += " flag"
 		}
-		fmt.Fprintf(b, `<span class="%s" data-player="%d" data-ms="%d" data-running="%t">%s</span>`, cls, p, ms, running, fmtClock(ms))
+		fmt.Fprintf(b, `<span class="%s" data-player="%d" data-ms="%d" data-running="%t">%s</span>`, cls, p, ms, running, view.FmtClock(ms))
 	}
-	fmt.Fprintf(b, ` <span class="control">%s</span></td>`, esc(c.Control))
+	fmt.Fprintf(b, ` <span class="control">%s</span></td>`, view.Esc(c.Control))
 }
 
 // openQuestion is the board's open question, if it is one the console can
@@ -194,7 +195,7 @@ func openQuestion(st *opState) *opQuestion {
 // colourWord says a marble colour letter in language l.
 func colourWord(letter string, l i18n.Lang) string {
 	if len(letter) == 1 {
-		if name, ok := colourName[letter[0]]; ok {
+		if name, ok := view.ColourName[letter[0]]; ok {
 			return l.T("colour." + name)
 		}
 	}

@@ -2,6 +2,18 @@
 // view of every board on the broker, each board's game drawn live, and a
 // transparent overlay for stream software (OBS browser sources).
 //
+// This package is the server: HTTP routes, the MQTT side, the hub that
+// turns each message into views and sends them to every stream (hub.go,
+// direct.go, server.go), and the pages that wire its parts together. The
+// parts are packages of their own, each importing only the standard
+// library, the game's packages and the parts below it, never this one
+// (imports_test.go):
+//
+//   - view: rendering, every view a pure function of a board's state;
+//   - stream: the patches from one rendered view to the next;
+//   - results: finished games, their store, SGF and CSV;
+//   - console: operators' sessions, the log-in limiter and actions.
+//
 // It reads the MQTT topics of docs/CONTRACTS.md (section 5):
 // <prefix>+/state (the retained live.State), +/status (online/offline),
 // +/events (pending, illegal, …) and +/moves. Feed it with Follow (a paho
@@ -16,7 +28,7 @@
 // event stream opens), and after that only patches: the elements of the
 // view that changed, found by their data-k keys (each cell, the header,
 // the banners, each player and clock, the pool, the move list, each card
-// of the tournament view; see patch.go). A stream that skipped a view
+// of the tournament view; see stream/patch.go). A stream that skipped a view
 // (coalesced, below) gets the whole view again. Assets are embedded: the
 // pages work without Internet access.
 //
@@ -36,7 +48,7 @@
 // Besides the live views: a game viewer that steps through a finished
 // game (or, from a board page, back through the game under way) with the
 // forced-win search of a position on demand (viewer.go); the overlay's
-// layouts and sizes, which only set classes on the page (overlay.go); and
+// layouts and sizes, which only set classes on the page (view/overlay.go); and
 // a spectator card with the scoreboard's address as a QR code
 // (spectator.go). The pages follow the screen's width and the system's
 // light or dark scheme (web/static/style.css). Each MQTT message is

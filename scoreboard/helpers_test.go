@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/zertzboard/zertzboard/engine"
 	"io"
 	"log/slog"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
 
 // wait bounds every wait on a condition; tests finish far sooner.
@@ -226,7 +228,7 @@ type sseClient struct {
 	cancel context.CancelFunc
 	// The view the stream shows, rebuilt from patches as a browser does.
 	ver     uint64
-	cur     *node
+	cur     *stream.Node
 	patches int // views that came as patches
 }
 
@@ -272,7 +274,7 @@ type ssePatch struct {
 	Ver  uint64 `json:"ver"`
 	Base uint64 `json:"base"`
 	Age  int64  `json:"age"`
-	patch
+	stream.Patch
 }
 
 // next returns the next view, whole or rebuilt from a patch, skipping
@@ -296,7 +298,7 @@ func (c *sseClient) next() (sseView, error) {
 			case event == "view" && data != nil:
 				var v sseView
 				err := json.Unmarshal(data, &v)
-				c.ver, c.cur = v.Ver, parseView(v.HTML)
+				c.ver, c.cur = v.Ver, stream.Parse(v.HTML)
 				return v, err
 			case event == "patch" && data != nil:
 				var p ssePatch
@@ -306,8 +308,8 @@ func (c *sseClient) next() (sseView, error) {
 				if p.Base != c.ver || c.ver == 0 || c.cur == nil {
 					return sseView{}, fmt.Errorf("a patch of view %d on view %d", p.Base, c.ver)
 				}
-				h := applyPatch(c.cur, p.patch)
-				c.ver, c.cur = p.Ver, parseView(h)
+				h := stream.Apply(c.cur, p.Patch)
+				c.ver, c.cur = p.Ver, stream.Parse(h)
 				c.patches++
 				return sseView{Seq: p.Seq, Ver: p.Ver, Age: p.Age, HTML: h, Patch: true}, nil
 			}
@@ -332,4 +334,14 @@ func (c *sseClient) nextSeq(t testing.TB, seq uint64) sseView {
 			return v
 		}
 	}
+}
+
+// newState is the opening state of a standard board.
+func newState(t testing.TB, board string, players [2]string) live.State {
+	t.Helper()
+	ref, err := referee.New(referee.Config{Board: engine.MustStandardBoard(board), Rules: engine.Standard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return live.Snapshot(ref, "t1", players, 1, 0)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -14,6 +13,10 @@ import (
 	"github.com/zertzboard/zertzboard/hall"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/scoreboard/console"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // Limits on what the scoreboard keeps from the broker.
@@ -76,29 +79,29 @@ type Server struct {
 	hallDown map[string]bool   // halls whose bridge says "0"
 	hallBy   map[string]string // bridge status topic → hall
 
-	obs *observer // the console's view of the boards (observe.go)
-	res *results  // finished games (results.go)
-	ops *console  // the arbiter console (console.go); nil until EnableConsole
-	vw  *viewer   // the game viewer's searches (viewer.go)
+	obs *observer        // the console's view of the boards (observe.go)
+	res *results.Store   // finished games (package results)
+	ops *console.Console // the arbiter console (package console); nil until EnableConsole
+	vw  *viewer          // the game viewer's searches (viewer.go)
 }
 
 // boardView is one board's latest data and rendered view.
 type boardView struct {
-	view
+	view.Board
 	own   string // the board's own status: "online", "offline" or ""
 	raw   []byte // the state payload as received
 	frame *frame
 }
 
 // frame is one rendered view, encoded once for every client: whole, and
-// as a patch on the view before it (see patch.go).
+// as a patch on the view before it (see stream/patch.go).
 type frame struct {
 	seq  uint64
 	ver  uint64 // unique per rendered view (0: a waiting view made on demand)
 	base uint64 // the ver the patch applies to
 	html string
-	made time.Time // when it was rendered, for the age of a late joiner's view
-	tree *node     // the view parsed, for the next frame's patch
+	made time.Time    // when it was rendered, for the age of a late joiner's view
+	tree *stream.Node // the view parsed, for the next frame's patch
 	// full and patch are the JSON of the "view" and "patch" events after
 	// the opening brace; patch is nil when the view must go whole.
 	full, patch []byte
@@ -167,7 +170,7 @@ func (s *Server) Filters() []string {
 }
 
 // StatusUnreachable is a board's status while its hall's bridge is down.
-const StatusUnreachable = "unreachable"
+const StatusUnreachable = view.StatusUnreachable
 
 // hallStatus takes a hall's bridge status: "0" marks its boards
 // unreachable, "1" (or the status cleared) shows their own status again.
@@ -208,9 +211,9 @@ func (s *Server) setHallStatus(h string, down bool) bool {
 		if s.hallOf[id] != h {
 			continue
 		}
-		if st := s.statusLocked(id, bv.own); st != bv.status {
-			bv.status = st
-			bv.frame = s.newFrameLocked(bv.frame, bv.seq(), renderBoard(bv.view))
+		if st := s.statusLocked(id, bv.own); st != bv.Status {
+			bv.Status = st
+			bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.RenderBoard(bv.Board))
 			s.broadcastLocked(id, bv.frame)
 			changed = append(changed, id)
 		}
@@ -293,50 +296,50 @@ func (s *Server) Handle(topic string, payload []byte) {
 			s.log.Warn("scoreboard: too many boards; ignoring a new one", "board", id)
 			return
 		}
-		bv = &boardView{view: view{id: id, status: s.statusLocked(id, "")}}
+		bv = &boardView{Board: view.Board{ID: id, Status: s.statusLocked(id, "")}}
 		s.boards[id] = bv
 	}
 	indexChanged := false
 	switch kind {
 	case "state":
-		if bv.notice != nil && (bv.state == nil || bv.notice.seq != st.Seq) {
-			bv.notice = nil
+		if bv.Notice != nil && (bv.State == nil || bv.Notice.Seq != st.Seq) {
+			bv.Notice = nil
 		}
-		bv.state, bv.raw = st, append([]byte(nil), payload...)
-		bv.clock, bv.note = &st.Clock, st.ResultNote
+		bv.State, bv.raw = st, append([]byte(nil), payload...)
+		bv.Clock, bv.Note = &st.Clock, st.ResultNote
 		indexChanged = true
 	case "status":
 		bv.own = status
-		if st := s.statusLocked(id, status); st != bv.status {
-			bv.status = st
+		if st := s.statusLocked(id, status); st != bv.Status {
+			bv.Status = st
 		} else {
 			return
 		}
 		indexChanged = true
 	case "moves":
 		// A committed turn ends whatever was pending; the state follows.
-		if bv.notice == nil {
+		if bv.Notice == nil {
 			return
 		}
-		bv.notice = nil
+		bv.Notice = nil
 	case "events":
 		var seq uint64
-		if bv.state != nil {
-			seq = bv.state.Seq
+		if bv.State != nil {
+			seq = bv.State.Seq
 		}
 		switch ev.Event {
 		case "pending", "illegal", "touch-move", "missed-capture", "takeback-demand", "takeback", "fault":
-			bv.notice = &notice{seq: seq, kind: ev.Event, body: ev.noticeBody}
+			bv.Notice = &view.Notice{Seq: seq, Kind: ev.Event, Body: ev.NoticeBody}
 		case "restored":
-			if bv.notice == nil {
+			if bv.Notice == nil {
 				return
 			}
-			bv.notice = nil
+			bv.Notice = nil
 		default:
 			return // forced-capture and game-over are in the state
 		}
 	}
-	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), renderBoard(bv.view))
+	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.RenderBoard(bv.Board))
 	s.broadcastLocked(id, bv.frame)
 	if indexChanged {
 		s.index = s.renderIndexLocked()
@@ -360,20 +363,20 @@ func (s *Server) forget(id string) {
 }
 
 func (bv *boardView) seq() uint64 {
-	if bv.state == nil {
+	if bv.State == nil {
 		return 0
 	}
-	return bv.state.Seq
+	return bv.State.Seq
 }
 
 // newFrameLocked renders a view's frame: the whole view as the JSON of a
 // "view" event, {"seq":…,"ver":…,"html":…}, and, if prev (the view's
 // frame before, or nil) has the same skeleton, the change as a "patch"
 // event, {"seq":…,"ver":…,"base":…,"attrs":…,"appends":…,"parts":…} (see
-// patch.go). JSON keeps each on one data line.
+// stream/patch.go). JSON keeps each on one data line.
 func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 	s.ver++
-	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: parseView(html)}
+	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: stream.Parse(html)}
 	f.full = encodeEvent(struct {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
@@ -382,7 +385,7 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 	if prev == nil || prev.ver == 0 {
 		return f
 	}
-	p, ok := diffViews(prev.tree, f.tree)
+	p, ok := stream.Diff(prev.tree, f.tree)
 	if !ok {
 		return f
 	}
@@ -391,7 +394,7 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
 		Base uint64 `json:"base"`
-		patch
+		stream.Patch
 	}{seq, f.ver, f.base, p})
 	if len(f.patch) >= len(f.full) {
 		f.patch = nil // everything changed: the whole view is shorter
@@ -402,7 +405,7 @@ func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
 // waitingFrame is the view of a board not seen (yet): made on demand,
 // never patched.
 func (s *Server) waitingFrame(board string, l i18n.Lang) *frame {
-	html := renderBoard(view{id: board, lang: l})
+	html := view.RenderBoard(view.Board{ID: board, Lang: l})
 	return &frame{html: html, made: s.now(), full: encodeEvent(struct {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
@@ -547,61 +550,16 @@ func (s *Server) renderIndexLangLocked(l i18n.Lang, prev *frame) *frame {
 	}
 	sort.Strings(ids)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>%s</h1>`, len(ids), esc(l.T("page.boards")))
+	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>%s</h1>`, len(ids), view.Esc(l.T("page.boards")))
 	if len(ids) == 0 {
-		fmt.Fprintf(&b, `<p class="wait">%s</p>`, esc(l.T("page.no-boards")))
+		fmt.Fprintf(&b, `<p class="wait">%s</p>`, view.Esc(l.T("page.no-boards")))
 	}
 	b.WriteString(`<div class="cards">`)
 	for _, id := range ids {
-		v := s.boards[id].view
-		v.lang = l
-		renderCard(&b, v)
+		v := s.boards[id].Board
+		v.Lang = l
+		view.RenderCard(&b, v)
 	}
 	b.WriteString(`</div></div>`)
 	return s.newFrameLocked(prev, uint64(len(ids)), b.String())
-}
-
-func renderCard(b *strings.Builder, v view) {
-	status := v.status
-	if status == "" {
-		status = "unknown"
-	}
-	l := v.lang
-	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s" data-k="card:%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
-		esc(status), esc(url.PathEscape(v.id)+langQuery(l)), esc(v.id), esc(v.id), esc(v.id), esc(status), esc(l.T("page.conn."+status)))
-	s := v.state
-	if s == nil {
-		fmt.Fprintf(b, `<p class="wait">%s</p></a>`, esc(l.T("page.no-game")))
-		return
-	}
-	b.WriteString(`<div class="cbody">`)
-	b.WriteString(miniSVG(s))
-	b.WriteString(`<div class="cplayers">`)
-	for p := 0; p < 2; p++ {
-		cls := "row"
-		if s.Phase != "over" && s.ToMove == p {
-			cls += " to-move"
-		}
-		if s.Winner != nil && *s.Winner == p {
-			cls += " winner"
-		}
-		c := s.Captures[p]
-		name := playerName(l, s, p)
-		fmt.Fprintf(b, `<div class="%s"><span class="pname%s"><span class="dot"></span>%s</span>`, cls, longName(name), esc(name))
-		renderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.id, p))
-		fmt.Fprintf(b, `<span class="score">`+
-			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
-			c.White, c.Grey, c.Black)
-	}
-	b.WriteString(`</div></div>`)
-	var line string
-	switch s.Phase {
-	case "over":
-		line = endText(l, s)
-	case "capture":
-		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.must-capture", playerName(l, s, s.ToMove))
-	default:
-		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.to-place", playerName(l, s, s.ToMove))
-	}
-	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, esc(line), esc(ringsText(l, s.Variant)))
 }

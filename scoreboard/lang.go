@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // Pages in five languages. A page's language is ?lang=, else the
@@ -80,9 +81,9 @@ func (s *Server) translateLocked(id string, indexChanged bool) {
 	for l, lv := range s.langs {
 		if s.watchedLocked(id, l) {
 			if bv := s.boards[id]; bv != nil {
-				v := bv.view
-				v.lang = l
-				lv.boards[id] = s.newFrameLocked(lv.boards[id], bv.seq(), renderBoard(v))
+				v := bv.Board
+				v.Lang = l
+				lv.boards[id] = s.newFrameLocked(lv.boards[id], bv.seq(), view.RenderBoard(v))
 			} else {
 				delete(lv.boards, id)
 			}
@@ -133,9 +134,9 @@ func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
 	if bv == nil || bv.frame == nil {
 		return s.waitingFrame(board, l)
 	}
-	v := bv.view
-	v.lang = l
-	f := s.newFrameLocked(nil, bv.seq(), renderBoard(v))
+	v := bv.Board
+	v.Lang = l
+	f := s.newFrameLocked(nil, bv.seq(), view.RenderBoard(v))
 	f.made = bv.frame.made // the view, clocks and all, is as of the English one's data
 	lv.boards[board] = f
 	return f

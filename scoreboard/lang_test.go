@@ -13,6 +13,7 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // verbRE matches the fmt verbs of the catalogue's messages.
@@ -20,7 +21,7 @@ var verbRE = regexp.MustCompile(`%(\[\d+\])?[sd]`)
 
 // pageViews are views of every kind a page shows: each banner, a game
 // over, a capture, the analysis, the waiting view, unnamed players.
-func pageViews(t *testing.T) []view {
+func pageViews(t *testing.T) []view.Board {
 	t.Helper()
 	rec, rep := sampleGame(t, 20)
 	states := gameStates(t, rec, rep, "t1")
@@ -54,35 +55,35 @@ func pageViews(t *testing.T) []view {
 	why := referee.Message{Key: referee.RuleKey("ring-not-free"), Text: "ring A1 is not free: it holds a marble"}
 	faults := referee.Msg("fault.list", []referee.Message{referee.Msg("fault.drifting", "E5"), referee.Msg("fault.stuck", "C3")})
 	faults.Text = "sensor faults: E5: drifting: 40 counts; C3: stuck"
-	fixes := cellsOrFixes{Fixes: []referee.CellFix{{Cell: "A1", Is: "w", Should: "o"}, {Cell: "B2", Is: "o", Should: "."}, {Cell: "C3", Is: "o", Should: "b"}}}
-	notices := []*notice{
-		{kind: "pending", body: noticeBody{Player: 0, Need: need.English(), NeedMsg: &need, Cells: cellsOrFixes{Labels: []string{"A1"}}}},
-		{kind: "illegal", body: noticeBody{Player: 1, Reason: why.Text, ReasonMsg: &why, Rule: "ring-not-free", Cells: fixes}},
-		{kind: "touch-move", body: noticeBody{Player: 0, From: "A1", To: "B2"}},
-		{kind: "missed-capture", body: noticeBody{Player: 1, Turn: 7}},
-		{kind: "takeback-demand", body: noticeBody{Turn: 3, Cells: fixes}},
-		{kind: "takeback", body: noticeBody{Turn: 3, Undone: []string{"WD4-A1"}}},
-		{kind: "fault", body: noticeBody{Reason: "sensor faults: E5: drifting: 40 counts"}},
-		{kind: "fault", body: noticeBody{Reason: faults.Text, ReasonMsg: &faults}},
+	fixes := view.CellsOrFixes{Fixes: []referee.CellFix{{Cell: "A1", Is: "w", Should: "o"}, {Cell: "B2", Is: "o", Should: "."}, {Cell: "C3", Is: "o", Should: "b"}}}
+	notices := []*view.Notice{
+		{Kind: "pending", Body: view.NoticeBody{Player: 0, Need: need.English(), NeedMsg: &need, Cells: view.CellsOrFixes{Labels: []string{"A1"}}}},
+		{Kind: "illegal", Body: view.NoticeBody{Player: 1, Reason: why.Text, ReasonMsg: &why, Rule: "ring-not-free", Cells: fixes}},
+		{Kind: "touch-move", Body: view.NoticeBody{Player: 0, From: "A1", To: "B2"}},
+		{Kind: "missed-capture", Body: view.NoticeBody{Player: 1, Turn: 7}},
+		{Kind: "takeback-demand", Body: view.NoticeBody{Turn: 3, Cells: fixes}},
+		{Kind: "takeback", Body: view.NoticeBody{Turn: 3, Undone: []string{"WD4-A1"}}},
+		{Kind: "fault", Body: view.NoticeBody{Reason: "sensor faults: E5: drifting: 40 counts"}},
+		{Kind: "fault", Body: view.NoticeBody{Reason: faults.Text, ReasonMsg: &faults}},
 	}
-	var ends []view
+	var ends []view.Board
 	for _, e := range []struct {
 		result string
 		winner *int
 	}{{"time", nil}, {"resignation", &w}, {"adjudication", &w}, {"draw", nil}, {"repetition", nil}, {"captures", &w}} {
 		st := last
 		st.Phase, st.Result, st.Winner = "over", e.result, e.winner
-		ends = append(ends, view{id: "t1", state: &st, note: "adjudicated after a sensor failure"})
+		ends = append(ends, view.Board{ID: "t1", State: &st, Note: "adjudicated after a sensor failure"})
 	}
 	paused := *place
-	views := []view{{id: "t1"}, {id: "t1", status: "offline"}, {id: "t1", state: capture, status: "online"}, {id: "t1", state: &over},
-		{id: "t1", state: &paused, clock: &live.Clock{Control: "fischer:20m+10s", Remaining: &[2]int64{60_000, 5_000}, Paused: true}},
-		{id: "t1", state: place, clock: &live.Clock{Control: "sudden:25m", Remaining: &[2]int64{60_000, 5_000}}},
-		{id: "t1", state: &unnamed}, {id: "t1", state: &win}, {id: "t1", state: &none}}
+	views := []view.Board{{ID: "t1"}, {ID: "t1", Status: "offline"}, {ID: "t1", State: capture, Status: "online"}, {ID: "t1", State: &over},
+		{ID: "t1", State: &paused, Clock: &live.Clock{Control: "fischer:20m+10s", Remaining: &[2]int64{60_000, 5_000}, Paused: true}},
+		{ID: "t1", State: place, Clock: &live.Clock{Control: "sudden:25m", Remaining: &[2]int64{60_000, 5_000}}},
+		{ID: "t1", State: &unnamed}, {ID: "t1", State: &win}, {ID: "t1", State: &none}}
 	views = append(views, ends...)
 	for _, n := range notices {
-		n.seq = place.Seq
-		views = append(views, view{id: "t1", state: place, notice: n, status: "online"})
+		n.Seq = place.Seq
+		views = append(views, view.Board{ID: "t1", State: place, Notice: n, Status: "online"})
 	}
 	return views
 }
@@ -95,15 +96,15 @@ func TestPagesInEveryLanguage(t *testing.T) {
 	for _, l := range i18n.All {
 		s := New(Options{})
 		for _, v := range views {
-			if v.state != nil {
-				s.Handle("zertz/t1/state", stateJSON(t, *v.state))
+			if v.State != nil {
+				s.Handle("zertz/t1/state", stateJSON(t, *v.State))
 			}
 		}
 		s.Handle("zertz/t2/status", []byte("online"))
 		pages := []string{s.renderIndexLangLocked(l, nil).html}
 		for _, v := range views {
-			v.lang = l
-			pages = append(pages, renderBoard(v))
+			v.Lang = l
+			pages = append(pages, view.RenderBoard(v))
 		}
 		all := strings.Join(pages, "\n")
 		for _, bad := range []string{"%!", "page.", "guide.", "need.", "rule.", "result.", "colour.", "content."} {
@@ -121,7 +122,7 @@ func TestPagesInEveryLanguage(t *testing.T) {
 				words = []string{"ring A1 is not free: it holds a marble"} // English keeps the engine's words
 			}
 			for _, w := range words {
-				if w = strings.TrimSpace(w); len(w) > 2 && !strings.Contains(all, esc(w)) {
+				if w = strings.TrimSpace(w); len(w) > 2 && !strings.Contains(all, view.Esc(w)) {
 					t.Errorf("%s: no %q (of %s) on any page", l, w, k)
 				}
 			}
@@ -174,7 +175,7 @@ func TestPageLanguage(t *testing.T) {
 		if code != 200 || !strings.Contains(body, `<html lang="`+string(tc.lang)+`">`) || !strings.Contains(body, tc.events) {
 			t.Errorf("GET %s (Accept-Language %q) = %d; want lang %s and %s:\n%.600s", tc.path, tc.accept, code, tc.lang, tc.events, body)
 		}
-		if !strings.Contains(body, esc(tc.lang.T("page.reconnecting"))) {
+		if !strings.Contains(body, view.Esc(tc.lang.T("page.reconnecting"))) {
 			t.Errorf("GET %s: the page's own words are not in %s", tc.path, tc.lang)
 		}
 	}
@@ -289,7 +290,7 @@ func TestRingsText(t *testing.T) {
 		{i18n.EN, "37", "37 rings"}, {i18n.PL, "44", "44 pierścienie"}, {i18n.PL, "48", "48 pierścieni"},
 		{i18n.RU, "61", "61 кольцо"}, {i18n.RU, "43", "43 кольца"}, {i18n.RU, "37", "37 колец"}, {i18n.DE, "custom", "custom Ringe"},
 	} {
-		if got := ringsText(tc.l, tc.board); got != tc.want {
+		if got := view.RingsText(tc.l, tc.board); got != tc.want {
 			t.Errorf("ringsText(%s, %q) = %q; want %q", tc.l, tc.board, got, tc.want)
 		}
 	}

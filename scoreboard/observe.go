@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // The arbiter console and the results read a board's topics on their own,
@@ -25,14 +27,9 @@ const illegalAlert = 10 * time.Second
 // is ignored (the board's own record is not affected).
 const maxRecord = 256 << 10
 
-// ClockState is the state's "clock" object (docs/CONTRACTS.md 5.2).
-type ClockState struct {
-	Control     string    `json:"control"`
-	RemainingMS *[2]int64 `json:"remaining_ms"`
-	Running     *int      `json:"running"`
-	Paused      bool      `json:"paused"`
-	IncrementMS int64     `json:"increment_ms,omitempty"`
-}
+// ClockState is the state's "clock" object (docs/CONTRACTS.md 5.2), as
+// the results keep it.
+type ClockState = results.ClockState
 
 // TakebackRequest is the state's "takeback_request" (tournament mode).
 type TakebackRequest struct {
@@ -149,7 +146,7 @@ type message struct {
 // notice's body, the console its reason, player and cells.
 type eventMessage struct {
 	Event string `json:"event"`
-	noticeBody
+	view.NoticeBody
 }
 
 // decodeMessage decodes a message of kind (state, status, events, moves
@@ -292,18 +289,18 @@ func (o *observer) applyLocked(id, kind string, payload []byte, st *opState, rec
 					o.changedLocked()
 				})
 			}
-			b.illegal = clipText(reason, 200)
+			b.illegal = view.ClipText(reason, 200)
 		case "restored":
 			b.illegalSince, b.illegal = time.Time{}, ""
 			b.stopTimer()
 		case "touch-move":
-			b.touchMove = clipText(move, 40)
+			b.touchMove = view.ClipText(move, 40)
 		case "missed-capture":
 			b.missed = true
 		case "fault":
 			switch {
 			case strings.HasPrefix(reason, "sensor faults"):
-				b.fault = clipText(reason, 200)
+				b.fault = view.ClipText(reason, 200)
 			case strings.HasPrefix(reason, "sensors healthy"):
 				b.fault = ""
 			default:
@@ -371,19 +368,6 @@ func (o *observer) boardRecord(id string) []byte {
 	return nil
 }
 
-// clipText bounds a string from the broker, on a rune boundary.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for i := n; i > 0; i-- {
-		if s[i]&0xC0 != 0x80 {
-			return s[:i] + "…"
-		}
-	}
-	return ""
-}
-
 // statusNoCommands follows "online" in the status of a board whose
 // command path failed its health check (broadcast.OnlineCommandPathFailed).
 const statusNoCommands = "command-path-failed"
@@ -396,4 +380,12 @@ func parseStatus(payload []byte) (string, bool) {
 	s := strings.TrimSpace(string(payload))
 	word, _, _ := strings.Cut(s, " ")
 	return s, word == "online" || word == "offline"
+}
+
+// finishedOf is the game b has just finished, for the results.
+func finishedOf(b *opBoard) results.Finished {
+	s := b.state
+	return results.Finished{Board: b.id, GameID: s.GameID, Published: s.Published, Variant: s.Variant, Mode: s.Mode,
+		Players: s.Players, Winner: s.Winner, Reason: s.Result, Note: s.ResultNote, Turns: s.Turn, Clock: s.Clock,
+		Record: b.record}
 }

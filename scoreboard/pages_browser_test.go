@@ -106,7 +106,7 @@ func newPagesFixture(t *testing.T) *pagesFixture {
 		}
 		f.s.Handle("zertz/t61/record", recordJSON(t, &part))
 	}
-	if g := f.s.res.get("t61-1"); g == nil {
+	if g := f.s.res.Get("t61-1"); g == nil {
 		t.Fatal("the 61-ring game is not in the results")
 	}
 

@@ -2,13 +2,12 @@ package scoreboard
 
 import (
 	"encoding/json"
-	"html"
-	"strings"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/live"
 
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
 
 // viewsOf are the board views of a whole game as viewers see them: each
@@ -56,18 +55,18 @@ func TestPatchesRebuildTheView(t *testing.T) {
 		for name, views := range map[string][]string{"board": boards, "tournament": index} {
 			var whole, patched, patches int
 			for i, h := range views {
-				n := parseView(h)
+				n := stream.Parse(h)
 				if n == nil {
 					t.Fatalf("%s %s view %d is not read:\n%s", variant, name, i, h)
 				}
 				keys := map[string]bool{}
-				var walk func(*node)
-				walk = func(n *node) {
-					for _, k := range n.kids {
-						if keys[k.key] {
-							t.Errorf("%s %s view %d: key %q twice", variant, name, i, k.key)
+				var walk func(*stream.Node)
+				walk = func(n *stream.Node) {
+					for _, k := range n.Kids() {
+						if keys[k.Key()] {
+							t.Errorf("%s %s view %d: key %q twice", variant, name, i, k.Key())
 						}
-						keys[k.key] = true
+						keys[k.Key()] = true
 						walk(k)
 					}
 				}
@@ -75,12 +74,12 @@ func TestPatchesRebuildTheView(t *testing.T) {
 				if i == 0 {
 					continue
 				}
-				prev := parseView(views[i-1])
-				p, ok := diffViews(prev, n)
+				prev := stream.Parse(views[i-1])
+				p, ok := stream.Diff(prev, n)
 				if !ok {
 					continue
 				}
-				if got := applyPatch(prev, p); got != h {
+				if got := stream.Apply(prev, p); got != h {
 					t.Fatalf("%s %s view %d: the patch rebuilds\n%s\nwant\n%s", variant, name, i, got, h)
 				}
 				whole += len(h)
@@ -95,37 +94,6 @@ func TestPatchesRebuildTheView(t *testing.T) {
 				t.Errorf("%s %s: patches are %d B for views of %d B", variant, name, patched, whole)
 			}
 		}
-	}
-}
-
-// TestPatchFallsBackToWhole: another layout, or a view that is not one
-// element, goes whole.
-func TestPatchFallsBackToWhole(t *testing.T) {
-	a := parseView(`<div class="sb" data-seq="1"><p data-k="x">a</p></div>`)
-	for _, h := range []string{
-		`<div class="sb" data-seq="2" data-turn="1"><p data-k="x">a</p></div>`, // an attribute more
-		`<div class="sb" data-seq="2"><p data-k="x">a</p><p data-k="y">b</p></div>`,
-		`<div class="sb" data-seq="2"><p data-k="x">a</p>text</div>`,
-	} {
-		if _, ok := diffViews(a, parseView(h)); ok {
-			t.Errorf("%s patched on %s", h, a.html)
-		}
-	}
-	for _, bad := range []string{`<div><p>`, `text`, `<div></div><div></div>`, `<div><p data-k="x">a</div>`} {
-		if parseView(bad) != nil {
-			t.Errorf("parseView(%q) read it", bad)
-		}
-	}
-	// Appending, setting attributes and replacing, in one patch.
-	b := parseView(`<div class="sb" data-seq="2"><ol data-k="l"><li>1</li><li>2</li></ol><p data-k="x" class="on">a</p><b data-k="z">new</b></div>`)
-	a = parseView(`<div class="sb" data-seq="1"><ol data-k="l"><li>1</li></ol><p data-k="x" class="off">a</p><b data-k="z">old</b></div>`)
-	p, ok := diffViews(a, b)
-	want := `{"attrs":[["",["class","sb","data-seq","2"]],["x",["data-k","x","class","on"]]],"appends":[["l","\u003cli\u003e2\u003c/li\u003e"]],"parts":[["z","\u003cb data-k=\"z\"\u003enew\u003c/b\u003e"]]}`
-	if got := string(mustJSON(t, p)); !ok || got != want {
-		t.Errorf("patch %v %s; want %s", ok, got, want)
-	}
-	if got := applyPatch(a, p); got != b.html {
-		t.Errorf("applied: %s", got)
 	}
 }
 
@@ -164,69 +132,4 @@ func TestPatchOnlyOnItsView(t *testing.T) {
 	if ev, _ := s.encoding(frames[2], nil); string(ev) != string(eventView) {
 		t.Error("a new stream's first view went as a patch")
 	}
-}
-
-// applyPatch rebuilds the HTML of the next view from a and the patch, as
-// the page does; for tests.
-func applyPatch(a *node, p patch) string {
-	attrs := map[string][]string{}
-	for _, kv := range p.Attrs {
-		var list []string
-		switch v := kv[1].(type) {
-		case []string:
-			list = v
-		case []any:
-			for _, s := range v {
-				str, _ := s.(string)
-				list = append(list, str)
-			}
-		}
-		attrs[kv[0].(string)] = list
-	}
-	appends, parts := map[string]string{}, map[string]string{}
-	for _, kv := range p.Appends {
-		appends[kv[0]] = kv[1]
-	}
-	for _, kv := range p.Parts {
-		parts[kv[0]] = kv[1]
-	}
-	var sb strings.Builder
-	var build func(n *node)
-	build = func(n *node) {
-		if h, ok := parts[n.key]; ok {
-			sb.WriteString(h)
-			return
-		}
-		if h, ok := appends[n.key]; ok {
-			sb.WriteString(n.html[:len(n.html)-len(n.tag)-3])
-			sb.WriteString(h)
-			sb.WriteString("</" + n.tag + ">")
-			return
-		}
-		list, ok := attrs[n.key]
-		if !ok {
-			list = n.attrs
-		}
-		sb.WriteString("<" + n.tag)
-		for i := 0; i+1 < len(list); i += 2 {
-			sb.WriteString(" " + list[i] + `="` + html.EscapeString(list[i+1]) + `"`)
-		}
-		_, rest, _ := strings.Cut(n.skel, ">")
-		if n.inner == "" && strings.HasSuffix(n.html, "/>") {
-			sb.WriteString("/>")
-			return
-		}
-		sb.WriteString(">")
-		for _, kid := range n.kids {
-			i := strings.IndexByte(rest, 0)
-			sb.WriteString(rest[:i])
-			build(kid)
-			j := strings.IndexByte(rest[i+1:], 0)
-			rest = rest[i+1+j+1:]
-		}
-		sb.WriteString(rest)
-		sb.WriteString("</" + n.tag + ">")
-	}
-	build(a)
-	return sb.String()
 }

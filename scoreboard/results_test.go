@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/scoreboard/results"
+
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/live"
@@ -135,7 +137,7 @@ func TestResults(t *testing.T) {
 	rec3.Players = [2]string{"Ann", "Bob"}
 	playGame(t, s, "t1", &rec3, rep, gameStates(t, &rec3, rep, "t1"), "t1-3", false)
 
-	games, _ := s.res.list()
+	games, _ := s.res.List()
 	if len(games) != 3 {
 		t.Fatalf("%d results; want 3", len(games))
 	}
@@ -149,7 +151,7 @@ func TestResults(t *testing.T) {
 		g.Turns != len(rec.Turns) || g.Clock == nil || g.Clock.Control != "sudden:5m" || g.Clock.Running != nil {
 		t.Errorf("result %+v; want game t1-3 won by %d (%s) in %d turns", g, *final.Winner, final.Result, len(rec.Turns))
 	}
-	if id := games[1].GameID; !strings.HasPrefix(id, "t2-") || !validGameID(id) {
+	if id := games[1].GameID; !strings.HasPrefix(id, "t2-") || !results.ValidGameID(id) {
 		t.Errorf("a board without game_id: game %q", id)
 	}
 
@@ -167,10 +169,10 @@ func TestResults(t *testing.T) {
 	if err != nil || resp.Header.Get("Content-Type") != "text/csv; charset=utf-8" || len(rows) != 4 {
 		t.Fatalf("/results.csv: %v, %d rows\n%s", err, len(rows), body)
 	}
-	if !slices.Equal(rows[0], csvHeader) {
+	if !slices.Equal(rows[0], results.CSVHeader) {
 		t.Errorf("CSV header %q", rows[0])
 	}
-	col := func(row []string, name string) string { return row[slices.Index(csvHeader, name)] }
+	col := func(row []string, name string) string { return row[slices.Index(results.CSVHeader, name)] }
 	r1 := rows[1]
 	if col(r1, "game_id") != "t1-3" || col(r1, "finished") != "2026-11-23T01:02:03Z" || col(r1, "winner") != jsonInt(*final.Winner) ||
 		col(r1, "winner_name") != rec.Players[*final.Winner] || col(r1, "reason") != final.Result || col(r1, "turns") != jsonInt(len(rec.Turns)) ||
@@ -249,12 +251,12 @@ func TestResultsOffBoard(t *testing.T) {
 	ps.Phase, ps.Result, ps.Winner, ps.ResultNote = "over", "resignation", &w, "resigned after a blunder"
 	b, _ := json.Marshal(ps)
 	s.Handle("zertz/t1/state", b)
-	if g, _ := s.res.list(); len(g) != 0 {
+	if g, _ := s.res.List(); len(g) != 0 {
 		t.Fatalf("kept %+v before the record with the resignation", g[0])
 	}
 	played.Stop = record.Stop{Kind: record.Resign, Player: 0}
 	s.Handle("zertz/t1/record", recordJSON(t, played))
-	g, _ := s.res.list()
+	g, _ := s.res.List()
 	if len(g) != 1 || g[0].Reason != "resignation" || g[0].Note != "resigned after a blunder" || *g[0].Winner != 1 {
 		t.Fatalf("results %+v", g)
 	}
@@ -262,7 +264,7 @@ func TestResultsOffBoard(t *testing.T) {
 	if err != nil || back.Stop != played.Stop {
 		t.Errorf("the kept record: %v, stop %+v", err, back)
 	}
-	sgf, err := sgfOf(g[0].Record)
+	sgf, err := results.SGFOf(g[0].Record)
 	if err != nil || !bytes.Contains(sgf, []byte("Resign")) {
 		t.Errorf("SGF of a resignation: %v\n%s", err, sgf)
 	}
@@ -323,7 +325,7 @@ func TestResultsPersist(t *testing.T) {
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the stale temporary file is still there: %v", err)
 	}
-	games, diskErr := s2.res.list()
+	games, diskErr := s2.res.List()
 	if diskErr != nil || len(games) != 2 || games[0].GameID != "g-2" || games[1].GameID != "g-3" {
 		t.Fatalf("after a restart with room for 2: %v %v", diskErr, games)
 	}
@@ -342,7 +344,7 @@ func TestResultsPersist(t *testing.T) {
 	}
 	os.RemoveAll(ro) // gone under it
 	playGame(t, s3, "t1", rec, rep, states, "g-9", false)
-	games, diskErr = s3.res.list()
+	games, diskErr = s3.res.List()
 	if len(games) != 1 || diskErr == nil {
 		t.Fatalf("with the directory gone: %d games, error %v", len(games), diskErr)
 	}
@@ -382,7 +384,7 @@ func TestResultsOldLayout(t *testing.T) {
 	if err := s.OpenResults(dir, 0); err != nil {
 		t.Fatal(err)
 	}
-	games, _ := s.res.list()
+	games, _ := s.res.List()
 	if len(games) != 1 || games[0].GameID != "old-1" || games[0].Winner == nil || *games[0].Winner != winner ||
 		!games[0].Finished.Equal(time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)) {
 		t.Fatalf("loaded %+v; want old-1 alone", games)
@@ -404,7 +406,7 @@ func TestResultsOldLayout(t *testing.T) {
 	if err := s2.OpenResults(dir, 0); err != nil {
 		t.Fatal(err)
 	}
-	if g2, _ := s2.res.list(); len(g2) != 1 || g2[0].GameID != "old-1" || !g2[0].Finished.Equal(games[0].Finished) || g2[0].Reason != "captures" {
+	if g2, _ := s2.res.List(); len(g2) != 1 || g2[0].GameID != "old-1" || !g2[0].Finished.Equal(games[0].Finished) || g2[0].Reason != "captures" {
 		t.Errorf("after the rewrite: %+v", g2)
 	}
 }
@@ -420,7 +422,7 @@ func TestResultSGFHeaders(t *testing.T) {
 		states[i].PublishedMS = 0 // filed at the scoreboard's time
 	}
 	playGame(t, s, "t1", rec, rep, states, "h-1", false)
-	games, _ := s.res.list()
+	games, _ := s.res.List()
 	if len(games) != 1 {
 		t.Fatalf("%d games", len(games))
 	}
@@ -476,7 +478,7 @@ func TestResultsBounds(t *testing.T) {
 	huge = append(huge[:len(huge)-1], []byte(`,"pad":"`+strings.Repeat("x", maxRecord)+`"}`)...)
 	s.Handle("zertz/t1/state", stateJSON(t, states[len(states)-1]))
 	s.Handle("zertz/t1/record", huge)
-	if g, _ := s.res.list(); len(g) != 0 {
+	if g, _ := s.res.List(); len(g) != 0 {
 		t.Errorf("a game kept with a %d-byte record", len(huge))
 	}
 	if got := s.obs.boardRecord("t1"); !bytes.Equal(got, before) {

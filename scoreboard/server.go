@@ -18,6 +18,7 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/connlimit"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 //go:embed web
@@ -318,13 +319,13 @@ type pageData struct {
 	Langs        []langLink
 	Title        string
 	Board        string
-	overlayOptions
+	view.OverlayOptions
 	Events string
 	Seq    uint64
 	Ver    uint64
 	Age    int64 // ms since the view's clocks were true (0: servePage ages them)
 	HTML   template.HTML
-	Links  []pageLink // results, console, downloads (results.go)
+	Links  []pageLink // results, console, downloads (resultpages.go)
 }
 
 // servePage writes the page with the current view already in it, so a
@@ -335,7 +336,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	opt, err := parseOverlay(r.URL.Query())
+	opt, err := view.ParseOverlay(r.URL.Query())
 	if err != nil {
 		http.Error(w, "scoreboard: "+err.Error(), http.StatusBadRequest)
 		return
@@ -344,7 +345,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	// The running clock is served as it is now; the page counts on from it.
 	age := max(0, s.now().Sub(f.made).Milliseconds())
 	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver,
-		HTML: template.HTML(agedClocks(f.html, age)), Events: "/events",
+		HTML: template.HTML(view.AgedClocks(f.html, age)), Events: "/events",
 		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), PastFmt: l.T("page.past"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
@@ -357,7 +358,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	if len(q) > 0 {
 		d.Events += "?" + q.Encode()
 	}
-	d.overlayOptions = opt
+	d.OverlayOptions = opt
 	d.Links = s.pageLinks(board, l)
 	if board == "" {
 		d.Spectator = l.T("page.spectator")

@@ -11,6 +11,7 @@ import (
 	qr "github.com/piglig/go-qr"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // The spectator link: the tournament view's address as a QR code (made
@@ -36,7 +37,7 @@ func spectatorURL(r *http.Request) (string, error) {
 	if v := r.URL.Query().Get("url"); v != "" {
 		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(v) > maxSpectatorURL || !utf8.ValidString(v) {
-			return "", fmt.Errorf("url=%q: want an http:// or https:// address of at most %d bytes", clipText(v, 60), maxSpectatorURL)
+			return "", fmt.Errorf("url=%q: want an http:// or https:// address of at most %d bytes", view.ClipText(v, 60), maxSpectatorURL)
 		}
 		return v, nil
 	}
@@ -58,7 +59,7 @@ func qrSVG(text, label string) (string, error) {
 	n := code.Size()
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="qr" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="%s"><rect width="100%%" height="100%%" fill="#fff"/><path fill="#000" d="`,
-		n+2*quiet, n+2*quiet, esc(label))
+		n+2*quiet, n+2*quiet, view.Esc(label))
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			if !code.Module(x, y) {
@@ -75,16 +76,6 @@ func qrSVG(text, label string) (string, error) {
 	}
 	b.WriteString(`"/></svg>`)
 	return b.String(), nil
-}
-
-// longName is the class and title a long name gets in the tournament
-// view's cards, where it wraps in a smaller size rather than being cut
-// (a short name needs neither, and each byte is sent to every viewer).
-func longName(name string) string {
-	if utf8.RuneCountInString(name) > 16 {
-		return ` long" title="` + esc(name)
-	}
-	return ""
 }
 
 // watchPages is the card's template in each language.

@@ -21,6 +21,8 @@ import (
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/results"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // The game viewer: a finished game (/results/GAME) or the live game of a
@@ -183,11 +185,11 @@ func (g *replayed) render(n int, l i18n.Lang, an *live.Analysis) string {
 	if an != nil && s.Phase != "over" {
 		s.Analysis = an
 	}
-	v := view{id: g.board, state: &s, clock: c, lang: l, allMoves: g.notation}
+	v := view.Board{ID: g.board, State: &s, Clock: c, Lang: l, AllMoves: g.notation}
 	if g.end != nil && n == g.turns() {
-		v.note = g.end.Note
+		v.Note = g.end.Note
 	}
-	return renderBoard(v)
+	return view.RenderBoard(v)
 }
 
 // search is the forced-win search of the position after n turns, done
@@ -315,11 +317,11 @@ type viewerData struct {
 
 // replayedGame is the finished game id, or an error answered already.
 func (s *Server) replayedGame(w http.ResponseWriter, id string) *replayed {
-	if !validGameID(id) {
-		http.Error(w, fmt.Sprintf("scoreboard: %q is not a valid game ID (1 to %d of A-Z a-z 0-9 . _ -)", clipText(id, 120), maxGameID), http.StatusBadRequest)
+	if !results.ValidGameID(id) {
+		http.Error(w, fmt.Sprintf("scoreboard: %q is not a valid game ID (1 to %d of A-Z a-z 0-9 . _ -)", view.ClipText(id, 120), results.MaxGameID), http.StatusBadRequest)
 		return nil
 	}
-	res := s.res.get(id)
+	res := s.res.Get(id)
 	if res == nil {
 		http.Error(w, fmt.Sprintf("scoreboard: no finished game %q", id), http.StatusNotFound)
 		return nil
@@ -392,10 +394,10 @@ func (s *Server) viewerRoutes(mux *http.ServeMux) {
 func (s *Server) servePosition(w http.ResponseWriter, r *http.Request, g *replayed) {
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if err != nil || n < 0 || n > g.turns() {
-		http.Error(w, fmt.Sprintf("scoreboard: position %q: want a number of turns from 0 to %d", clipText(r.PathValue("n"), 20), g.turns()), http.StatusBadRequest)
+		http.Error(w, fmt.Sprintf("scoreboard: position %q: want a number of turns from 0 to %d", view.ClipText(r.PathValue("n"), 20), g.turns()), http.StatusBadRequest)
 		return
 	}
-	opt, err := parseOverlay(r.URL.Query())
+	opt, err := view.ParseOverlay(r.URL.Query())
 	if err != nil {
 		http.Error(w, "scoreboard: "+err.Error(), http.StatusBadRequest)
 		return

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 // viewerDOM is what the test reads of a position shown.
@@ -59,7 +60,7 @@ func checkShown(t *testing.T, got viewerDOM, rec *record.Record, rep *record.Rep
 		if n > 0 {
 			rem = remainingAfter(n)
 		}
-		if want := []string{fmtClock(rem[0]), fmtClock(rem[1])}; !slices.Equal(got.Clocks, want) {
+		if want := []string{view.FmtClock(rem[0]), view.FmtClock(rem[1])}; !slices.Equal(got.Clocks, want) {
 			t.Errorf("turn %d: clocks %q; want %q", n, got.Clocks, want)
 		}
 	}

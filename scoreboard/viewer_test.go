@@ -12,6 +12,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
 func TestMissedWins(t *testing.T) {
@@ -84,7 +85,7 @@ func TestLabelsAboveArrows(t *testing.T) {
 	st := gameStates(t, rec, rep, "t1")[12]
 	st.Analysis = &live.Analysis{MaxTurns: 2}
 	st.Analysis.ForcedWin = forcedWinOf(t, rec, rep, 12)
-	svg := BoardSVG(&st, nil)
+	svg := view.BoardSVG(&st, nil)
 	line, labels := strings.Index(svg, `class="analysis-line"`), strings.Index(svg, `<g class="labels">`)
 	if line < 0 || labels < line {
 		t.Fatalf("the labels (at %d) are not drawn after the analysis line (at %d)", labels, line)
@@ -165,7 +166,7 @@ func TestViewerBusy(t *testing.T) {
 // positions' requests, and again only if its result is another.
 func TestReplayedOnce(t *testing.T) {
 	f := newPagesFixture(t)
-	res := f.s.res.get("t61-1")
+	res := f.s.res.Get("t61-1")
 	a, err := f.s.vw.replayedOf(res)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
-package scoreboard
+package results
 
 import (
-	"archive/zip"
 	"bytes"
 	"crypto/sha256"
 	"encoding/csv"
@@ -11,8 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -22,7 +19,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/record"
 )
 
@@ -31,7 +27,7 @@ const (
 	// DefaultMaxResults bounds the finished games kept in memory; the
 	// oldest go first (their files stay on disk).
 	DefaultMaxResults = 10000
-	maxGameID         = 100
+	MaxGameID         = 100
 	maxResultFile     = 2 << 20 // a record of the longest game is tens of kB
 )
 
@@ -63,11 +59,11 @@ func (g *GameResult) SGF() ([]byte, error) {
 	return g.sgf, g.sgfErr
 }
 
-// results keeps the finished games, in the order they finished, and
+// Store keeps the finished games, in the order they finished, and
 // writes each to its own file in dir (if any) atomically.
-type results struct {
+type Store struct {
 	dir string
-	max int
+	Max int
 	log *slog.Logger
 	now func() time.Time
 
@@ -77,17 +73,19 @@ type results struct {
 	diskErr error // the latest failure to save, nil once one succeeds
 }
 
-func newResults(max int, log *slog.Logger, now func() time.Time) *results {
+// NewStore is an empty store keeping at most max games (DefaultMaxResults
+// if max <= 0), in memory until Load gives it a directory.
+func NewStore(max int, log *slog.Logger, now func() time.Time) *Store {
 	if max <= 0 {
 		max = DefaultMaxResults
 	}
-	return &results{max: max, log: log, now: now, byID: map[string]*GameResult{}}
+	return &Store{Max: max, log: log, now: now, byID: map[string]*GameResult{}}
 }
 
-// validGameID reports whether id can name a game in a URL and a file:
+// ValidGameID reports whether id can name a game in a URL and a file:
 // 1 to 100 characters of A-Z a-z 0-9 . _ -, not starting with a dot.
-func validGameID(id string) bool {
-	if id == "" || len(id) > maxGameID || id[0] == '.' {
+func ValidGameID(id string) bool {
+	if id == "" || len(id) > MaxGameID || id[0] == '.' {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
@@ -99,15 +97,32 @@ func validGameID(id string) bool {
 	return true
 }
 
+// Finished is a game that has just ended, as the board published it: what
+// Store.Add files.
+type Finished struct {
+	Board     string // the board's ID
+	GameID    string // state.game_id, "" if the board sends none
+	Published int64  // state.published_ms of the final state
+	Variant   string
+	Mode      string
+	Players   [2]string
+	Winner    *int
+	Reason    string // state.result
+	Note      string // the arbiter's note on the result
+	Turns     int
+	Clock     *ClockState
+	Record    []byte // the game's retained record, as received
+}
+
 // gameID is the state's game_id, or for boards that send none, the board
 // ID and a digest of the record (so redeliveries of the retained state and
 // record make the same ID).
-func gameID(b *opBoard) string {
-	if id := b.state.GameID; validGameID(id) {
+func gameID(f Finished) string {
+	if id := f.GameID; ValidGameID(id) {
 		return id
 	}
-	sum := sha256.Sum256(b.record)
-	return b.id + "-" + hex.EncodeToString(sum[:6])
+	sum := sha256.Sum256(f.Record)
+	return f.Board + "-" + hex.EncodeToString(sum[:6])
 }
 
 // finishedAt is when a game ended: when its board published the final
@@ -129,9 +144,9 @@ func finishedAt(t int64, now time.Time) time.Time {
 // started afresh numbers its games from 1 again, so the same ID with
 // another record is another game, kept under the ID and a digest of its
 // record.
-func (r *results) add(b *opBoard) {
+func (r *Store) Add(b Finished) {
 	id := gameID(b)
-	rec := bytes.TrimSpace(b.record)
+	rec := bytes.TrimSpace(b.Record)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if old := r.byID[id]; old != nil {
@@ -144,12 +159,11 @@ func (r *results) add(b *opBoard) {
 			return
 		}
 	}
-	s := b.state
-	g := &GameResult{GameID: id, Board: b.id, Finished: finishedAt(s.Published, r.now()), Variant: s.Variant, Mode: s.Mode,
-		Players: s.Players, Winner: s.Winner, Reason: s.Result, Note: s.ResultNote, Turns: s.Turn, Clock: s.Clock,
+	g := &GameResult{GameID: id, Board: b.Board, Finished: finishedAt(b.Published, r.now()), Variant: b.Variant, Mode: b.Mode,
+		Players: b.Players, Winner: b.Winner, Reason: b.Reason, Note: b.Note, Turns: b.Turns, Clock: b.Clock,
 		Record: json.RawMessage(rec)}
 	r.keepLocked(g)
-	r.log.Info("scoreboard: game finished", "game", id, "board", b.id, "reason", g.Reason, "winner", winnerText(g.Winner))
+	r.log.Info("scoreboard: game finished", "game", id, "board", b.Board, "reason", g.Reason, "winner", winnerText(g.Winner))
 	if r.dir != "" {
 		if err := r.save(g); err != nil {
 			r.diskErr = err
@@ -168,14 +182,30 @@ func clipID(id string, n int) string {
 	return id
 }
 
-func (r *results) keepLocked(g *GameResult) {
+// Keep files g as it is (no ID checks, nothing saved): for a game made
+// elsewhere, and for tests.
+func (r *Store) Keep(g *GameResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.keepLocked(g)
+}
+
+// SetDiskErr records a failure to save (nil once one succeeds), which the
+// results page shows.
+func (r *Store) SetDiskErr(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.diskErr = err
+}
+
+func (r *Store) keepLocked(g *GameResult) {
 	r.games = append(r.games, g)
 	r.byID[g.GameID] = g
-	if len(r.games) > r.max {
+	if len(r.games) > r.Max {
 		old := r.games[0]
 		r.games = r.games[1:]
 		delete(r.byID, old.GameID)
-		r.log.Warn("scoreboard: too many results in memory; the oldest is left on disk only", "game", old.GameID, "max", r.max)
+		r.log.Warn("scoreboard: too many results in memory; the oldest is left on disk only", "game", old.GameID, "max", r.Max)
 	}
 }
 
@@ -220,7 +250,7 @@ func metaOf(g *GameResult) resultMeta {
 // GAME.result, each atomically (a temporary file, synced, renamed over
 // the final name), and the directory synced. A game is complete once
 // its envelope is there; load skips a record without one.
-func (r *results) save(g *GameResult) error {
+func (r *Store) save(g *GameResult) error {
 	return saveResult(r.dir, g)
 }
 
@@ -266,11 +296,11 @@ func writeAtomic(dir, name string, data []byte) error {
 	return err
 }
 
-// load reads every result in dir, oldest first; a file that cannot be
+// Load reads every result in dir, oldest first; a file that cannot be
 // read is logged and skipped, and left alone. A game in the older
 // layout (the record inside GAME.json's envelope) is read, and rewritten
 // as GAME.json and GAME.result.
-func (r *results) load(dir string) error {
+func (r *Store) Load(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("results directory %s: %w", dir, err)
 	}
@@ -286,7 +316,7 @@ func (r *results) load(dir string) error {
 			continue
 		}
 		id, ok := strings.CutSuffix(name, ".json")
-		if !ok || !e.Type().IsRegular() || !validGameID(id) {
+		if !ok || !e.Type().IsRegular() || !ValidGameID(id) {
 			continue
 		}
 		g, old, err := readResult(dir, id)
@@ -382,14 +412,15 @@ func readResult(dir, id string) (g *GameResult, old bool, err error) {
 	return g, false, nil
 }
 
-// list returns the kept games, oldest first.
-func (r *results) list() ([]*GameResult, error) {
+// List returns the kept games, oldest first.
+func (r *Store) List() ([]*GameResult, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]*GameResult(nil), r.games...), r.diskErr
 }
 
-func (r *results) get(id string) *GameResult {
+// Get is the game filed under id, or nil.
+func (r *Store) Get(id string) *GameResult {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.byID[id]
@@ -402,8 +433,8 @@ func winnerText(w *int) string {
 	return strconv.Itoa(*w)
 }
 
-// sgfOf converts a JSON record to Boardspace SGF (record.WriteSGF).
-func sgfOf(rec []byte) ([]byte, error) {
+// SGFOf converts a JSON record to Boardspace SGF (record.WriteSGF).
+func SGFOf(rec []byte) ([]byte, error) {
 	r, err := record.ReadJSON(bytes.NewReader(rec))
 	if err != nil {
 		return nil, err
@@ -450,98 +481,8 @@ func writeSGF(r *record.Record) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ---------- HTTP ----------
-
-func (s *Server) resultRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /results", langChecked(s.serveResults))
-	mux.HandleFunc("GET /results.csv", s.serveResultsCSV)
-	mux.HandleFunc("GET /results.zip", s.serveResultsZip)
-	mux.HandleFunc("GET /results/{file}", func(w http.ResponseWriter, r *http.Request) {
-		file := r.PathValue("file")
-		id, ext := file, ""
-		if i := strings.LastIndexByte(file, '.'); i > 0 {
-			id, ext = file[:i], file[i:]
-		}
-		if ext != ".json" && ext != ".sgf" && validGameID(file) && (ext == "" || s.res.get(file) != nil) {
-			if g := s.replayedGame(w, file); g != nil { // the game viewer (viewer.go)
-				s.serveViewer(w, r, g)
-			}
-			return
-		}
-		if !validGameID(id) || (ext != ".json" && ext != ".sgf") {
-			http.Error(w, fmt.Sprintf("scoreboard: %q is not GAME.json or GAME.sgf with a valid game ID", clipText(file, 120)), http.StatusBadRequest)
-			return
-		}
-		g := s.res.get(id)
-		if g == nil {
-			http.Error(w, fmt.Sprintf("scoreboard: no finished game %q", id), http.StatusNotFound)
-			return
-		}
-		serveRecord(w, id+ext, g.Record, g.SGF)
-	})
-	for _, ext := range []string{".json", ".sgf"} {
-		mux.HandleFunc("GET /board/{id}/record"+ext, func(w http.ResponseWriter, r *http.Request) {
-			id := r.PathValue("id")
-			if !badBoard(w, id) {
-				return
-			}
-			rec := s.obs.boardRecord(id)
-			if rec == nil {
-				http.Error(w, fmt.Sprintf("scoreboard: no record from board %q yet", id), http.StatusNotFound)
-				return
-			}
-			serveRecord(w, id+ext, rec, func() ([]byte, error) { return sgfOf(rec) })
-		})
-	}
-}
-
-// pageLink is a link in the scoreboard page's corner.
-type pageLink struct {
-	Text, URL string
-	Download  bool
-}
-
-// pageLinks are the tournament view's links to the results and the
-// console, and a board page's downloads of its game (once it has a record).
-func (s *Server) pageLinks(board string, l i18n.Lang) []pageLink {
-	q := "?lang=" + string(l)
-	if board == "" {
-		links := []pageLink{{Text: l.T("console.results"), URL: "/results" + q}}
-		if s.ops != nil {
-			links = append(links, pageLink{Text: l.T("console.title"), URL: "/console" + q})
-		}
-		return links
-	}
-	if s.obs.boardRecord(board) == nil {
-		return nil
-	}
-	base := "/board/" + url.PathEscape(board) + "/record"
-	return []pageLink{{Text: l.T("results.download", "SGF"), URL: base + ".sgf", Download: true},
-		{Text: l.T("results.download", "JSON"), URL: base + ".json", Download: true}}
-}
-
-// serveRecord writes a record as a download: JSON as published, or SGF.
-func serveRecord(w http.ResponseWriter, name string, rec []byte, sgfOf func() ([]byte, error)) {
-	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	if strings.HasSuffix(name, ".sgf") {
-		sgf, err := sgfOf()
-		if err != nil {
-			h.Del("Content-Disposition")
-			http.Error(w, "scoreboard: this game cannot be written as Boardspace SGF (download the JSON record): "+err.Error(), http.StatusUnprocessableEntity)
-			return
-		}
-		h.Set("Content-Type", "application/x-go-sgf")
-		w.Write(sgf)
-		return
-	}
-	h.Set("Content-Type", "application/json")
-	w.Write(bytes.TrimSpace(rec))
-	w.Write([]byte("\n"))
-}
-
-var csvHeader = []string{"game_id", "board", "finished", "variant", "mode", "player_0", "player_1", "winner", "winner_name", "reason", "note", "turns", "control", "remaining_ms_0", "remaining_ms_1"}
+// CSVHeader is the first row of /results.csv: its columns, in order (docs/CONTRACTS.md).
+var CSVHeader = []string{"game_id", "board", "finished", "variant", "mode", "player_0", "player_1", "winner", "winner_name", "reason", "note", "turns", "control", "remaining_ms_0", "remaining_ms_1"}
 
 // csvRow is one game; a cell a spreadsheet would take for a formula
 // (=, +, -, @ first) is quoted with an apostrophe, so that a player's name
@@ -583,9 +524,10 @@ func formulaLike(cell string) bool {
 	return false
 }
 
-func writeCSV(w io.Writer, games []*GameResult) error {
+// WriteCSV writes games as /results.csv: CSVHeader, then a row a game.
+func WriteCSV(w io.Writer, games []*GameResult) error {
 	cw := csv.NewWriter(w)
-	cw.Write(csvHeader)
+	cw.Write(CSVHeader)
 	for _, g := range games {
 		cw.Write(csvRow(g))
 	}
@@ -593,138 +535,25 @@ func writeCSV(w io.Writer, games []*GameResult) error {
 	return cw.Error()
 }
 
-func (s *Server) serveResultsCSV(w http.ResponseWriter, r *http.Request) {
-	games, _ := s.res.list()
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Disposition", `attachment; filename="results.csv"`)
-	if err := writeCSV(w, games); err != nil {
-		s.log.Debug("scoreboard: writing results.csv", "err", err)
-	}
+// ClockState is the state's "clock" object (docs/CONTRACTS.md 5.2).
+type ClockState struct {
+	Control     string    `json:"control"`
+	RemainingMS *[2]int64 `json:"remaining_ms"`
+	Running     *int      `json:"running"`
+	Paused      bool      `json:"paused"`
+	IncrementMS int64     `json:"increment_ms,omitempty"`
 }
 
-// serveResultsZip streams every record, JSON and SGF (where Boardspace
-// SGF can hold the game), and results.csv.
-func (s *Server) serveResultsZip(w http.ResponseWriter, r *http.Request) {
-	games, _ := s.res.list()
-	h := w.Header()
-	h.Set("Content-Type", "application/zip")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Disposition", `attachment; filename="results.zip"`)
-	zw := zip.NewWriter(w)
-	add := func(name string, mod time.Time, data []byte) error {
-		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: mod})
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(data)
-		return err
+// clipText bounds a string from a file for an error message, on a rune
+// boundary (as view.ClipText does for pages; results stays below view).
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	var csvBuf bytes.Buffer
-	writeCSV(&csvBuf, games)
-	err := add("results.csv", s.obs.now(), csvBuf.Bytes())
-	for _, g := range games {
-		if err != nil {
-			break
-		}
-		err = add(g.GameID+".json", g.Finished, append(bytes.TrimSpace(g.Record), '\n'))
-		if sgf, serr := g.SGF(); serr == nil && err == nil {
-			err = add(g.GameID+".sgf", g.Finished, sgf)
+	for i := n; i > 0; i-- {
+		if s[i]&0xC0 != 0x80 {
+			return s[:i] + "…"
 		}
 	}
-	if err == nil {
-		err = zw.Close()
-	}
-	if err != nil {
-		s.log.Debug("scoreboard: writing results.zip", "err", err)
-	}
-}
-
-// resultsPages is the results page's template in each language.
-var resultsPages = pageTemplates("web/results.html")
-
-type resultRow struct {
-	*GameResult
-	WinnerName string // "" for a draw
-	Result     string
-	Clocks     string
-	Size       string // "37 rings", "48 rings, blitz"
-	ViewURL    string // the game viewer (viewer.go)
-}
-
-func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
-	l := opsLang(r)
-	games, diskErr := s.res.list()
-	rows := make([]resultRow, 0, len(games))
-	for i := len(games) - 1; i >= 0; i-- { // newest first
-		g := games[i]
-		row := resultRow{GameResult: g, Result: gameResultText(g, l), Clocks: finalClocks(g.Clock),
-			Size: variantText(l, g.Variant), ViewURL: withLang("/results/"+url.PathEscape(g.GameID), l)}
-		if g.Winner != nil && (*g.Winner == 0 || *g.Winner == 1) {
-			row.WinnerName = nameOf(g.Players, *g.Winner, l)
-		}
-		rows = append(rows, row)
-	}
-	d := struct {
-		Lang    i18n.Lang
-		Langs   []opsLangLink
-		Rows    []resultRow
-		DiskErr string
-	}{Lang: l, Langs: opsLangLinks(r, l), Rows: rows}
-	if diskErr != nil {
-		d.DiskErr = diskErr.Error()
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Security-Policy", "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
-	if err := resultsPages[l].Execute(w, d); err != nil {
-		s.log.Debug("scoreboard: writing the results page", "err", err)
-	}
-}
-
-// gameResultText is a result in words: "alice wins (captures)", "draw".
-func gameResultText(g *GameResult, l i18n.Lang) string {
-	reason := g.Reason
-	if k := reasonKey[reason]; k != "" {
-		reason = l.T(k)
-	}
-	if g.Winner != nil && (*g.Winner == 0 || *g.Winner == 1) {
-		return l.T("results.wins", nameOf(g.Players, *g.Winner, l), reason)
-	}
-	switch g.Reason {
-	case "time":
-		return l.T("results.draw-on-time")
-	case "draw", "repetition", "no-moves":
-		if g.Reason == "draw" {
-			return l.T("results.draw")
-		}
-		return l.T("results.draw") + " (" + reason + ")"
-	}
-	return l.T("results.over", reason)
-}
-
-// reasonKey names the state's result reasons.
-var reasonKey = map[string]string{
-	"captures": "results.r-captures", "full-board": "results.r-full-board", "repetition": "results.r-repetition",
-	"no-moves": "results.r-no-moves", "time": "results.r-time", "resignation": "results.r-resignation",
-	"adjudication": "results.r-adjudication", "draw": "results.r-draw",
-}
-
-func finalClocks(c *ClockState) string {
-	if c == nil || c.RemainingMS == nil {
-		return ""
-	}
-	return fmtClock(max(c.RemainingMS[0], 0)) + " – " + fmtClock(max(c.RemainingMS[1], 0))
-}
-
-// variantText names a variant in words: "37 rings", "48 rings blitz".
-func variantText(l i18n.Lang, variant string) string {
-	base, blitz := strings.CutSuffix(variant, "b")
-	t := ringsText(l, base)
-	if blitz {
-		t += " " + l.T("page.blitz")
-	}
-	return t
+	return ""
 }

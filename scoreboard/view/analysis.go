@@ -1,4 +1,4 @@
-package scoreboard
+package view
 
 import (
 	"fmt"
@@ -33,14 +33,14 @@ func renderAnalysisBanner(b *strings.Builder, l i18n.Lang, s *live.State) {
 	renderEvalBar(b, l, s, a)
 	if w := a.ForcedWin; w != nil {
 		fmt.Fprintf(b, `<div class="banner analysis win" data-forced-player="%d" data-forced-turns="%d"><b>%s</b>`,
-			w.Player, w.Turns, esc(l.N("page.forced-win", w.Turns, playerName(l, s, w.Player), w.Turns)))
+			w.Player, w.Turns, Esc(l.N("page.forced-win", w.Turns, PlayerName(l, s, w.Player), w.Turns)))
 		b.WriteString(` <span class="aline">`)
 		for i, m := range w.Line {
 			cls := "step attacker"
 			if i%2 == 1 {
 				cls = "step defender"
 			}
-			fmt.Fprintf(b, `<span class="%s"><small>%d</small>%s</span>`, cls, i+1, esc(m))
+			fmt.Fprintf(b, `<span class="%s"><small>%d</small>%s</span>`, cls, i+1, Esc(m))
 		}
 		b.WriteString(`</span></div>`)
 		return
@@ -48,7 +48,7 @@ func renderAnalysisBanner(b *strings.Builder, l i18n.Lang, s *live.State) {
 	if a.Depth < 1 {
 		return // not even one turn searched: nothing to say
 	}
-	fmt.Fprintf(b, `<div class="banner analysis none" data-depth="%d">%s</div>`, a.Depth, esc(l.N("page.no-forced-win", a.Depth, a.Depth)))
+	fmt.Fprintf(b, `<div class="banner analysis none" data-depth="%d">%s</div>`, a.Depth, Esc(l.N("page.no-forced-win", a.Depth, a.Depth)))
 }
 
 // renderEvalBar writes the engine's evaluation (live.Analysis.WinProb) as
@@ -61,13 +61,13 @@ func renderEvalBar(b *strings.Builder, l i18n.Lang, s *live.State, a *live.Analy
 		return
 	}
 	p0 := int(math.Round(1000 * max(0, min(1, a.WinProb[0]))))
-	fmt.Fprintf(b, `<div class="evalbox" data-p0="%d" data-best="%s">`, p0, esc(a.BestTurn))
+	fmt.Fprintf(b, `<div class="evalbox" data-p0="%d" data-best="%s">`, p0, Esc(a.BestTurn))
 	fmt.Fprintf(b, `<svg class="evalbar" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true"><rect class="ev0" width="%d" height="10"/><rect class="ev1" x="%d" width="%d" height="10"/></svg>`,
 		p0, p0, 1000-p0)
 	pct0 := (p0 + 5) / 10
-	fmt.Fprintf(b, `<span class="evtext">%s`, esc(l.T("page.eval", playerName(l, s, 0), pct0, playerName(l, s, 1), 100-pct0)))
+	fmt.Fprintf(b, `<span class="evtext">%s`, Esc(l.T("page.eval", PlayerName(l, s, 0), pct0, PlayerName(l, s, 1), 100-pct0)))
 	if a.BestTurn != "" {
-		fmt.Fprintf(b, ` · %s`, esc(l.T("page.best-turn", a.BestTurn)))
+		fmt.Fprintf(b, ` · %s`, Esc(l.T("page.best-turn", a.BestTurn)))
 	}
 	b.WriteString(`</span></div>`)
 }

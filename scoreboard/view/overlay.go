@@ -1,4 +1,4 @@
-package scoreboard
+package view
 
 import (
 	"fmt"
@@ -33,8 +33,8 @@ const (
 	maxScale = 3.0
 )
 
-// overlayOptions are a page's display options.
-type overlayOptions struct {
+// OverlayOptions are a page's display options.
+type OverlayOptions struct {
 	Overlay    bool
 	Eval       bool   // ?eval=1: show the engine's evaluation bar
 	Layout     string // one of Layouts ("full" unless overlay)
@@ -44,7 +44,7 @@ type overlayOptions struct {
 }
 
 // BodyClass is the classes the page's body gets for these options.
-func (o overlayOptions) BodyClass() string {
+func (o OverlayOptions) BodyClass() string {
 	var c []string
 	if o.Overlay {
 		c = append(c, "overlay", "layout-"+o.Layout)
@@ -61,10 +61,10 @@ func (o overlayOptions) BodyClass() string {
 	return strings.Join(c, " ")
 }
 
-// parseOverlay reads the display options of a page's query; an error
+// ParseOverlay reads the display options of a page's query; an error
 // names the parameter and what it takes.
-func parseOverlay(q url.Values) (overlayOptions, error) {
-	var o overlayOptions
+func ParseOverlay(q url.Values) (OverlayOptions, error) {
+	var o OverlayOptions
 	var err error
 	flag := func(name string, def bool) bool {
 		v := q.Get(name)
@@ -77,7 +77,7 @@ func parseOverlay(q url.Values) (overlayOptions, error) {
 			return false
 		}
 		if err == nil {
-			err = fmt.Errorf("%s=%q: want 1 or 0", name, clipText(v, 40))
+			err = fmt.Errorf("%s=%q: want 1 or 0", name, ClipText(v, 40))
 		}
 		return def
 	}
@@ -97,14 +97,14 @@ func parseOverlay(q url.Values) (overlayOptions, error) {
 			}
 		}
 		if !ok {
-			return o, fmt.Errorf("layout=%q: want one of %s", clipText(v, 40), strings.Join(Layouts, ", "))
+			return o, fmt.Errorf("layout=%q: want one of %s", ClipText(v, 40), strings.Join(Layouts, ", "))
 		}
 		o.Overlay = true
 	}
 	if v := q.Get("scale"); v != "" {
 		f, perr := strconv.ParseFloat(v, 64)
 		if perr != nil || !(f >= minScale && f <= maxScale) {
-			return o, fmt.Errorf("scale=%q: want a number from %g to %g (1 is the normal size)", clipText(v, 40), minScale, maxScale)
+			return o, fmt.Errorf("scale=%q: want a number from %g to %g (1 is the normal size)", ClipText(v, 40), minScale, maxScale)
 		}
 		o.Scale = strconv.FormatFloat(f, 'f', -1, 64)
 	}

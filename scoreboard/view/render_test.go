@@ -1,4 +1,4 @@
-package scoreboard
+package view
 
 import (
 	"encoding/xml"
@@ -154,8 +154,8 @@ func TestEscaping(t *testing.T) {
 	s := newState(t, "37", [2]string{evil, `"><img src=x onerror=alert(1)>`})
 	s.Moves = []string{evil}
 	s.Status = evil
-	html := renderBoard(view{id: "b<1>", state: &s, status: "online",
-		notice: &notice{kind: "illegal", body: noticeBody{Reason: evil, Cells: cellsOrFixes{Fixes: []referee.CellFix{{Cell: evil, Is: "w", Should: evil}}}}}})
+	html := RenderBoard(Board{ID: "b<1>", State: &s, Status: "online",
+		Notice: &Notice{Kind: "illegal", Body: NoticeBody{Reason: evil, Cells: CellsOrFixes{Fixes: []referee.CellFix{{Cell: evil, Is: "w", Should: evil}}}}}})
 	for _, bad := range []string{"<script", "<img", `"x")`} {
 		if strings.Contains(html, bad) {
 			t.Errorf("rendered view contains %q unescaped", bad)
@@ -165,7 +165,7 @@ func TestEscaping(t *testing.T) {
 		t.Error("the escaped name is missing")
 	}
 	card := &strings.Builder{}
-	renderCard(card, view{id: `x"<y`, state: &s})
+	RenderCard(card, Board{ID: `x"<y`, State: &s})
 	if strings.Contains(card.String(), `x"<y`) {
 		t.Error("the card contains the board ID unescaped")
 	}
@@ -211,7 +211,7 @@ func TestPlayersNamedEverywhere(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := newState(t, "37", tt.players)
-		if got := namePlayers(&s, tt.status); got != tt.want {
+		if got := NamePlayers(&s, tt.status); got != tt.want {
 			t.Errorf("namePlayers(%q, %q) = %q; want %q", tt.players, tt.status, got, tt.want)
 		}
 	}
@@ -219,14 +219,14 @@ func TestPlayersNamedEverywhere(t *testing.T) {
 	s.Phase, s.Result = "over", "captures"
 	w := 1
 	s.Winner = &w
-	if got, want := resultText(i18n.EN, &s), "guest (player 1) wins (captures)"; got != want {
+	if got, want := ResultText(i18n.EN, &s), "guest (player 1) wins (captures)"; got != want {
 		t.Errorf("resultText with two guests = %q; want %q", got, want)
 	}
 	s.Status = "Game over: P1 wins (captures)"
 	s.StatusMsg = []referee.Message{referee.Msg("guide.over-win", referee.Msg("guide.player", 1), referee.Msg("result.captures"))}
 	for _, msg := range [][]referee.Message{s.StatusMsg, nil} { // said from status_msg, or from the English status
 		s.StatusMsg = msg
-		html := renderBoard(view{id: "t1", state: &s, status: "online"})
+		html := RenderBoard(Board{ID: "t1", State: &s, Status: "online"})
 		if !strings.Contains(html, `<p class="status" data-k="status">Game over: guest (player 1) wins (captures)</p>`) {
 			t.Errorf("the footer does not name the winner; page:\n%s", html)
 		}

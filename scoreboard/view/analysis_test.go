@@ -1,4 +1,4 @@
-package scoreboard
+package view
 
 import (
 	"strings"
@@ -38,7 +38,7 @@ func TestAnalysisView(t *testing.T) {
 	st.Analysis = &live.Analysis{Report: solve.Report{
 		ForcedWin: &solve.ReportWin{Player: 0, Turns: 2, Line: []string{"BE4-D2", "E3xE5", "WB1-C2"}},
 		Complete:  true, Nodes: 3440, MS: 12}, MaxTurns: 2, Depth: 1}
-	page := renderBoard(view{id: "t1", state: &st})
+	page := RenderBoard(Board{ID: "t1", State: &st})
 	if !strings.Contains(page, `<b>Forced win for Ann in 2 turns</b>`) || !strings.Contains(page, `data-forced-player="0"`) {
 		t.Errorf("no forced-win banner:\n%s", page)
 	}
@@ -65,27 +65,27 @@ func TestAnalysisView(t *testing.T) {
 	}
 
 	st.Analysis = &live.Analysis{Report: solve.Report{Complete: true, Nodes: 10, MS: 1}, MaxTurns: 2, Depth: 2}
-	page = renderBoard(view{id: "t1", state: &st})
+	page = RenderBoard(Board{ID: "t1", State: &st})
 	if !strings.Contains(page, `<div class="banner analysis none" data-depth="2">No forced win within 2 turns</div>`) || strings.Contains(page, "aarrow") {
 		t.Errorf("no-win indicator wrong:\n%s", page)
 	}
 	st.Analysis.Depth, st.Analysis.Complete = 1, false // ran out of time at 2
-	if page = renderBoard(view{id: "t1", state: &st}); !strings.Contains(page, "No forced win within 1 turn<") {
+	if page = RenderBoard(Board{ID: "t1", State: &st}); !strings.Contains(page, "No forced win within 1 turn<") {
 		t.Errorf("partial search should claim 1 turn only:\n%s", page)
 	}
 	st.Analysis = nil
-	if page = renderBoard(view{id: "t1", state: &st}); strings.Contains(page, "analysis") {
+	if page = RenderBoard(Board{ID: "t1", State: &st}); strings.Contains(page, "analysis") {
 		t.Errorf("analysis shown without one")
 	}
 	st.Analysis = &live.Analysis{Report: solve.Report{ForcedWin: &solve.ReportWin{Player: 1, Turns: 1, Line: []string{"A1xA3"}}}, MaxTurns: 2}
 	st.Phase = "over"
-	if page = renderBoard(view{id: "t1", state: &st}); strings.Contains(page, "Forced win") || strings.Contains(page, "aarrow") {
+	if page = RenderBoard(Board{ID: "t1", State: &st}); strings.Contains(page, "Forced win") || strings.Contains(page, "aarrow") {
 		t.Errorf("analysis shown after the game")
 	}
 	// Junk from MQTT is escaped and cannot break the SVG.
 	st.Phase = "place"
 	st.Analysis.ForcedWin.Line = []string{`<script>x</script>`, `ZZ99-Q0`, `A1x"><`}
-	page = renderBoard(view{id: "t1", state: &st})
+	page = RenderBoard(Board{ID: "t1", State: &st})
 	if strings.Contains(page, "<script>") {
 		t.Errorf("unescaped line in the page")
 	}
@@ -99,7 +99,7 @@ func TestEvalBar(t *testing.T) {
 	st := newState(t, "37", [2]string{"Ann", "Bob"})
 	st.Analysis = &live.Analysis{Report: solve.Report{Complete: true, Nodes: 10, MS: 1}, MaxTurns: 2, Depth: 2,
 		WinProb: &[2]float64{0.623, 0.377}, BestTurn: "WD4-A1", EvalDepth: 3, EvalScore: 130}
-	page := renderBoard(view{id: "t1", state: &st})
+	page := RenderBoard(Board{ID: "t1", State: &st})
 	for _, want := range []string{
 		`<div class="evalbox" data-p0="623" data-best="WD4-A1">`,
 		`<rect class="ev0" width="623" height="10"/><rect class="ev1" x="623" width="377" height="10"/>`,
@@ -109,16 +109,16 @@ func TestEvalBar(t *testing.T) {
 			t.Errorf("page lacks %s:\n%s", want, page)
 		}
 	}
-	if fr := renderBoard(view{id: "t1", state: &st, lang: i18n.FR}); !strings.Contains(fr, "Moteur : Ann 62 % · Bob 38 % · meilleur coup : WD4-A1") {
+	if fr := RenderBoard(Board{ID: "t1", State: &st, Lang: i18n.FR}); !strings.Contains(fr, "Moteur : Ann 62 % · Bob 38 % · meilleur coup : WD4-A1") {
 		t.Errorf("French page lacks the evaluation:\n%s", fr)
 	}
 	st.Analysis.WinProb, st.Analysis.BestTurn = nil, ""
-	if page = renderBoard(view{id: "t1", state: &st}); strings.Contains(page, "evalbox") {
+	if page = RenderBoard(Board{ID: "t1", State: &st}); strings.Contains(page, "evalbox") {
 		t.Errorf("an evaluation bar without an evaluation")
 	}
 	st.Analysis.WinProb = &[2]float64{1, 0}
 	st.Phase = "over"
-	if page = renderBoard(view{id: "t1", state: &st}); strings.Contains(page, "evalbox") {
+	if page = RenderBoard(Board{ID: "t1", State: &st}); strings.Contains(page, "evalbox") {
 		t.Errorf("an evaluation bar after the game")
 	}
 }

@@ -1,4 +1,4 @@
-package scoreboard
+package view
 
 import (
 	"fmt"
@@ -15,38 +15,38 @@ import (
 const maxClockMS = 100 * 3600 * 1000
 
 // timed reports whether the view has clocks to show.
-func (v view) timed() bool {
-	return v.clock != nil && v.clock.Remaining != nil && v.clock.Control != "none"
+func (v Board) timed() bool {
+	return v.Clock != nil && v.Clock.Remaining != nil && v.Clock.Control != "none"
 }
 
 // runningClock is the player whose clock the page counts down, or -1:
 // none while paused, over, offline (the board's clocks stop), its hall
 // unreachable (the clocks run on the board, unseen) or untimed.
-func (v view) runningClock() int {
-	if !v.timed() || v.clock.Running == nil || v.clock.Paused || v.state == nil || v.state.Phase == "over" || v.status == "offline" || v.status == StatusUnreachable {
+func (v Board) runningClock() int {
+	if !v.timed() || v.Clock.Running == nil || v.Clock.Paused || v.State == nil || v.State.Phase == "over" || v.Status == "offline" || v.Status == StatusUnreachable {
 		return -1
 	}
-	if p := *v.clock.Running; p == 0 || p == 1 {
+	if p := *v.Clock.Running; p == 0 || p == 1 {
 		return p
 	}
 	return -1
 }
 
-// renderClock writes player p's clock: its time when the state was
+// RenderClock writes player p's clock: its time when the state was
 // published, and, for the running clock, data-running, which the page's
 // script counts down from the moment the view arrived (less its age, see
 // serveEvents). The same format as the script's (app.js fmtClock).
-func renderClock(b *strings.Builder, v view, p int, key string) {
+func RenderClock(b *strings.Builder, v Board, p int, key string) {
 	if !v.timed() {
 		return
 	}
-	ms := min(max(v.clock.Remaining[p], 0), maxClockMS)
+	ms := min(max(v.Clock.Remaining[p], 0), maxClockMS)
 	cls := "clock"
 	running := v.runningClock() == p
 	switch {
 	case running:
 		cls += " running"
-	case v.clock.Paused && v.state.Phase != "over":
+	case v.Clock.Paused && v.State.Phase != "over":
 		cls += " paused"
 	}
 	if ms == 0 {
@@ -56,12 +56,12 @@ func renderClock(b *strings.Builder, v view, p int, key string) {
 	if running {
 		attr = ` data-running=""`
 	}
-	fmt.Fprintf(b, `<span class="%s" data-ms="%d"%s data-k="%s">%s</span>`, cls, ms, attr, esc(key), fmtClock(ms))
+	fmt.Fprintf(b, `<span class="%s" data-ms="%d"%s data-k="%s">%s</span>`, cls, ms, attr, Esc(key), FmtClock(ms))
 }
 
-// fmtClock shows a time as h:mm:ss, m:ss, or under ten seconds m:ss.t,
+// FmtClock shows a time as h:mm:ss, m:ss, or under ten seconds m:ss.t,
 // always rounded down (a clock never shows time the player does not have).
-func fmtClock(ms int64) string {
+func FmtClock(ms int64) string {
 	s := ms / 1000
 	switch {
 	case ms >= 3600*1000:
@@ -90,19 +90,19 @@ func controlText(l i18n.Lang, c *live.Clock) string {
 
 // renderClockBanners writes the arbiter's pause, and the arbiter's note on
 // a result.
-func renderClockBanners(b *strings.Builder, v view) {
-	if v.clock != nil && v.clock.Paused && v.state.Phase != "over" {
-		fmt.Fprintf(b, `<div class="banner paused">%s</div>`, esc(v.lang.T("page.clocks-paused")))
+func renderClockBanners(b *strings.Builder, v Board) {
+	if v.Clock != nil && v.Clock.Paused && v.State.Phase != "over" {
+		fmt.Fprintf(b, `<div class="banner paused">%s</div>`, Esc(v.Lang.T("page.clocks-paused")))
 	}
-	if v.state.Phase == "over" && v.note != "" {
-		fmt.Fprintf(b, `<div class="banner note">%s</div>`, esc(v.lang.T("page.arbiter-note", v.note)))
+	if v.State.Phase == "over" && v.Note != "" {
+		fmt.Fprintf(b, `<div class="banner note">%s</div>`, Esc(v.Lang.T("page.arbiter-note", v.Note)))
 	}
 }
 
-// endText is the result of a finished game, with the off-board endings
+// EndText is the result of a finished game, with the off-board endings
 // (time, resignation, adjudication, draw) said in words.
-func endText(l i18n.Lang, s *live.State) string {
-	name := func() string { return playerName(l, s, *s.Winner) }
+func EndText(l i18n.Lang, s *live.State) string {
+	name := func() string { return PlayerName(l, s, *s.Winner) }
 	switch s.Result {
 	case "time":
 		if s.Winner == nil {
@@ -111,7 +111,7 @@ func endText(l i18n.Lang, s *live.State) string {
 		return l.T("page.wins-on-time", name())
 	case "resignation":
 		if s.Winner != nil {
-			return l.T("page.wins-resigned", name(), playerName(l, s, 1-*s.Winner))
+			return l.T("page.wins-resigned", name(), PlayerName(l, s, 1-*s.Winner))
 		}
 	case "adjudication":
 		if s.Winner != nil {
@@ -120,16 +120,16 @@ func endText(l i18n.Lang, s *live.State) string {
 	case "draw":
 		return l.T("page.draw")
 	}
-	return resultText(l, s)
+	return ResultText(l, s)
 }
 
 // runningSpan matches a running clock as renderClock writes it.
 var runningSpan = regexp.MustCompile(`<span class="([^"]*)" data-ms="(\d+)" data-running="" data-k="([^"]*)">[^<]*</span>`)
 
-// agedClocks is a view with its running clocks ageMS further on: a page
+// AgedClocks is a view with its running clocks ageMS further on: a page
 // served from a cached view shows the time as it is now, even before its
 // script runs (and to a snapshot without scripts).
-func agedClocks(h string, ageMS int64) string {
+func AgedClocks(h string, ageMS int64) string {
 	if ageMS <= 0 || !strings.Contains(h, `data-running=""`) {
 		return h
 	}
@@ -141,6 +141,6 @@ func agedClocks(h string, ageMS int64) string {
 		if ms == 0 && !strings.Contains(cls, "flag") {
 			cls += " flag"
 		}
-		return fmt.Sprintf(`<span class="%s" data-ms="%d" data-running="" data-k="%s">%s</span>`, cls, ms, sm[3], fmtClock(ms))
+		return fmt.Sprintf(`<span class="%s" data-ms="%d" data-running="" data-k="%s">%s</span>`, cls, ms, sm[3], FmtClock(ms))
 	})
 }

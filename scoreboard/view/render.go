@@ -1,4 +1,4 @@
-package scoreboard
+package view
 
 import (
 	"encoding/json"
@@ -39,20 +39,21 @@ func Center(c live.Cell) (x, y float64) {
 }
 
 // colour names by frame-log character.
-var colourName = map[byte]string{'w': "white", 'g': "grey", 'b': "black"}
+var ColourName = map[byte]string{'w': "white", 'g': "grey", 'b': "black"}
 
-// notice is the latest referee event that still describes the board: a
+// Notice is the latest referee event that still describes the board: a
 // pending turn, an illegal board, and the like, for the state's seq.
-type notice struct {
-	seq  uint64
-	kind string
-	body noticeBody
+type Notice struct {
+	Seq  uint64
+	Kind string
+	Body NoticeBody
 }
 
-type noticeBody struct {
+// NoticeBody is the body of a board event shown as a notice (docs/CONTRACTS.md 5.3).
+type NoticeBody struct {
 	Player int            `json:"player"`
 	Need   string         `json:"need"`
-	Cells  cellsOrFixes   `json:"cells"`
+	Cells  CellsOrFixes   `json:"cells"`
 	Reason string         `json:"reason"`
 	Rule   string         `json:"rule"`
 	From   string         `json:"from"`
@@ -65,15 +66,16 @@ type noticeBody struct {
 	ReasonMsg *referee.Message `json:"reason_msg"`
 }
 
-// cellsOrFixes is an event's "cells": labels (pending) or per-cell fixes
+// CellsOrFixes is an event's "cells": labels (pending) or per-cell fixes
 // (illegal, take-back demand).
-type cellsOrFixes struct {
+type CellsOrFixes struct {
 	Labels []string
 	Fixes  []referee.CellFix
 }
 
-func (c *cellsOrFixes) UnmarshalJSON(b []byte) error {
-	*c = cellsOrFixes{}
+// UnmarshalJSON reads either form of an event's "cells".
+func (c *CellsOrFixes) UnmarshalJSON(b []byte) error {
+	*c = CellsOrFixes{}
 	if err := json.Unmarshal(b, &c.Labels); err == nil {
 		return nil
 	}
@@ -81,48 +83,48 @@ func (c *cellsOrFixes) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &c.Fixes)
 }
 
-// view is what the board page is drawn from: the latest state, the
+// Board is what the board page is drawn from: the latest state, the
 // board's MQTT status and the notice for the state's seq.
-type view struct {
-	id     string
-	state  *live.State
-	status string // "online", "offline", "unreachable" (its hall's bridge is down) or "" (unknown)
-	notice *notice
-	clock  *live.Clock // the state's clocks, nil without a state
-	note   string      // the arbiter's note on the result
-	lang   i18n.Lang   // the page's language; "" is English
-	// allMoves, for the game viewer (viewer.go), is the whole game's
+type Board struct {
+	ID     string
+	State  *live.State
+	Status string // "online", "offline", "unreachable" (its hall's bridge is down) or "" (unknown)
+	Notice *Notice
+	Clock  *live.Clock // the state's clocks, nil without a state
+	Note   string      // the arbiter's note on the result
+	Lang   i18n.Lang   // the page's language; "" is English
+	// AllMoves, for the game viewer (viewer.go), is the whole game's
 	// turns: the move list shows them all, those not played yet dimmed.
-	allMoves []string
+	AllMoves []string
 }
 
-// renderBoard writes the board view fragment: the SVG board, the banners
+// RenderBoard writes the board view fragment: the SVG board, the banners
 // and the side panel. Every string from MQTT is escaped.
-func renderBoard(v view) string {
+func RenderBoard(v Board) string {
 	var b strings.Builder
-	s := v.state
+	s := v.State
 	if s == nil {
 		fmt.Fprintf(&b, `<div class="sb waiting" data-board="%s" data-seq="0"><p class="wait">%s</p></div>`,
-			esc(v.id), th(v.lang, "page.waiting", "<b>"+esc(v.id)+"</b>"+statusText(v.lang, v.status)))
+			Esc(v.ID), Text(v.Lang, "page.waiting", "<b>"+Esc(v.ID)+"</b>"+StatusText(v.Lang, v.Status)))
 		return b.String()
 	}
 	fmt.Fprintf(&b, `<div class="sb" data-board="%s" data-seq="%d" data-turn="%d" data-phase="%s" data-to-move="%d" data-status="%s">`,
-		esc(v.id), s.Seq, s.Turn, esc(s.Phase), s.ToMove, esc(v.status))
+		Esc(v.ID), s.Seq, s.Turn, Esc(s.Phase), s.ToMove, Esc(v.Status))
 	b.WriteString(`<div class="stage">`)
 	renderHeader(&b, v)
 	renderBanners(&b, v)
 	b.WriteString(`<div class="boardwrap">`)
-	b.WriteString(boardSVG(v.lang, s, v.notice))
+	b.WriteString(boardSVG(v.Lang, s, v.Notice))
 	b.WriteString(`</div></div>`)
 	renderSide(&b, v)
 	b.WriteString(`</div>`)
 	return b.String()
 }
 
-// ringsText is "48 rings" in l: the board's name is its ring count, which
+// RingsText is "48 rings" in l: the board's name is its ring count, which
 // picks the plural form (43 pierścienie, 61 кольцо); a custom layout's
 // name reads as many.
-func ringsText(l i18n.Lang, board string) string {
+func RingsText(l i18n.Lang, board string) string {
 	n, err := strconv.Atoi(board)
 	if err != nil {
 		n = 5
@@ -130,32 +132,33 @@ func ringsText(l i18n.Lang, board string) string {
 	return l.N("page.rings", n, board)
 }
 
-// langQuery is the query that keeps a link in language l: "" for
+// LangQuery is the query that keeps a link in language l: "" for
 // English, the default.
-func langQuery(l i18n.Lang) string {
+func LangQuery(l i18n.Lang) string {
 	if l == "" || l == i18n.EN {
 		return ""
 	}
 	return "?lang=" + string(l)
 }
 
-func statusText(l i18n.Lang, status string) string {
+// StatusText is what a waiting view says of the board's connection.
+func StatusText(l i18n.Lang, status string) string {
 	switch status {
 	case "online", "offline", StatusUnreachable:
-		return " (" + esc(l.T("page.conn."+status)) + ")"
+		return " (" + Esc(l.T("page.conn."+status)) + ")"
 	}
 	return ""
 }
 
-// th formats a message into HTML: the message's own text is escaped; args
+// Text formats a message into HTML: the message's own text is escaped; args
 // must be HTML already (escape what comes from MQTT with esc).
-func th(l i18n.Lang, key string, args ...any) string {
-	return fmt.Sprintf(esc(l.Format(key)), args...)
+func Text(l i18n.Lang, key string, args ...any) string {
+	return fmt.Sprintf(Esc(l.Format(key)), args...)
 }
 
-func renderHeader(b *strings.Builder, v view) {
-	s := v.state
-	l := v.lang
+func renderHeader(b *strings.Builder, v Board) {
+	s := v.State
+	l := v.Lang
 	blitz := ""
 	if s.Rules == "blitz" {
 		blitz = " " + l.T("page.blitz")
@@ -169,28 +172,28 @@ func renderHeader(b *strings.Builder, v view) {
 		mode = l.T("page.mode." + mode)
 	}
 	fmt.Fprintf(b, `<header class="head" data-k="head"><span class="bid">%s</span><span class="variant">%s%s · %s · %s</span>`,
-		esc(v.id), esc(ringsText(l, strings.TrimSuffix(s.Variant, "b"))), esc(blitz), esc(mode), esc(turn))
-	if c := controlText(l, v.clock); c != "" {
-		fmt.Fprintf(b, `<span class="control">%s</span>`, esc(c))
+		Esc(v.ID), Esc(RingsText(l, strings.TrimSuffix(s.Variant, "b"))), Esc(blitz), Esc(mode), Esc(turn))
+	if c := controlText(l, v.Clock); c != "" {
+		fmt.Fprintf(b, `<span class="control">%s</span>`, Esc(c))
 	}
-	if v.status != "" {
-		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, esc(v.status), esc(l.T("page.conn."+v.status)))
+	if v.Status != "" {
+		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, Esc(v.Status), Esc(l.T("page.conn."+v.Status)))
 	}
 	b.WriteString(`</header>`)
 }
 
-func renderBanners(b *strings.Builder, v view) {
-	s, l := v.state, v.lang
+func renderBanners(b *strings.Builder, v Board) {
+	s, l := v.State, v.Lang
 	b.WriteString(`<div class="banners" data-k="banners">`)
 	if s.Phase == "over" {
-		fmt.Fprintf(b, `<div class="banner over">%s</div>`, esc(endText(l, s)))
+		fmt.Fprintf(b, `<div class="banner over">%s</div>`, Esc(EndText(l, s)))
 	}
 	renderClockBanners(b, v)
 	if s.Phase == "capture" && s.Forced != nil {
-		fmt.Fprintf(b, `<div class="banner capture"><b>%s</b>`, esc(l.T("page.must-capture", playerName(l, s, s.ToMove))))
+		fmt.Fprintf(b, `<div class="banner capture"><b>%s</b>`, Esc(l.T("page.must-capture", PlayerName(l, s, s.ToMove))))
 		var jumps []string
 		for _, j := range s.Forced.Jumps {
-			jumps = append(jumps, fmt.Sprintf(`<span class="jump">%s × %s → %s</span>`, esc(j.From), esc(j.Over), esc(j.To)))
+			jumps = append(jumps, fmt.Sprintf(`<span class="jump">%s × %s → %s</span>`, Esc(j.From), Esc(j.Over), Esc(j.To)))
 		}
 		if len(jumps) > 0 {
 			b.WriteString(` `)
@@ -198,63 +201,64 @@ func renderBanners(b *strings.Builder, v view) {
 		}
 		b.WriteString(`</div>`)
 	}
-	if n := v.notice; n != nil {
-		switch n.kind {
+	if n := v.Notice; n != nil {
+		switch n.Kind {
 		case "pending":
-			need := n.body.Need
-			if m := n.body.NeedMsg; m != nil {
+			need := n.Body.Need
+			if m := n.Body.NeedMsg; m != nil {
 				need = speaker(l, s).Say(*m)
 			}
-			fmt.Fprintf(b, `<div class="banner pending">%s</div>`, esc(l.T("guide.pending", playerName(l, s, n.body.Player), need)))
+			fmt.Fprintf(b, `<div class="banner pending">%s</div>`, Esc(l.T("guide.pending", PlayerName(l, s, n.Body.Player), need)))
 		case "illegal":
-			reason := n.body.Reason
-			if m := n.body.ReasonMsg; m != nil {
+			reason := n.Body.Reason
+			if m := n.Body.ReasonMsg; m != nil {
 				reason = speaker(l, s).Say(*m)
 			}
-			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s`, esc(l.T("page.illegal")), esc(reason))
-			if n.body.Rule != "" {
-				fmt.Fprintf(b, ` <span class="rule">(%s)</span>`, esc(n.body.Rule))
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s`, Esc(l.T("page.illegal")), Esc(reason))
+			if n.Body.Rule != "" {
+				fmt.Fprintf(b, ` <span class="rule">(%s)</span>`, Esc(n.Body.Rule))
 			}
-			if len(n.body.Cells.Fixes) > 0 {
-				b.WriteString(` — ` + esc(l.T("page.restore")) + ` `)
+			if len(n.Body.Cells.Fixes) > 0 {
+				b.WriteString(` — ` + Esc(l.T("page.restore")) + ` `)
 				var fs []string
-				for _, f := range n.body.Cells.Fixes {
-					fs = append(fs, esc(l.T("page.fix", f.Cell, contentName(l, f.Should))))
+				for _, f := range n.Body.Cells.Fixes {
+					fs = append(fs, Esc(l.T("page.fix", f.Cell, contentName(l, f.Should))))
 				}
 				b.WriteString(strings.Join(fs, ", "))
 			}
 			b.WriteString(`</div>`)
 		case "touch-move":
-			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, esc(l.T("page.touch-move")),
-				esc(l.T("page.touch-move-text", playerName(l, s, n.body.Player), n.body.From, n.body.To)))
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, Esc(l.T("page.touch-move")),
+				Esc(l.T("page.touch-move-text", PlayerName(l, s, n.Body.Player), n.Body.From, n.Body.To)))
 		case "missed-capture":
-			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b> %s</div>`, esc(l.T("page.missed-capture")), esc(l.T("page.missed-capture-text", n.body.Turn, playerName(l, s, n.body.Player))))
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b> %s</div>`, Esc(l.T("page.missed-capture")), Esc(l.T("page.missed-capture-text", n.Body.Turn, PlayerName(l, s, n.Body.Player))))
 		case "takeback-demand":
-			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, esc(l.T("page.takeback-demanded")), esc(l.T("page.restore-previous")))
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, Esc(l.T("page.takeback-demanded")), Esc(l.T("page.restore-previous")))
 		case "takeback":
-			fmt.Fprintf(b, `<div class="banner info">%s</div>`, esc(l.T("page.taken-back", strings.Join(n.body.Undone, ", "))))
+			fmt.Fprintf(b, `<div class="banner info">%s</div>`, Esc(l.T("page.taken-back", strings.Join(n.Body.Undone, ", "))))
 		case "fault":
-			reason := n.body.Reason
-			if m := n.body.ReasonMsg; m != nil {
+			reason := n.Body.Reason
+			if m := n.Body.ReasonMsg; m != nil {
 				reason = speaker(l, s).Say(*m)
 			}
-			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, esc(l.T("page.fault")), esc(reason))
+			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, Esc(l.T("page.fault")), Esc(reason))
 		}
 	}
-	if s.Phase == "place" && v.notice == nil {
-		fmt.Fprintf(b, `<div class="banner turn">%s</div>`, esc(l.T("page.to-place", playerName(l, s, s.ToMove))))
+	if s.Phase == "place" && v.Notice == nil {
+		fmt.Fprintf(b, `<div class="banner turn">%s</div>`, Esc(l.T("page.to-place", PlayerName(l, s, s.ToMove))))
 	}
 	renderAnalysisBanner(b, l, s)
 	b.WriteString(`</div>`)
 }
 
-func resultText(l i18n.Lang, s *live.State) string {
+// ResultText is how a finished game ended, in l.
+func ResultText(l i18n.Lang, s *live.State) string {
 	reason := s.Result
 	if i18n.Has("result." + reason) {
 		reason = l.T("result." + reason)
 	}
 	if s.Winner != nil {
-		return l.T("page.wins", playerName(l, s, *s.Winner), reason)
+		return l.T("page.wins", PlayerName(l, s, *s.Winner), reason)
 	}
 	if reason == "" {
 		reason = l.T("page.over")
@@ -265,13 +269,13 @@ func resultText(l i18n.Lang, s *live.State) string {
 // speaker says the referee's messages in the page's language with the
 // players' names as the page gives them.
 func speaker(l i18n.Lang, s *live.State) display.Speaker {
-	return display.Speaker{Lang: l, Names: [2]string{playerName(l, s, 0), playerName(l, s, 1)}}
+	return display.Speaker{Lang: l, Names: [2]string{PlayerName(l, s, 0), PlayerName(l, s, 1)}}
 }
 
-// playerName is what the page calls player p: the name, or "Player N"
+// PlayerName is what the page calls player p: the name, or "Player N"
 // without one. Two players of the same name (two "guest"s) are told apart by
 // their number, so a result never leaves it open who won.
-func playerName(l i18n.Lang, s *live.State, p int) string {
+func PlayerName(l i18n.Lang, s *live.State, p int) string {
 	if p < 0 || p > 1 {
 		return "?"
 	}
@@ -289,11 +293,11 @@ func playerName(l i18n.Lang, s *live.State, p int) string {
 // referee is pure and knows no names.
 var playerToken = regexp.MustCompile(`\bP([01])\b`)
 
-// namePlayers puts the players' names into a referee status line, so the
+// NamePlayers puts the players' names into a referee status line, so the
 // footer names players as the header does.
-func namePlayers(s *live.State, status string) string {
+func NamePlayers(s *live.State, status string) string {
 	return playerToken.ReplaceAllStringFunc(status, func(tok string) string {
-		return playerName(i18n.EN, s, int(tok[1]-'0'))
+		return PlayerName(i18n.EN, s, int(tok[1]-'0'))
 	})
 }
 
@@ -307,7 +311,7 @@ func statusLine(l i18n.Lang, s *live.State) string {
 	if len(s.StatusMsg) > 0 {
 		return speaker(l, s).SayAll(s.StatusMsg[:min(len(s.StatusMsg), maxStatusParts)])
 	}
-	return namePlayers(s, s.Status)
+	return NamePlayers(s, s.Status)
 }
 
 func contentName(l i18n.Lang, c string) string {
@@ -317,15 +321,15 @@ func contentName(l i18n.Lang, c string) string {
 	case "o":
 		return l.T("page.content.vacant")
 	case "w", "g", "b":
-		return l.T("page.marble-" + colourName[c[0]])
+		return l.T("page.marble-" + ColourName[c[0]])
 	}
 	return c
 }
 
 // renderSide writes the players with their captures and progress toward
 // each winning set, the pool and the move list.
-func renderSide(b *strings.Builder, v view) {
-	s, l := v.state, v.lang
+func renderSide(b *strings.Builder, v Board) {
+	s, l := v.State, v.Lang
 	b.WriteString(`<aside class="side">`)
 	for p := 0; p < 2; p++ {
 		cls := "player"
@@ -337,25 +341,25 @@ func renderSide(b *strings.Builder, v view) {
 		}
 		c := s.Captures[p]
 		fmt.Fprintf(b, `<section class="%s" data-player="%d" data-captures="%d %d %d" data-k="p%d">`, cls, p, c.White, c.Grey, c.Black, p)
-		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div>`, esc(playerName(l, s, p)))
-		renderClock(b, v, p, fmt.Sprintf("p%d-clock", p))
+		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div>`, Esc(PlayerName(l, s, p)))
+		RenderClock(b, v, p, fmt.Sprintf("p%d-clock", p))
 		fmt.Fprintf(b, `<div class="caps" data-k="p%d-caps">`, p)
 		have := [3]int{c.White, c.Grey, c.Black}
 		need := [3]int{s.Win.White, s.Win.Grey, s.Win.Black}
 		for i, ch := range []byte("wgb") {
-			fmt.Fprintf(b, `<div class="cap" title="%s"><span class="count">%d<small>/%d</small></span>`, esc(l.T("page.cap-title", i18n.Key("colour."+colourName[ch]), have[i], need[i])), have[i], need[i])
+			fmt.Fprintf(b, `<div class="cap" title="%s"><span class="count">%d<small>/%d</small></span>`, Esc(l.T("page.cap-title", i18n.Key("colour."+ColourName[ch]), have[i], need[i])), have[i], need[i])
 			pips(b, ch, have[i], need[i])
 			b.WriteString(`</div>`)
 		}
 		each := min(have[0], have[1], have[2])
 		if s.Win.Each > 0 {
-			fmt.Fprintf(b, `<div class="cap each" title="%s"><span class="count">%d<small>%s</small></span>`, esc(l.T("page.each-title", each, s.Win.Each)), each, esc(l.T("page.each", s.Win.Each)))
+			fmt.Fprintf(b, `<div class="cap each" title="%s"><span class="count">%d<small>%s</small></span>`, Esc(l.T("page.each-title", each, s.Win.Each)), each, Esc(l.T("page.each", s.Win.Each)))
 			pips(b, 'e', each, s.Win.Each)
 			b.WriteString(`</div>`)
 		}
 		b.WriteString(`</div></section>`)
 	}
-	fmt.Fprintf(b, `<section class="pool" data-pool="%d %d %d" data-k="pool"><h3>%s</h3>`, s.Pool.White, s.Pool.Grey, s.Pool.Black, esc(l.T("page.pool")))
+	fmt.Fprintf(b, `<section class="pool" data-pool="%d %d %d" data-k="pool"><h3>%s</h3>`, s.Pool.White, s.Pool.Grey, s.Pool.Black, Esc(l.T("page.pool")))
 	for i, n := range []int{s.Pool.White, s.Pool.Grey, s.Pool.Black} {
 		ch := "wgb"[i]
 		fmt.Fprintf(b, `<span class="pm"><span class="mb %c"></span>%d</span>`, ch, n)
@@ -363,9 +367,9 @@ func renderSide(b *strings.Builder, v view) {
 	b.WriteString(`</section>`)
 	// The list only grows during a game: patches append to it (the last
 	// move is styled as li:last-child).
-	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, esc(l.T("page.moves")), esc(l.N("page.played", s.Turn, s.Turn)))
-	if v.allMoves != nil {
-		for i, m := range v.allMoves {
+	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, Esc(l.T("page.moves")), Esc(l.N("page.played", s.Turn, s.Turn)))
+	if v.AllMoves != nil {
+		for i, m := range v.AllMoves {
 			cls := "played"
 			switch {
 			case i+1 == s.Turn:
@@ -373,16 +377,16 @@ func renderSide(b *strings.Builder, v view) {
 			case i+1 > s.Turn:
 				cls = "future"
 			}
-			fmt.Fprintf(b, `<li data-n="%d" class="%s" tabindex="-1">%s</li>`, i+1, cls, esc(m))
+			fmt.Fprintf(b, `<li data-n="%d" class="%s" tabindex="-1">%s</li>`, i+1, cls, Esc(m))
 		}
 	} else {
 		for i, m := range s.Moves {
-			fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, esc(m))
+			fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, Esc(m))
 		}
 	}
 	b.WriteString(`</ol></section>`)
 	if s.Status != "" {
-		fmt.Fprintf(b, `<p class="status" data-k="status">%s</p>`, esc(statusLine(l, s)))
+		fmt.Fprintf(b, `<p class="status" data-k="status">%s</p>`, Esc(statusLine(l, s)))
 	}
 	b.WriteString(`</aside>`)
 }
@@ -403,10 +407,10 @@ func pips(b *strings.Builder, ch byte, have, need int) {
 // BoardSVG draws the board of s: one ring element per layout cell (faded
 // when removed), the marbles, the last move, and the cells a forced
 // capture or a notice concerns. The SVG is well-formed XML.
-func BoardSVG(s *live.State, n *notice) string { return boardSVG(i18n.EN, s, n) }
+func BoardSVG(s *live.State, n *Notice) string { return boardSVG(i18n.EN, s, n) }
 
 // boardSVG is BoardSVG with its words (titles, labels) in language l.
-func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
+func boardSVG(l i18n.Lang, s *live.State, n *Notice) string {
 	var b strings.Builder
 	if len(s.Layout) == 0 {
 		return `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 10 10"></svg>`
@@ -422,7 +426,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
 	}
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="%s %s %s %s" role="img" aria-label="%s">`,
-		num(minX-margin), num(minY-margin), num(maxX-minX+2*margin), num(maxY-minY+2*margin), esc(l.T("page.board")))
+		num(minX-margin), num(minY-margin), num(maxX-minX+2*margin), num(maxY-minY+2*margin), Esc(l.T("page.board")))
 	b.WriteString(svgDefs)
 
 	// What to highlight.
@@ -462,19 +466,19 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 	}
 	fixes := map[string]string{}
 	if n != nil {
-		switch n.kind {
+		switch n.Kind {
 		case "pending":
-			for _, c := range n.body.Cells.Labels {
+			for _, c := range n.Body.Cells.Labels {
 				add(c, "need")
 			}
 		case "illegal", "takeback-demand":
-			for _, f := range n.body.Cells.Fixes {
+			for _, f := range n.Body.Cells.Fixes {
 				add(f.Cell, "fix")
 				fixes[f.Cell] = f.Should
 			}
 		case "touch-move":
-			add(n.body.From, "fix")
-			add(n.body.To, "fix")
+			add(n.Body.From, "fix")
+			add(n.Body.To, "fix")
 		}
 	}
 
@@ -492,7 +496,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 			content = s.Cells[i]
 		}
 		p := pos[c.Label]
-		label := esc(c.Label)
+		label := Esc(c.Label)
 		extra := mark[c.Label]
 		b.WriteString(`<g class="cell`)
 		if content == '.' {
@@ -521,7 +525,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 			wnum(&b, p[1]-6)
 			b.WriteString(`l12 12m0 -12l-12 12"/>`)
 		}
-		if name, ok := colourName[content]; ok {
+		if name, ok := ColourName[content]; ok {
 			b.WriteString(`<circle class="marble `)
 			b.WriteByte(content)
 			b.WriteString(`" cx="`)
@@ -533,20 +537,20 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 			b.WriteString(`)"><title>`)
 			b.WriteString(label)
 			b.WriteByte(' ')
-			b.WriteString(esc(l.T("colour." + name)))
+			b.WriteString(Esc(l.T("colour." + name)))
 			b.WriteString(`</title></circle>`)
 		}
 		if sh, ok := fixes[c.Label]; ok { // drawn last, above everything
 			x, y := num(p[0]), num(p[1])
 			fmt.Fprintf(&top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
-				x, y, num(RingRadius+8), x, num(p[1]-RingRadius-10), esc(shortContent(l, sh)))
+				x, y, num(RingRadius+8), x, num(p[1]-RingRadius-10), Esc(shortContent(l, sh)))
 		}
 		b.WriteString(`</g>`)
 		// The labels are drawn above everything else (below), so that no
 		// arrow of the analysis or the last move ever hides one. A label
 		// is hidden under a marble, and dimmed on a removed ring, by its
 		// group's class (lc, lg), so that a move changes one short
-		// attribute of it (patch.go) rather than the cell's whole text.
+		// attribute of it (stream/patch.go) rather than the cell's whole text.
 		labels.WriteString(`<g class="`)
 		switch {
 		case content == '.':
@@ -567,7 +571,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 		labels.WriteString(`</text></g>`)
 	}
 	b.WriteString(`</g>`)
-	// What is drawn over the cells is one part for patches (patch.go).
+	// What is drawn over the cells is one part for patches (stream/patch.go).
 	b.WriteString(`<g class="marks" data-k="marks">`)
 	if s.Phase == "capture" && s.Forced != nil {
 		for _, j := range s.Forced.Jumps {
@@ -612,10 +616,10 @@ func boardSVG(l i18n.Lang, s *live.State, n *notice) string {
 	return b.String()
 }
 
-// miniSVG draws a small board for the tournament view: the rings left,
+// MiniSVG draws a small board for the tournament view: the rings left,
 // the marbles and the last move's cell, with flat colours (no gradients,
 // whose IDs would repeat across cards).
-func miniSVG(s *live.State) string {
+func MiniSVG(s *live.State) string {
 	if len(s.Layout) == 0 {
 		return ""
 	}
@@ -652,7 +656,7 @@ func miniSVG(s *live.State) string {
 		b.WriteString(`" cy="`)
 		wnum(y)
 		b.WriteString(`" r="` + ringR + `"/>`)
-		if _, ok := colourName[s.Cells[i]]; ok {
+		if _, ok := ColourName[s.Cells[i]]; ok {
 			b.WriteString(`<circle class="m `)
 			b.WriteByte(s.Cells[i])
 			b.WriteString(`" cx="`)
@@ -673,7 +677,7 @@ func shortContent(l i18n.Lang, c string) string {
 	case "o":
 		return l.T("page.label.ring")
 	case "w", "g", "b":
-		return l.T("colour." + colourName[c[0]])
+		return l.T("colour." + ColourName[c[0]])
 	}
 	return c
 }
@@ -711,4 +715,21 @@ const svgDefs = `<defs>` +
 
 func num(f float64) string { return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64) }
 
-func esc(s string) string { return html.EscapeString(s) }
+// Esc escapes s for HTML text and double-quoted attribute values.
+func Esc(s string) string { return html.EscapeString(s) }
+
+// ClipText bounds a string from the broker, on a rune boundary.
+func ClipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := n; i > 0; i-- {
+		if s[i]&0xC0 != 0x80 {
+			return s[:i] + "…"
+		}
+	}
+	return ""
+}
+
+// StatusUnreachable is a board's status while its hall's bridge is down.
+const StatusUnreachable = "unreachable"

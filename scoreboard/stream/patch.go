@@ -1,4 +1,4 @@
-package scoreboard
+package stream
 
 import (
 	"html"
@@ -30,21 +30,21 @@ import (
 // and the views use no void HTML elements (every element is closed, or
 // self-closed in SVG).
 
-// node is one keyed element (or the root) of a rendered view.
-type node struct {
+// Node is one keyed element (or the root) of a rendered view.
+type Node struct {
 	key   string
 	html  string   // the whole element
 	tag   string   // its name
 	attrs []string // name, value (unescaped), …
 	inner string   // its content ("" when self-closed)
 	skel  string   // tag, attribute names, content with the keyed elements as \x00key\x00
-	kids  []*node
+	kids  []*Node
 }
 
 const partAttr = ` data-k="`
 
-// parseView reads a rendered view; nil if it is not one element.
-func parseView(h string) *node {
+// Parse reads a rendered view; nil if it is not one element.
+func Parse(h string) *Node {
 	n, end := parseNode(h, 0)
 	if n == nil || end != len(h) {
 		return nil
@@ -52,9 +52,9 @@ func parseView(h string) *node {
 	return n
 }
 
-// parseNode reads the element starting at h[start] ('<'): the node and the
+// parseNode reads the element starting at h[start] ('<'): the Node and the
 // index just past it, or nil if its tags do not balance.
-func parseNode(h string, start int) (*node, int) {
+func parseNode(h string, start int) (*Node, int) {
 	if start >= len(h) || h[start] != '<' {
 		return nil, -1
 	}
@@ -63,7 +63,7 @@ func parseNode(h string, start int) (*node, int) {
 		return nil, -1
 	}
 	gt += start
-	n := &node{}
+	n := &Node{}
 	n.tag, n.attrs = parseTag(h[start+1 : gt])
 	for i := 0; i+1 < len(n.attrs); i += 2 {
 		if n.attrs[i] == "data-k" {
@@ -155,15 +155,15 @@ func parseTag(t string) (name string, attrs []string) {
 // patch is the change from one view to the next, as the "patch" event
 // carries it: per keyed element ("" is the root), attributes to set,
 // content to append, or the element's new HTML.
-type patch struct {
+type Patch struct {
 	Attrs   [][2]any    `json:"attrs"`   // [key, [name, value, …]]
 	Appends [][2]string `json:"appends"` // [key, html]
 	Parts   [][2]string `json:"parts"`   // [key, html]
 }
 
-// diffViews returns the patch from a to b, or ok false if b must be sent
+// Diff returns the patch from a to b, or ok false if b must be sent
 // whole.
-func diffViews(a, b *node) (p patch, ok bool) {
+func Diff(a, b *Node) (p Patch, ok bool) {
 	if a == nil || b == nil || a.skel != b.skel {
 		return p, false
 	}
@@ -171,7 +171,7 @@ func diffViews(a, b *node) (p patch, ok bool) {
 	return p, true
 }
 
-func (p *patch) diff(a, b *node) {
+func (p *Patch) diff(a, b *Node) {
 	switch {
 	case a.html == b.html:
 	case a.skel == b.skel && len(a.kids) == len(b.kids):
@@ -188,3 +188,12 @@ func (p *patch) diff(a, b *node) {
 		p.Parts = append(p.Parts, [2]string{b.key, b.html})
 	}
 }
+
+// Key is the element's data-k key ("" for the root).
+func (n *Node) Key() string { return n.key }
+
+// HTML is the whole element.
+func (n *Node) HTML() string { return n.html }
+
+// Kids are the keyed elements directly under this one, in order.
+func (n *Node) Kids() []*Node { return n.kids }

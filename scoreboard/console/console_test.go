@@ -1,0 +1,49 @@
+package console
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestBuildCommand: a form becomes the board's command, or an error that
+// names the bad field and value.
+func TestBuildCommand(t *testing.T) {
+	for _, c := range []struct {
+		form string
+		name string
+		body string // a key=value that must be in the body, "" for none
+		err  string
+	}{
+		{form: "action=pause", name: "pause"},
+		{form: "action=new-game&variant=48&player0=Ann&player1=Bob", name: "new-game", body: "variant=48"},
+		{form: "action=answer&question=3&option=1", name: "answer", body: "question=3"},
+		{form: "action=explode", err: `unknown action "explode"`},
+		{form: "action=new-game&variant=99x", err: `variant "99x"`},
+		{form: "action=new-game&player0=Ann", err: "player1"},
+		{form: "action=answer&question=0&option=1", err: `question "0"`},
+		{form: "action=answer&question=2&option=64", err: `option "64"`},
+	} {
+		f, err := url.ParseQuery(c.form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, body, err := BuildCommand(f)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v; want one saying %s", c.form, err, c.err)
+			}
+			continue
+		}
+		if err != nil || name != c.name {
+			t.Errorf("%s: %q, %v; want %q", c.form, name, err, c.name)
+			continue
+		}
+		if k, v, ok := strings.Cut(c.body, "="); ok {
+			if got, ok := body[k]; !ok || fmt.Sprint(got) != v {
+				t.Errorf("%s: body %v; want %s", c.form, body, c.body)
+			}
+		}
+	}
+}

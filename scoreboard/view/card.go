@@ -1,0 +1,64 @@
+package view
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// RenderCard is the tournament view's card of one board, keyed by its id.
+func RenderCard(b *strings.Builder, v Board) {
+	status := v.Status
+	if status == "" {
+		status = "unknown"
+	}
+	l := v.Lang
+	fmt.Fprintf(b, `<a class="card %s" href="/board/%s" data-board="%s" data-k="card:%s"><div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
+		Esc(status), Esc(url.PathEscape(v.ID)+LangQuery(l)), Esc(v.ID), Esc(v.ID), Esc(v.ID), Esc(status), Esc(l.T("page.conn."+status)))
+	s := v.State
+	if s == nil {
+		fmt.Fprintf(b, `<p class="wait">%s</p></a>`, Esc(l.T("page.no-game")))
+		return
+	}
+	b.WriteString(`<div class="cbody">`)
+	b.WriteString(MiniSVG(s))
+	b.WriteString(`<div class="cplayers">`)
+	for p := 0; p < 2; p++ {
+		cls := "row"
+		if s.Phase != "over" && s.ToMove == p {
+			cls += " to-move"
+		}
+		if s.Winner != nil && *s.Winner == p {
+			cls += " winner"
+		}
+		c := s.Captures[p]
+		name := PlayerName(l, s, p)
+		fmt.Fprintf(b, `<div class="%s"><span class="pname%s"><span class="dot"></span>%s</span>`, cls, longName(name), Esc(name))
+		RenderClock(b, v, p, fmt.Sprintf("clock:%s:%d", v.ID, p))
+		fmt.Fprintf(b, `<span class="score">`+
+			`<span class="pm"><span class="mb w"></span>%d</span><span class="pm"><span class="mb g"></span>%d</span><span class="pm"><span class="mb b"></span>%d</span></span></div>`,
+			c.White, c.Grey, c.Black)
+	}
+	b.WriteString(`</div></div>`)
+	var line string
+	switch s.Phase {
+	case "over":
+		line = EndText(l, s)
+	case "capture":
+		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.must-capture", PlayerName(l, s, s.ToMove))
+	default:
+		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.to-place", PlayerName(l, s, s.ToMove))
+	}
+	fmt.Fprintf(b, `<p class="line">%s · %s</p></a>`, Esc(line), Esc(RingsText(l, s.Variant)))
+}
+
+// longName is the class and title a long name gets in the tournament
+// view's cards, where it wraps in a smaller size rather than being cut
+// (a short name needs neither, and each byte is sent to every viewer).
+func longName(name string) string {
+	if utf8.RuneCountInString(name) > 16 {
+		return ` long" title="` + Esc(name)
+	}
+	return ""
+}
