@@ -55,20 +55,29 @@ func (d *Dumbot) Turn(p engine.Position) engine.Turn {
 
 const dumbWin = 1 << 20
 
+// resultScore scores a finished game for the player to move, sooner wins
+// higher, as the baselines' searches all do; over is false while it goes on.
+func resultScore(p engine.Position, ply int) (v int, over bool) {
+	r := p.Result()
+	switch {
+	case !r.Over:
+		return 0, false
+	case r.Winner < 0:
+		return 0, true
+	case r.Winner == p.ToMove():
+		return dumbWin - ply, true
+	}
+	return -(dumbWin - ply), true
+}
+
 func (d *Dumbot) ab(p engine.Position, depth, ply, alpha, beta int) int {
 	d.nodes++
 	if d.MaxNodes > 0 && d.nodes >= d.MaxNodes {
 		d.stopped = true
 		return 0
 	}
-	if r := p.Result(); r.Over {
-		switch {
-		case r.Winner < 0:
-			return 0
-		case r.Winner == p.ToMove():
-			return dumbWin - ply
-		}
-		return -(dumbWin - ply)
+	if v, over := resultScore(p, ply); over {
+		return v
 	}
 	if depth <= 0 {
 		return dumbEval(p)

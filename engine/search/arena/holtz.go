@@ -76,14 +76,8 @@ func (h *Holtz) ab(p engine.Position, depth, ply, ext, alpha, beta int) int {
 		h.stopped = true
 		return 0
 	}
-	if r := p.Result(); r.Over {
-		switch {
-		case r.Winner < 0:
-			return 0
-		case r.Winner == p.ToMove():
-			return dumbWin - ply
-		}
-		return -(dumbWin - ply)
+	if v, over := resultScore(p, ply); over {
+		return v
 	}
 	maxExt := h.MaxExtension
 	if maxExt == 0 {

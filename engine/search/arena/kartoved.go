@@ -69,14 +69,8 @@ func (k *Kartoved) ab(p engine.Position, depth, ply, alpha, beta int) int {
 		k.stopped = true
 		return 0
 	}
-	if r := p.Result(); r.Over {
-		switch {
-		case r.Winner < 0:
-			return 0
-		case r.Winner == p.ToMove():
-			return dumbWin - ply
-		}
-		return -(dumbWin - ply)
+	if v, over := resultScore(p, ply); over {
+		return v
 	}
 	if depth <= 0 {
 		return KartovedEval(p)
