@@ -28,6 +28,7 @@ import (
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
+	hwclock "github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/screen"
@@ -121,6 +122,14 @@ type Options struct {
 	// Play, if not nil, has the engine play one side of new games
 	// (controller.Config.Play).
 	Play *controller.Play
+	// Lockstep, if not nil, runs the board on virtual time, as fast as
+	// the CPU allows and the same on every run (the simulator's tests,
+	// sim --virtual): Run scans, referees, reads the buttons and draws
+	// the LEDs and the screen on its own goroutine, one scan period at a
+	// time, and steps the clock (its participants: the simulated
+	// players) before each scan. The rig must run on the same clock.
+	// Commands (MQTT) are still taken as they come.
+	Lockstep *hwclock.Lockstep
 }
 
 // JournalOff as Options.JournalPath runs without a journal, saying so.
@@ -245,6 +254,9 @@ func (n *Node) Controller() *controller.Controller { return n.ctrl }
 
 // Run scans, referees and shows until ctx is done, then darkens the LEDs.
 func (n *Node) Run(ctx context.Context) error {
+	if n.opt.Lockstep != nil {
+		return n.runLockstep(ctx)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -260,20 +272,7 @@ func (n *Node) Run(ctx context.Context) error {
 	}
 	if n.opt.Commands != nil {
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case c := <-n.opt.Commands:
-					err := n.Do(c)
-					if c.Done != nil {
-						c.Done(err)
-					}
-				}
-			}
-		}()
+		go func() { defer wg.Done(); n.serveCommands(ctx) }()
 	}
 	// The referee, the journal's fsync and the broadcast run on their own
 	// goroutine: a stalled SD card or network never delays a scan.
@@ -284,14 +283,93 @@ func (n *Node) Run(ctx context.Context) error {
 	cancel()
 	<-refereeDone
 	wg.Wait()
+	n.darken()
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+// serveCommands carries out the commands from outside (MQTT) until ctx
+// is done.
+func (n *Node) serveCommands(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case c := <-n.opt.Commands:
+			err := n.Do(c)
+			if c.Done != nil {
+				c.Done(err)
+			}
+		}
+	}
+}
+
+// darken turns the LEDs off.
+func (n *Node) darken() {
 	if h := n.opt.Rig.LEDs; h != nil {
 		if herr := h.Halt(); herr != nil {
 			n.log.Error("darkening the LEDs", "err", herr)
 		}
 	}
-	if errors.Is(err, context.Canceled) {
-		err = nil
+}
+
+// runLockstep is Run on the lockstep clock (Options.Lockstep): each scan
+// period, the clock's participants act (the simulated players move
+// pieces, press buttons) at that instant, then the board is scanned, the
+// frame refereed (journalled, published), the buttons read and the
+// screens drawn, all on this goroutine, in that order. Nothing here waits
+// for the wall clock; the scan's own code and the referee's are the ones
+// Run uses. It returns when ctx is done (e.g. the players stop), and
+// closes the clock.
+func (n *Node) runLockstep(ctx context.Context) error {
+	ls := n.opt.Lockstep
+	defer ls.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	if n.opt.Commands != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); n.serveCommands(ctx) }()
 	}
+	sc := n.opt.Rig.Scanner
+	q := newFrameQueue(queueFrames, n.opt.Rig.Wiring.Base.Len())
+	handle, scanned := n.refereeing(), n.scanned(q)
+	f := &scan.Frame{Raw: make([]uint16, sc.Len())}
+	var presses []buttons.Event
+	start := ls.Now()
+	nextCount := start.Add(clockRefresh)
+	var err error
+	for k := time.Duration(1); ctx.Err() == nil; k++ {
+		t := start.Add(k * sc.Period())
+		ls.Step(t)
+		if ctx.Err() != nil {
+			break
+		}
+		f.T = ls.Now()
+		if err = sc.ScanOnce(f.Raw); err != nil {
+			break
+		}
+		f.Duration = ls.Now().Sub(f.T)
+		if err = scanned(f); err != nil {
+			break
+		}
+		f.Seq++
+		for q.pop(handle) {
+		}
+		if b := n.opt.Rig.Buttons; b != nil {
+			presses = b.Poll(f.T, presses[:0])
+			for _, e := range presses {
+				n.button(e)
+			}
+		}
+		n.disp.step(f.T, &nextCount)
+	}
+	cancel()
+	ls.Close() // the players' waits end
+	wg.Wait()
+	n.darken()
 	return err
 }
 
@@ -299,11 +377,16 @@ func (n *Node) Run(ctx context.Context) error {
 // onto the game board, and the frame is queued for the referee. It never
 // waits for the referee, the journal or the network.
 func (n *Node) scan(ctx context.Context, q *frameQueue) error {
+	return n.opt.Rig.Scanner.Run(ctx, n.scanned(q))
+}
+
+// scanned returns what the scan loop does with each scan: classify and
+// project it, and queue the frame for the referee.
+func (n *Node) scanned(q *frameQueue) func(*scan.Frame) error {
 	var faults []health.Fault
 	var lastPipe *pipeline.Pipeline
-	n.start = time.Now()
 	first := true
-	return n.opt.Rig.Scanner.Run(ctx, func(sf *scan.Frame) error {
+	return func(sf *scan.Frame) error {
 		if first {
 			n.start, first = sf.T, false
 		}
@@ -333,13 +416,34 @@ func (n *Node) scan(ctx context.Context, q *frameQueue) error {
 			n.onScan(sf)
 		}
 		return nil
-	})
+	}
 }
 
 // referee takes the queued frames in order: faults reported, the frame
 // recorded (OnFrame) and refereed, every committed change journalled and
 // published. When ctx is done it finishes the frames already queued.
 func (n *Node) referee(ctx context.Context, q *frameQueue) {
+	handle := n.refereeing()
+	var dropped uint64
+	for {
+		for q.pop(handle) {
+		}
+		if d := q.Dropped(); d != dropped {
+			n.log.Warn("the referee fell behind the scan; frames dropped", "dropped", d-dropped)
+			dropped = d
+		}
+		select {
+		case <-ctx.Done():
+			for q.pop(handle) {
+			}
+			return
+		case <-q.ready:
+		}
+	}
+}
+
+// refereeing returns what the referee does with each queued frame.
+func (n *Node) refereeing() func(queued) {
 	settleMS := n.opt.SettleMS
 	if settleMS <= 0 {
 		settleMS = settle.DefaultMS
@@ -347,7 +451,7 @@ func (n *Node) referee(ctx context.Context, q *frameQueue) {
 	var last []byte
 	var since int64
 	var scans int
-	handle := func(e queued) {
+	return func(e queued) {
 		if e.faults != nil {
 			n.reportFaults(e.t, e.faults)
 		}
@@ -369,22 +473,6 @@ func (n *Node) referee(ctx context.Context, q *frameQueue) {
 			n.confirmed.Store(nil)
 		} else if scans++; n.confirmed.Load() == nil && e.ms-since >= settleMS && scans >= settle.MinScans {
 			n.confirm(e.cells)
-		}
-	}
-	var dropped uint64
-	for {
-		for q.pop(handle) {
-		}
-		if d := q.Dropped(); d != dropped {
-			n.log.Warn("the referee fell behind the scan; frames dropped", "dropped", d-dropped)
-			dropped = d
-		}
-		select {
-		case <-ctx.Done():
-			for q.pop(handle) {
-			}
-			return
-		case <-q.ready:
 		}
 	}
 }
@@ -709,43 +797,62 @@ func (d *screens) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-d.dirty:
+			d.draw()
 		case <-tick.C:
 			d.countDown()
-			continue
 		}
-		d.mu.Lock()
-		g, s, m, faults := d.g, d.s, d.m, d.fault
-		if d.system != "" {
-			faults = append([]string{d.system}, faults...)
+	}
+}
+
+// draw shows the latest guidance on the LEDs, the screen and the
+// terminal.
+func (d *screens) draw() {
+	d.mu.Lock()
+	g, s, m, faults := d.g, d.s, d.m, d.fault
+	if d.system != "" {
+		faults = append([]string{d.system}, faults...)
+	}
+	if d.warn != "" {
+		faults = append([]string{d.warn}, faults...)
+	}
+	if d.notice != "" {
+		g.Status, g.Parts = d.notice, nil
+	}
+	d.mu.Unlock()
+	if g.Hints == nil || m == nil {
+		return
+	}
+	if l := d.rig.LEDs; l != nil {
+		d.leds = display.LEDColors(d.leds, m.Base.Len(), m.Sockets, g, nil)
+		for i, c := range d.leds {
+			l.Set(i, c)
 		}
-		if d.warn != "" {
-			faults = append([]string{d.warn}, faults...)
+		if err := l.Show(); err != nil {
+			d.log.Error("LEDs", "err", err)
 		}
-		if d.notice != "" {
-			g.Status, g.Parts = d.notice, nil
+	}
+	if sc := d.rig.Screen; sc != nil {
+		st := display.ScreenStatus(s, g, faults)
+		st.Lang = d.lang
+		if err := sc.Show(display.StatusLines(st, screen.Columns)); err != nil {
+			d.log.Error("screen", "err", err)
 		}
-		d.mu.Unlock()
-		if g.Hints == nil || m == nil {
-			continue
-		}
-		if l := d.rig.LEDs; l != nil {
-			d.leds = display.LEDColors(d.leds, m.Base.Len(), m.Sockets, g, nil)
-			for i, c := range d.leds {
-				l.Set(i, c)
-			}
-			if err := l.Show(); err != nil {
-				d.log.Error("LEDs", "err", err)
-			}
-		}
-		if sc := d.rig.Screen; sc != nil {
-			st := display.ScreenStatus(s, g, faults)
-			st.Lang = d.lang
-			if err := sc.Show(display.StatusLines(st, screen.Columns)); err != nil {
-				d.log.Error("screen", "err", err)
-			}
-		}
-		if d.term != nil {
-			fmt.Fprintf(d.term, "\n%s", display.TerminalIn(d.lang, s, m.Game, g))
-		}
+	}
+	if d.term != nil {
+		fmt.Fprintf(d.term, "\n%s", display.TerminalIn(d.lang, s, m.Game, g))
+	}
+}
+
+// step is one scan period of the screens in lockstep: the latest
+// guidance drawn if it changed, the clocks counted down when due.
+func (d *screens) step(now time.Time, next *time.Time) {
+	select {
+	case <-d.dirty:
+		d.draw()
+	default:
+	}
+	if !now.Before(*next) {
+		d.countDown()
+		*next = now.Add(clockRefresh)
 	}
 }

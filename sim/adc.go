@@ -19,6 +19,9 @@ type ADC struct {
 	name    string
 	variant mcp3x08.Variant
 	input   func(ch int) uint16
+	// inputs, when set, reads several channels of one message at once:
+	// the same readings as input, channel after channel, in one go.
+	inputs func(chs []int, dst []uint16)
 
 	// ctl and timing, when set, are the Pi's controller and cost model.
 	ctl       *pi.Controller
@@ -79,7 +82,7 @@ func (a *ADC) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, er
 		f = a.limit
 	}
 	a.connected, a.freq = true, f
-	return &adcConn{a}, nil
+	return &adcConn{a: a}, nil
 }
 
 // Conversions counts the conversions answered.
@@ -89,7 +92,12 @@ func (a *ADC) Conversions() int {
 	return a.conv
 }
 
-type adcConn struct{ a *ADC }
+type adcConn struct {
+	a *ADC
+	// chs and vals are TxPackets' buffers for one batch of channels.
+	chs  [maxBatch]int
+	vals [maxBatch]uint16
+}
 
 func (c *adcConn) String() string      { return c.a.String() }
 func (c *adcConn) Duplex() conn.Duplex { return conn.Full }
@@ -130,24 +138,56 @@ func (c *adcConn) TxPackets(p []spi.Packet) error {
 	if n > pi.DefaultBufSiz {
 		return fmt.Errorf("sim: %s: a %d-byte message is over spidev's bufsiz %d (EMSGSIZE)", c.a, n, pi.DefaultBufSiz)
 	}
-	for i := range p {
-		if err := c.convert(p[i].W, p[i].R); err != nil {
-			return fmt.Errorf("transfer %d: %w", i, err)
+	if c.a.inputs == nil {
+		for i := range p {
+			if err := c.convert(p[i].W, p[i].R); err != nil {
+				return fmt.Errorf("transfer %d: %w", i, err)
+			}
+		}
+		c.charge(len(p), n)
+		return nil
+	}
+	// The whole message is converted at one mux address: read its
+	// channels together.
+	chs, vals := c.chs[:], c.vals[:]
+	for start := 0; start < len(p); start += maxBatch {
+		part := p[start:min(len(p), start+maxBatch)]
+		for i := range part {
+			ch, err := c.command(part[i].W, part[i].R)
+			if err != nil {
+				return fmt.Errorf("transfer %d: %w", start+i, err)
+			}
+			chs[i] = ch
+		}
+		c.a.inputs(chs[:len(part)], vals[:len(part)])
+		for i := range part {
+			c.answer(vals[i], part[i].R)
 		}
 	}
+	c.a.mu.Lock()
+	c.a.conv += len(p)
+	c.a.mu.Unlock()
 	c.charge(len(p), n)
 	return nil
 }
 
-func (c *adcConn) convert(w, r []byte) error {
+// maxBatch is how many conversions of a message are read together.
+const maxBatch = 16
+
+// command decodes a conversion command and checks its read buffer.
+func (c *adcConn) command(w, r []byte) (int, error) {
 	ch, ok := mcp3x08.ParseCommand(c.a.variant, w)
 	if !ok {
-		return fmt.Errorf("sim: %s: % x is not a single-ended conversion command", c.a, w)
+		return 0, fmt.Errorf("sim: %s: % x is not a single-ended conversion command", c.a, w)
 	}
 	if len(r) != len(w) {
-		return fmt.Errorf("sim: %s: read buffer of %d bytes for a %d-byte transfer", c.a, len(r), len(w))
+		return 0, fmt.Errorf("sim: %s: read buffer of %d bytes for a %d-byte transfer", c.a, len(r), len(w))
 	}
-	v := c.a.input(ch)
+	return ch, nil
+}
+
+// answer writes reading v into r as the chip shifts it out.
+func (c *adcConn) answer(v uint16, r []byte) {
 	if top := c.a.variant.MaxCount(); v > top {
 		v = top
 	}
@@ -160,6 +200,14 @@ func (c *adcConn) convert(w, r []byte) error {
 		out[0], out[1] = 0xFF, out[1]|0xF8
 	}
 	copy(r, out[:])
+}
+
+func (c *adcConn) convert(w, r []byte) error {
+	ch, err := c.command(w, r)
+	if err != nil {
+		return err
+	}
+	c.answer(c.a.input(ch), r)
 	c.a.mu.Lock()
 	c.a.conv++
 	c.a.mu.Unlock()

@@ -222,6 +222,10 @@ func (b *Board) level(s engine.Cell) float64 {
 func (b *Board) Read(s engine.Cell) uint16 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.read(s)
+}
+
+func (b *Board) read(s engine.Cell) uint16 {
 	b.reads[s]++
 	if b.dead[s] >= 0 {
 		return uint16(b.dead[s])
@@ -234,11 +238,29 @@ func (b *Board) Read(s engine.Cell) uint16 {
 	return uint16(math.Round(math.Max(0, math.Min(b.top, v))))
 }
 
+// ReadSockets is Read of each socket of ss in turn, into dst, under one
+// lock; a socket of engine.NoCell reads as Floating.
+func (b *Board) ReadSockets(ss []engine.Cell, dst []uint16) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, s := range ss {
+		if s == engine.NoCell {
+			dst[i] = b.floating()
+		} else {
+			dst[i] = b.read(s)
+		}
+	}
+}
+
 // Floating is what an ADC input with nothing behind it reads: mid-scale
 // and very noisy.
 func (b *Board) Floating() uint16 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.floating()
+}
+
+func (b *Board) floating() uint16 {
 	return uint16(math.Max(0, math.Min(b.top, b.top/2+b.rng.NormFloat64()*b.top/8)))
 }
 

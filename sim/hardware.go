@@ -115,6 +115,7 @@ func NewWith(w *wiring.Wiring, b *Board, o *Opts) (*Hardware, error) {
 	for i, a := range w.ADCs {
 		i := i
 		d := NewADC(a.Bus, a.Chip, func(ch int) uint16 { return h.input(i, ch) })
+		d.inputs = func(chs []int, dst []uint16) { h.inputs(i, chs, dst) }
 		d.ctl, d.timing, d.noPackets = h.controller(a.Bus), h.Timing, o.NoPackets
 		h.ADCs[a.Bus] = d
 	}
@@ -149,6 +150,31 @@ func (h *Hardware) input(adc, ch int) uint16 {
 		return h.Board.Read(s)
 	}
 	return h.Board.Floating()
+}
+
+// inputs is input for several channels of ADC adc at once: the mux's
+// select lines are read once, and the board under one lock.
+func (h *Hardware) inputs(adc int, chs []int, dst []uint16) {
+	var socks [maxBatch]engine.Cell
+	addr := wiring.NoMux
+	if h.sel[0] != nil && (h.en == nil || h.en.Read() == gpio.Low) {
+		var l [4]gpio.Level
+		for i, p := range h.sel {
+			l[i] = p.Read()
+		}
+		addr = hc4067.AddressOf(l)
+	}
+	for i, ch := range chs {
+		s, ok := h.slots[slotKey{adc, ch, wiring.NoMux}]
+		if !ok && addr != wiring.NoMux {
+			s, ok = h.slots[slotKey{adc, ch, addr}]
+		}
+		if !ok {
+			s = engine.NoCell
+		}
+		socks[i] = s
+	}
+	h.Board.ReadSockets(socks[:len(chs)], dst)
 }
 
 // controller is the model's SPI controller of port name ("SPI1.0"), or

@@ -59,6 +59,10 @@ type daemon struct {
 	// play, if not nil, runs beside the node (the simulator's players);
 	// when it returns, the daemon stops.
 	play func(ctx context.Context, n *node.Node) error
+	// spawn, if not nil, starts play's goroutine (go f() by default): the
+	// simulator on virtual time makes it a participant of its lockstep
+	// clock. play starts before the node runs.
+	spawn func(f func())
 	// ready, if not nil, is called once everything listens.
 	ready func(mqttURL, httpURL string)
 	// setting names how a user changes each listening address (a flag or
@@ -283,11 +287,13 @@ func (d *daemon) run(ctx context.Context) error {
 		d.ready(url, httpURL)
 	}
 	errs := make(chan error, 2)
-	wg.Add(1)
-	go func() { defer wg.Done(); errs <- n.Run(ctx) }()
 	if d.play != nil {
+		spawn := d.spawn
+		if spawn == nil {
+			spawn = func(f func()) { go f() }
+		}
 		wg.Add(1)
-		go func() {
+		spawn(func() {
 			defer wg.Done()
 			err := d.play(ctx, n)
 			if errors.Is(err, context.Canceled) {
@@ -295,8 +301,10 @@ func (d *daemon) run(ctx context.Context) error {
 			}
 			errs <- err
 			cancel()
-		}()
+		})
 	}
+	wg.Add(1)
+	go func() { defer wg.Done(); errs <- n.Run(ctx) }()
 	var first error
 	select {
 	case first = <-errs:

@@ -24,6 +24,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
+	hwclock "github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/i18n"
@@ -70,6 +71,7 @@ games are listed on /results (CSV, zip of records); --results DIR keeps them.
 Examples:
   zertzboard sim
   zertzboard sim --game mygame.sgf --speed 4 --exit-at-end
+  zertzboard sim --game mygame.sgf --virtual --exit-at-end --http off   # on virtual time: the game in a second or so
   zertzboard sim --language pl --show
   zertzboard sim --operator arbiter:s3cret --results /tmp/results   # then open http://127.0.0.1:8080/console
   zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2
@@ -110,6 +112,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	show := fs.Bool("show", false, "draw the board in the terminal after every change")
 	event := fs.String("event", "", "the tournament's name, for the games' records (SGF EV[]), at most 100 bytes")
 	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl, ru, it, nl or es (MQTT stays English)")
+	virtual := fs.Bool("virtual", false, "run the board and the players on virtual time, as fast as the CPU allows and the same on every run (for tests and quick checks; MQTT and the web page keep the wall clock)")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -149,6 +152,9 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		if *stallEvery != 0 {
 			return fail("--stall-every and --vs-engine do not go together: the simulated hand carries out the engine's turns step by step as the LEDs show them")
+		}
+		if *virtual {
+			return fail("--virtual and --vs-engine do not go together: the engine thinks on the wall clock, and virtual time would run on without it")
 		}
 		play = &controller.Play{Engine: *enginePlayer, Level: *engineLevel, Seed: *seed}
 	}
@@ -208,13 +214,22 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return fail("calibrating the simulator: %v", err)
 	}
-	r, err := open.Open(w, hw, &open.Opts{Rate: physic.Frequency(*scanHz) * physic.Hertz})
+	// On virtual time, the scan loop steps the lockstep clock, and the
+	// players (participants) act between its scans.
+	var ls *hwclock.Lockstep
+	ro := &open.Opts{Rate: physic.Frequency(*scanHz) * physic.Hertz}
+	if *virtual {
+		ls = hwclock.NewLockstep(time.Unix(0, 0).UTC())
+		ro.Clock = ls
+	}
+	r, err := open.Open(w, hw, ro)
 	if err != nil {
 		return fail("%v", err)
 	}
 	defer r.Close()
 	first := games[0]
 	seen := newFrameWatch()
+	var h hands = wallHands{seen}
 	presses := make(chan buttons.Event, 8)
 	var term io.Writer
 	if *show {
@@ -230,12 +245,12 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 				default:
 				}
 			},
-			Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control, Play: play},
+			Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *node.Node) error {
 			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen,
-				hw: hw, presses: presses, stallEvery: *stallEvery}
+				hw: hw, presses: presses, stallEvery: *stallEvery, hands: h}
 			if play != nil {
 				lr, err := newLEDReader(w, hw.LEDs)
 				if err != nil {
@@ -253,6 +268,16 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 			fmt.Fprintf(stdout, "  journal %s\nPress Ctrl-C to stop.\n", *journalPath)
 		},
+	}
+	if ls != nil {
+		// The players' goroutine is the lockstep clock's first
+		// participant; h is set on it before play runs there.
+		d.spawn = func(f func()) {
+			ls.Go(func(pp *hwclock.Participant) {
+				h = stepHands{pp}
+				f()
+			})
+		}
 	}
 	if err := d.run(ctx); err != nil {
 		fmt.Fprintf(stderr, "zertzboard sim: %v\n", err)
@@ -377,6 +402,67 @@ type simPlayers struct {
 	game atomic.Pointer[engine.Game]
 	// vs, if not nil, plays against the engine (--vs-engine).
 	vs *vsEngine
+	// hands is the players' time: the wall clock, or the lockstep
+	// clock's (--virtual).
+	hands hands
+}
+
+// hands is the simulated players' time, for the goroutine that holds it:
+// the wall clock (wallHands), or a participant of the lockstep clock
+// (stepHands: sim --virtual), on which the board's scan loop steps the
+// players between its scans.
+type hands interface {
+	Now() time.Time
+	// Sleep waits d (not at all for d ≤ 0), or until ctx is done.
+	Sleep(ctx context.Context, d time.Duration) error
+	// Frame waits until the scan has taken another frame, at most d.
+	Frame(ctx context.Context, d time.Duration) error
+	// Go runs f on a goroutine of its own, with hands of its own.
+	Go(f func(hands))
+}
+
+// wallHands is the wall clock: the players keep a human pace in real
+// time while the board scans on its own.
+type wallHands struct{ seen *frameWatch }
+
+func (wallHands) Now() time.Time                                     { return time.Now() }
+func (wallHands) Sleep(ctx context.Context, d time.Duration) error   { return sleepCtx(ctx, d) }
+func (h wallHands) Frame(ctx context.Context, d time.Duration) error { return h.seen.wait(ctx, d) }
+func (h wallHands) Go(f func(hands))                                 { go f(h) }
+
+// stepHands is a participant of the lockstep clock: its waits end at one
+// of the scan loop's steps, and while it acts nothing else runs.
+type stepHands struct{ p *hwclock.Participant }
+
+func (h stepHands) Now() time.Time { return h.p.Now() }
+
+func (h stepHands) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	return stepped(ctx, h.p.Sleep(d))
+}
+
+// Frame waits for the next step: the scan loop has referee'd the frame
+// before it.
+func (h stepHands) Frame(ctx context.Context, _ time.Duration) error {
+	return stepped(ctx, h.p.Next())
+}
+
+func (h stepHands) Go(f func(hands)) {
+	h.p.Go(func(q *hwclock.Participant) { f(stepHands{q}) })
+}
+
+// stepped is a lockstep wait's outcome for the players: a closed clock
+// (the board stopped) ends them as a cancelled ctx does.
+func stepped(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if errors.Is(err, hwclock.ErrClosed) {
+		return context.Canceled
+	}
+	return err
 }
 
 // errEndedOffBoard stops the players' hands: the game ended off the board.
@@ -391,7 +477,7 @@ func (p *simPlayers) stepTimeout() time.Duration {
 
 func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 	if p.hw != nil && p.presses != nil {
-		go p.answer(ctx, n)
+		p.hands.Go(func(h hands) { p.answer(ctx, n, h) })
 	}
 	p.table = func() (bool, bool) {
 		st := n.Controller().State()
@@ -456,12 +542,12 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 			}
 			return p.awaitEnd(ctx, n, rep.Game.Len())
 		}
-		if err := sleepCtx(ctx, time.Duration(float64(5*time.Second)/p.speed)); err != nil {
+		if err := p.hands.Sleep(ctx, time.Duration(float64(5*time.Second)/p.speed)); err != nil {
 			return err
 		}
 		// The players clear the board for the next game.
 		p.place(m, []byte(strings.Repeat(".", len(from.Cells()))))
-		if err := sleepCtx(ctx, time.Duration(float64(2*time.Second)/p.speed)); err != nil {
+		if err := p.hands.Sleep(ctx, time.Duration(float64(2*time.Second)/p.speed)); err != nil {
 			return err
 		}
 	}
@@ -477,12 +563,12 @@ func (p *simPlayers) clearFinished(ctx context.Context, n *node.Node) error {
 	}
 	p.log.Info("the journal's game is over; the players clear the board", "result", st.Result, "turns", st.Turn)
 	p.place(m, []byte(st.Cells))
-	if err := p.seen.await(ctx, st.Cells, p.settleMS, p.stepTimeout()); err != nil {
+	if err := p.seen.await(ctx, p.hands, st.Cells, p.settleMS, p.stepTimeout()); err != nil {
 		p.log.Warn("the scan did not see the finished game's board", "err", err)
 	}
 	empty := strings.Repeat(".", len(st.Cells))
 	p.place(m, []byte(empty))
-	if err := p.seen.await(ctx, empty, p.settleMS, p.stepTimeout()); err != nil {
+	if err := p.seen.await(ctx, p.hands, empty, p.settleMS, p.stepTimeout()); err != nil {
 		p.log.Warn("the scan did not see the board cleared", "err", err)
 	}
 	return nil
@@ -528,13 +614,14 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 		// starts from the official board.
 		opt.Lag = 0
 	}
-	start := time.Now()
+	h := p.hands
+	start := h.Now()
 	last, lastAt := "", int64(0)
 	_, err := physical.Play(from, turns, opt, func(ms int64, cells []byte) error {
 		if string(cells) == last {
 			return nil
 		}
-		if err := sleepCtx(ctx, time.Until(start.Add(p.wall(ms)))); err != nil {
+		if err := h.Sleep(ctx, start.Add(p.wall(ms)).Sub(h.Now())); err != nil {
 			return err
 		}
 		waited, err := p.awaitTable(ctx)
@@ -544,13 +631,13 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 		start = start.Add(waited)
 		if ms-lastAt >= 2*opt.SettleMS-opt.ScanMS && last != "" && strings.IndexByte(last, '?') < 0 {
 			// The board the generator held: wait until the referee saw it.
-			if err := p.seen.await(ctx, last, p.settleMS, p.stepTimeout()); err != nil {
+			if err := p.seen.await(ctx, h, last, p.settleMS, p.stepTimeout()); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
 				p.log.Warn("the scan did not see a board the players held; going on", "err", err)
 			}
-			start = time.Now().Add(-p.wall(ms))
+			start = h.Now().Add(-p.wall(ms))
 		}
 		last, lastAt = string(cells), ms
 		p.place(m, cells)
@@ -580,13 +667,13 @@ func playerOptions(seed uint64, speed float64, settleMS int64, stallEvery time.D
 // answer answers the referee's questions as the players do: from what
 // they played (the record), with the buttons: take-back steps to the
 // option, confirm answers. It runs beside the hands until ctx is done.
-func (p *simPlayers) answer(ctx context.Context, n *node.Node) {
+func (p *simPlayers) answer(ctx context.Context, n *node.Node, h hands) {
 	done := 0
 	for ctx.Err() == nil {
 		q, ok := n.Controller().Asking()
 		g := p.game.Load()
 		if !ok || q.ID == done || g == nil {
-			if p.seen.wait(ctx, time.Second) != nil {
+			if h.Frame(ctx, time.Second) != nil {
 				return
 			}
 			continue
@@ -608,9 +695,9 @@ func (p *simPlayers) answer(ctx context.Context, n *node.Node) {
 		}
 		ok = true
 		for i := 0; i < steps && ok; i++ {
-			ok = p.press(ctx, p.wiring.Buttons.Takeback, buttons.Takeback)
+			ok = p.press(ctx, h, p.wiring.Buttons.Takeback, buttons.Takeback)
 		}
-		if ok && p.press(ctx, p.wiring.Buttons.Confirm, buttons.Confirm) {
+		if ok && p.press(ctx, h, p.wiring.Buttons.Confirm, buttons.Confirm) {
 			done = q.ID
 		}
 	}
@@ -621,7 +708,7 @@ func (p *simPlayers) answer(ctx context.Context, n *node.Node) {
 // be seen, twice the buttons' debounce time). It reports false if the
 // press did not register in time (ctx done, or a stalled machine: the
 // caller tries the whole answer again).
-func (p *simPlayers) press(ctx context.Context, pin string, b buttons.Button) bool {
+func (p *simPlayers) press(ctx context.Context, h hands, pin string, b buttons.Button) bool {
 	gp := p.hw.Pin(pin)
 	if gp == nil {
 		return false
@@ -636,21 +723,24 @@ func (p *simPlayers) press(ctx context.Context, pin string, b buttons.Button) bo
 	gp.Out(gpio.Low)
 	defer func() {
 		gp.Out(gpio.High)
-		_ = sleepCtx(ctx, max(4*buttons.DefaultOpts.Debounce, time.Duration(float64(300*time.Millisecond)/p.speed)))
+		_ = h.Sleep(ctx, max(4*buttons.DefaultOpts.Debounce, time.Duration(float64(300*time.Millisecond)/p.speed)))
 	}()
-	t := time.NewTimer(p.stepTimeout())
-	defer t.Stop()
+	deadline := h.Now().Add(p.stepTimeout())
 	for {
 		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-			p.log.Warn("a button press did not register", "button", b)
-			return false
 		case e := <-p.presses:
 			if e.Button == b {
 				return true
 			}
+			continue
+		default:
+		}
+		if !h.Now().Before(deadline) {
+			p.log.Warn("a button press did not register", "button", b)
+			return false
+		}
+		if h.Frame(ctx, buttons.DefaultOpts.Poll) != nil {
+			return false
 		}
 	}
 }
@@ -671,18 +761,18 @@ func (p *simPlayers) awaitTable(ctx context.Context) (waited time.Duration, err 
 		return 0, nil
 	}
 	p.log.Info("the arbiter paused the game; the players wait")
-	from := time.Now()
+	from := p.hands.Now()
 	for paused && !over {
-		if err := p.seen.wait(ctx, 50*time.Millisecond); err != nil {
-			return time.Since(from), err
+		if err := p.hands.Frame(ctx, 50*time.Millisecond); err != nil {
+			return p.hands.Now().Sub(from), err
 		}
 		paused, over = p.table()
 	}
 	if over {
-		return time.Since(from), errEndedOffBoard
+		return p.hands.Now().Sub(from), errEndedOffBoard
 	}
 	p.log.Info("the game resumes")
-	return time.Since(from), nil
+	return p.hands.Now().Sub(from), nil
 }
 
 // wall is the wall-clock time of generator time ms.
@@ -692,15 +782,15 @@ func (p *simPlayers) wall(ms int64) time.Duration {
 
 // awaitEnd waits until the referee has committed the whole game.
 func (p *simPlayers) awaitEnd(ctx context.Context, n *node.Node, turns int) error {
-	deadline := time.Now().Add(p.stepTimeout() + 10*time.Second)
-	for time.Now().Before(deadline) {
+	deadline := p.hands.Now().Add(p.stepTimeout() + 10*time.Second)
+	for p.hands.Now().Before(deadline) {
 		// The whole game, or an end off the board (a flag fall, the
 		// arbiter) before it.
 		if st := n.Controller().State(); st.Turn >= turns || st.Phase == "over" {
 			p.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}
-		if err := p.seen.wait(ctx, 50*time.Millisecond); err != nil {
+		if err := p.hands.Frame(ctx, 50*time.Millisecond); err != nil {
 			return err
 		}
 	}
@@ -742,8 +832,8 @@ func (w *frameWatch) frame(ms int64, cells []byte) {
 // stage to count them (the settle time and settle.MinScans frames, the
 // stage's own rule) and one frame more, so the controller has refereed
 // the frame that settled them; or until the timeout passes.
-func (w *frameWatch) await(ctx context.Context, cells string, settleMS int64, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
+func (w *frameWatch) await(ctx context.Context, h hands, cells string, settleMS int64, timeout time.Duration) error {
+	deadline := h.Now().Add(timeout)
 	for {
 		w.mu.Lock()
 		ok := string(w.cells) == cells && w.n > settlepkg.MinScans && w.prev-w.since >= settleMS
@@ -751,11 +841,11 @@ func (w *frameWatch) await(ctx context.Context, cells string, settleMS int64, ti
 		if ok {
 			return nil
 		}
-		left := time.Until(deadline)
+		left := deadline.Sub(h.Now())
 		if left <= 0 {
 			return fmt.Errorf("the board was not seen settled within %s", timeout)
 		}
-		if err := w.wait(ctx, min(left, 100*time.Millisecond)); err != nil {
+		if err := h.Frame(ctx, min(left, 100*time.Millisecond)); err != nil {
 			return err
 		}
 	}

@@ -16,41 +16,83 @@ import (
 	"github.com/zertzboard/zertzboard/referee"
 )
 
+// TestSimEveryGameOnVirtualTime plays every built-in game through the
+// whole simulated board, as `zertzboard sim --virtual` runs it (virtual
+// Hall sensors read over the ADC and multiplexer drivers, the classifier,
+// the scan loop, the referee, the controller, the journal and the MQTT
+// broadcast), at speed 1 and at speed 20, and checks that the game the
+// board kept is its source record's: every turn and the result. The board
+// and the players run on the lockstep clock, so human speed costs no wall
+// time and no run depends on the machine's load. The simulated players
+// answer any question with the buttons, from what they played.
+func TestSimEveryGameOnVirtualTime(t *testing.T) {
+	dir := samples.BuiltinDir()
+	for _, speed := range []string{"1", "20"} {
+		for i, n := range samples.BuiltinNames() {
+			t.Run(fmt.Sprintf("speed%s/%s", speed, n), func(t *testing.T) {
+				t.Parallel()
+				simGameEndsAsRecorded(t, filepath.Join(dir, n), speed, "--virtual", "--seed", fmt.Sprint(i+1))
+			})
+		}
+	}
+}
+
+// TestSimVirtualIsRepeatable: on virtual time the same game, seed and
+// stalls give the same journal, byte for byte (every frame time, turn,
+// question and answer), however busy the machine.
+func TestSimVirtualIsRepeatable(t *testing.T) {
+	game := filepath.Join(samples.BuiltinDir(), samples.BuiltinNames()[0])
+	var journals [2][]byte
+	for i := range journals {
+		jpath := filepath.Join(t.TempDir(), "j.jsonl")
+		simGameEndsAsRecorded(t, game, "4", "--virtual", "--stall-every", "2s", "--journal", jpath)
+		data, err := os.ReadFile(jpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		journals[i] = data
+	}
+	if !bytes.Equal(journals[0], journals[1]) {
+		a, b := strings.Split(string(journals[0]), "\n"), strings.Split(string(journals[1]), "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("the two runs' journals differ at line %d:\n%s\n%s", i+1, a[i], b[i])
+			}
+		}
+		t.Fatalf("the two runs' journals differ in length: %d and %d lines", len(a), len(b))
+	}
+	if !bytes.Contains(journals[0], []byte(`"op":"answer"`)) {
+		t.Log("no question was asked; the run checks the turns only")
+	}
+}
+
 // TestSimGamesEndAsRecorded plays built-in games through the whole
-// simulated board (virtual sensors, the scan, the referee, the journal)
-// at speed 20 and checks that the game the board kept is the record's:
-// every turn and the winner.
+// simulated board on the wall clock (the way a user watches `zertzboard
+// sim`), at speed 20, and checks that the game the board kept is the
+// record's: every turn and the winner.
 //
 // By default it plays the first built-in game (the one make run shows
-// first) and the first game of each board size; ZERTZ_SIM_ALL=1 plays
-// every built-in game, ZERTZ_SIM_SPEEDS=1,20 also at human speed (an hour
-// or more), and ZERTZ_SIM_STALLS=2s hides the hands from the scan for
-// 150-600 ms that often (the referee then infers turns and asks; the
-// simulated players answer with the buttons, from what they played).
+// first); ZERTZ_SIM_ALL=1 plays every built-in game, ZERTZ_SIM_SPEEDS=1,20
+// also at human speed (an hour or more), and ZERTZ_SIM_STALLS=2s hides
+// the hands from the scan for 150-600 ms that often (the referee then
+// infers turns and asks; the simulated players answer with the buttons,
+// from what they played). TestSimEveryGameOnVirtualTime plays them all,
+// at both speeds, on virtual time.
 func TestSimGamesEndAsRecorded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays whole games in real time")
 	}
 	dir := samples.BuiltinDir()
 	names := samples.BuiltinNames()
-	var games []string
-	seen := map[string]bool{}
-	for i, n := range names {
-		rec, err := record.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 || !seen[rec.Variant] || os.Getenv("ZERTZ_SIM_ALL") != "" {
-			games = append(games, n)
-		}
-		seen[rec.Variant] = true
+	if os.Getenv("ZERTZ_SIM_ALL") == "" {
+		names = names[:1]
 	}
 	speeds := []string{"20"}
 	if s := os.Getenv("ZERTZ_SIM_SPEEDS"); s != "" {
 		speeds = strings.Split(s, ",")
 	}
 	for _, speed := range speeds {
-		for _, n := range games {
+		for _, n := range names {
 			// One at a time: simulated boards side by side starve each
 			// other's scans on a small machine (TestHall is the test of
 			// many boards).
@@ -61,7 +103,10 @@ func TestSimGamesEndAsRecorded(t *testing.T) {
 	}
 }
 
-func simGameEndsAsRecorded(t *testing.T, game, speed string) {
+// simGameEndsAsRecorded runs `zertzboard sim` on one game (with more
+// flags, e.g. --virtual) and checks the journal's game against the
+// record: every turn and the result.
+func simGameEndsAsRecorded(t *testing.T, game, speed string, more ...string) {
 	rec, err := record.ReadFile(game)
 	if err != nil {
 		t.Fatal(err)
@@ -76,10 +121,16 @@ func simGameEndsAsRecorded(t *testing.T, game, speed string) {
 	if stalls == "" {
 		stalls = "0"
 	}
-	code := run([]string{"sim", "--game", game, "--speed", speed, "--stall-every", stalls, "--exit-at-end",
-		"--http", "off", "--mqtt-listen", "127.0.0.1:0", "--ws-listen", "off", "--scan-hz", "100", "--journal", jpath}, &stdout, &stderr)
+	args := []string{"sim", "--game", game, "--speed", speed, "--stall-every", stalls, "--exit-at-end", "--analysis", "off",
+		"--http", "off", "--mqtt-listen", "127.0.0.1:0", "--ws-listen", "off", "--scan-hz", "100", "--journal", jpath}
+	code := run(append(args, more...), &stdout, &stderr)
 	if code != exitOK {
 		t.Fatalf("sim exit %d:\n%s", code, tail(stderr.String(), 40))
+	}
+	for i := 0; i+1 < len(more); i++ {
+		if more[i] == "--journal" {
+			jpath = more[i+1]
+		}
 	}
 	j, _, err := journal.Open(jpath)
 	if err != nil {
@@ -101,7 +152,7 @@ func simGameEndsAsRecorded(t *testing.T, game, speed string) {
 	if got, want := g.Position().Result(), rep.Game.Position().Result(); got != want {
 		t.Errorf("result %+v; the record's %+v", got, want)
 	}
-	t.Logf("%d turns, %d questions answered with the buttons", g.Len(), strings.Count(stderr.String(), "question answered"))
+	t.Logf("%d turns, result %+v, %d questions answered with the buttons", g.Len(), g.Position().Result(), strings.Count(stderr.String(), "question answered"))
 }
 
 // tail returns the last n lines of s.
@@ -119,8 +170,8 @@ func tail(s string, n int) string {
 // generator's time divided by the speed is the wall time the scan sees,
 // so human speed costs no wall time. The questions are answered as the
 // players answer them (physical.Answer). Each game must end as recorded:
-// every turn and the result. (TestSimGamesEndAsRecorded runs the whole
-// simulated board on the wall clock, for a few games.)
+// every turn and the result. (TestSimEveryGameOnVirtualTime runs the
+// whole simulated board, on the lockstep clock.)
 func TestSimPlayersFollowEveryGame(t *testing.T) {
 	dir := samples.BuiltinDir()
 	for _, speed := range []float64{1, 20} {

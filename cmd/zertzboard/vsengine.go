@@ -148,13 +148,13 @@ func (p *simPlayers) tableState() (paused, over bool) {
 
 // awaitTurns waits until the board has committed want turns.
 func (p *simPlayers) awaitTurns(ctx context.Context, n *node.Node, want int) error {
-	deadline := time.Now().Add(p.vsStepTimeout())
+	deadline := p.hands.Now().Add(p.vsStepTimeout())
 	for n.Controller().State().Turn < want {
-		if time.Now().After(deadline) {
+		if p.hands.Now().After(deadline) {
 			st := n.Controller().State()
 			return fmt.Errorf("the board committed %d turns, not %d, within %s (status %q)", st.Turn, want, p.vsStepTimeout(), st.Status)
 		}
-		if err := p.seen.wait(ctx, 100*time.Millisecond); err != nil {
+		if err := p.hands.Frame(ctx, 100*time.Millisecond); err != nil {
 			return err
 		}
 	}
@@ -180,7 +180,7 @@ func (p *simPlayers) engineHand(ctx context.Context, n *node.Node, m *wiring.Mou
 	var path []engine.Cell
 	frames := -1
 	var prompt []referee.Role
-	deadline := time.Now().Add(p.vsStepTimeout())
+	deadline := p.hands.Now().Add(p.vsStepTimeout())
 	for step := 0; ; step++ {
 		// Wait for the LEDs to show something new since the last step.
 		var roles []referee.Role
@@ -197,10 +197,10 @@ func (p *simPlayers) engineHand(ctx context.Context, n *node.Node, m *wiring.Mou
 				roles, frames = nil, f
 				break
 			}
-			if time.Now().After(deadline) {
+			if p.hands.Now().After(deadline) {
 				return engine.Turn{}, fmt.Errorf("the LEDs showed no step of the engine's turn %d within %s (status %q)", played+1, p.vsStepTimeout(), n.Controller().State().Status)
 			}
-			if err := p.seen.wait(ctx, 20*time.Millisecond); err != nil {
+			if err := p.hands.Frame(ctx, 20*time.Millisecond); err != nil {
 				return engine.Turn{}, err
 			}
 		}
@@ -257,7 +257,7 @@ func (p *simPlayers) engineHand(ctx context.Context, n *node.Node, m *wiring.Mou
 			continue
 		}
 		p.place(m, board)
-		if err := p.seen.await(ctx, string(board), p.settleMS, p.stepTimeout()); err != nil {
+		if err := p.seen.await(ctx, p.hands, string(board), p.settleMS, p.stepTimeout()); err != nil {
 			return engine.Turn{}, err
 		}
 		if step > 64 {

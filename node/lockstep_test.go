@@ -1,0 +1,137 @@
+package node
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"periph.io/x/conn/v3/gpio"
+
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/buttons"
+	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/internal/samples"
+	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/physical"
+	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/sim"
+)
+
+// TestLockstepGame runs a board on the lockstep clock: a participant plays
+// a real 48-ring game onto the virtual base, frame by frame at the
+// generator's times, then presses new game on the buttons. Every frame
+// the referee takes is one scan period after the one before (no scan is
+// skipped or doubled, whatever the machine's load), the game is refereed
+// into the record, the press is read by the buttons in lockstep, and the
+// LEDs were drawn by the loop and are dark after it.
+func TestLockstepGame(t *testing.T) {
+	rec, err := record.ReadFile(samples.Path("032_Z11-ddyer-pmolz-2023-11-27-2100.sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := wiring.Reference()
+	board := sim.NewBoard(w.Base, nil)
+	hw, err := sim.New(w, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := clock.NewLockstep(time.Unix(0, 0))
+	rig, err := open.Open(w, hw, &open.Opts{Clock: ls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rig.Close()
+	cal := calibrateSim(t, rig, board)
+	start, _ := rec.Start()
+	m, err := w.Mount(start.Board())
+	if err != nil {
+		t.Fatal(err)
+	}
+	place := func(cells []byte) {
+		for c, s := range m.Sockets {
+			if cells[c] != '?' {
+				board.Set(s, engine.Content(cells[c]))
+			}
+		}
+	}
+	board.SetAll(engine.NoRing)
+	place([]byte(start.Cells()))
+
+	period := rig.Scanner.Period().Milliseconds()
+	var frames, badGaps int
+	last := int64(-1)
+	var pressed []buttons.Event
+	n, err := New(Options{BoardID: "t", Variant: rec.Variant, First: rec.First, Rig: rig, Calibration: cal, Lockstep: ls,
+		OnFrame: func(ms int64, _ []byte) {
+			if last >= 0 && ms-last != period {
+				badGaps++
+			}
+			last = ms
+			frames++
+		},
+		OnButton: func(e buttons.Event) { pressed = append(pressed, e) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var played error
+	var ended live.State
+	ls.Go(func(p *clock.Participant) {
+		defer cancel()
+		opt := physical.DefaultOptions
+		opt.Seed = 2
+		t0 := p.Now()
+		_, played = physical.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
+			if err := p.Sleep(t0.Add(time.Duration(ms) * time.Millisecond).Sub(p.Now())); err != nil {
+				return err
+			}
+			place(cells)
+			return nil
+		})
+		if played != nil {
+			return
+		}
+		ended = n.Controller().State()
+		// New game, held down until the buttons have seen it.
+		pin := hw.Pin(w.Buttons.NewGame)
+		pin.Out(gpio.Low)
+		for len(pressed) == 0 {
+			if played = p.Next(); played != nil {
+				return
+			}
+		}
+		pin.Out(gpio.High)
+	})
+	if err := n.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if played != nil {
+		t.Fatal(played)
+	}
+	if frames == 0 || badGaps != 0 {
+		t.Errorf("%d frames, %d not one scan period (%d ms) after the one before", frames, badGaps, period)
+	}
+	if ended.Turn != len(rec.Turns) || ended.Phase != "over" {
+		t.Fatalf("refereed %d turns of %d; phase %s; moves %v", ended.Turn, len(rec.Turns), ended.Phase, ended.Moves)
+	}
+	st := n.Controller().State()
+	if len(pressed) != 1 || pressed[0].Button != buttons.NewGame {
+		t.Fatalf("presses %v; want one new game", pressed)
+	}
+	// The press started a new game.
+	if st.Turn != 0 || st.Seq == 0 {
+		t.Errorf("after the new-game press: turn %d, seq %d", st.Turn, st.Seq)
+	}
+	if hw.LEDs.Frames() < 2 {
+		t.Errorf("the LED chain was written %d times", hw.LEDs.Frames())
+	}
+	for i, c := range hw.LEDs.Colors() {
+		if c.R|c.G|c.B != 0 {
+			t.Fatalf("LED %d is %v after Run returned; want dark", i, c)
+		}
+	}
+}
