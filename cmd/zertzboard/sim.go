@@ -402,6 +402,9 @@ type simPlayers struct {
 	game atomic.Pointer[engine.Game]
 	// vs, if not nil, plays against the engine (--vs-engine).
 	vs *vsEngine
+	// leftOpen is the last question the players leave open (none of its
+	// options is what they played).
+	leftOpen atomic.Int64
 	// hands is the players' time: the wall clock, or the lockstep
 	// clock's (--virtual).
 	hands hands
@@ -684,6 +687,7 @@ func (p *simPlayers) answer(ctx context.Context, n *node.Node, h hands) {
 			// question open, and the referee follows the board on.
 			p.log.Warn("the players played none of the referee's options; they leave the question open", "question", q.Text)
 			done = q.ID
+			p.leftOpen.Store(int64(q.ID))
 			continue
 		}
 		p.log.Info("the players answer the referee", "question", q.ID, "option", q.Options[opt])
@@ -785,14 +789,23 @@ func (p *simPlayers) awaitEnd(ctx context.Context, n *node.Node, turns int) erro
 	deadline := p.hands.Now().Add(p.stepTimeout() + 10*time.Second)
 	for p.hands.Now().Before(deadline) {
 		// The whole game, or an end off the board (a flag fall, the
-		// arbiter) before it.
-		if st := n.Controller().State(); st.Turn >= turns || st.Phase == "over" {
+		// arbiter) before it; and no question left that the players
+		// mean to answer (e.g. the colour of the last turn's marble).
+		st := n.Controller().State()
+		q, asking := n.Controller().Asking()
+		if asking && (p.hw == nil || int64(q.ID) == p.leftOpen.Load()) {
+			asking = false // nobody to answer it, or the players leave it open
+		}
+		if (st.Turn >= turns || st.Phase == "over") && !asking {
 			p.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}
 		if err := p.hands.Frame(ctx, 50*time.Millisecond); err != nil {
 			return err
 		}
+	}
+	if q, asking := n.Controller().Asking(); asking {
+		return fmt.Errorf("the referee saw %d turns of %d, and asks %q", n.Controller().State().Turn, turns, q.Text)
 	}
 	return fmt.Errorf("the referee saw %d turns of %d", n.Controller().State().Turn, turns)
 }
