@@ -99,6 +99,11 @@ type Board struct {
 	drifts []float64 // accumulated drift
 	noise  []float64 // extra noise σ per socket
 	reads  []int
+	// still is each socket's noiseless level without its drift, worked
+	// out once after the cells change (fresh): a scan reads every socket,
+	// the pieces move far more rarely.
+	still []float64
+	fresh bool
 }
 
 // NewBoard returns a base with no rings on it.
@@ -109,7 +114,7 @@ func NewBoard(base *engine.Board, o *BoardOpts) *Board {
 	n := base.Len()
 	b := &Board{base: base, o: *o, top: float64(int(1)<<o.Bits - 1), rng: rand.New(rand.NewPCG(o.Seed, 0x2e27)),
 		cells: make([]engine.Content, n), offset: make([]float64, n), gain: make([]float64, n), dead: make([]int, n),
-		drift: make([]float64, n), drifts: make([]float64, n), noise: make([]float64, n), reads: make([]int, n)}
+		drift: make([]float64, n), drifts: make([]float64, n), noise: make([]float64, n), reads: make([]int, n), still: make([]float64, n)}
 	for i := range b.cells {
 		b.cells[i] = engine.NoRing
 		b.offset[i] = (b.rng.Float64()*2 - 1) * o.Spread
@@ -126,7 +131,9 @@ func (b *Board) Base() *engine.Board { return b.base }
 func (b *Board) Set(s engine.Cell, c engine.Content) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.cells[s] = c
+	if b.cells[s] != c {
+		b.cells[s], b.fresh = c, false
+	}
 }
 
 // SetAll puts c on every socket.
@@ -136,6 +143,7 @@ func (b *Board) SetAll(c engine.Content) {
 	for i := range b.cells {
 		b.cells[i] = c
 	}
+	b.fresh = false
 }
 
 // SetCells sets every socket from a frame-log string in base order.
@@ -153,6 +161,7 @@ func (b *Board) SetCells(cells string) error {
 	for i := range cells {
 		b.cells[i] = engine.Content(cells[i])
 	}
+	b.fresh = false
 	return nil
 }
 
@@ -210,8 +219,19 @@ func (b *Board) Level(s engine.Cell) float64 {
 }
 
 func (b *Board) level(s engine.Cell) float64 {
+	if !b.fresh {
+		for i := range b.still {
+			b.still[i] = b.stillLevel(engine.Cell(i))
+		}
+		b.fresh = true
+	}
+	return b.still[s] + b.drifts[s]
+}
+
+// stillLevel is socket s's noiseless level without its drift.
+func (b *Board) stillLevel(s engine.Cell) float64 {
 	lv := &b.o.Levels
-	v := lv[0] + (lv[classify.Index(b.cells[s])]-lv[0])*b.gain[s] + b.offset[s] + b.drifts[s]
+	v := lv[0] + (lv[classify.Index(b.cells[s])]-lv[0])*b.gain[s] + b.offset[s]
 	for _, n := range b.base.Neighbours(s) {
 		v += b.o.Crosstalk * (lv[classify.Index(b.cells[n])] - lv[0])
 	}
