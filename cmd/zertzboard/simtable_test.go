@@ -14,7 +14,8 @@ import (
 func TestPlayersHonourTheArbiter(t *testing.T) {
 	var paused, over atomic.Bool
 	asked := make(chan struct{}, 64)
-	p := &simPlayers{log: slog.New(slog.DiscardHandler), seen: newFrameWatch(), table: func() (bool, bool) {
+	seen := newFrameWatch()
+	p := &simPlayers{log: slog.New(slog.DiscardHandler), seen: seen, hands: wallHands{seen}, table: func() (bool, bool) {
 		select {
 		case asked <- struct{}{}:
 		default:
