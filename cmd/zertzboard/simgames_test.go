@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,7 +32,8 @@ func TestSimEveryGameOnVirtualTime(t *testing.T) {
 		for i, n := range samples.BuiltinNames() {
 			t.Run(fmt.Sprintf("speed%s/%s", speed, n), func(t *testing.T) {
 				t.Parallel()
-				simGameEndsAsRecorded(t, filepath.Join(dir, n), speed, "--virtual", "--seed", fmt.Sprint(i+1))
+				simGameEndsAsRecorded(t, filepath.Join(dir, n), speed, "--virtual", "--seed", fmt.Sprint(i+1),
+					"--http", "127.0.0.1:0", "--results", t.TempDir())
 			})
 		}
 	}
@@ -109,7 +111,9 @@ func TestSimGamesEndAsRecorded(t *testing.T) {
 
 // simGameEndsAsRecorded runs `zertzboard sim` on one game (with more
 // flags, e.g. --virtual) and checks the journal's game against the
-// record: every turn and the result.
+// record: every turn and the result. With --results DIR among the flags
+// it also checks what the scoreboard kept there (the record and the
+// result it received over MQTT).
 func simGameEndsAsRecorded(t *testing.T, game, speed string, more ...string) {
 	rec, err := record.ReadFile(game)
 	if err != nil {
@@ -131,9 +135,13 @@ func simGameEndsAsRecorded(t *testing.T, game, speed string, more ...string) {
 	if code != exitOK {
 		t.Fatalf("sim exit %d:\n%s", code, tail(stderr.String(), 40))
 	}
+	results := ""
 	for i := 0; i+1 < len(more); i++ {
-		if more[i] == "--journal" {
+		switch more[i] {
+		case "--journal":
 			jpath = more[i+1]
+		case "--results":
+			results = more[i+1]
 		}
 	}
 	j, _, err := journal.Open(jpath)
@@ -142,21 +150,93 @@ func simGameEndsAsRecorded(t *testing.T, game, speed string, more ...string) {
 	}
 	defer j.Close()
 	g := j.Game().Game
-	b := rep.Game.Start().Board()
-	for i := 0; i < max(g.Len(), rep.Game.Len()); i++ {
-		if i >= g.Len() || i >= rep.Game.Len() {
-			t.Fatalf("the board kept %d turns; the record has %d\n%s", g.Len(), rep.Game.Len(), tail(stderr.String(), 40))
-		}
-		got, _ := g.Turn(i)
-		want, _ := rep.Game.Turn(i)
-		if got != want && !(got.Kind == engine.Capture && want.Kind == engine.Capture && g.PositionAfter(i+1).Equal(rep.Game.PositionAfter(i+1))) {
-			t.Fatalf("turn %d: the board kept %s; the record has %s\n%s", i+1, engine.FormatTurn(b, got), engine.FormatTurn(b, want), tail(stderr.String(), 40))
-		}
+	if msg := sameGame(g, rep.Game); msg != "" {
+		t.Fatalf("the board kept %s\n%s", msg, tail(stderr.String(), 40))
 	}
 	if got, want := g.Position().Result(), rep.Game.Position().Result(); got != want {
 		t.Errorf("result %+v; the record's %+v", got, want)
 	}
+	if results != "" {
+		checkResultsDir(t, results, rep)
+	}
 	t.Logf("%d turns, result %+v, %d questions answered with the buttons", g.Len(), g.Position().Result(), strings.Count(stderr.String(), "question answered"))
+}
+
+// sameGame says how got's turns differ from want's, or "" when they are
+// the same (a capture may take another path to the same position).
+func sameGame(got, want *engine.Game) string {
+	b := want.Start().Board()
+	for i := 0; i < max(got.Len(), want.Len()); i++ {
+		if i >= got.Len() || i >= want.Len() {
+			return fmt.Sprintf("%d turns; the record has %d", got.Len(), want.Len())
+		}
+		g, _ := got.Turn(i)
+		w, _ := want.Turn(i)
+		if g != w && !(g.Kind == engine.Capture && w.Kind == engine.Capture && got.PositionAfter(i+1).Equal(want.PositionAfter(i+1))) {
+			return fmt.Sprintf("turn %d %s; the record has %s", i+1, engine.FormatTurn(b, g), engine.FormatTurn(b, w))
+		}
+	}
+	return ""
+}
+
+// checkResultsDir checks the scoreboard's results directory after one game:
+// a game that ended on the board is there, its record (GAME.json) the
+// source's turns and its envelope (GAME.result) the source's winner,
+// reason and turn count; a game that did not (a resignation) is not.
+func checkResultsDir(t *testing.T, dir string, rep *record.Replay) {
+	t.Helper()
+	envelopes, err := filepath.Glob(filepath.Join(dir, "*.result"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := rep.Game.Position().Result()
+	if !end.Over {
+		if len(envelopes) != 0 {
+			t.Errorf("the game did not end on the board, yet the results hold %v", envelopes)
+		}
+		return
+	}
+	if len(envelopes) != 1 {
+		t.Fatalf("the results hold %d games; want the one played", len(envelopes))
+	}
+	data, err := os.ReadFile(envelopes[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Winner *int   `json:"winner"`
+		Reason string `json:"reason"`
+		Turns  int    `json:"turns"`
+		Record string `json:"record"`
+	}
+	if err := json.Unmarshal(data, &meta); err != nil {
+		t.Fatalf("%s: %v", envelopes[0], err)
+	}
+	want := -1
+	if end.Winner >= 0 {
+		want = end.Winner
+	}
+	got := -1
+	if meta.Winner != nil {
+		got = *meta.Winner
+	}
+	if got != want || meta.Reason != string(end.Reason) || meta.Turns != rep.Game.Len() {
+		t.Errorf("the results say winner %d by %q in %d turns; the record: %d by %q in %d", got, meta.Reason, meta.Turns, want, end.Reason, rep.Game.Len())
+	}
+	kept, err := record.ReadFile(filepath.Join(dir, meta.Record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	krep, err := kept.Replay()
+	if err != nil {
+		t.Fatalf("the results' record: %v", err)
+	}
+	if msg := sameGame(krep.Game, rep.Game); msg != "" {
+		t.Errorf("the results' record has %s", msg)
+	}
+	if krep.Result != rep.Result {
+		t.Errorf("the results' record ends %+v; the source %+v", krep.Result, rep.Result)
+	}
 }
 
 // tail returns the last n lines of s.
