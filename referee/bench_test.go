@@ -173,7 +173,7 @@ func BenchmarkLinesStep1(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if next := r.step(lines, obs); len(next) == 0 {
+		if next := r.step(lines, r.current(obs)); len(next) == 0 {
 			b.Fatal("the line does not explain the board")
 		}
 	}
@@ -185,7 +185,7 @@ func BenchmarkLinesStep64(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if next := r.step(lines, obs); len(next) == 0 {
+		if next := r.step(lines, r.current(obs)); len(next) == 0 {
 			b.Fatal("no line explains the board")
 		}
 	}

@@ -137,6 +137,13 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	// No single turn explains the board: perhaps the scan missed the end
 	// of one turn and saw it merged with the next, or lost sight for
 	// longer; resynchronise where the board is a position two turns away.
+	if r.lostBefore > 0 {
+		// The board before made no sense either: perhaps a sensor is
+		// stuck, and has been misleading the referee.
+		if ev, ok := r.stuckSearch(t, obs); ok {
+			return ev
+		}
+	}
 	if !r.noTwo && r.lines == nil {
 		// Follow every line of play from the official position until the
 		// boards tell which was played.

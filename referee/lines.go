@@ -106,7 +106,8 @@ func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, b
 
 // extend lists the ways line l explains obs: itself at rest or with a
 // turn under way, one turn more, or two.
-func (r *Referee) extend(l line, obs string, add func(line)) {
+func (r *Referee) extend(l line, at board, add func(line)) {
+	obs := at.cells
 	// Claimed rings seen off the board are off for good.
 	for _, c := range cellsOf(l.clear) {
 		if obs[c] == '.' {
@@ -149,17 +150,17 @@ func (r *Referee) extend(l line, obs string, add func(line)) {
 			}
 		}
 	}
-	if changed|r.touched == 0 {
+	if changed|at.touched == 0 {
 		return
 	}
 	// A cell the hands touched between the boards may have held a turn's
 	// marble that has gone again (jumped, or claimed). After a stall, the
 	// board may be three turns on.
 	depth := 1
-	if r.stalled {
+	if at.stalled {
 		depth = 2
 	}
-	r.furtherTurns(l, obs, changed|unknown|r.touched, gone|unknown, depth, add)
+	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, add)
 }
 
 // furtherTurns adds the lines that explain obs with one turn from l
@@ -226,10 +227,10 @@ func sameLine(a, b line) bool { return sameTurns(a.turns, b.turns) }
 
 // step checks a settled board against every live line and returns those
 // that explain it, or none.
-func (r *Referee) step(lines []line, obs string) []line {
+func (r *Referee) step(lines []line, at board) []line {
 	var next []line
 	for _, l := range lines {
-		r.extend(l, obs, func(n line) {
+		r.extend(l, at, func(n line) {
 			for i, x := range next {
 				if sameLine(x, n) {
 					next[i].rest = next[i].rest || n.rest
@@ -284,15 +285,15 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		r.lines = []line{r.rootLine()}
 		r.linesBefore, r.linesOld = nil, nil
 	}
-	next, prev, old := r.step(r.lines, raw), r.lines, r.linesBefore
+	next, prev, old := r.step(r.lines, r.current(raw)), r.lines, r.linesBefore
 	if len(next) == 0 && r.linesBefore != nil {
 		// The last board may have been an illegal try put right since,
 		// which some line happened to explain: the lines before it.
-		next, prev, old = r.step(r.linesBefore, raw), nil, nil
+		next, prev, old = r.step(r.linesBefore, r.current(raw)), nil, nil
 	}
 	if len(next) == 0 {
 		// Perhaps a line was never followed: the official position's.
-		next = r.step([]line{r.rootLine()}, raw)
+		next = r.step([]line{r.rootLine()}, r.current(raw))
 	}
 	known := r.known(raw)
 	if len(next) == 0 {
@@ -555,7 +556,7 @@ func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
 	if r.noTwo || r.lines != nil || !r.stalled {
 		return nil, false
 	}
-	if next := r.step([]line{r.rootLine()}, obs); len(next) < 2 {
+	if next := r.step([]line{r.rootLine()}, r.current(obs)); len(next) < 2 {
 		return nil, false
 	}
 	return r.linesObserve(t, obs)

@@ -176,6 +176,15 @@ type Referee struct {
 	ended *Ending
 	// expect: the turn the player to move must carry out (the engine's).
 	expect *expectation
+
+	// Stuck sensors (stuck.go): when each cell's reading last changed,
+	// the settled boards of the last turns, the sockets found stuck and
+	// what each reads, and the frame with those hidden.
+	lastChange [engine.MaxCells]int64
+	hist       []histBoard
+	stuck      uint64
+	stuckRead  [engine.MaxCells]byte
+	masked     string
 }
 
 // New starts a referee.
@@ -257,6 +266,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.gap = max(r.gap, t-r.lastT)
 	}
 	r.lastT = t
+	var ev []Event
 	if cells != r.frame {
 		if len(cells) != r.b.Len() {
 			return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len()))
@@ -266,21 +276,29 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 				return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
 			}
 		}
+		for i := 0; i < len(cells) && len(r.frame) == len(cells); i++ {
+			if cells[i] != r.frame[i] {
+				r.lastChange[i] = t
+			}
+		}
 		r.frame = cells
+		var stuckEv []Event
+		r.masked, stuckEv = r.mask(t, cells)
 		if len(r.settled) == len(cells) {
 			for i := 0; i < len(cells); i++ {
-				if cells[i] != r.settled[i] {
+				if r.masked[i] != r.settled[i] {
 					r.moving |= 1 << uint(i)
 				}
 			}
 		}
+		ev = stuckEv
 	}
-	var ev []Event
+	cells = r.masked
 	if t >= r.deadCheck {
 		// Dead sensors are reported once, and once more when all read
 		// again: checked four times a second, not on every frame.
 		r.deadCheck = t + 250
-		ev = r.noteDead(t, r.stage.Dead())
+		ev = append(ev, r.noteDead(t, r.stage.Dead())...)
 	}
 	obs, ok := r.stage.Push(t, cells)
 	if !ok {
@@ -306,6 +324,9 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	r.fault = ""
 	for _, c := range r.unknown {
 		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
+	}
+	if !r.Over() {
+		r.remember(obs.Cells)
 	}
 	if len(r.unknown) > 0 && len(r.unknown) <= maxUnknownTried && !r.Over() {
 		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
@@ -366,6 +387,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
+	r.hist, r.stuck = nil, 0
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
 	r.guide = r.idleGuidance()

@@ -499,6 +499,16 @@ func (r *Referee) known(cells string) string {
 // noteDead reports a change in the cells whose sensors are dead: once when
 // a sensor dies, once when all read again.
 func (r *Referee) noteDead(t int64, dead []int) []Event {
+	if r.stuck != 0 {
+		// A stuck socket was reported as such, not as dead.
+		var live []int
+		for _, c := range dead {
+			if r.stuck&bit(engine.Cell(c)) == 0 {
+				live = append(live, c)
+			}
+		}
+		dead = live
+	}
 	same := len(dead) == len(r.dead)
 	for i := 0; same && i < len(dead); i++ {
 		same = dead[i] == r.dead[i]

@@ -1,0 +1,254 @@
+package referee
+
+import (
+	"fmt"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
+
+// Stuck sensors.
+//
+// A dead sensor reads '?', and the referee knows at once not to trust it.
+// A stuck sensor reads a plausible content ('o', a marble, '.') whatever
+// is put on its socket, and nothing tells it from a real board until the
+// boards stop making sense: a marble put on the stuck socket shows only as
+// the ring its player removed, and the next player's marble then looks
+// like the end of that turn. The referee finds such a sensor when the
+// settled boards since a position up to maxRevise turns back are explained
+// by no line of play as read, but are by lines of play in which one
+// socket, whose reading has not changed since, holds something else. It
+// then reports that socket as a sensor fault, referees on with the socket
+// unknown (as a dead one), and asks the players about the turns the
+// faulty reading made it commit: the options are the lines of play that
+// explain every board, and none is fact until the players answer. A stuck
+// socket whose reading changes reads again.
+//
+// Nothing tells a stuck reading from a real one before the boards
+// contradict it; the turns committed before then are committed on the
+// reading, as any referee would, and asked about once the fault shows.
+
+// maxRevise is how many committed turns back the referee looks for the
+// board where a stuck sensor began to mislead it; maxHist bounds the
+// settled boards kept for that.
+const (
+	maxRevise = 12
+	maxHist   = 160
+)
+
+// stuckReach is how far (in steps between neighbouring sockets) a stuck
+// socket may lie from the cells where the board contradicts the official
+// one: a jump over it, a marble beside it.
+const stuckReach = 2
+
+// histBoard is one settled board, with the official line of play it was
+// read against.
+type histBoard struct {
+	at    board
+	since int64
+	n     int  // the game's length then
+	root  line // the official position then
+}
+
+// board is a settled board as the line matchers read it: its cells, the
+// cells the hands touched since the board before, and whether the scan
+// stalled in between.
+type board struct {
+	cells   string
+	touched uint64
+	stalled bool
+}
+
+// current is the settled board being refereed.
+func (r *Referee) current(cells string) board {
+	return board{cells: cells, touched: r.touched, stalled: r.stalled}
+}
+
+// remember keeps the settled board for stuckSearch, dropping boards from
+// before the last maxRevise turns.
+func (r *Referee) remember(cells string) {
+	n := r.game.Len()
+	k := 0
+	for k < len(r.hist) && (n-r.hist[k].n > maxRevise || r.hist[k].n > n) {
+		k++
+	}
+	if k == len(r.hist) || len(r.hist)-k >= maxHist {
+		k = max(k, len(r.hist)-maxHist+1)
+	}
+	if k > 0 {
+		r.hist = append(r.hist[:0], r.hist[k:]...)
+	}
+	r.hist = append(r.hist, histBoard{at: r.current(cells), since: r.obsSince, n: n, root: r.rootLine()})
+}
+
+// mask hides the stuck sockets' readings ('?'), and notices a stuck
+// socket that reads something else again. It returns the frame to settle
+// and the events to report.
+func (r *Referee) mask(t int64, cells string) (string, []Event) {
+	if r.stuck == 0 {
+		return cells, nil
+	}
+	var ev []Event
+	for _, c := range cellsOf(r.stuck) {
+		if cells[c] != r.stuckRead[c] && cells[c] != '?' {
+			r.stuck &^= bit(c)
+			msg := Msg("fault.stuck-reads", r.b.Label(c))
+			ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
+		}
+	}
+	if r.stuck == 0 {
+		return cells, ev
+	}
+	b := []byte(cells)
+	for _, c := range cellsOf(r.stuck) {
+		b[c] = '?'
+	}
+	return string(b), ev
+}
+
+// stuckSearch looks for a stuck sensor behind a board that no turn from
+// the official position explains (see above), and reports whether it
+// found one.
+func (r *Referee) stuckSearch(t int64, raw string) ([]Event, bool) {
+	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || r.question != nil || len(r.hist) < 2 {
+		return nil, false
+	}
+	// The deepest board read against a position of the game as it is.
+	from := -1
+	for i, h := range r.hist {
+		if h.n <= r.game.Len() && r.game.PositionAfter(h.n).Equal(h.root.pos) {
+			from = i
+			break
+		}
+	}
+	if from < 0 || from == len(r.hist)-1 {
+		return nil, false
+	}
+	boards := r.hist[from:]
+	// As read, do the boards have a line of play? Then nothing is stuck.
+	if r.replay(boards, engine.NoCell) != nil {
+		return nil, false
+	}
+	exp := r.Expected()
+	var near uint64
+	for c := 0; c < len(exp); c++ {
+		if raw[c] != exp[c] {
+			near |= bit(engine.Cell(c))
+		}
+	}
+	for range stuckReach {
+		grown := near
+		for _, c := range cellsOf(near) {
+			for _, x := range r.b.Neighbours(c) {
+				grown |= bit(x)
+			}
+		}
+		near = grown
+	}
+	found, cell := []line(nil), engine.NoCell
+	for _, c := range cellsOf(near) {
+		if raw[c] == '?' || r.lastChange[c] > boards[len(boards)-1].since {
+			continue
+		}
+		if lines := r.replay(boards, c); lines != nil {
+			if found != nil {
+				return nil, false // two sockets would do: let later boards tell
+			}
+			found, cell = lines, c
+		}
+	}
+	if found == nil {
+		return nil, false
+	}
+	r.stuck |= bit(cell)
+	r.stuckRead[cell] = r.frame[cell]
+	msg := Msg("fault.stuck-cell", r.b.Label(cell))
+	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
+	base := boards[0].n
+	ls := make([][]engine.Turn, 0, len(found))
+	for _, l := range found {
+		ls = append(ls, l.turns)
+	}
+	return append(ev, r.askRevision(t, raw, cell, base, ls)...), true
+}
+
+// replay follows every line of play from boards[0]'s official position
+// through the boards, with cell (unless NoCell) unknown from the first
+// board after its reading last changed. It returns the lines that explain
+// them all, or nil.
+func (r *Referee) replay(boards []histBoard, cell engine.Cell) []line {
+	lines := []line{boards[0].root}
+	for _, h := range boards {
+		b := h.at
+		if cell != engine.NoCell && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
+			m := []byte(b.cells)
+			m[cell] = '?'
+			b.cells = string(m)
+		}
+		lines = r.step(lines, b)
+		if len(lines) == 0 {
+			return nil
+		}
+		if len(lines) > maxLines {
+			lines = lines[:maxLines]
+		}
+	}
+	return lines
+}
+
+// askRevision asks about the turns since base that the lines of play
+// (read with cell unknown) say were played, where they are not those
+// committed: a stuck sensor made the referee commit on its reading.
+func (r *Referee) askRevision(t int64, raw string, cell engine.Cell, base int, lines [][]engine.Turn) []Event {
+	// The committed turns since base, passes left out as the lines do.
+	var done []engine.Turn
+	var at []int // the game's length after each
+	for k := base; k < r.game.Len(); k++ {
+		if turn, _ := r.game.Turn(k); turn.Kind != engine.Pass {
+			done = append(done, turn)
+			at = append(at, k+1)
+		}
+	}
+	// The turns every line and the game share stand.
+	keep := len(done)
+	for _, l := range lines {
+		k := 0
+		for k < keep && k < len(l) && l[k] == done[k] {
+			k++
+		}
+		keep = k
+	}
+	from := base
+	if keep > 0 {
+		from = at[keep-1]
+	}
+	var opts []option
+	start := r.game.PositionAfter(from)
+	for _, l := range lines {
+		rest := l[keep:]
+		dup := len(rest) == 0
+		for _, o := range opts {
+			dup = dup || sameTurns(o.turns, rest)
+		}
+		if dup {
+			continue
+		}
+		if q, ok := r.playable(start, rest); ok {
+			opts = append(opts, option{turns: append([]engine.Turn(nil), rest...), end: q.Result()})
+		}
+	}
+	known := r.known(raw)
+	known = known[:int(cell)] + "?" + known[int(cell)+1:]
+	if len(opts) == 0 {
+		// The turns committed stand; the board shows a turn under way.
+		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
+	}
+	reason := fmt.Sprintf("read with %s's sensor stuck", r.b.Label(cell))
+	back := r.game.Len() - from
+	for _, o := range opts {
+		if o.end.Over {
+			return r.askEnd(t, known, back, opts, reason)
+		}
+	}
+	r.doubtful = true
+	return r.ask(t, known, back, opts, reason)
+}
