@@ -174,23 +174,27 @@ func (r *Referee) stuckSearch(t int64, raw string) ([]Event, bool) {
 // replay follows every line of play from boards[0]'s official position
 // through the boards, with cell (unless NoCell) unknown from the first
 // board after its reading last changed. It returns the lines that explain
-// them all, or nil.
+// them all, or nil. A board no line explains, an illegal try put right
+// since, is passed over; the last one must be explained.
 func (r *Referee) replay(boards []histBoard, cell engine.Cell) []line {
 	lines := []line{boards[0].root}
-	for _, h := range boards {
+	for i, h := range boards {
 		b := h.at
 		if cell != engine.NoCell && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
 			m := []byte(b.cells)
 			m[cell] = '?'
 			b.cells = string(m)
 		}
-		lines = r.step(lines, b)
-		if len(lines) == 0 {
+		next := r.step(lines, b)
+		if len(next) == 0 && i < len(boards)-1 {
+			// A board no line explains (an illegal try, put right since)
+			// changes no line; the last board must be explained.
+			continue
+		}
+		if len(next) == 0 {
 			return nil
 		}
-		if len(lines) > maxLines {
-			lines = lines[:maxLines]
-		}
+		lines = next[:min(len(next), maxLines)]
 	}
 	return lines
 }
