@@ -2,6 +2,8 @@ package referee
 
 import (
 	"fmt"
+	"math/bits"
+	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
 )
@@ -39,6 +41,10 @@ const (
 // socket may lie from the cells where the board contradicts the official
 // one: a jump over it, a marble beside it.
 const stuckReach = 2
+
+// maxStuck is how many sockets the referee takes for stuck at once, when
+// more than one would explain the boards.
+const maxStuck = 2
 
 // histBoard is one settled board, with the official line of play it was
 // read against.
@@ -144,31 +150,37 @@ func (r *Referee) stuckSearch(t int64, raw string) ([]Event, bool) {
 		}
 		near = grown
 	}
-	found, cell := []line(nil), engine.NoCell
+	// The sockets that would do. Two are both taken for stuck: the one
+	// that is not reads again at its next change, and is then trusted.
+	var found [][]engine.Turn
+	var cells uint64
 	for _, c := range cellsOf(near) {
 		if raw[c] == '?' || r.lastChange[c] > boards[len(boards)-1].since {
 			continue
 		}
-		if lines := r.replay(boards, c); lines != nil {
-			if found != nil {
-				return nil, false // two sockets would do: let later boards tell
-			}
-			found, cell = lines, c
+		lines := r.replay(boards, c)
+		if lines == nil {
+			continue
+		}
+		if bits.OnesCount64(cells) == maxStuck {
+			return nil, false // too many would do: let later boards tell
+		}
+		cells |= bit(c)
+		for _, l := range lines {
+			found = append(found, l.turns)
 		}
 	}
-	if found == nil {
+	if cells == 0 {
 		return nil, false
 	}
-	r.stuck |= bit(cell)
-	r.stuckRead[cell] = r.frame[cell]
-	msg := Msg("fault.stuck-cell", r.b.Label(cell))
-	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
-	base := boards[0].n
-	ls := make([][]engine.Turn, 0, len(found))
-	for _, l := range found {
-		ls = append(ls, l.turns)
+	r.stuck |= cells
+	labels := r.labels(cellsOf(cells))
+	for _, c := range cellsOf(cells) {
+		r.stuckRead[c] = r.frame[c]
 	}
-	return append(ev, r.askRevision(t, raw, cell, base, ls)...), true
+	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
+	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
+	return append(ev, r.askRevision(t, raw, cells, boards[0].n, found)...), true
 }
 
 // replay follows every line of play from boards[0]'s official position
@@ -202,7 +214,7 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell) []line {
 // askRevision asks about the turns since base that the lines of play
 // (read with cell unknown) say were played, where they are not those
 // committed: a stuck sensor made the referee commit on its reading.
-func (r *Referee) askRevision(t int64, raw string, cell engine.Cell, base int, lines [][]engine.Turn) []Event {
+func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines [][]engine.Turn) []Event {
 	// The committed turns since base, passes left out as the lines do.
 	var done []engine.Turn
 	var at []int // the game's length after each
@@ -240,19 +252,21 @@ func (r *Referee) askRevision(t int64, raw string, cell engine.Cell, base int, l
 			opts = append(opts, option{turns: append([]engine.Turn(nil), rest...), end: q.Result()})
 		}
 	}
-	known := r.known(raw)
-	known = known[:int(cell)] + "?" + known[int(cell)+1:]
+	known := []byte(r.known(raw))
+	for _, c := range cellsOf(cells) {
+		known[c] = '?'
+	}
 	if len(opts) == 0 {
 		// The turns committed stand; the board shows a turn under way.
 		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
 	}
-	reason := fmt.Sprintf("read with %s's sensor stuck", r.b.Label(cell))
+	reason := fmt.Sprintf("read with the sensor of %s stuck", strings.Join(r.labels(cellsOf(cells)), " or "))
 	back := r.game.Len() - from
 	for _, o := range opts {
 		if o.end.Over {
-			return r.askEnd(t, known, back, opts, reason)
+			return r.askEnd(t, string(known), back, opts, reason)
 		}
 	}
 	r.doubtful = true
-	return r.ask(t, known, back, opts, reason)
+	return r.ask(t, string(known), back, opts, reason)
 }
