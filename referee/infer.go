@@ -13,7 +13,7 @@ import (
 // else is illegal.
 func (r *Referee) infer(t int64, obs string) []Event {
 	r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
-	r.linesHold = false
+	r.linesHold, r.captureHeld = false, false
 	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()
@@ -125,6 +125,9 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	// claimed group is half cleared; the capture is the natural reading.
 	if capture {
 		if ev, ok := r.chainInProgress(t, obs, exp, p); ok {
+			// Look again once it has held: a stuck sensor may show a
+			// marble that is gone.
+			r.captureHeld, r.deferred = true, true
 			return ev
 		}
 	}
@@ -140,7 +143,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	if r.lostBefore > 0 {
 		// The board before made no sense either: perhaps a sensor is
 		// stuck, and has been misleading the referee.
-		if ev, ok := r.stuckSearch(t, obs); ok {
+		if ev, ok := r.stuckSearch(t, obs, false); ok {
 			return ev
 		}
 	}

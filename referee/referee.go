@@ -185,6 +185,9 @@ type Referee struct {
 	stuck      uint64
 	stuckRead  [engine.MaxCells]byte
 	masked     string
+	// captureHeld: the board shows a capture under way; look for a stuck
+	// sensor once it has held.
+	captureHeld bool
 }
 
 // New starts a referee.

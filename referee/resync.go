@@ -433,11 +433,14 @@ func (r *Referee) late(t int64) []Event {
 	obs := r.known(r.settled)
 	unknown := r.recheckUnknown
 	r.recheckUnknown = false
-	hold := r.linesHold
-	r.linesHold = false
+	hold, captureHeld := r.linesHold, r.captureHeld
+	r.linesHold, r.captureHeld = false, false
 	switch {
 	case hold:
 		return r.linesHeld(t)
+	case captureHeld:
+		ev, _ := r.stuckSearch(t, obs, true)
+		return ev
 	case r.tbWait != 0:
 		k := r.tbWait
 		r.tbWait = 0

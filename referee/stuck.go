@@ -113,8 +113,11 @@ func (r *Referee) mask(t int64, cells string) (string, []Event) {
 
 // stuckSearch looks for a stuck sensor behind a board that no turn from
 // the official position explains (see above), and reports whether it
-// found one.
-func (r *Referee) stuckSearch(t int64, raw string) ([]Event, bool) {
+// found one. With held, the board is a capture under way that has held
+// for the hop time: a stuck sensor may be showing a jumper or a captured
+// marble that is gone, and the lines that need one explain the board with
+// the capture done.
+func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || r.question != nil || len(r.hist) < 2 {
 		return nil, false
 	}
@@ -130,8 +133,9 @@ func (r *Referee) stuckSearch(t int64, raw string) ([]Event, bool) {
 		return nil, false
 	}
 	boards := r.hist[from:]
-	// As read, do the boards have a line of play? Then nothing is stuck.
-	if r.replay(boards, engine.NoCell) != nil {
+	// As read, do the boards have a line of play (held: at rest)? Then
+	// nothing is stuck.
+	if restOnly(r.replay(boards, engine.NoCell), held) != nil {
 		return nil, false
 	}
 	exp := r.Expected()
@@ -158,7 +162,7 @@ func (r *Referee) stuckSearch(t int64, raw string) ([]Event, bool) {
 		if raw[c] == '?' || r.lastChange[c] > boards[len(boards)-1].since {
 			continue
 		}
-		lines := r.replay(boards, c)
+		lines := restOnly(r.replay(boards, c), held)
 		if lines == nil {
 			continue
 		}
@@ -181,6 +185,20 @@ func (r *Referee) stuckSearch(t int64, raw string) ([]Event, bool) {
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
 	return append(ev, r.askRevision(t, raw, cells, boards[0].n, found)...), true
+}
+
+// restOnly keeps the lines at rest, if only, and returns nil for none.
+func restOnly(lines []line, only bool) []line {
+	if !only {
+		return lines
+	}
+	var rest []line
+	for _, l := range lines {
+		if l.rest {
+			rest = append(rest, l)
+		}
+	}
+	return rest
 }
 
 // replay follows every line of play from boards[0]'s official position
