@@ -279,9 +279,9 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 				return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
 			}
 		}
-		for i := 0; i < len(cells) && len(r.frame) == len(cells); i++ {
-			if cells[i] != r.frame[i] {
-				r.lastChange[i] = t
+		for i := 0; i < len(cells); i++ {
+			if len(r.frame) != len(cells) || cells[i] != r.frame[i] {
+				r.lastChange[i] = t // the first frame: as good as a change
 			}
 		}
 		r.frame = cells

@@ -92,6 +92,18 @@ func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
 		}
 		cands = kept
 	}
+	if !r.stalled && len(r.unknown) == 0 {
+		// Scanned without a stall, a marble put down shows, if only in
+		// passing: a first turn whose marble never did is not what the
+		// hands did (a stuck sensor may hide one: stuckSearch).
+		kept := cands[:0]
+		for _, c := range cands {
+			if c.t1.Kind != engine.Place || isMarble(obs[c.t1.At]) || r.touched&bit(c.t1.At) != 0 {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
 	if len(cands) == 0 {
 		return nil, false
 	}

@@ -135,7 +135,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	boards := r.hist[from:]
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
-	if restOnly(r.replay(boards, engine.NoCell), held) != nil {
+	if lines, _ := r.replay(boards, engine.NoCell); restOnly(lines, held) != nil {
 		return nil, false
 	}
 	exp := r.Expected()
@@ -154,25 +154,31 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 		}
 		near = grown
 	}
-	// The sockets that would do. Two are both taken for stuck: the one
-	// that is not reads again at its next change, and is then trusted.
+	// The sockets that would do, with the fewest boards passed over as
+	// illegal tries. Two are both taken for stuck: the one that is not
+	// reads again at its next change, and is then trusted.
 	var found [][]engine.Turn
 	var cells uint64
+	fewest := len(boards)
 	for _, c := range cellsOf(near) {
 		if raw[c] == '?' || r.lastChange[c] > boards[len(boards)-1].since {
 			continue
 		}
-		lines := restOnly(r.replay(boards, c), held)
-		if lines == nil {
+		lines, skipped := r.replay(boards, c)
+		lines = restOnly(lines, held)
+		if lines == nil || skipped > fewest {
 			continue
 		}
-		if bits.OnesCount64(cells) == maxStuck {
-			return nil, false // too many would do: let later boards tell
+		if skipped < fewest {
+			found, cells, fewest = nil, 0, skipped
 		}
 		cells |= bit(c)
 		for _, l := range lines {
 			found = append(found, l.turns)
 		}
+	}
+	if bits.OnesCount64(cells) > maxStuck {
+		return nil, false // too many would do: let later boards tell
 	}
 	if cells == 0 {
 		return nil, false
@@ -205,28 +211,37 @@ func restOnly(lines []line, only bool) []line {
 // through the boards, with cell (unless NoCell) unknown from the first
 // board after its reading last changed. It returns the lines that explain
 // them all, or nil. A board no line explains, an illegal try put right
-// since, is passed over; the last one must be explained.
-func (r *Referee) replay(boards []histBoard, cell engine.Cell) []line {
-	lines := []line{boards[0].root}
+// since, is passed over (skipped counts them); the last one must be
+// explained.
+func (r *Referee) replay(boards []histBoard, cell engine.Cell) (lines []line, skipped int) {
+	lines = []line{boards[0].root}
+	frozen := false
 	for i, h := range boards {
 		b := h.at
+		// The board that first shows the stuck reading shows the truth
+		// (a sensor freezes at what it reads), and is no illegal try.
+		first := false
+		if cell != engine.NoCell && h.since >= r.lastChange[cell] && !frozen {
+			frozen, first = true, true
+		}
 		if cell != engine.NoCell && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
 			m := []byte(b.cells)
 			m[cell] = '?'
 			b.cells = string(m)
 		}
 		next := r.step(lines, b)
-		if len(next) == 0 && i < len(boards)-1 {
+		if len(next) == 0 && i < len(boards)-1 && !first {
 			// A board no line explains (an illegal try, put right since)
 			// changes no line; the last board must be explained.
+			skipped++
 			continue
 		}
 		if len(next) == 0 {
-			return nil
+			return nil, skipped
 		}
 		lines = next[:min(len(next), maxLines)]
 	}
-	return lines
+	return lines, skipped
 }
 
 // askRevision asks about the turns since base that the lines of play
