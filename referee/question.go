@@ -497,11 +497,15 @@ func (r *Referee) markAnswered(turns []int) {
 	sort.Ints(r.answered)
 }
 
-// DeadCells lists the cells whose sensors are dead, as reported.
+// DeadCells lists the cells whose sensors are dead or stuck, as reported.
 func (r *Referee) DeadCells() []string {
-	out := []string{}
+	faulty := r.stuck
 	for _, c := range r.dead {
-		out = append(out, r.b.Label(engine.Cell(c)))
+		faulty |= bit(engine.Cell(c))
+	}
+	out := []string{}
+	for _, c := range cellsOf(faulty) {
+		out = append(out, r.b.Label(c))
 	}
 	return out
 }

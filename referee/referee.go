@@ -245,9 +245,29 @@ func (r *Referee) Mode() Mode { return r.cfg.Mode }
 // a capture was compulsory (tournament mode only).
 func (r *Referee) MissedCaptures() []int { return append([]int(nil), r.missed...) }
 
-// Guidance returns what the LEDs and the screen should show now. The
-// returned value must not be modified.
-func (r *Referee) Guidance() Guidance { return r.guide }
+// Guidance returns what the LEDs and the screen should show now: the
+// sockets whose sensors are dead or stuck show RoleSensorFault where
+// nothing else is to be shown. The returned value must not be modified.
+func (r *Referee) Guidance() Guidance {
+	faulty := r.stuck
+	for _, c := range r.dead {
+		faulty |= bit(engine.Cell(c))
+	}
+	if faulty == 0 {
+		return r.guide
+	}
+	g := r.guide
+	g.Hints = append(make([]Hint, 0, r.b.Len()), r.guide.Hints...)
+	for len(g.Hints) < r.b.Len() {
+		g.Hints = append(g.Hints, Hint{})
+	}
+	for _, c := range cellsOf(faulty) {
+		if int(c) < len(g.Hints) && g.Hints[c].Role == RoleNone {
+			g.Hints[c].Role = RoleSensorFault
+		}
+	}
+	return g
+}
 
 // Expected returns the official board in frame-log form.
 func (r *Referee) Expected() string { return r.cells[len(r.cells)-1] }

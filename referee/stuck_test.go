@@ -100,3 +100,28 @@ func mustCell(t *testing.T, b *bench, label string) engine.Cell {
 	}
 	return c
 }
+
+// A socket whose sensor is stuck is lit as a sensor fault where nothing
+// else is to be shown, and listed with the dead ones.
+func TestStuckSocketIsShown(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	d4 := mustCell(t, b, "D4")
+	if g := b.r.Guidance(); g.Hints[d4].Role != RoleNone {
+		t.Fatalf("D4 lit %v before any fault", g.Hints[d4].Role)
+	}
+	b.r.stuck |= bit(d4)
+	b.r.stuckRead[d4] = 'o'
+	if g := b.r.Guidance(); g.Hints[d4].Role != RoleSensorFault {
+		t.Fatalf("stuck D4 lit %v; want %v", g.Hints[d4].Role, RoleSensorFault)
+	}
+	if got := b.r.DeadCells(); len(got) != 1 || got[0] != "D4" {
+		t.Fatalf("dead cells %v; want [D4]", got)
+	}
+	// Other guidance on the cell says more.
+	h := make(hints, b.r.b.Len())
+	h.set(d4, RoleSensorFault)
+	h.set(d4, RoleLastMove)
+	if h[d4].Role != RoleLastMove {
+		t.Fatalf("a sensor fault outranks the last move")
+	}
+}
