@@ -140,7 +140,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	// No single turn explains the board: perhaps the scan missed the end
 	// of one turn and saw it merged with the next, or lost sight for
 	// longer; resynchronise where the board is a position two turns away.
-	if r.lostBefore > 0 {
+	if lostRetry(r.lostBefore) {
 		// The board before made no sense either: perhaps a sensor is
 		// stuck, and has been misleading the referee.
 		if ev, ok := r.stuckSearch(t, obs, false); ok {
@@ -160,6 +160,11 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	}
 	if ev, ok := r.track(t, obs); ok {
 		return ev
+	}
+	if lostRetry(r.lostBefore) {
+		if ev, ok := r.relock(t, obs); ok {
+			return ev
+		}
 	}
 	if pl.reason != "" {
 		return r.flagIllegal(t, obs, exp, d, pl.reason, pl.rule)

@@ -262,8 +262,16 @@ func commonPrefix(lines []line) []engine.Turn {
 // blindObserve referees a settled board read with dead sensors (raw holds
 // '?' there) by following every line of play.
 func (r *Referee) blindObserve(t int64, raw string) []Event {
+	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	if ev, ok := r.linesObserve(t, raw); ok {
 		return ev
+	}
+	if lostRetry(r.lostBefore) {
+		// The board before made no sense either: find the lines of play
+		// from further back.
+		if ev, ok := r.relock(t, raw); ok {
+			return ev
+		}
 	}
 	known := r.known(raw)
 	exp := r.Expected()

@@ -42,6 +42,16 @@ const (
 // one: a jump over it, a marble beside it.
 const stuckReach = 2
 
+// replayWork bounds one replay's cost: the lines checked against a board,
+// summed over the boards. It keeps a relock or a stuck search to tens of
+// milliseconds on a Pi Zero whatever the boards.
+const replayWork = 1500
+
+// lostRetry reports whether the referee, lost for n settled boards, looks
+// for its place again now: after 1, 2, 4, 8... boards, so that boards that
+// never make sense cost little.
+func lostRetry(n int) bool { return n > 0 && n&(n-1) == 0 }
+
 // maxStuck is how many sockets the referee takes for stuck at once, when
 // more than one would explain the boards.
 const maxStuck = 2
@@ -121,18 +131,10 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || r.question != nil || len(r.hist) < 2 {
 		return nil, false
 	}
-	// The deepest board read against a position of the game as it is.
-	from := -1
-	for i, h := range r.hist {
-		if h.n <= r.game.Len() && r.game.PositionAfter(h.n).Equal(h.root.pos) {
-			from = i
-			break
-		}
-	}
-	if from < 0 || from == len(r.hist)-1 {
+	boards := r.histSince()
+	if boards == nil {
 		return nil, false
 	}
-	boards := r.hist[from:]
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
 	if lines, _ := r.replay(boards, engine.NoCell); restOnly(lines, held) != nil {
@@ -193,6 +195,51 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	return append(ev, r.askRevision(t, raw, cells, boards[0].n, found)...), true
 }
 
+// histSince returns the settled boards kept since the deepest one read
+// against a position of the game as it is, or nil for fewer than two.
+func (r *Referee) histSince() []histBoard {
+	for i, h := range r.hist {
+		if h.n <= r.game.Len() && r.game.PositionAfter(h.n).Equal(h.root.pos) {
+			if i >= len(r.hist)-1 {
+				return nil
+			}
+			return r.hist[i:]
+		}
+	}
+	return nil
+}
+
+// relock finds the referee's place again when the boards have stopped
+// making sense: the lines of play that explain every settled board of the
+// last turns (illegal tries passed over), from up to maxRevise turns
+// back, dead sockets unknown as they were read. Where they change the
+// turns committed, the players are asked (askRevision). It reports false
+// when no line explains the boards.
+func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
+	if r.Over() {
+		return nil, false
+	}
+	boards := r.histSince()
+	if boards == nil {
+		return nil, false
+	}
+	lines, _ := r.replay(boards, engine.NoCell)
+	if lines == nil {
+		return nil, false
+	}
+	ls := make([][]engine.Turn, 0, len(lines))
+	for _, l := range lines {
+		ls = append(ls, l.turns)
+	}
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	ev := r.askRevision(t, raw, 0, boards[0].n, ls)
+	if r.illegal {
+		r.illegal = false
+		ev = append([]Event{{t, Restored{Player: r.game.Position().ToMove()}}}, ev...)
+	}
+	return ev, true
+}
+
 // restOnly keeps the lines at rest, if only, and returns nil for none.
 func restOnly(lines []line, only bool) []line {
 	if !only {
@@ -215,7 +262,7 @@ func restOnly(lines []line, only bool) []line {
 // explained.
 func (r *Referee) replay(boards []histBoard, cell engine.Cell) (lines []line, skipped int) {
 	lines = []line{boards[0].root}
-	frozen := false
+	frozen, work := false, 0
 	for i, h := range boards {
 		b := h.at
 		// The board that first shows the stuck reading shows the truth
@@ -228,6 +275,9 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell) (lines []line, sk
 			m := []byte(b.cells)
 			m[cell] = '?'
 			b.cells = string(m)
+		}
+		if work += len(lines); work > replayWork {
+			return nil, skipped // too costly to tell: no answer
 		}
 		next := r.step(lines, b)
 		if len(next) == 0 && i < len(boards)-1 && !first {
@@ -293,7 +343,10 @@ func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines
 		// The turns committed stand; the board shows a turn under way.
 		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
 	}
-	reason := fmt.Sprintf("read with the sensor of %s stuck", strings.Join(r.labels(cellsOf(cells)), " or "))
+	reason := "the lines of play that explain every board of the last turns"
+	if cells != 0 {
+		reason = fmt.Sprintf("read with the sensor of %s stuck", strings.Join(r.labels(cellsOf(cells)), " or "))
+	}
 	back := r.game.Len() - from
 	for _, o := range opts {
 		if o.end.Over {
