@@ -28,11 +28,10 @@ type line struct {
 	turns []engine.Turn // since the official position, passes left out
 	pos   engine.Position
 	cells string
-	// clear holds the claimed rings still on the board, and orig what
-	// each held, as the official board's toClear and orig do.
-	clear uint64
-	orig  [engine.MaxCells]byte
-	rest  bool // the board shows pos: no turn under way
+	// cl holds the claimed rings still on the board, and what each held,
+	// as the official board's do.
+	cl   claims
+	rest bool // the board shows pos: no turn under way
 }
 
 // maxLines bounds the lines followed; askAfter is how many turns lines
@@ -62,16 +61,7 @@ const stallMS = 120
 
 // rootLine is the official position as a line.
 func (r *Referee) rootLine() line {
-	return line{pos: r.game.Position(), cells: r.Expected(), clear: r.toClear, orig: r.orig, rest: true}
-}
-
-// withClear runs f with the matchers' claimed-ring state set to a line's,
-// in probing mode, and restores the referee's own afterwards.
-func (r *Referee) withClear(clear uint64, orig *[engine.MaxCells]byte, f func()) {
-	saveClear, saveOrig, saveProbe := r.toClear, r.orig, r.probing
-	r.toClear, r.orig, r.probing = clear, *orig, true
-	f()
-	r.toClear, r.orig, r.probing = saveClear, saveOrig, saveProbe
+	return line{pos: r.game.Position(), cells: r.Expected(), cl: r.cl, rest: true}
 }
 
 // play extends l by turn, with the forced passes after it, and with the
@@ -87,16 +77,8 @@ func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, b
 	if err != nil {
 		return l, false
 	}
-	n := line{turns: append(append(make([]engine.Turn, 0, len(l.turns)+2), l.turns...), turn), clear: l.clear, orig: l.orig}
-	for _, c := range q.Claimed() {
-		if obs[c] != '.' {
-			n.clear |= bit(c)
-			n.orig[c] = l.cells[c]
-			if turn.Kind == engine.Place && c == turn.At {
-				n.orig[c] = turn.Color.Letter()[0]
-			}
-		}
-	}
+	n := line{turns: append(append(make([]engine.Turn, 0, len(l.turns)+2), l.turns...), turn), cl: l.cl}
+	n.cl.claim(q, turn, l.cells, obs)
 	for q.MustPass() && !q.Result().Over {
 		q = q.MustPlay(engine.PassTurn())
 	}
@@ -109,16 +91,12 @@ func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, b
 func (r *Referee) extend(l line, at board, add func(line)) {
 	obs := at.cells
 	// Claimed rings seen off the board are off for good.
-	for _, c := range cellsOf(l.clear) {
-		if obs[c] == '.' {
-			l.clear &^= bit(c)
-		}
-	}
+	l.cl.off(obs)
 	if l.pos.Result().Over {
 		// After the game the board shows its result until the players
 		// clear it: pieces only come off.
 		for c := 0; c < len(obs); c++ {
-			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !(l.clear&bit(engine.Cell(c)) != 0 && o == l.orig[c]) {
+			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !(l.cl.set&bit(engine.Cell(c)) != 0 && o == l.cl.orig[c]) {
 				return
 			}
 		}
@@ -126,15 +104,12 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		add(l)
 		return
 	}
-	r.withClear(l.clear, &l.orig, func() {
-		d := r.diff(obs, l.cells)
-		if d == 0 {
-			l.rest = true
-			add(l)
-			return
-		}
+	if d := l.cl.diff(obs, l.cells); d == 0 {
+		l.rest = true
+		add(l)
+	} else {
 		r.nextTurns(l, obs, d, add)
-	})
+	}
 	// Two turns seen at once (the scan stalled), or turns the board shows
 	// only in part (a marble put on a dead socket, a dead ring removed):
 	// the first turn, with what the board shows after it.
@@ -174,17 +149,12 @@ func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, ad
 		if !ok {
 			continue
 		}
-		r.withClear(n.clear, &n.orig, func() {
-			d := r.diff(obs, n.cells)
-			if d == 0 {
-				n.rest = true
-				add(n)
-				return
-			}
-			if !n.pos.Result().Over {
-				r.nextTurns(n, obs, d, add)
-			}
-		})
+		if d := n.cl.diff(obs, n.cells); d == 0 {
+			n.rest = true
+			add(n)
+		} else if !n.pos.Result().Over {
+			r.nextTurns(n, obs, d, add)
+		}
 		if depth > 1 && !n.pos.Result().Over {
 			r.furtherTurns(n, obs, at, rem, depth-1, add)
 		}
@@ -192,19 +162,19 @@ func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, ad
 }
 
 // nextTurns adds what one turn from l, whole or under way, explains obs
-// (d the cells that differ), under the matchers' state for l: a turn
-// under way keeps l itself alive.
+// (d the cells that differ, with l's claimed rings): a turn under way
+// keeps l itself alive.
 func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
 	p := l.pos
 	capture := p.HasCapture()
 	if capture {
 		// A chain seen whole is whole: chains are played to their end.
-		if turn, ok := r.matchChain(obs, l.cells, p); ok {
+		if turn, ok := r.matchChain(&l.cl, obs, l.cells, p); ok {
 			if n, ok := r.play(l, turn, false, obs); ok {
 				n.rest = true
 				add(n)
 			}
-		} else if _, ok := r.chainInProgress(0, obs, l.cells, p); ok {
+		} else if _, ok := r.matchProgress(&l.cl, obs, l.cells, p); ok {
 			l.rest = false
 			add(l)
 		}
@@ -275,7 +245,7 @@ func (r *Referee) blindObserve(t int64, raw string) []Event {
 	}
 	known := r.known(raw)
 	exp := r.Expected()
-	return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every line of play", "")
+	return r.flagIllegal(t, known, exp, r.cl.diff(known, exp), "the board differs from every line of play", "")
 }
 
 // linesReason says why turns were committed from the lines of play.
@@ -315,7 +285,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		// Red until the board holds or goes on; the lines are followed.
 		exp := r.Expected()
 		r.linesHold, r.deferred = true, true
-		return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every legal continuation", ""), true
+		return r.flagIllegal(t, known, exp, r.cl.diff(known, exp), "the board differs from every legal continuation", ""), true
 	}
 	var ev []Event
 	if r.illegal {

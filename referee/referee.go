@@ -104,8 +104,7 @@ type Referee struct {
 	fault     string // the fault reported last, to report each once
 
 	// Claimed rings still on the physical board, and what they held.
-	toClear uint64
-	orig    [engine.MaxCells]byte
+	cl claims
 
 	hop int64 // see Config.HopMS
 	// deferred: a verdict waits for the board to hold HopMS: a take-back
@@ -118,12 +117,9 @@ type Referee struct {
 	recheckOne, unseenOK bool
 	// redo holds the turns the last take-back undid, in playing order:
 	// putting the pieces back re-commits them.
-	redo []redoTurn
-	// probing: the matchers are asked about a hypothetical position and
-	// must change nothing.
-	probing bool
-	noTwo   bool // inferring the turn under way after an inferred one
-	lost    int  // settled boards in a row that were illegal
+	redo  []redoTurn
+	noTwo bool // inferring the turn under way after an inferred one
+	lost  int  // settled boards in a row that were illegal
 	// lostBefore is lost before the observation being inferred.
 	lostBefore int
 	hyps       []hypothesis // lines of play followed while lost
@@ -403,7 +399,7 @@ func (r *Referee) reportFault(t int64, reason string) []Event {
 func (r *Referee) NewGame(t int64, first int) []Event {
 	r.game = engine.NewGame(engine.NewPosition(r.cfg.Board, r.cfg.Rules, first&1))
 	r.cells = []string{r.game.Position().Cells()}
-	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
+	r.cl, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = claims{}, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
 	r.doubtful = false
