@@ -51,11 +51,11 @@ var examConditions = []examCondition{
 	{"dead", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, '?'
-	}, 85, 2, 0},
+	}, 90, 2, 0},
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
-	}, 20, 200, 0},
+	}, 60, 65, 0},
 }
 
 // examCell is the socket that fails: the ring of the first placement in
