@@ -302,7 +302,12 @@ func (r *Referee) matchProgress(cl *claims, obs, exp string, p engine.Position) 
 		for c := 0; c < len(exp) && fit; c++ {
 			o, e, cb := obs[c], exp[c], bit(engine.Cell(c))
 			if o == '?' {
-				continue // a dead sensor: it may hold anything
+				// A dead sensor: it may hold anything. What it held counts
+				// among the marbles that may have moved.
+				if cb&(onPath|jumped) != 0 {
+					before[e]++
+				}
+				continue
 			}
 			switch {
 			case cb&(onPath|jumped) == 0:
