@@ -47,10 +47,17 @@ const stuckReach = 2
 // milliseconds on a Pi Zero whatever the boards.
 const replayWork = 1500
 
+// searchWork bounds a whole stuck search: the replays of all its
+// candidate sockets share it.
+const searchWork = 12000
+
 // lostRetry reports whether the referee, lost for n settled boards, looks
 // for its place again now: after 1, 2, 4, 8... boards, so that boards that
 // never make sense cost little.
 func lostRetry(n int) bool { return n > 0 && n&(n-1) == 0 }
+
+// maxCandidates bounds the sockets a stuck search tries, nearest first.
+const maxCandidates = 40
 
 // maxStuck is how many sockets the referee takes for stuck at once, when
 // more than one would explain the boards.
@@ -137,24 +144,31 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	}
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
-	if lines, _ := r.replay(boards, engine.NoCell); restOnly(lines, held) != nil {
+	budget := searchWork
+	if lines, _ := r.replay(boards, engine.NoCell, &budget); restOnly(lines, held) != nil {
 		return nil, false
 	}
+	// The candidates: the sockets whose reading contradicts the game,
+	// then their neighbours, then theirs, while the search's work lasts
+	// (searchWork).
 	exp := r.Expected()
-	var near uint64
+	var ring, seen uint64
 	for c := 0; c < len(exp); c++ {
 		if raw[c] != exp[c] {
-			near |= bit(engine.Cell(c))
+			ring |= bit(engine.Cell(c))
 		}
 	}
-	for range stuckReach {
-		grown := near
-		for _, c := range cellsOf(near) {
+	var near []engine.Cell
+	for step := 0; step <= stuckReach && ring != 0; step++ {
+		seen |= ring
+		near = append(near, cellsOf(ring)...)
+		var next uint64
+		for _, c := range cellsOf(ring) {
 			for _, x := range r.b.Neighbours(c) {
-				grown |= bit(x)
+				next |= bit(x)
 			}
 		}
-		near = grown
+		ring = next &^ seen
 	}
 	// The sockets that would do, with the fewest boards passed over as
 	// illegal tries. Two are both taken for stuck: the one that is not
@@ -162,11 +176,14 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	var found [][]engine.Turn
 	var cells uint64
 	fewest := len(boards)
-	for _, c := range cellsOf(near) {
+	for _, c := range near {
 		if raw[c] == '?' || r.lastChange[c] > boards[len(boards)-1].since {
 			continue
 		}
-		lines, skipped := r.replay(boards, c)
+		if budget <= 0 {
+			break
+		}
+		lines, skipped := r.replay(boards, c, &budget)
 		lines = restOnly(lines, held)
 		if lines == nil || skipped > fewest {
 			continue
@@ -223,7 +240,7 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	if boards == nil {
 		return nil, false
 	}
-	lines, _ := r.replay(boards, engine.NoCell)
+	lines, _ := r.replay(boards, engine.NoCell, nil)
 	if lines == nil {
 		return nil, false
 	}
@@ -260,9 +277,13 @@ func restOnly(lines []line, only bool) []line {
 // them all, or nil. A board no line explains, an illegal try put right
 // since, is passed over (skipped counts them); the last one must be
 // explained.
-func (r *Referee) replay(boards []histBoard, cell engine.Cell) (lines []line, skipped int) {
+func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lines []line, skipped int) {
 	lines = []line{boards[0].root}
 	frozen, work := false, 0
+	if budget == nil {
+		budget = new(int)
+		*budget = replayWork
+	}
 	for i, h := range boards {
 		b := h.at
 		// The board that first shows the stuck reading shows the truth
@@ -276,7 +297,8 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell) (lines []line, sk
 			m[cell] = '?'
 			b.cells = string(m)
 		}
-		if work += len(lines); work > replayWork {
+		if work += len(lines); work > replayWork || work > *budget {
+			*budget -= work
 			return nil, skipped // too costly to tell: no answer
 		}
 		next := r.step(lines, b)
@@ -291,6 +313,7 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell) (lines []line, sk
 		}
 		lines = next[:min(len(next), maxLines)]
 	}
+	*budget -= work
 	return lines, skipped
 }
 
