@@ -177,7 +177,9 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	var cells uint64
 	fewest := len(boards)
 	for _, c := range near {
-		if raw[c] == '?' || r.lastChange[c] > boards[len(boards)-1].since {
+		// A stuck sensor reads the same over the boards that contradict
+		// the game: the last two, at least.
+		if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since {
 			continue
 		}
 		if budget <= 0 {
