@@ -26,6 +26,9 @@ import (
 // and the players run on the lockstep clock, so human speed costs no wall
 // time and no run depends on the machine's load. The simulated players
 // answer any question with the buttons, from what they played.
+// ZERTZ_SIM_STALLS=2s hides the hands from the scan for 150-600 ms that
+// often (of wall time at the given speed), here as on the wall clock;
+// each failure it shows then repeats exactly, with the game's seed.
 func TestSimEveryGameOnVirtualTime(t *testing.T) {
 	dir := samples.BuiltinDir()
 	for _, speed := range []string{"1", "20"} {
