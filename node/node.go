@@ -319,9 +319,10 @@ func (n *Node) darken() {
 // period, the clock's participants act (the simulated players move
 // pieces, press buttons) at that instant, then the board is scanned, the
 // frame refereed (journalled, published), the buttons read and the
-// screens drawn, all on this goroutine, in that order. Nothing here waits
-// for the wall clock; the scan's own code and the referee's are the ones
-// Run uses. It returns when ctx is done (e.g. the players stop), and
+// screens drawn, all on this goroutine, in that order; while the engine
+// thinks over its turn (play against the engine), the time stands still
+// until its turn is shown. Nothing else here waits for the wall clock;
+// the scan's own code and the referee's are the ones Run uses. It returns when ctx is done (e.g. the players stop), and
 // closes the clock.
 func (n *Node) runLockstep(ctx context.Context) error {
 	ls := n.opt.Lockstep
@@ -365,6 +366,19 @@ func (n *Node) runLockstep(ctx context.Context) error {
 			}
 		}
 		n.disp.step(f.T, &nextCount)
+		// The engine thinks in no virtual time: its search runs on its
+		// own goroutine, and the board waits for its turn to be shown
+		// (the timer only looks again should a search end without news).
+		for n.disp.thinking() && n.thinking() && ctx.Err() == nil {
+			t := time.NewTimer(50 * time.Millisecond)
+			select {
+			case <-ctx.Done():
+			case <-n.disp.dirty:
+				n.disp.draw()
+			case <-t.C:
+			}
+			t.Stop()
+		}
 	}
 	cancel()
 	ls.Close() // the players' waits end
@@ -841,6 +855,20 @@ func (d *screens) draw() {
 	if d.term != nil {
 		fmt.Fprintf(d.term, "\n%s", display.TerminalIn(d.lang, s, m.Game, g))
 	}
+}
+
+// thinking reports whether the engine is thinking over its turn.
+func (n *Node) thinking() bool {
+	p := n.ctrl.State().Play
+	return p != nil && p.Thinking
+}
+
+// thinking reports whether the latest state shown has the engine
+// thinking over its turn.
+func (d *screens) thinking() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.s.Play != nil && d.s.Play.Thinking
 }
 
 // step is one scan period of the screens in lockstep: the latest

@@ -98,7 +98,6 @@ func TestErrorsHaveOnePrefix(t *testing.T) {
 		{"sim", "--language", "pt"},
 		{"sim", "--time-control", "x"},
 		{"sim", "--game", "/nonexistent/game.sgf"},
-		{"sim", "--virtual", "--vs-engine"},
 		{"scoreboard", "--broker", "xx"},
 		{"check-wiring", "--pi", "zz", "x.wiring"},
 		{"engine", "--board", "99"},

@@ -153,9 +153,6 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if *stallEvery != 0 {
 			return fail("--stall-every and --vs-engine do not go together: the simulated hand carries out the engine's turns step by step as the LEDs show them")
 		}
-		if *virtual {
-			return fail("--virtual and --vs-engine do not go together: the engine thinks on the wall clock, and virtual time would run on without it")
-		}
 		play = &controller.Play{Engine: *enginePlayer, Level: *engineLevel, Seed: *seed}
 	}
 	mode, err := referee.ParseMode(*modeName)

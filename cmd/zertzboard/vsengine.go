@@ -180,20 +180,28 @@ func (p *simPlayers) engineHand(ctx context.Context, n *node.Node, m *wiring.Mou
 	var path []engine.Cell
 	frames := -1
 	var prompt []referee.Role
+	// after: the last prompt was read once the board had committed the
+	// turn, so it shows what is left of it (claimed rings, captured
+	// marbles to take off) and the next player's guidance.
+	after := false
 	deadline := p.hands.Now().Add(p.vsStepTimeout())
 	for step := 0; ; step++ {
 		// Wait for the LEDs to show something new since the last step.
 		var roles []referee.Role
 		for {
 			var f int
+			committed := n.Controller().State().Turn > played
 			roles, f = ve.leds.roles(m)
 			if f > frames && !sameRoles(roles, prompt) && (mode != none || hasInstruction(roles)) {
 				frames = f
+				after = committed
 				break
 			}
-			if st := n.Controller().State(); mode != none && st.Turn > played && (f > frames || st.Phase == "over") {
-				// The turn is committed and the LEDs show nothing more to
-				// do for it (a finished game's board stays as it is).
+			// The turn is committed and the LEDs show nothing more to do
+			// for it: a new frame, or the frame drawn after the commit
+			// whose claimed rings the hand has taken off (a finished
+			// game's board stays as it is).
+			if st := n.Controller().State(); mode != none && st.Turn > played && (f > frames || st.Phase == "over" || (after && !takeOffLeft(prompt, board, mode == placing))) {
 				roles, frames = nil, f
 				break
 			}
@@ -290,6 +298,18 @@ func (p *simPlayers) engineHand(ctx context.Context, n *node.Node, m *wiring.Mou
 }
 
 func isMarble(c byte) bool { return c == 'w' || c == 'g' || c == 'b' }
+
+// takeOffLeft reports whether the LEDs ask to take off a piece that the
+// hand has not taken off yet: a claimed ring after a placement, a
+// captured marble after a capture.
+func takeOffLeft(roles []referee.Role, board []byte, placing bool) bool {
+	for c, r := range roles {
+		if r == referee.RoleTakeOff && board[c] != '.' && (placing || board[c] != 'o') {
+			return true
+		}
+	}
+	return false
+}
 
 // hasInstruction reports whether the LEDs show the start of an engine's
 // turn: a marble to place or a jumper to move.
