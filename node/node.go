@@ -322,8 +322,8 @@ func (n *Node) darken() {
 // screens drawn, all on this goroutine, in that order; while the engine
 // thinks over its turn (play against the engine), the time stands still
 // until its turn is shown. Nothing else here waits for the wall clock;
-// the scan's own code and the referee's are the ones Run uses. It returns when ctx is done (e.g. the players stop), and
-// closes the clock.
+// the scan's own code and the referee's are the ones Run uses. It
+// returns when ctx is done (e.g. the players stop), and closes the clock.
 func (n *Node) runLockstep(ctx context.Context) error {
 	ls := n.opt.Lockstep
 	defer ls.Close()
