@@ -9,8 +9,9 @@
 // library, the game's packages and the parts below it, never this one
 // (imports_test.go):
 //
-//   - view: rendering, every view a pure function of a board's state;
-//   - stream: the patches from one rendered view to the next;
+//   - view: rendering, every view a pure function of a board's state,
+//     written as HTML and its keyed tree at once;
+//   - stream: the keyed tree and the patches from one view to the next;
 //   - results: finished games, their store, SGF and CSV;
 //   - console: operators' sessions, the log-in limiter and actions.
 //
@@ -28,7 +29,9 @@
 // event stream opens), and after that only patches: the elements of the
 // view that changed, found by their data-k keys (each cell, the header,
 // the banners, each player and clock, the pool, the move list, each card
-// of the tournament view; see stream/patch.go). A stream that skipped a view
+// of the tournament view; see stream/patch.go). The views are written as
+// keyed trees and diffed as such: the server never reads its HTML back
+// (TestNoHTMLReadOnThePatchPath). A stream that skipped a view
 // (coalesced, below) gets the whole view again. Assets are embedded: the
 // pages work without Internet access.
 //

@@ -3,7 +3,6 @@ package scoreboard
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"sort"
 	"strings"
@@ -101,7 +100,7 @@ type frame struct {
 	base uint64 // the ver the patch applies to
 	html string
 	made time.Time    // when it was rendered, for the age of a late joiner's view
-	tree *stream.Node // the view parsed, for the next frame's patch
+	tree *stream.Node // the view's keyed tree, for the next frame's patch
 	// full and patch are the JSON of the "view" and "patch" events after
 	// the opening brace; patch is nil when the view must go whole.
 	full, patch []byte
@@ -213,7 +212,7 @@ func (s *Server) setHallStatus(h string, down bool) bool {
 		}
 		if st := s.statusLocked(id, bv.own); st != bv.Status {
 			bv.Status = st
-			bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.RenderBoard(bv.Board))
+			bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.BoardTree(bv.Board))
 			s.broadcastLocked(id, bv.frame)
 			changed = append(changed, id)
 		}
@@ -339,7 +338,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 			return // forced-capture and game-over are in the state
 		}
 	}
-	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.RenderBoard(bv.Board))
+	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.BoardTree(bv.Board))
 	s.broadcastLocked(id, bv.frame)
 	if indexChanged {
 		s.index = s.renderIndexLocked()
@@ -369,14 +368,16 @@ func (bv *boardView) seq() uint64 {
 	return bv.State.Seq
 }
 
-// newFrameLocked renders a view's frame: the whole view as the JSON of a
-// "view" event, {"seq":…,"ver":…,"html":…}, and, if prev (the view's
-// frame before, or nil) has the same skeleton, the change as a "patch"
-// event, {"seq":…,"ver":…,"base":…,"attrs":…,"appends":…,"parts":…} (see
+// newFrameLocked makes a view's frame from its tree (rendered by package
+// view): the whole view as the JSON of a "view" event,
+// {"seq":…,"ver":…,"html":…}, and, if prev (the view's frame before, or
+// nil) has the same skeleton, the change as a "patch" event,
+// {"seq":…,"ver":…,"base":…,"attrs":…,"appends":…,"parts":…} (see
 // stream/patch.go). JSON keeps each on one data line.
-func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
+func (s *Server) newFrameLocked(prev *frame, seq uint64, tree *stream.Node) *frame {
 	s.ver++
-	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: stream.Parse(html)}
+	html := tree.HTML()
+	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: tree}
 	f.full = encodeEvent(struct {
 		Seq  uint64 `json:"seq"`
 		Ver  uint64 `json:"ver"`
@@ -549,17 +550,9 @@ func (s *Server) renderIndexLangLocked(l i18n.Lang, prev *frame) *frame {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>%s</h1>`, len(ids), view.Esc(l.T("page.boards")))
-	if len(ids) == 0 {
-		fmt.Fprintf(&b, `<p class="wait">%s</p>`, view.Esc(l.T("page.no-boards")))
+	boards := make([]view.Board, len(ids))
+	for i, id := range ids {
+		boards[i] = s.boards[id].Board
 	}
-	b.WriteString(`<div class="cards">`)
-	for _, id := range ids {
-		v := s.boards[id].Board
-		v.Lang = l
-		view.RenderCard(&b, v)
-	}
-	b.WriteString(`</div></div>`)
-	return s.newFrameLocked(prev, uint64(len(ids)), b.String())
+	return s.newFrameLocked(prev, uint64(len(ids)), view.TournamentTree(l, boards))
 }

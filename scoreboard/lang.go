@@ -83,7 +83,7 @@ func (s *Server) translateLocked(id string, indexChanged bool) {
 			if bv := s.boards[id]; bv != nil {
 				v := bv.Board
 				v.Lang = l
-				lv.boards[id] = s.newFrameLocked(lv.boards[id], bv.seq(), view.RenderBoard(v))
+				lv.boards[id] = s.newFrameLocked(lv.boards[id], bv.seq(), view.BoardTree(v))
 			} else {
 				delete(lv.boards, id)
 			}
@@ -136,7 +136,7 @@ func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
 	}
 	v := bv.Board
 	v.Lang = l
-	f := s.newFrameLocked(nil, bv.seq(), view.RenderBoard(v))
+	f := s.newFrameLocked(nil, bv.seq(), view.BoardTree(v))
 	f.made = bv.frame.made // the view, clocks and all, is as of the English one's data
 	lv.boards[board] = f
 	return f
