@@ -2,16 +2,19 @@
 // view of every board on the broker, each board's game drawn live, and a
 // transparent overlay for stream software (OBS browser sources).
 //
-// This package is the server: HTTP routes, the MQTT side, the hub that
-// turns each message into views and sends them to every stream (hub.go,
-// direct.go, server.go), and the pages that wire its parts together. The
+// This package is the server: HTTP routes, the MQTT side, each board's
+// latest data, turned into views on each message (boards.go, lang.go)
+// and handed to the hub that sends them to every stream (package stream),
+// and the pages that wire its parts together. The
 // parts are packages of their own, each importing only the standard
 // library, the game's packages and the parts below it, never this one
 // (imports_test.go):
 //
 //   - view: rendering, every view a pure function of a board's state,
 //     written as HTML and its keyed tree at once;
-//   - stream: the keyed tree and the patches from one view to the next;
+//   - stream: the keyed tree, the patches from one view to the next, and
+//     the hub that sends them as server-sent events, written to the
+//     viewers' sockets directly where it can (hub.go, direct.go, sse.go);
 //   - results: finished games, their store, SGF and CSV;
 //   - console: operators' sessions, the log-in limiter and actions.
 //

@@ -36,7 +36,7 @@ func (v Board) runningClock() int {
 // RenderClock writes player p's clock: its time when the state was
 // published, and, for the running clock, data-running, which the page's
 // script counts down from the moment the view arrived (less its age, see
-// serveEvents). The same format as the script's (app.js fmtClock).
+// stream.Hub.Serve). The same format as the script's (app.js fmtClock).
 func RenderClock(b *stream.Builder, v Board, p int, key string) {
 	if !v.timed() {
 		return
