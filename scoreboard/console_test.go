@@ -318,6 +318,8 @@ func TestConsoleActions(t *testing.T) {
 		{"pause", nil, "accepted", `"id":"console-`},
 		{"pause", nil, "refused", ""},
 		{"add-time", url.Values{"player": {"1"}, "seconds": {"30"}}, "accepted", `"ms":30000,"player":1`},
+		// The same players (the record names them), with the round.
+		{"set-players", url.Values{"player0": {states[6].Players[0]}, "player1": {states[6].Players[1]}, "event": {"Club Open"}, "round": {"3"}}, "accepted", `"round":"3"`},
 		{"resume", nil, "accepted", ""},
 		{"takeback-accept", nil, "refused", `"accept":true`},
 		{"answer", url.Values{"question": {"3"}, "option": {"1"}}, "refused", `"option":1,"question":3`},
@@ -585,7 +587,7 @@ func TestConsoleAlerts(t *testing.T) {
 
 // recordUpTo is the record of a replayed game's first n turns.
 func recordUpTo(rec *record.Record, rep *record.Replay, n int) *record.Record {
-	r := &record.Record{Variant: rec.Variant, First: rec.First, Players: rec.Players}
+	r := &record.Record{Variant: rec.Variant, First: rec.First, Players: rec.Players, Event: rec.Event, Round: rec.Round}
 	for i := 0; i < n; i++ {
 		turn, _ := rep.Game.Turn(i)
 		r.Turns = append(r.Turns, turn)

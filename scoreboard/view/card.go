@@ -38,8 +38,13 @@ func RenderCard(b *stream.Builder, v Board) {
 	}
 	l := v.Lang
 	b.Open("a", "class", "card "+status, "href", "/board/"+url.PathEscape(v.ID)+LangQuery(l), "data-board", v.ID, "data-k", "card:"+v.ID)
-	fmt.Fprintf(b, `<div class="chead"><span class="bid">%s</span><span class="conn %s">%s</span></div>`,
-		Esc(v.ID), Esc(status), Esc(l.T("page.conn."+status)))
+	fmt.Fprintf(b, `<div class="chead"><span class="bid">%s</span>`, Esc(v.ID))
+	if s := v.State; s != nil {
+		if ev := NamingText(l, s.Event, s.Round); ev != "" {
+			fmt.Fprintf(b, `<span class="ev" title="%s">%s</span>`, Esc(ev), Esc(ev))
+		}
+	}
+	fmt.Fprintf(b, `<span class="conn %s">%s</span></div>`, Esc(status), Esc(l.T("page.conn."+status)))
 	s := v.State
 	if s == nil {
 		fmt.Fprintf(b, `<p class="wait">%s</p>`, Esc(l.T("page.no-game")))

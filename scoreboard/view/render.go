@@ -148,6 +148,26 @@ func RingsText(l i18n.Lang, board string) string {
 	return l.N("page.rings", n, board)
 }
 
+// NamingText is the tournament and its round as the pages show them:
+// "Club Open 2026 · round 3", either alone, or "" for neither. Both come
+// from the board and are clipped.
+func NamingText(l i18n.Lang, event, round string) string {
+	event, round = ClipText(strings.TrimSpace(event), maxEvent), ClipText(strings.TrimSpace(round), maxRound)
+	switch {
+	case round == "":
+		return event
+	case event == "":
+		return l.T("page.round", round)
+	}
+	return event + " · " + l.T("page.round", round)
+}
+
+// The longest event and round names shown (the board's own limits).
+const (
+	maxEvent = 100
+	maxRound = 32
+)
+
 // LangQuery is the query that keeps a link in language l: "" for
 // English, the default.
 func LangQuery(l i18n.Lang) string {
@@ -192,6 +212,9 @@ func renderHeader(b *stream.Builder, v Board) {
 		Esc(v.ID), Esc(RingsText(l, strings.TrimSuffix(s.Variant, "b"))), Esc(blitz), Esc(mode), Esc(turn))
 	if c := controlText(l, v.Clock); c != "" {
 		fmt.Fprintf(b, `<span class="control">%s</span>`, Esc(c))
+	}
+	if ev := NamingText(l, s.Event, s.Round); ev != "" {
+		fmt.Fprintf(b, `<span class="event">%s</span>`, Esc(ev))
 	}
 	if v.Status != "" {
 		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, Esc(v.Status), Esc(l.T("page.conn."+v.Status)))
