@@ -594,3 +594,30 @@ func recordUpTo(rec *record.Record, rep *record.Replay, n int) *record.Record {
 	}
 	return r
 }
+
+// TestConsoleFormsNumberPlayersFromZero: every choice of a player in the
+// console's forms says "Player N" for the value N, as the configuration,
+// the pages and MQTT number them; and the players-and-round form asks
+// for both names, the event and the round.
+func TestConsoleFormsNumberPlayersFromZero(t *testing.T) {
+	r := newConsoleRig(t, ConsoleConfig{})
+	closeBrokerFirst(t, r.mb)
+	c := r.client()
+	c.login("arbiter", "arbiter-pw")
+	_, page := c.get("/console")
+	options := regexp.MustCompile(`<option value="([01])">([^<]*)</option>`).FindAllStringSubmatch(page, -1)
+	if len(options) < 8 {
+		t.Fatalf("%d player options in the console:\n%s", len(options), page)
+	}
+	for _, o := range options {
+		if o[2] != "Player "+o[1] {
+			t.Errorf("option %s reads %q", o[1], o[2])
+		}
+	}
+	form := regexp.MustCompile(`(?s)<form class="act" data-action="set-players">.*?</form>`).FindString(page)
+	for _, want := range []string{`name="player0"`, `name="player1"`, `name="event" maxlength="100"`, `name="round" maxlength="32"`} {
+		if !strings.Contains(form, want) {
+			t.Errorf("the players-and-round form lacks %s:\n%s", want, form)
+		}
+	}
+}
