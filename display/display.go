@@ -36,6 +36,8 @@ var DefaultPalette = Palette{
 	referee.RolePlaceGrey:  {0, 200, 200, 255},
 	referee.RolePlaceBlack: {255, 60, 160, 255},
 	referee.RoleRemoveRing: {0, 0, 255, 255},
+	// A socket whose sensor is dead or stuck: dim amber.
+	referee.RoleSensorFault: {90, 50, 0, 255},
 }
 
 // LEDColors returns one colour per base socket, in base board order: the
@@ -88,6 +90,7 @@ var marks = [referee.RoleMax + 1][2]byte{
 	referee.RolePlaceGrey:      {'+', 'g'},
 	referee.RolePlaceBlack:     {'+', 'b'},
 	referee.RoleRemoveRing:     {'-', '-'},
+	referee.RoleSensorFault:    {'?', '?'},
 }
 
 // Board draws a board as a hex grid in ASCII. Cells are placed by their

@@ -109,7 +109,8 @@ type State struct {
 	// Answered lists the turns (1-based) the players or an operator
 	// answered rather than the board showed.
 	Answered []int `json:"answered_turns"`
-	// DeadCells lists the cells whose sensors read nothing for seconds:
+	// DeadCells lists the cells whose sensors read nothing for seconds, or
+	// were found stuck at one reading:
 	// the referee goes on without them and asks when a turn there is
 	// unclear.
 	DeadCells []string `json:"dead_cells"`

@@ -530,7 +530,7 @@ func (pl *player) holdFor(ms int64) error {
 }
 
 // Answer answers a referee's question as the players who played game g
-// remember it: the option that is g's turns from turn on (a colour
+// remember it: the longest option that is g's turns from turn on (a colour
 // question: the colour g's turn put on cell). ok is false when no option
 // is what they played: the players then leave the question open (the
 // index returned is the referee's provisional line, or 0).
@@ -554,9 +554,13 @@ func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string
 		}
 		return max(provisional, 0), false
 	}
+	// Of the options that are g's turns, the longest: an option that
+	// stops short of the last of them says a turn is still under way that
+	// the players know they finished.
+	best, bestN := -1, 0
 	for i, o := range options {
 		n := len(strings.Fields(o))
-		if turn < 1 || turn-1+n > g.Len() {
+		if turn < 1 || turn-1+n > g.Len() || best >= 0 && n <= bestN {
 			continue
 		}
 		parts := make([]string, 0, n)
@@ -565,8 +569,11 @@ func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string
 			parts = append(parts, engine.FormatTurn(b, tn))
 		}
 		if strings.Join(parts, " ") == o {
-			return i, true
+			best, bestN = i, n
 		}
+	}
+	if best >= 0 {
+		return best, true
 	}
 	return max(provisional, 0), false
 }

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/samples"
+	"github.com/zertzboard/zertzboard/physical"
+	"github.com/zertzboard/zertzboard/record"
 )
 
 func benchReferee(b *testing.B, pos string) *Referee {
@@ -173,7 +176,7 @@ func BenchmarkLinesStep1(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if next := r.step(lines, obs); len(next) == 0 {
+		if next := r.step(lines, r.current(obs)); len(next) == 0 {
 			b.Fatal("the line does not explain the board")
 		}
 	}
@@ -185,9 +188,83 @@ func BenchmarkLinesStep64(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if next := r.step(lines, obs); len(next) == 0 {
+		if next := r.step(lines, r.current(obs)); len(next) == 0 {
 			b.Fatal("no line explains the board")
 		}
 	}
 	b.ReportMetric(64, "lines")
+}
+
+// benchHistory is a referee that has refereed the first turns of a sample
+// game, seen whole (its settled-board history full of real boards), and a
+// board that contradicts the game everywhere it can: the worst case for a
+// stuck search or a relock, which then replay every board kept.
+func benchHistory(b testing.TB) (*Referee, string) {
+	b.Helper()
+	rec, err := record.ReadFile(samples.Path(samples.BuiltinNames()[0]))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rep, err := rec.Replay()
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := rep.Game.Start()
+	r, err := New(Config{Board: start.Board(), Rules: start.Rules(), First: rec.First})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := physical.DefaultOptions
+	opt.Seed, opt.Takebacks = 3, 0
+	var last []byte
+	if _, err := physical.Play(start, rec.Turns[:20], opt, func(ms int64, cells []byte) error {
+		r.ObserveBytes(ms, cells)
+		last = append(last[:0], cells...)
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	// Every vacant ring gets a marble: no line of play, with any one
+	// socket unknown, explains that.
+	for c := range last {
+		if last[c] == 'o' {
+			last[c] = "wgb"[c%3]
+		}
+	}
+	// The board settles once: illegal, and kept with the others.
+	for i := int64(1); i <= 40; i++ {
+		r.ObserveBytes(r.lastT+5, last)
+	}
+	if !r.illegal || r.hist[len(r.hist)-1].at.cells != string(last) {
+		b.Fatal("the contradicting board did not settle as illegal")
+	}
+	return r, string(last)
+}
+
+// BenchmarkStuckSearchWorst is a stuck-sensor search that finds nothing
+// after replaying the kept boards once as read and once per candidate
+// socket: its cost is bounded by replayWork per replay.
+func BenchmarkStuckSearchWorst(b *testing.B) {
+	r, board := benchHistory(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok := r.stuckSearch(r.lastT, board, false); ok {
+			b.Fatal("a stuck socket explains a board full of marbles")
+		}
+	}
+	b.ReportMetric(float64(len(r.histSince())), "boards")
+}
+
+// BenchmarkRelockWorst is a relock that finds no line of play through the
+// kept boards.
+func BenchmarkRelockWorst(b *testing.B) {
+	r, board := benchHistory(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok := r.relock(r.lastT, board); ok {
+			b.Fatal("a line of play explains a board full of marbles")
+		}
+	}
 }

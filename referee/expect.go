@@ -242,7 +242,7 @@ func (r *Referee) onTheWay(e *expectation, obs, exp string) (ok, done bool) {
 		return false, false
 	}
 	for c := 0; c < len(exp); c++ {
-		if !touched[c] && obs[c] != exp[c] && !r.clearing(engine.Cell(c), obs[c]) {
+		if !touched[c] && obs[c] != exp[c] && !r.cl.clearing(engine.Cell(c), obs[c]) {
 			return false, false
 		}
 	}
@@ -262,9 +262,6 @@ func (r *Referee) inferExpected(t int64, obs, exp string, d uint64) ([]Event, bo
 		if done {
 			return r.commit(t, obs, e.turn, false), true
 		}
-		if r.probing {
-			return nil, true
-		}
 		if e.turn.Kind == engine.Capture {
 			// Follow the jumper, for the next hop's guidance.
 			if at := r.jumperAt(e.turn, exp, obs); at > 0 {
@@ -276,7 +273,7 @@ func (r *Referee) inferExpected(t int64, obs, exp string, d uint64) ([]Event, bo
 		}
 		r.illegal = false
 		h := r.turnHints(e.turn, exp, obs, false)
-		for _, c := range cellsOf(r.toClear) {
+		for _, c := range cellsOf(r.cl.set) {
 			h.set(c, RoleTakeOff)
 		}
 		need := Msg("need.engine-turn", e.name)

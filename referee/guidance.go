@@ -5,8 +5,8 @@ import "github.com/zertzboard/zertzboard/engine"
 // Role is what a cell's LED should say.
 type Role uint8
 
-// The roles, lowest priority first: when a cell has several, the highest
-// wins.
+// The roles, lowest priority first (RoleSensorFault excepted): when a
+// cell has several, the highest wins.
 const (
 	RoleNone           Role = iota
 	RoleLastMove            // part of the last turn
@@ -21,11 +21,26 @@ const (
 	RolePlaceGrey
 	RolePlaceBlack
 	RoleRemoveRing // the engine's turn (or a hint): remove this ring
+	// RoleSensorFault: the socket's sensor is dead or stuck, and the
+	// referee goes on without it. Numbered last, it ranks just above
+	// RoleNone: any other role on the cell says more.
+	RoleSensorFault
 	// RoleMax is the highest role.
-	RoleMax = RoleRemoveRing
+	RoleMax = RoleSensorFault
 )
 
-var roleNames = [...]string{"", "last-move", "free-ring", "jump-target", "must-capture", "chain-continues", "take-off", "wrong", "place-white", "place-grey", "place-black", "remove-ring"}
+var roleNames = [...]string{"", "last-move", "free-ring", "jump-target", "must-capture", "chain-continues", "take-off", "wrong", "place-white", "place-grey", "place-black", "remove-ring", "sensor-fault"}
+
+// rank orders roles by priority.
+func (r Role) rank() int {
+	switch r {
+	case RoleNone:
+		return 0
+	case RoleSensorFault:
+		return 1
+	}
+	return int(r) + 1
+}
 
 func (r Role) String() string {
 	if int(r) < len(roleNames) {
@@ -60,7 +75,7 @@ type Guidance struct {
 type hints []Hint
 
 func (h hints) set(c engine.Cell, r Role) {
-	if c >= 0 && int(c) < len(h) && r > h[c].Role {
+	if c >= 0 && int(c) < len(h) && r.rank() > h[c].Role.rank() {
 		h[c].Role = r
 	}
 }

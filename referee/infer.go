@@ -13,7 +13,7 @@ import (
 // else is illegal.
 func (r *Referee) infer(t int64, obs string) []Event {
 	r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
-	r.linesHold = false
+	r.linesHold, r.captureHeld = false, false
 	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()
@@ -27,13 +27,9 @@ func (r *Referee) infer(t int64, obs string) []Event {
 			r.seen[c] = 0 // the marble seen there was lifted again
 		}
 	}
-	clearing := r.toClear
-	for _, c := range cellsOf(r.toClear) {
-		if obs[c] == '.' {
-			r.toClear &^= bit(c) // that claimed ring is off the board
-		}
-	}
-	d := r.diff(obs, exp)
+	clearing := r.cl.set
+	r.cl.off(obs) // claimed rings seen off are off for good
+	d := r.cl.diff(obs, exp)
 	if p.Result().Over || r.ended != nil {
 		// The board shows the result until the players clear it and set
 		// it up again; then a new game may begin.
@@ -80,8 +76,8 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		if !r.demand {
 			r.guide = r.idleGuidance()
 		}
-		if r.toClear != 0 && obs != exp && (r.toClear != clearing || len(ev) > 0) {
-			cs := cellsOf(r.toClear)
+		if r.cl.set != 0 && obs != exp && (r.cl.set != clearing || len(ev) > 0) {
+			cs := cellsOf(r.cl.set)
 			ev = append(ev, Event{t, Pending{Player: p.ToMove(), Need: "take off the claimed rings " + strings.Join(r.labels(cs), ", "), Cells: r.labels(cs)}})
 		}
 		return ev
@@ -94,7 +90,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	}
 	capture := p.HasCapture()
 	if capture {
-		if turn, ok := r.matchChain(obs, exp, p); ok {
+		if turn, ok := r.matchChain(&r.cl, obs, exp, p); ok {
 			if ev, ok := r.doubt(t, obs); ok {
 				return ev
 			}
@@ -102,6 +98,7 @@ func (r *Referee) infer(t int64, obs string) []Event {
 		}
 	}
 	pl := r.matchPlacement(obs, exp, d, p, capture)
+	pl.events = r.touchMove(p, pl.at)
 	if pl.commit && !pl.over {
 		if ev, ok := r.doubt(t, obs); ok {
 			return append(pl.events, ev...)
@@ -125,6 +122,9 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	// claimed group is half cleared; the capture is the natural reading.
 	if capture {
 		if ev, ok := r.chainInProgress(t, obs, exp, p); ok {
+			// Look again once it has held: a stuck sensor may show a
+			// marble that is gone.
+			r.captureHeld, r.deferred = true, true
 			return ev
 		}
 	}
@@ -137,6 +137,13 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	// No single turn explains the board: perhaps the scan missed the end
 	// of one turn and saw it merged with the next, or lost sight for
 	// longer; resynchronise where the board is a position two turns away.
+	if lostRetry(r.lostBefore) {
+		// The board before made no sense either: perhaps a sensor is
+		// stuck, and has been misleading the referee.
+		if ev, ok := r.stuckSearch(t, obs, false); ok {
+			return ev
+		}
+	}
 	if !r.noTwo && r.lines == nil {
 		// Follow every line of play from the official position until the
 		// boards tell which was played.
@@ -151,18 +158,31 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	if ev, ok := r.track(t, obs); ok {
 		return ev
 	}
+	if lostRetry(r.lostBefore) {
+		if ev, ok := r.relock(t, obs); ok {
+			return ev
+		}
+	}
 	if pl.reason != "" {
 		return r.flagIllegal(t, obs, exp, d, pl.reason, pl.rule)
 	}
 	return r.flagIllegal(t, obs, exp, d, "the board differs from every legal continuation", "")
 }
 
-// diff returns the cells where the observation differs from the official
-// board, tolerating claimed rings that are still being taken off.
-func (r *Referee) diff(obs, exp string) uint64 {
+// claims are the claimed rings still on the physical board, and what
+// each held: the official position's (Referee.cl) or a line of play's.
+// The matchers take them as an argument and change nothing.
+type claims struct {
+	set  uint64
+	orig [engine.MaxCells]byte
+}
+
+// diff returns the cells where the observation differs from exp,
+// tolerating claimed rings that are still being taken off.
+func (k *claims) diff(obs, exp string) uint64 {
 	var d uint64
 	for c := 0; c < len(exp); c++ {
-		if o := obs[c]; o != exp[c] && o != '?' && !r.clearing(engine.Cell(c), o) {
+		if o := obs[c]; o != exp[c] && o != '?' && !k.clearing(engine.Cell(c), o) {
 			d |= 1 << uint(c)
 		}
 	}
@@ -171,20 +191,43 @@ func (r *Referee) diff(obs, exp string) uint64 {
 
 // clearing reports whether cell c is a claimed ring still being taken off
 // that shows o: what it held, or its ring with the marble gone.
-func (r *Referee) clearing(c engine.Cell, o byte) bool {
-	return r.toClear&bit(c) != 0 && (o == r.orig[c] || o == 'o')
+func (k *claims) clearing(c engine.Cell, o byte) bool {
+	return k.set&bit(c) != 0 && (o == k.orig[c] || o == 'o')
+}
+
+// off drops the claimed rings obs shows gone: off for good.
+func (k *claims) off(obs string) {
+	for _, c := range cellsOf(k.set) {
+		if obs[c] == '.' {
+			k.set &^= bit(c)
+		}
+	}
+}
+
+// claim notes the rings position q claimed that obs still shows, with
+// what each held before (exp; the placed marble on the turn's own cell).
+func (k *claims) claim(q engine.Position, turn engine.Turn, exp, obs string) {
+	for _, c := range q.Claimed() {
+		if obs[c] != '.' {
+			k.set |= bit(c)
+			k.orig[c] = exp[c]
+			if turn.Kind == engine.Place && c == turn.At {
+				k.orig[c] = turn.Color.Letter()[0]
+			}
+		}
+	}
 }
 
 // matchChain looks for a capture chain whose end is exactly the observed
 // board. Two chains can end alike: a loop of marbles jumped either way
 // round. Then the one through the cells where the jumper was seen wins.
-func (r *Referee) matchChain(obs, exp string, p engine.Position) (engine.Turn, bool) {
+func (r *Referee) matchChain(cl *claims, obs, exp string, p engine.Position) (engine.Turn, bool) {
 	var found []engine.Turn
 	for _, turn := range p.CaptureTurns() {
 		f := r.chainEnd(exp, turn)
 		ok := true
 		for c := 0; c < len(exp) && ok; c++ {
-			ok = obs[c] == f[c] || obs[c] == '?' || r.clearing(engine.Cell(c), obs[c])
+			ok = obs[c] == f[c] || obs[c] == '?' || cl.clearing(engine.Cell(c), obs[c])
 		}
 		if ok {
 			found = append(found, turn)
@@ -225,11 +268,20 @@ func (r *Referee) chainEnd(exp string, turn engine.Turn) []byte {
 	return f
 }
 
-// chainInProgress reports a capture under way: the observation is on the
-// way to some legal chain's end. The jumper may be anywhere along its path
+// chainProgress is a capture under way: the legal chains obs is on the
+// way to, and where the jumper is (at, NoCell if not seen off its start;
+// atEnd when on its last ring). The jumper may be anywhere along its path
 // or lifted, and the jumped marbles taken off before, during or after the
 // hops; nothing else may change and no marble may appear.
-func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) ([]Event, bool) {
+type chainProgress struct {
+	fits  []engine.Turn
+	at    engine.Cell
+	atEnd bool
+}
+
+// matchProgress reads obs as a capture under way from p (exp its cells,
+// cl its claimed rings). It changes nothing.
+func (r *Referee) matchProgress(cl *claims, obs, exp string, p engine.Position) (chainProgress, bool) {
 	var (
 		fits  []engine.Turn
 		at    = engine.NoCell // where the jumper is, if seen off its start
@@ -250,11 +302,16 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 		for c := 0; c < len(exp) && fit; c++ {
 			o, e, cb := obs[c], exp[c], bit(engine.Cell(c))
 			if o == '?' {
-				continue // a dead sensor: it may hold anything
+				// A dead sensor: it may hold anything. What it held counts
+				// among the marbles that may have moved.
+				if cb&(onPath|jumped) != 0 {
+					before[e]++
+				}
+				continue
 			}
 			switch {
 			case cb&(onPath|jumped) == 0:
-				fit = o == e || r.clearing(engine.Cell(c), o)
+				fit = o == e || cl.clearing(engine.Cell(c), o)
 				continue
 			case o == e:
 			case o == 'o':
@@ -277,12 +334,18 @@ func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) (
 			}
 		}
 	}
-	if len(fits) == 0 {
+	return chainProgress{fits: fits, at: at, atEnd: atEnd}, len(fits) > 0
+}
+
+// chainInProgress reports a capture under way from the official position
+// (matchProgress), follows the jumper and says what the capture still
+// needs.
+func (r *Referee) chainInProgress(t int64, obs, exp string, p engine.Position) ([]Event, bool) {
+	cp, ok := r.matchProgress(&r.cl, obs, exp, p)
+	if !ok {
 		return nil, false
 	}
-	if r.probing {
-		return nil, true
-	}
+	fits, at, atEnd := cp.fits, cp.at, cp.atEnd
 	if at != engine.NoCell && (len(r.jumperSeen) == 0 || r.jumperSeen[len(r.jumperSeen)-1] != at) {
 		r.jumperSeen = append(r.jumperSeen, at)
 	}
@@ -364,14 +427,16 @@ type placementMatch struct {
 	cells   []engine.Cell
 	hints   hints
 
-	reason, rule string  // illegal, when not ""
-	events       []Event // touch-move
+	reason, rule string      // illegal, when not ""
+	events       []Event     // touch-move
+	at           engine.Cell // the marble placed, NoCell for none
 }
 
 // matchPlacement reads the observation as a placement: one vacant ring now
 // holding a marble, and at most one vacant ring gone, in either order; any
 // other change must be the turn's own isolation claim being taken off.
 func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, capture bool) placementMatch {
+	m := placementMatch{at: engine.NoCell}
 	var placed, removed []engine.Cell
 	var other uint64
 	for _, c := range cellsOf(d) {
@@ -384,7 +449,6 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 			other |= bit(c)
 		}
 	}
-	var m placementMatch
 	if len(placed) > 1 || len(removed) > 1 || len(placed)+len(removed) == 0 {
 		return m // not a placement
 	}
@@ -412,12 +476,7 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 	if pool := p.Pool(); pool[0]+pool[1]+pool[2] == 0 {
 		src = engine.FromCaptures
 	}
-	if r.cfg.Mode == Tournament && !r.probing {
-		if r.restAt != engine.NoCell && r.restAt != at {
-			m.events = append(m.events, Event{r.lastT, TouchMove{Player: p.ToMove(), From: r.b.Label(r.restAt), To: r.b.Label(at)}})
-		}
-		r.restAt = at
-	}
+	m.at = at
 	rem := engine.NoCell
 	if len(removed) == 1 {
 		rem = removed[0]
@@ -464,6 +523,20 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 	}
 	m.commit, m.turn, m.over = true, turn, capture
 	return m
+}
+
+// touchMove follows where a placed marble rests this turn (tournament
+// mode) and reports a marble that rested on one ring and moved to another.
+func (r *Referee) touchMove(p engine.Position, at engine.Cell) []Event {
+	if r.cfg.Mode != Tournament || at == engine.NoCell {
+		return nil
+	}
+	var ev []Event
+	if r.restAt != engine.NoCell && r.restAt != at {
+		ev = append(ev, Event{r.lastT, TouchMove{Player: p.ToMove(), From: r.b.Label(r.restAt), To: r.b.Label(at)}})
+	}
+	r.restAt = at
+	return ev
 }
 
 // checkMarble checks the marble part of a placement before its ring is

@@ -28,11 +28,10 @@ type line struct {
 	turns []engine.Turn // since the official position, passes left out
 	pos   engine.Position
 	cells string
-	// clear holds the claimed rings still on the board, and orig what
-	// each held, as the official board's toClear and orig do.
-	clear uint64
-	orig  [engine.MaxCells]byte
-	rest  bool // the board shows pos: no turn under way
+	// cl holds the claimed rings still on the board, and what each held,
+	// as the official board's do.
+	cl   claims
+	rest bool // the board shows pos: no turn under way
 }
 
 // maxLines bounds the lines followed; askAfter is how many turns lines
@@ -62,16 +61,7 @@ const stallMS = 120
 
 // rootLine is the official position as a line.
 func (r *Referee) rootLine() line {
-	return line{pos: r.game.Position(), cells: r.Expected(), clear: r.toClear, orig: r.orig, rest: true}
-}
-
-// withClear runs f with the matchers' claimed-ring state set to a line's,
-// in probing mode, and restores the referee's own afterwards.
-func (r *Referee) withClear(clear uint64, orig *[engine.MaxCells]byte, f func()) {
-	saveClear, saveOrig, saveProbe := r.toClear, r.orig, r.probing
-	r.toClear, r.orig, r.probing = clear, *orig, true
-	f()
-	r.toClear, r.orig, r.probing = saveClear, saveOrig, saveProbe
+	return line{pos: r.game.Position(), cells: r.Expected(), cl: r.cl, rest: true}
 }
 
 // play extends l by turn, with the forced passes after it, and with the
@@ -87,16 +77,8 @@ func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, b
 	if err != nil {
 		return l, false
 	}
-	n := line{turns: append(append(make([]engine.Turn, 0, len(l.turns)+2), l.turns...), turn), clear: l.clear, orig: l.orig}
-	for _, c := range q.Claimed() {
-		if obs[c] != '.' {
-			n.clear |= bit(c)
-			n.orig[c] = l.cells[c]
-			if turn.Kind == engine.Place && c == turn.At {
-				n.orig[c] = turn.Color.Letter()[0]
-			}
-		}
-	}
+	n := line{turns: append(append(make([]engine.Turn, 0, len(l.turns)+2), l.turns...), turn), cl: l.cl}
+	n.cl.claim(q, turn, l.cells, obs)
 	for q.MustPass() && !q.Result().Over {
 		q = q.MustPlay(engine.PassTurn())
 	}
@@ -106,18 +88,15 @@ func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, b
 
 // extend lists the ways line l explains obs: itself at rest or with a
 // turn under way, one turn more, or two.
-func (r *Referee) extend(l line, obs string, add func(line)) {
+func (r *Referee) extend(l line, at board, add func(line)) {
+	obs := at.cells
 	// Claimed rings seen off the board are off for good.
-	for _, c := range cellsOf(l.clear) {
-		if obs[c] == '.' {
-			l.clear &^= bit(c)
-		}
-	}
+	l.cl.off(obs)
 	if l.pos.Result().Over {
 		// After the game the board shows its result until the players
 		// clear it: pieces only come off.
 		for c := 0; c < len(obs); c++ {
-			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !(l.clear&bit(engine.Cell(c)) != 0 && o == l.orig[c]) {
+			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !(l.cl.set&bit(engine.Cell(c)) != 0 && o == l.cl.orig[c]) {
 				return
 			}
 		}
@@ -125,15 +104,12 @@ func (r *Referee) extend(l line, obs string, add func(line)) {
 		add(l)
 		return
 	}
-	r.withClear(l.clear, &l.orig, func() {
-		d := r.diff(obs, l.cells)
-		if d == 0 {
-			l.rest = true
-			add(l)
-			return
-		}
+	if d := l.cl.diff(obs, l.cells); d == 0 {
+		l.rest = true
+		add(l)
+	} else {
 		r.nextTurns(l, obs, d, add)
-	})
+	}
 	// Two turns seen at once (the scan stalled), or turns the board shows
 	// only in part (a marble put on a dead socket, a dead ring removed):
 	// the first turn, with what the board shows after it.
@@ -149,17 +125,17 @@ func (r *Referee) extend(l line, obs string, add func(line)) {
 			}
 		}
 	}
-	if changed|r.touched == 0 {
+	if changed|at.touched == 0 {
 		return
 	}
 	// A cell the hands touched between the boards may have held a turn's
 	// marble that has gone again (jumped, or claimed). After a stall, the
 	// board may be three turns on.
 	depth := 1
-	if r.stalled {
+	if at.stalled {
 		depth = 2
 	}
-	r.furtherTurns(l, obs, changed|unknown|r.touched, gone|unknown, depth, add)
+	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, add)
 }
 
 // furtherTurns adds the lines that explain obs with one turn from l
@@ -173,17 +149,12 @@ func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, ad
 		if !ok {
 			continue
 		}
-		r.withClear(n.clear, &n.orig, func() {
-			d := r.diff(obs, n.cells)
-			if d == 0 {
-				n.rest = true
-				add(n)
-				return
-			}
-			if !n.pos.Result().Over {
-				r.nextTurns(n, obs, d, add)
-			}
-		})
+		if d := n.cl.diff(obs, n.cells); d == 0 {
+			n.rest = true
+			add(n)
+		} else if !n.pos.Result().Over {
+			r.nextTurns(n, obs, d, add)
+		}
 		if depth > 1 && !n.pos.Result().Over {
 			r.furtherTurns(n, obs, at, rem, depth-1, add)
 		}
@@ -191,19 +162,19 @@ func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, ad
 }
 
 // nextTurns adds what one turn from l, whole or under way, explains obs
-// (d the cells that differ), under the matchers' state for l: a turn
-// under way keeps l itself alive.
+// (d the cells that differ, with l's claimed rings): a turn under way
+// keeps l itself alive.
 func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
 	p := l.pos
 	capture := p.HasCapture()
 	if capture {
 		// A chain seen whole is whole: chains are played to their end.
-		if turn, ok := r.matchChain(obs, l.cells, p); ok {
+		if turn, ok := r.matchChain(&l.cl, obs, l.cells, p); ok {
 			if n, ok := r.play(l, turn, false, obs); ok {
 				n.rest = true
 				add(n)
 			}
-		} else if _, ok := r.chainInProgress(0, obs, l.cells, p); ok {
+		} else if _, ok := r.matchProgress(&l.cl, obs, l.cells, p); ok {
 			l.rest = false
 			add(l)
 		}
@@ -226,10 +197,10 @@ func sameLine(a, b line) bool { return sameTurns(a.turns, b.turns) }
 
 // step checks a settled board against every live line and returns those
 // that explain it, or none.
-func (r *Referee) step(lines []line, obs string) []line {
+func (r *Referee) step(lines []line, at board) []line {
 	var next []line
 	for _, l := range lines {
-		r.extend(l, obs, func(n line) {
+		r.extend(l, at, func(n line) {
 			for i, x := range next {
 				if sameLine(x, n) {
 					next[i].rest = next[i].rest || n.rest
@@ -261,12 +232,20 @@ func commonPrefix(lines []line) []engine.Turn {
 // blindObserve referees a settled board read with dead sensors (raw holds
 // '?' there) by following every line of play.
 func (r *Referee) blindObserve(t int64, raw string) []Event {
+	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	if ev, ok := r.linesObserve(t, raw); ok {
 		return ev
 	}
+	if lostRetry(r.lostBefore) {
+		// The board before made no sense either: find the lines of play
+		// from further back.
+		if ev, ok := r.relock(t, raw); ok {
+			return ev
+		}
+	}
 	known := r.known(raw)
 	exp := r.Expected()
-	return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every line of play", "")
+	return r.flagIllegal(t, known, exp, r.cl.diff(known, exp), "the board differs from every line of play", "")
 }
 
 // linesReason says why turns were committed from the lines of play.
@@ -284,15 +263,15 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		r.lines = []line{r.rootLine()}
 		r.linesBefore, r.linesOld = nil, nil
 	}
-	next, prev, old := r.step(r.lines, raw), r.lines, r.linesBefore
+	next, prev, old := r.step(r.lines, r.current(raw)), r.lines, r.linesBefore
 	if len(next) == 0 && r.linesBefore != nil {
 		// The last board may have been an illegal try put right since,
 		// which some line happened to explain: the lines before it.
-		next, prev, old = r.step(r.linesBefore, raw), nil, nil
+		next, prev, old = r.step(r.linesBefore, r.current(raw)), nil, nil
 	}
 	if len(next) == 0 {
 		// Perhaps a line was never followed: the official position's.
-		next = r.step([]line{r.rootLine()}, raw)
+		next = r.step([]line{r.rootLine()}, r.current(raw))
 	}
 	known := r.known(raw)
 	if len(next) == 0 {
@@ -306,7 +285,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		// Red until the board holds or goes on; the lines are followed.
 		exp := r.Expected()
 		r.linesHold, r.deferred = true, true
-		return r.flagIllegal(t, known, exp, r.diff(known, exp), "the board differs from every legal continuation", ""), true
+		return r.flagIllegal(t, known, exp, r.cl.diff(known, exp), "the board differs from every legal continuation", ""), true
 	}
 	var ev []Event
 	if r.illegal {
@@ -555,7 +534,7 @@ func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
 	if r.noTwo || r.lines != nil || !r.stalled {
 		return nil, false
 	}
-	if next := r.step([]line{r.rootLine()}, obs); len(next) < 2 {
+	if next := r.step([]line{r.rootLine()}, r.current(obs)); len(next) < 2 {
 		return nil, false
 	}
 	return r.linesObserve(t, obs)

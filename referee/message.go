@@ -60,6 +60,8 @@ var English = map[string]string{
 	"need.remove-free-ring":    "remove a free ring",
 	"fault.dead-cells":         "no reading from %s: refereeing on without it, and asking when a turn there is unclear",
 	"fault.cells-read":         "every socket reads again",
+	"fault.stuck-cell":         "the sensor of %s reads the same whatever is on it: refereeing on without it, and asking about the turns it misread",
+	"fault.stuck-reads":        "the sensor of %s reads again",
 	"need.finish-turn":         "finish the turn (two turns seen at once)",
 	"content.no-ring":          "(no ring)",
 	"content.vacant":           "(empty ring)",

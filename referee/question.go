@@ -187,6 +187,11 @@ func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, r
 		}
 		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
 	}
+	if len(opts) == 1 && back > 0 && r.takesBack(back, opts[0].turns) {
+		// Turns committed are taken back: the referee was wrong once, and
+		// its new reading is no fact until the players confirm it.
+		return r.ask(t, obs, back, opts, reason)
+	}
 	if len(opts) == 1 {
 		ev := r.commitLine(t, obs, back, opts[0].turns)
 		return append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason}})
@@ -197,6 +202,24 @@ func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, r
 		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))
 	}
 	return r.ask(t, obs, back, opts, reason)
+}
+
+// takesBack reports whether committing turns from the position back
+// turns ago changes a committed turn (rather than only adding turns).
+func (r *Referee) takesBack(back int, turns []engine.Turn) bool {
+	base := r.game.Len() - back
+	k := 0
+	for i := base; i < r.game.Len(); i++ {
+		done, _ := r.game.Turn(i)
+		if done.Kind == engine.Pass {
+			continue
+		}
+		if k >= len(turns) || turns[k] != done {
+			return true
+		}
+		k++
+	}
+	return false
 }
 
 // askEnd asks about lines of play that end the game when the board may
@@ -474,11 +497,15 @@ func (r *Referee) markAnswered(turns []int) {
 	sort.Ints(r.answered)
 }
 
-// DeadCells lists the cells whose sensors are dead, as reported.
+// DeadCells lists the cells whose sensors are dead or stuck, as reported.
 func (r *Referee) DeadCells() []string {
-	out := []string{}
+	faulty := r.stuck
 	for _, c := range r.dead {
-		out = append(out, r.b.Label(engine.Cell(c)))
+		faulty |= bit(engine.Cell(c))
+	}
+	out := []string{}
+	for _, c := range cellsOf(faulty) {
+		out = append(out, r.b.Label(c))
 	}
 	return out
 }

@@ -104,8 +104,7 @@ type Referee struct {
 	fault     string // the fault reported last, to report each once
 
 	// Claimed rings still on the physical board, and what they held.
-	toClear uint64
-	orig    [engine.MaxCells]byte
+	cl claims
 
 	hop int64 // see Config.HopMS
 	// deferred: a verdict waits for the board to hold HopMS: a take-back
@@ -118,12 +117,9 @@ type Referee struct {
 	recheckOne, unseenOK bool
 	// redo holds the turns the last take-back undid, in playing order:
 	// putting the pieces back re-commits them.
-	redo []redoTurn
-	// probing: the matchers are asked about a hypothetical position and
-	// must change nothing.
-	probing bool
-	noTwo   bool // inferring the turn under way after an inferred one
-	lost    int  // settled boards in a row that were illegal
+	redo  []redoTurn
+	noTwo bool // inferring the turn under way after an inferred one
+	lost  int  // settled boards in a row that were illegal
 	// lostBefore is lost before the observation being inferred.
 	lostBefore int
 	hyps       []hypothesis // lines of play followed while lost
@@ -176,6 +172,18 @@ type Referee struct {
 	ended *Ending
 	// expect: the turn the player to move must carry out (the engine's).
 	expect *expectation
+
+	// Stuck sensors (stuck.go): when each cell's reading last changed,
+	// the settled boards of the last turns, the sockets found stuck and
+	// what each reads, and the frame with those hidden.
+	lastChange [engine.MaxCells]int64
+	hist       []histBoard
+	stuck      uint64
+	stuckRead  [engine.MaxCells]byte
+	masked     string
+	// captureHeld: the board shows a capture under way; look for a stuck
+	// sensor once it has held.
+	captureHeld bool
 }
 
 // New starts a referee.
@@ -233,9 +241,29 @@ func (r *Referee) Mode() Mode { return r.cfg.Mode }
 // a capture was compulsory (tournament mode only).
 func (r *Referee) MissedCaptures() []int { return append([]int(nil), r.missed...) }
 
-// Guidance returns what the LEDs and the screen should show now. The
-// returned value must not be modified.
-func (r *Referee) Guidance() Guidance { return r.guide }
+// Guidance returns what the LEDs and the screen should show now: the
+// sockets whose sensors are dead or stuck show RoleSensorFault where
+// nothing else is to be shown. The returned value must not be modified.
+func (r *Referee) Guidance() Guidance {
+	faulty := r.stuck
+	for _, c := range r.dead {
+		faulty |= bit(engine.Cell(c))
+	}
+	if faulty == 0 {
+		return r.guide
+	}
+	g := r.guide
+	g.Hints = append(make([]Hint, 0, r.b.Len()), r.guide.Hints...)
+	for len(g.Hints) < r.b.Len() {
+		g.Hints = append(g.Hints, Hint{})
+	}
+	for _, c := range cellsOf(faulty) {
+		if int(c) < len(g.Hints) && g.Hints[c].Role == RoleNone {
+			g.Hints[c].Role = RoleSensorFault
+		}
+	}
+	return g
+}
 
 // Expected returns the official board in frame-log form.
 func (r *Referee) Expected() string { return r.cells[len(r.cells)-1] }
@@ -257,6 +285,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.gap = max(r.gap, t-r.lastT)
 	}
 	r.lastT = t
+	var ev []Event
 	if cells != r.frame {
 		if len(cells) != r.b.Len() {
 			return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len()))
@@ -266,21 +295,29 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 				return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
 			}
 		}
+		for i := 0; i < len(cells); i++ {
+			if len(r.frame) != len(cells) || cells[i] != r.frame[i] {
+				r.lastChange[i] = t // the first frame: as good as a change
+			}
+		}
 		r.frame = cells
+		var stuckEv []Event
+		r.masked, stuckEv = r.mask(t, cells)
 		if len(r.settled) == len(cells) {
 			for i := 0; i < len(cells); i++ {
-				if cells[i] != r.settled[i] {
+				if r.masked[i] != r.settled[i] {
 					r.moving |= 1 << uint(i)
 				}
 			}
 		}
+		ev = stuckEv
 	}
-	var ev []Event
+	cells = r.masked
 	if t >= r.deadCheck {
 		// Dead sensors are reported once, and once more when all read
 		// again: checked four times a second, not on every frame.
 		r.deadCheck = t + 250
-		ev = r.noteDead(t, r.stage.Dead())
+		ev = append(ev, r.noteDead(t, r.stage.Dead())...)
 	}
 	obs, ok := r.stage.Push(t, cells)
 	if !ok {
@@ -306,6 +343,9 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	r.fault = ""
 	for _, c := range r.unknown {
 		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
+	}
+	if !r.Over() {
+		r.remember(obs.Cells)
 	}
 	if len(r.unknown) > 0 && len(r.unknown) <= maxUnknownTried && !r.Over() {
 		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
@@ -359,13 +399,14 @@ func (r *Referee) reportFault(t int64, reason string) []Event {
 func (r *Referee) NewGame(t int64, first int) []Event {
 	r.game = engine.NewGame(engine.NewPosition(r.cfg.Board, r.cfg.Rules, first&1))
 	r.cells = []string{r.game.Position().Cells()}
-	r.toClear, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = 0, engine.NoCell, false, nil, false, nil
+	r.cl, r.restAt, r.illegal, r.missed, r.demand, r.jumperSeen = claims{}, engine.NoCell, false, nil, false, nil
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
 	r.doubtful = false
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
+	r.hist, r.stuck = nil, 0
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
 	r.guide = r.idleGuidance()

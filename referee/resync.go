@@ -81,12 +81,24 @@ func (r *Referee) inferTwo(t int64, obs string) ([]Event, bool) {
 	if base.Result().Over {
 		return nil, false
 	}
-	cands := r.twoTurnReadings(base, r.Expected(), r.toClear, obs, true)
+	cands := r.twoTurnReadings(base, r.Expected(), r.cl.set, obs, true)
 	if e := r.expecting(); e != nil {
 		// On the engine's turn the first turn is known: the engine's.
 		kept := cands[:0]
 		for _, c := range cands {
 			if c.t1 == e.turn {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
+	if !r.stalled && len(r.unknown) == 0 {
+		// Scanned without a stall, a marble put down shows, if only in
+		// passing: a first turn whose marble never did is not what the
+		// hands did (a stuck sensor may hide one: stuckSearch).
+		kept := cands[:0]
+		for _, c := range cands {
+			if c.t1.Kind != engine.Place || isMarble(obs[c.t1.At]) || r.touched&bit(c.t1.At) != 0 {
 				kept = append(kept, c)
 			}
 		}
@@ -198,10 +210,6 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 			gone |= bit(engine.Cell(c))
 		}
 	}
-	saveClear, saveOrig, saveProbe := r.toClear, r.orig, r.probing
-	r.probing = true
-	defer func() { r.toClear, r.orig, r.probing = saveClear, saveOrig, saveProbe }()
-
 	var out []twoCand
 	tried := 0
 	for _, t1 := range base.LegalTurns(nil) {
@@ -223,17 +231,9 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 		}
 		exp1 := q.Cells()
 		// The rings t1 claimed may still be on the board.
-		r.toClear, r.orig = clear, saveOrig
-		for _, c := range q.Claimed() {
-			if obs[c] != '.' {
-				r.toClear |= bit(c)
-				r.orig[c] = exp[c]
-				if t1.Kind == engine.Place && c == t1.At {
-					r.orig[c] = t1.Color.Letter()[0]
-				}
-			}
-		}
-		d := r.diff(obs, exp1)
+		cl := claims{set: clear, orig: r.cl.orig}
+		cl.claim(q, t1, exp, obs)
+		d := cl.diff(obs, exp1)
 		if d == 0 {
 			if alsoOne {
 				out = append(out, twoCand{t1: t1, q1: q, one: true})
@@ -245,7 +245,7 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 		}
 		capture := q.HasCapture()
 		if capture {
-			if t2, ok := r.matchChain(obs, exp1, q); ok {
+			if t2, ok := r.matchChain(&cl, obs, exp1, q); ok {
 				q2, _ := q.Play(t2)
 				out = append(out, twoCand{t1: t1, t2: t2, whole: true, q1: q, q2: q2})
 				continue
@@ -266,19 +266,12 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 		case pl.pending:
 			out = append(out, twoCand{t1: t1, q1: q})
 		case capture:
-			if r.chainFits(obs, exp1, q) {
+			if _, ok := r.matchProgress(&cl, obs, exp1, q); ok {
 				out = append(out, twoCand{t1: t1, q1: q})
 			}
 		}
 	}
 	return out
-}
-
-// chainFits reports whether obs is a capture under way from q, without
-// changing anything.
-func (r *Referee) chainFits(obs, exp string, q engine.Position) bool {
-	_, ok := r.chainInProgress(0, obs, exp, q)
-	return ok
 }
 
 // Inferred: turns were committed without the board having shown each of
@@ -433,11 +426,14 @@ func (r *Referee) late(t int64) []Event {
 	obs := r.known(r.settled)
 	unknown := r.recheckUnknown
 	r.recheckUnknown = false
-	hold := r.linesHold
-	r.linesHold = false
+	hold, captureHeld := r.linesHold, r.captureHeld
+	r.linesHold, r.captureHeld = false, false
 	switch {
 	case hold:
 		return r.linesHeld(t)
+	case captureHeld:
+		ev, _ := r.stuckSearch(t, obs, true)
+		return ev
 	case r.tbWait != 0:
 		k := r.tbWait
 		r.tbWait = 0
@@ -499,6 +495,16 @@ func (r *Referee) known(cells string) string {
 // noteDead reports a change in the cells whose sensors are dead: once when
 // a sensor dies, once when all read again.
 func (r *Referee) noteDead(t int64, dead []int) []Event {
+	if r.stuck != 0 {
+		// A stuck socket was reported as such, not as dead.
+		var live []int
+		for _, c := range dead {
+			if r.stuck&bit(engine.Cell(c)) == 0 {
+				live = append(live, c)
+			}
+		}
+		dead = live
+	}
 	same := len(dead) == len(r.dead)
 	for i := 0; same && i < len(dead); i++ {
 		same = dead[i] == r.dead[i]
@@ -576,7 +582,7 @@ func (r *Referee) inferUnknownFrom(t int64, raw string, depth int) ([]Event, boo
 	var lines [][]engine.Turn
 	var firsts []engine.Turn // every reading's first turn, partial ones too
 	var partialFirsts []engine.Turn
-	for _, c := range r.readingsAll(r.game.Position(), exp, r.toClear, base) {
+	for _, c := range r.readingsAll(r.game.Position(), exp, r.cl.set, base) {
 		firsts = append(firsts, c.t1)
 		switch {
 		case c.one:

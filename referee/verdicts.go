@@ -14,7 +14,7 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 	if e := r.expecting(); e != nil && engine.FormatTurn(r.b, turn) != e.name {
 		// Only the engine's turn may be played (a reading that bypassed
 		// inferExpected, e.g. two turns seen at once).
-		return r.refuse(t, obs, exp, r.diff(obs, exp), e)
+		return r.refuse(t, obs, exp, r.cl.diff(obs, exp), e)
 	}
 	var err error
 	if over {
@@ -23,7 +23,7 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 		err = r.game.Play(turn)
 	}
 	if err != nil { // matchers only commit legal turns
-		return r.flagIllegal(t, obs, exp, r.diff(obs, exp), err.Error(), "")
+		return r.flagIllegal(t, obs, exp, r.cl.diff(obs, exp), err.Error(), "")
 	}
 	q := r.game.Position()
 	r.cells = append(r.cells, q.Cells())
@@ -31,10 +31,10 @@ func (r *Referee) commit(t int64, obs string, turn engine.Turn, over bool) []Eve
 	claimed := q.Claimed()
 	for _, c := range claimed {
 		if obs[c] != '.' {
-			r.toClear |= bit(c)
-			r.orig[c] = exp[c]
+			r.cl.set |= bit(c)
+			r.cl.orig[c] = exp[c]
 			if c == turn.At {
-				r.orig[c] = obs[c]
+				r.cl.orig[c] = obs[c]
 			}
 		}
 	}
@@ -132,7 +132,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 	if r.mustCapture {
 		redo = nil
 	}
-	r.toClear, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = 0, false, false, engine.NoCell, nil, redo, nil
+	r.cl, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = claims{}, false, false, engine.NoCell, nil, redo, nil
 	r.endInferred = false
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
@@ -151,7 +151,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 
 func (r *Referee) pendingEvent(t int64, need Message, cells []engine.Cell, h hints) []Event {
 	r.illegal = false
-	for _, c := range cellsOf(r.toClear) {
+	for _, c := range cellsOf(r.cl.set) {
 		h.set(c, RoleTakeOff)
 	}
 	p := r.game.Position()
@@ -205,8 +205,8 @@ func (r *Referee) idleGuidance() Guidance {
 			status = append(status, Msg("guide.question-turns", q.base))
 		}
 	}
-	if r.toClear != 0 {
-		cs := cellsOf(r.toClear)
+	if r.cl.set != 0 {
+		cs := cellsOf(r.cl.set)
 		for _, c := range cs {
 			h.set(c, RoleTakeOff)
 		}
