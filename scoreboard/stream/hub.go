@@ -36,12 +36,6 @@ type Frame struct {
 	full, patch []byte
 }
 
-// Full is the "view" event's JSON after its opening brace.
-func (f *Frame) Full() []byte { return f.full }
-
-// Patch is the "patch" event's JSON after its opening brace, or nil.
-func (f *Frame) Patch() []byte { return f.patch }
-
 // Topic is what a stream shows: a view (the owner's name for it) in a
 // language ("" for the default).
 type Topic struct {
