@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -70,7 +71,7 @@ type Hub struct {
 	wbuf    []byte // the event being written directly (direct.go)
 	dropped int    // slow streams dropped
 	closed  bool
-	whole   bool // send whole views only (to measure what patches save)
+	whole   atomic.Bool // send whole views only (to measure what patches save)
 }
 
 // Client is one browser's stream.
@@ -117,11 +118,7 @@ func NewHub(mu sync.Locker, opts HubOptions) *Hub {
 
 // SetWhole makes every frame go whole, as before patches (to measure what
 // they save).
-func (h *Hub) SetWhole(whole bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.whole = whole
-}
+func (h *Hub) SetWhole(whole bool) { h.whole.Store(whole) }
 
 // NewFrameLocked makes a view's frame from its tree: the whole view as
 // the JSON of a "view" event, {"seq":…,"ver":…,"html":…}, and, if prev

@@ -100,7 +100,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, c *Client, cur *Fram
 // encoding is how f goes to a stream that shows last (nil: nothing yet):
 // as a patch if it was made from last, else whole.
 func (h *Hub) encoding(f, last *Frame) (event, body []byte) {
-	if f.patch != nil && last != nil && last.Ver == f.Base && !h.whole {
+	if f.patch != nil && last != nil && last.Ver == f.Base && !h.whole.Load() {
 		return eventPatch, f.patch
 	}
 	return eventView, f.full
