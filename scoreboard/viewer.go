@@ -157,7 +157,6 @@ func (g *replayed) state(n int) (live.State, *live.Clock) {
 	var s live.State
 	if err == nil {
 		s = live.Snapshot(ref, g.board, g.rec.Players, uint64(n+1), 0)
-		s.Event, s.Round = g.rec.Event, g.rec.Round
 	}
 	if e := g.end; e != nil && n == g.turns() && e.Reason != "" {
 		s.Phase, s.Winner, s.Result, s.ResultNote = "over", e.Winner, e.Reason, e.Note
