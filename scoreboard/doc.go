@@ -98,6 +98,9 @@
 // views; at 1000 viewers, p50 5.1 ms, p99 17 ms, 10 ms of CPU per state
 // (docs/HALL.md). Rendering a state and its patch costs 0.42–0.47 ms
 // (BenchmarkHandle; 0.29–0.35 ms before patches, on the same loaded VM).
+// Since the views are written as keyed trees rather than read back from
+// their HTML, a state handled costs 551 allocations and 157 kB, against
+// 1,096 and 178 kB before, for the same bytes on the wire.
 // In headless Chromium (TestBrowser), from publishing a state to the page
 // having applied it, the median is 2.5–5 ms.
 package scoreboard
