@@ -129,7 +129,8 @@ func TestPatchesRebuildTheView(t *testing.T) {
 	}
 }
 
-// patchJSON is p as the "patch" event carries it.
+// patchJSON is p as the "patch" event carries it, after the opening
+// brace (where the stream writes its own fields).
 func patchJSON(t testing.TB, p stream.Patch) []byte {
 	var buf bytes.Buffer
 	e := json.NewEncoder(&buf)
@@ -137,7 +138,7 @@ func patchJSON(t testing.TB, p stream.Patch) []byte {
 	if err := e.Encode(p); err != nil {
 		t.Fatal(err)
 	}
-	return bytes.TrimSpace(buf.Bytes())
+	return bytes.TrimPrefix(bytes.TrimSpace(buf.Bytes()), []byte("{"))
 }
 
 func mustJSON(t testing.TB, v any) []byte {
