@@ -176,7 +176,7 @@ func BenchmarkLinesStep1(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if next := r.step(lines, r.current(obs)); len(next) == 0 {
+		if next, _ := r.step(lines, r.current(obs), nil); len(next) == 0 {
 			b.Fatal("the line does not explain the board")
 		}
 	}
@@ -188,7 +188,7 @@ func BenchmarkLinesStep64(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if next := r.step(lines, r.current(obs)); len(next) == 0 {
+		if next, _ := r.step(lines, r.current(obs), nil); len(next) == 0 {
 			b.Fatal("no line explains the board")
 		}
 	}

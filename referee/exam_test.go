@@ -29,7 +29,8 @@ import (
 //   - dead: from the middle of the game, one socket reads '?' for ever
 //     (a failed Hall sensor, a loose wire);
 //   - stuck: from the middle of the game, one socket reads whatever it
-//     read then, for ever.
+//     read then, for ever;
+//   - starved: the hall's boards on a starved machine (see below).
 
 type examCondition struct {
 	name string
@@ -42,6 +43,12 @@ type examCondition struct {
 }
 
 var examConditions = []examCondition{
+	{"starved", func(o *physical.Options, _ *record.Replay, _ int64) {
+		// The hall's boards on a starved machine: hands at 20 times
+		// human speed (TestHall's), a 150 ms settle, and scans that stall
+		// twice a second for up to 600 ms: whole turns go unseen.
+		o.Speed, o.SettleMS, o.ScanMS, o.Stalls, o.StallMS = 20, 150, 10, 0.02, 600
+	}, 70, 25, 0},
 	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
 	}, 98, 1, 0},

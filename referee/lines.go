@@ -55,6 +55,11 @@ const lostBoards = 3
 // through them with the buttons, or the arbiter answers from the console.
 const maxIndistinct = 24
 
+// stepPlays bounds the turns played to check one settled board against
+// the lines of play: a few milliseconds on a Pi Zero. Past it the referee
+// commits nothing on that board (see linesObserve).
+const stepPlays = 3000
+
 // stallMS is the wait between two frames that makes a stall: longer than
 // a 10 Hz scan's. Turns may have come and gone unseen during one.
 const stallMS = 120
@@ -67,6 +72,13 @@ func (r *Referee) rootLine() line {
 // play extends l by turn, with the forced passes after it, and with the
 // rings the turn claimed noted as still on the board where obs shows them.
 func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, bool) {
+	if r.plays != nil {
+		if *r.plays <= 0 {
+			r.short = true
+			return l, false
+		}
+		*r.plays--
+	}
 	var q engine.Position
 	var err error
 	if over {
@@ -196,10 +208,16 @@ func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
 func sameLine(a, b line) bool { return sameTurns(a.turns, b.turns) }
 
 // step checks a settled board against every live line and returns those
-// that explain it, or none.
-func (r *Referee) step(lines []line, at board) []line {
-	var next []line
+// that explain it, or none. budget, if not nil, bounds the turns played
+// to find them (and is what is left afterwards); complete is false when it
+// ran out, and the lines returned are then not all there are.
+func (r *Referee) step(lines []line, at board, budget *int) (next []line, complete bool) {
+	r.plays, r.short = budget, false
+	defer func() { r.plays = nil }()
 	for _, l := range lines {
+		if r.short {
+			break
+		}
 		r.extend(l, at, func(n line) {
 			for i, x := range next {
 				if sameLine(x, n) {
@@ -210,7 +228,7 @@ func (r *Referee) step(lines []line, at board) []line {
 			next = append(next, n)
 		})
 	}
-	return next
+	return next, !r.short
 }
 
 // commonPrefix is the turns every line begins with.
@@ -263,17 +281,28 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		r.lines = []line{r.rootLine()}
 		r.linesBefore, r.linesOld = nil, nil
 	}
-	next, prev, old := r.step(r.lines, r.current(raw)), r.lines, r.linesBefore
-	if len(next) == 0 && r.linesBefore != nil {
+	work := stepPlays
+	next, whole := r.step(r.lines, r.current(raw), &work)
+	prev, old := r.lines, r.linesBefore
+	if len(next) == 0 && whole && r.linesBefore != nil {
 		// The last board may have been an illegal try put right since,
 		// which some line happened to explain: the lines before it.
-		next, prev, old = r.step(r.linesBefore, r.current(raw)), nil, nil
+		next, whole = r.step(r.linesBefore, r.current(raw), &work)
+		prev, old = nil, nil
 	}
-	if len(next) == 0 {
+	if len(next) == 0 && whole {
 		// Perhaps a line was never followed: the official position's.
-		next = r.step([]line{r.rootLine()}, r.current(raw))
+		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
 	}
 	known := r.known(raw)
+	if !whole {
+		// Too many ways the board may have come about to follow them
+		// all: nothing is committed on a partial count. The lines start
+		// afresh; a later board, or the relock, tells.
+		r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+		r.linesHold, r.deferred = false, false
+		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len())), true
+	}
 	if len(next) == 0 {
 		return nil, false
 	}
@@ -534,7 +563,8 @@ func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
 	if r.noTwo || r.lines != nil || !r.stalled {
 		return nil, false
 	}
-	if next := r.step([]line{r.rootLine()}, r.current(obs)); len(next) < 2 {
+	work := stepPlays
+	if next, whole := r.step([]line{r.rootLine()}, r.current(obs), &work); whole && len(next) < 2 {
 		return nil, false
 	}
 	return r.linesObserve(t, obs)

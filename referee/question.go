@@ -293,8 +293,9 @@ func (r *Referee) turnsFrom(base int) []int {
 }
 
 // ask opens a question about opts (lines from the position `back` turns
-// ago). The game follows the first option that does not end it, or, when
-// every option ends it with the same result, the first; otherwise none.
+// ago). The game follows the first option that does not end it; when every
+// option ends it, none until the answer (unless they differ only in a
+// colour and agree on the result).
 func (r *Referee) ask(t int64, obs string, back int, opts []option, reason string) []Event {
 	base := r.game.Len() - back
 	q := r.openQuestion(back, opts)
@@ -304,7 +305,10 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 			break
 		}
 	}
-	if q.prov < 0 {
+	if q.prov < 0 && q.cell != engine.NoCell && !r.doubtful {
+		// Options that differ only in the colour of a marble never seen,
+		// every one ending the game with the same result: the turns and
+		// the end are certain, the colour is asked for the record.
 		same := true
 		for _, o := range opts[1:] {
 			same = same && o.end == opts[0].end
@@ -313,6 +317,8 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 			q.prov = 0
 		}
 	}
+	// Otherwise, when every option ends the game, none is followed: the
+	// lines are the referee's reading, and a game never ends on it.
 	var ev []Event
 	if q.prov >= 0 {
 		ev = r.commitLine(t, obs, back, opts[q.prov].turns)

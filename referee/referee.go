@@ -184,6 +184,10 @@ type Referee struct {
 	// captureHeld: the board shows a capture under way; look for a stuck
 	// sensor once it has held.
 	captureHeld bool
+	// plays bounds the turns step plays (nil: unbounded), and short says
+	// it ran out: see step.
+	plays *int
+	short bool
 }
 
 // New starts a referee.

@@ -430,7 +430,13 @@ func (r *Referee) late(t int64) []Event {
 	r.linesHold, r.captureHeld = false, false
 	switch {
 	case hold:
-		return r.linesHeld(t)
+		ev := r.linesHeld(t)
+		if r.waitEnd != nil && r.question == nil {
+			// A verdict that ends the game waits too: look again at the
+			// next frame.
+			r.deferred = true
+		}
+		return ev
 	case captureHeld:
 		ev, _ := r.stuckSearch(t, obs, true)
 		return ev

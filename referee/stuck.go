@@ -42,14 +42,14 @@ const (
 // one: a jump over it, a marble beside it.
 const stuckReach = 2
 
-// replayWork bounds one replay's cost: the lines checked against a board,
-// summed over the boards. It keeps a relock or a stuck search to tens of
-// milliseconds on a Pi Zero whatever the boards.
-const replayWork = 1500
+// replayWork bounds one replay's cost: the turns it plays to follow the
+// lines through the boards (each a microsecond or two here, ten on a Pi
+// Zero). It keeps a relock to tens of milliseconds whatever the boards.
+const replayWork = 8000
 
 // searchWork bounds a whole stuck search: the replays of all its
 // candidate sockets share it.
-const searchWork = 12000
+const searchWork = 40000
 
 // lostRetry reports whether the referee, lost for n settled boards, looks
 // for its place again now: after 1, 2, 4, 8... boards, so that boards that
@@ -177,7 +177,9 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	var cells uint64
 	fewest := len(boards)
 	for _, c := range near {
-		if raw[c] == '?' || r.lastChange[c] > boards[len(boards)-1].since {
+		// A stuck sensor reads the same over the boards that contradict
+		// the game: the last two, at least.
+		if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since {
 			continue
 		}
 		if budget <= 0 {
@@ -278,12 +280,13 @@ func restOnly(lines []line, only bool) []line {
 // since, is passed over (skipped counts them); the last one must be
 // explained.
 func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lines []line, skipped int) {
-	lines = []line{boards[0].root}
-	frozen, work := false, 0
-	if budget == nil {
-		budget = new(int)
-		*budget = replayWork
+	work := replayWork
+	if budget != nil {
+		work = min(work, *budget)
+		defer func(from int) { *budget -= from - work }(work)
 	}
+	lines = []line{boards[0].root}
+	frozen := false
 	for i, h := range boards {
 		b := h.at
 		// The board that first shows the stuck reading shows the truth
@@ -297,11 +300,10 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 			m[cell] = '?'
 			b.cells = string(m)
 		}
-		if work += len(lines); work > replayWork || work > *budget {
-			*budget -= work
+		next, whole := r.step(lines, b, &work)
+		if !whole {
 			return nil, skipped // too costly to tell: no answer
 		}
-		next := r.step(lines, b)
 		if len(next) == 0 && i < len(boards)-1 && !first {
 			// A board no line explains (an illegal try, put right since)
 			// changes no line; the last board must be explained.
@@ -313,7 +315,6 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 		}
 		lines = next[:min(len(next), maxLines)]
 	}
-	*budget -= work
 	return lines, skipped
 }
 

@@ -125,3 +125,23 @@ func TestStuckSocketIsShown(t *testing.T) {
 		t.Fatalf("a sensor fault outranks the last move")
 	}
 }
+
+// A verdict that ends the game and waits for the board to hold, beside
+// lines of play that wait too, is given once the board has held: the
+// lines' look does not drop it (the game was left one turn short).
+func TestEndWaitsBesideHeldLines(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.hold(b.r.Expected())
+	turn := b.expectTurn("WD4-A1")
+	b.r.waitEnd = &decision{lines: [][]engine.Turn{{turn}}, reason: "test"}
+	b.r.linesHold, b.r.deferred = true, true
+	b.r.obsSince = b.now - b.r.hop
+	ev := b.r.late(b.now)
+	if b.r.waitEnd != nil && !b.r.deferred {
+		t.Fatalf("the waiting verdict is left without a look: events %v", ev)
+	}
+	ev = append(ev, b.r.late(b.now)...)
+	if b.r.waitEnd != nil || b.r.Game().Len() != 1 {
+		t.Fatalf("the waiting verdict was not given: %d turns, events %v", b.r.Game().Len(), ev)
+	}
+}
