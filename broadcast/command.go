@@ -32,8 +32,8 @@ const (
 // commandFields lists, per command, the fields it takes besides id and
 // token; any other field is refused.
 var commandFields = map[string][]string{
-	CmdNewGame:        {"first", "variant", "players", "time_control", "engine", "level"},
-	CmdSetPlayers:     {"players"},
+	CmdNewGame:        {"first", "variant", "players", "time_control", "engine", "level", "event", "round"},
+	CmdSetPlayers:     {"players", "event", "round"},
 	CmdTakeback:       nil,
 	CmdPause:          nil,
 	CmdResume:         nil,
@@ -54,6 +54,13 @@ const MaxOption = 200
 // MaxNote bounds declare-result's note.
 const MaxNote = 200
 
+// MaxEvent and MaxRound bound set-players' event (the tournament's name,
+// as [board] event in the configuration) and round.
+const (
+	MaxEvent = 100
+	MaxRound = 32
+)
+
 // MaxCommandSize bounds a command payload. Commands are a few fields; a
 // larger payload is a mistake or an attack, and is refused unread.
 const MaxCommandSize = 4 << 10
@@ -71,6 +78,11 @@ type Command struct {
 	First   int       // new-game: the player who moves first, 0 or 1 (default 0)
 	Variant string    // new-game: e.g. "48" or "37b"; "" keeps the current variant
 	Players [2]string // set-players, and new-game if HasPlayers: the two players' names, in player order
+	// Event and Round (set-players and new-game, if HasEvent, HasRound)
+	// name the tournament and its round for the board's records and
+	// pages; "" clears one. Absent, they stay as they were.
+	Event, Round       string
+	HasEvent, HasRound bool
 	// HasPlayers: new-game names the players (else they stay).
 	HasPlayers bool
 	// Control is new-game's time control if HasControl (else the
@@ -123,8 +135,10 @@ func (c Command) Fields() json.RawMessage {
 		if c.Level != 0 {
 			m["level"] = c.Level
 		}
+		c.namingFields(m)
 	case CmdSetPlayers:
 		m["players"] = c.Players
+		c.namingFields(m)
 	case CmdAddTime:
 		m["player"], m["ms"] = c.Player, c.MS
 	case CmdDeclareResult:
@@ -149,6 +163,16 @@ func (c Command) Fields() json.RawMessage {
 	return b
 }
 
+// namingFields adds the event and round the command gives to m.
+func (c Command) namingFields(m map[string]any) {
+	if c.HasEvent {
+		m["event"] = c.Event
+	}
+	if c.HasRound {
+		m["round"] = c.Round
+	}
+}
+
 // args is every field any command may carry; parse checks which ones the
 // named command accepts. Pointers tell "absent" from a zero value.
 type args struct {
@@ -168,6 +192,8 @@ type args struct {
 	Accept      *bool      `json:"accept"`
 	Question    *int       `json:"question"`
 	Option      *option    `json:"option"`
+	Event       *string    `json:"event"`
+	Round       *string    `json:"round"`
 }
 
 // MaxEngineLevel is the engine's highest level (engine/search.MaxLevel).
@@ -218,6 +244,7 @@ func (a *args) present() []string {
 		{"time_control", a.TimeControl != nil}, {"player", a.Player != nil}, {"ms", a.MS != nil},
 		{"result", a.Result != nil}, {"winner", a.Winner != nil}, {"note", a.Note != nil}, {"accept", a.Accept != nil},
 		{"question", a.Question != nil}, {"option", a.Option != nil}, {"engine", a.Engine != nil}, {"level", a.Level != nil},
+		{"event", a.Event != nil}, {"round", a.Round != nil},
 	} {
 		if f.ok {
 			out = append(out, f.name)
@@ -287,8 +314,26 @@ func parseCommand(name string, payload []byte, token string) (Command, string) {
 		}
 		return ""
 	}
+	naming := func() string {
+		if a.Event != nil {
+			if r := checkLabel("event", *a.Event, MaxEvent); r != "" {
+				return r
+			}
+			cmd.Event, cmd.HasEvent = *a.Event, true
+		}
+		if a.Round != nil {
+			if r := checkLabel("round", *a.Round, MaxRound); r != "" {
+				return r
+			}
+			cmd.Round, cmd.HasRound = *a.Round, true
+		}
+		return ""
+	}
 	switch name {
 	case CmdNewGame:
+		if r := naming(); r != "" {
+			return cmd, r
+		}
 		if a.Players != nil {
 			if r := players(); r != "" {
 				return cmd, r
@@ -330,6 +375,9 @@ func parseCommand(name string, payload []byte, token string) (Command, string) {
 		}
 	case CmdSetPlayers:
 		if r := players(); r != "" {
+			return cmd, r
+		}
+		if r := naming(); r != "" {
 			return cmd, r
 		}
 	case CmdAddTime:
@@ -423,6 +471,24 @@ func checkText(field, s string) string {
 	}
 	if p != "" {
 		return fmt.Sprintf("field %q holds %s", field, p)
+	}
+	return ""
+}
+
+// checkLabel checks an event's or a round's name: at most limit bytes of
+// text that shows nothing hidden; "" (clearing it) is good.
+func checkLabel(field, s string, limit int) string {
+	if len(s) > limit {
+		return fmt.Sprintf("field %q is longer than %d bytes", field, limit)
+	}
+	if s == "" {
+		return ""
+	}
+	if p := textcheck.Problem(s); p != "" {
+		return fmt.Sprintf("field %q holds %s", field, p)
+	}
+	if strings.TrimSpace(s) == "" {
+		return fmt.Sprintf("field %q holds only spaces (send \"\" to clear it)", field)
 	}
 	return ""
 }

@@ -18,6 +18,22 @@ func TestParseCommand(t *testing.T) {
 		{name: "new-game", payload: `{}`, want: Command{Name: "new-game"}},
 		{name: "new-game", payload: ` {"first":1,"variant":"37b","id":"x1"}`, want: Command{Name: "new-game", First: 1, Variant: "37b", ID: "x1"}},
 		{name: "set-players", payload: `{"players":["Ann","Bo"]}`, want: Command{Name: "set-players", Players: [2]string{"Ann", "Bo"}}},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"event":"Open d'Été 2026","round":"3"}`, want: Command{Name: "set-players", Players: [2]string{"Ann", "Bo"},
+			Event: "Open d'Été 2026", HasEvent: true, Round: "3", HasRound: true}},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"event":"","round":""}`, want: Command{Name: "set-players", Players: [2]string{"Ann", "Bo"},
+			HasEvent: true, HasRound: true}},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"event":"` + strings.Repeat("é", 50) + `","round":"` + strings.Repeat("r", 32) + `"}`,
+			want: Command{Name: "set-players", Players: [2]string{"Ann", "Bo"}, Event: strings.Repeat("é", 50), HasEvent: true, Round: strings.Repeat("r", 32), HasRound: true}},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"event":"` + strings.Repeat("x", 101) + `"}`, reason: `field "event" is longer than 100 bytes`},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"round":"` + strings.Repeat("x", 33) + `"}`, reason: `field "round" is longer than 32 bytes`},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"round":"3\u0007"}`, reason: `field "round" holds a control character`},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"event":"Open\u200e"}`, reason: `field "event" holds an invisible formatting character`},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"round":"   "}`, reason: `field "round" holds only spaces`},
+		{name: "set-players", payload: `{"players":["Ann","Bo"],"round":3}`, reason: `field "round" has the wrong type`},
+		{name: "set-players", payload: `{"event":"Open"}`, reason: `"players" must list two names`},
+		{name: "new-game", payload: `{"event":"Open","round":"1"}`, want: Command{Name: "new-game", Event: "Open", HasEvent: true, Round: "1", HasRound: true}},
+		{name: "new-game", payload: `{"round":"` + strings.Repeat("x", 33) + `"}`, reason: `field "round" is longer than 32 bytes`},
+		{name: "pause", payload: `{"round":"1"}`, reason: `"round" does not apply to pause`},
 		{name: "takeback", payload: `{}`, want: Command{Name: "takeback"}},
 		{name: "takeback", payload: `{"token":"s3","id":"7"}`, token: "s3", want: Command{Name: "takeback", ID: "7"}},
 
@@ -107,6 +123,7 @@ func TestParseCommand(t *testing.T) {
 func FuzzParseCommand(f *testing.F) {
 	f.Add("new-game", []byte(`{"first":1,"variant":"48"}`))
 	f.Add("set-players", []byte(`{"players":["a","b"],"id":"z"}`))
+	f.Add("set-players", []byte(`{"players":["a","b"],"event":"Open","round":"2"}`))
 	f.Add("declare-result", []byte(`{"result":"time","winner":1,"note":"x"}`))
 	f.Add("add-time", []byte(`{"player":1,"ms":5000}`))
 	f.Add("new-game", []byte(`{"time_control":"fischer:1m+1s","players":["a","b"]}`))
@@ -116,7 +133,7 @@ func FuzzParseCommand(f *testing.F) {
 		if reason != "" {
 			return
 		}
-		if cmd.First != 0 && cmd.First != 1 || len(cmd.ID) > maxName || len(cmd.Note) > MaxNote ||
+		if cmd.First != 0 && cmd.First != 1 || len(cmd.ID) > maxName || len(cmd.Note) > MaxNote || len(cmd.Event) > MaxEvent || len(cmd.Round) > MaxRound ||
 			cmd.Name == CmdAddTime && (cmd.MS < 1 || cmd.MS > clock.MaxAddMS) || cmd.HasWinner && cmd.Result == "draw" ||
 			cmd.Name == CmdAnswer && (cmd.Question < 1 || cmd.Option < 0 || len(cmd.OptionText) > MaxOption) {
 			t.Errorf("accepted a bad command: %+v", cmd)
@@ -125,6 +142,26 @@ func FuzzParseCommand(f *testing.F) {
 			t.Errorf("fields %s", cmd.Fields())
 		}
 	})
+}
+
+// TestNamingJournalled: set-players' and new-game's event and round are
+// in the fields the board journals when given, "" (cleared) included, and
+// not when absent.
+func TestNamingJournalled(t *testing.T) {
+	for payload, want := range map[string]string{
+		`{"players":["a","b"],"event":"Open","round":"2"}`: `{"event":"Open","players":["a","b"],"round":"2"}`,
+		`{"players":["a","b"],"round":""}`:                 `{"players":["a","b"],"round":""}`,
+		`{"players":["a","b"]}`:                            `{"players":["a","b"]}`,
+	} {
+		cmd, reason := parseCommand(CmdSetPlayers, []byte(payload), "")
+		if reason != "" || string(cmd.Fields()) != want {
+			t.Errorf("%s: fields %s (%s); want %s", payload, cmd.Fields(), reason, want)
+		}
+	}
+	cmd, _ := parseCommand(CmdNewGame, []byte(`{"event":"Open"}`), "")
+	if got := string(cmd.Fields()); got != `{"event":"Open","first":0}` {
+		t.Errorf("new-game fields %s", got)
+	}
 }
 
 // reply is a command-accepted or command-refused event.

@@ -19,10 +19,13 @@ import (
 type Command struct {
 	Name string // new-game, set-players, takeback, pause, resume, add-time, declare-result, takeback-request, takeback-answer, answer, hint, show-last
 
-	Variant string         // new-game: "" keeps the board and rules
-	First   int            // new-game
-	Players *[2]string     // set-players; new-game: nil keeps the names
-	Control *clock.Control // new-game: nil is the configured one
+	Variant string     // new-game: "" keeps the board and rules
+	First   int        // new-game
+	Players *[2]string // set-players; new-game: nil keeps the names
+	// Event and Round (set-players, new-game) name the tournament and
+	// its round for the records and pages; nil keeps one, "" clears it.
+	Event, Round *string
+	Control      *clock.Control // new-game: nil is the configured one
 	// Engine (new-game): the player the engine plays, 0 or 1, or
 	// NoEngine; nil is the configured one. Level: its level, 0 the
 	// configured one (or search.DefaultLevel).
@@ -107,13 +110,14 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		if cmd.Control != nil {
 			ctl = *cmd.Control
 		}
-		old, oldPlay := c.players, c.play
+		old, oldPlay, oldNaming := c.players, c.play, c.naming
 		if cmd.Players != nil {
 			c.players = *cmd.Players
 		}
+		c.name(journal.Naming{Event: cmd.Event, Round: cmd.Round})
 		c.play = c.newGamePlay(cmd)
 		if err := c.startGame(t, variant, cmd.First, ctl); err != nil {
-			c.players, c.play = old, oldPlay
+			c.players, c.play, c.naming = old, oldPlay, oldNaming
 			return err
 		}
 		if c.play.Engine != NoEngine && c.opp == nil {
@@ -122,7 +126,7 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		c.log.Info("new game", "variant", variant, "first", cmd.First, "control", ctl.String(), "engine", c.play.String(), "seq", c.seq)
 		c.announce(t, nil)
 	case "set-players":
-		return c.setPlayers(t, *cmd.Players)
+		return c.setPlayers(t, *cmd.Players, journal.Naming{Event: cmd.Event, Round: cmd.Round})
 	case "takeback":
 		c.demandTakeback(t)
 	case "pause":

@@ -89,6 +89,7 @@ type Controller struct {
 	ref     *referee.Referee
 	seq     uint64
 	players [2]string
+	naming  journal.Naming // the tournament and round the arbiter named (set-players)
 	log     *slog.Logger
 	lastT   int64
 
@@ -155,6 +156,7 @@ func New(cfg Config) (*Controller, error) {
 			return nil, fmt.Errorf("controller: resuming the journal's game: %w", err)
 		}
 		c.ref, c.seq, c.players, c.lastT = ref, resumed.Seq, resumed.Players, resumed.T
+		c.naming = resumed.Naming
 		// The resumed game's sides, not the configuration's.
 		c.play = Play{Engine: NoEngine}
 		if e := resumed.Engine; e != nil {
@@ -195,7 +197,7 @@ func (c *Controller) startGame(t int64, variant string, first int, ctl clock.Con
 		if c.play.Engine != NoEngine {
 			eng = &journal.Engine{Player: c.play.Engine, Level: c.play.Level, Seed: c.play.Seed}
 		}
-		if err := j.NewEngineGame(seq, t, variant, first, c.cfg.Mode.String(), c.players, ctl.String(), nil, eng); err != nil {
+		if err := j.NewNamedGame(seq, t, variant, first, c.cfg.Mode.String(), c.players, c.naming, ctl.String(), nil, eng); err != nil {
 			return err
 		}
 	}
@@ -361,7 +363,7 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...live.Mov
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
 	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID(), Event: c.cfg.Event}
+	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID(), Event: c.event(), Round: c.round()}
 	for i := 0; i < g.Len(); i++ {
 		t, _ := g.Turn(i)
 		rec.Turns = append(rec.Turns, t)
@@ -391,16 +393,45 @@ func (c *Controller) SetPlayers(t int64, players [2]string) error {
 	return c.Command(t, Command{Name: "set-players", Players: &players})
 }
 
-func (c *Controller) setPlayers(t int64, players [2]string) error {
+func (c *Controller) setPlayers(t int64, players [2]string, named journal.Naming) error {
 	seq := c.seq + 1
 	if j := c.cfg.Journal; j != nil {
-		if err := j.Players(seq, t, players); err != nil {
+		if err := j.NamePlayers(seq, t, players, named); err != nil {
 			return err
 		}
 	}
 	c.players, c.seq = players, seq
+	c.name(named)
 	c.announce(t, nil)
 	return nil
+}
+
+// name takes what a command named of the tournament and round (a nil
+// field keeps one).
+func (c *Controller) name(named journal.Naming) {
+	if named.Event != nil {
+		c.naming.Event = named.Event
+	}
+	if named.Round != nil {
+		c.naming.Round = named.Round
+	}
+}
+
+// event is the tournament the board's games are played in: the one the
+// arbiter named, else the configured one ("" for none).
+func (c *Controller) event() string {
+	if e := c.naming.Event; e != nil {
+		return *e
+	}
+	return c.cfg.Event
+}
+
+// round is the tournament's round the arbiter named, "" for none.
+func (c *Controller) round() string {
+	if r := c.naming.Round; r != nil {
+		return *r
+	}
+	return ""
 }
 
 // DemandTakeback is the opponent's demand that the last turn be taken back
@@ -478,6 +509,7 @@ func (c *Controller) snapshot(t int64) live.State {
 	st.Analysis = c.analysis
 	st.Clock = c.clockView()
 	st.GameID = c.gameID()
+	st.Event, st.Round = c.event(), c.round()
 	if st.Play = c.playView(); st.Play != nil && st.Play.Thinking {
 		g := c.guidance()
 		st.Status, st.StatusMsg = g.Status, g.Parts

@@ -397,3 +397,93 @@ func TestRecordCarriesTheEvent(t *testing.T) {
 		}
 	}
 }
+
+// The arbiter names the tournament and round with set-players (or
+// new-game): the state, the record and its SGF carry them, a later game
+// keeps them, "" clears one, absent keeps it, and a restarted board
+// resumes them from its journal, also after the journal compacts.
+func TestArbiterNamesEventAndRound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "board.journal")
+	j, _, err := journal.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := &fakePub{}
+	cfg := Config{BoardID: "b", Variant: "37", Publisher: pub, Journal: j, Event: "Configured Open"}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(s string) *string { return &s }
+	check := func(when, event, round string) {
+		t.Helper()
+		st := c.State()
+		if st.Event != event || st.Round != round {
+			t.Errorf("%s: state event %q round %q; want %q %q", when, st.Event, st.Round, event, round)
+		}
+		pub.mu.Lock()
+		data := pub.record
+		pub.mu.Unlock()
+		r, err := record.ReadJSON(bytes.NewReader(data))
+		if err != nil || r.Event != event || r.Round != round {
+			t.Fatalf("%s: the record %s: %v", when, data, err)
+		}
+		var sgf bytes.Buffer
+		if err := record.WriteSGF(&sgf, r); err != nil {
+			t.Fatal(err)
+		}
+		if has := bytes.Contains(sgf.Bytes(), []byte("RO["+round+"]")); has != (round != "") {
+			t.Errorf("%s: round %q in the SGF: %v\n%s", when, round, has, sgf.String())
+		}
+	}
+	if err := c.SetPlayers(10, [2]string{"ann", "bob"}); err != nil {
+		t.Fatal(err)
+	}
+	check("unnamed", "Configured Open", "")
+	if err := c.Command(20, Command{Name: "set-players", Players: &[2]string{"ann", "cat"}, Event: str("Club Open 2026"), Round: str("3")}); err != nil {
+		t.Fatal(err)
+	}
+	check("named", "Club Open 2026", "3")
+	if err := c.Command(30, Command{Name: "set-players", Players: &[2]string{"ann", "dan"}}); err != nil {
+		t.Fatal(err)
+	}
+	check("players renamed", "Club Open 2026", "3")
+	if err := c.Command(40, Command{Name: "new-game"}); err != nil {
+		t.Fatal(err)
+	}
+	check("a new game", "Club Open 2026", "3")
+	if err := c.Command(50, Command{Name: "new-game", Round: str("4")}); err != nil {
+		t.Fatal(err)
+	}
+	check("the next round", "Club Open 2026", "4")
+	if err := c.Command(60, Command{Name: "set-players", Players: &[2]string{"ann", "dan"}, Event: str("")}); err != nil {
+		t.Fatal(err)
+	}
+	check("event cleared", "", "4")
+	j.CompactAt = 1 // the next entry compacts the journal to the current game
+	if err := c.Command(70, Command{Name: "set-players", Players: &[2]string{"eve", "dan"}}); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	j.Close()
+	for range 2 { // resumed, then resumed from the journal the first reopening compacted
+		j2, g, err := journal.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Naming.Event == nil || *g.Naming.Event != "" || g.Naming.Round == nil || *g.Naming.Round != "4" {
+			t.Errorf("the journal's naming %v %v", g.Naming.Event, g.Naming.Round)
+		}
+		cfg.Journal, pub = j2, &fakePub{}
+		cfg.Publisher = pub
+		if c, err = New(cfg); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.SetPlayers(80, [2]string{"eve", "dan"}); err != nil {
+			t.Fatal(err)
+		}
+		check("resumed", "", "4")
+		c.Close()
+		j2.Close()
+	}
+}

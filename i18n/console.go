@@ -83,9 +83,16 @@ var console = map[string]Entry{
 	"console.player":       {"Player", "Spieler", "Joueur", "Gracz", "Игрок", "Giocatore", "Speler", "Jugador"},
 	"console.seconds":      {"Seconds", "Sekunden", "Secondes", "Sekundy", "Секунды", "Secondi", "Seconden", "Segundos"},
 	"console.do-add":       {"Add", "Gutschreiben", "Ajouter", "Dodaj", "Добавить", "Aggiungi", "Toevoegen", "Añadir"},
+	// Naming the players, the tournament and its round (set-players).
+	"console.set-players":    {"Players and round", "Spieler und Runde", "Joueurs et ronde", "Gracze i runda", "Игроки и тур", "Giocatori e turno di torneo", "Spelers en ronde", "Jugadores y ronda"},
+	"console.event":          {"Event", "Turnier", "Tournoi", "Turniej", "Турнир", "Torneo", "Toernooi", "Torneo"},
+	"console.round":          {"Round", "Runde", "Ronde", "Runda", "Тур", "Turno di torneo", "Ronde", "Ronda"},
+	"console.keep":           {"unchanged if empty", "leer: unverändert", "vide : inchangé", "puste: bez zmian", "пусто: без изменений", "vuoto: invariato", "leeg: ongewijzigd", "vacío: sin cambios"},
+	"console.do-set-players": {"Set", "Übernehmen", "Appliquer", "Ustaw", "Применить", "Applica", "Toepassen", "Aplicar"},
 
 	// Actions and their outcomes, in the console's log.
 	"console.act-new-game":        {"new game", "neue Partie", "nouvelle partie", "nowa partia", "новая партия", "nuova partita", "nieuwe partij", "nueva partida"},
+	"console.act-set-players":     {"players named", "Spieler benannt", "joueurs nommés", "gracze ustawieni", "игроки назначены", "giocatori nominati", "spelers benoemd", "jugadores nombrados"},
 	"console.act-pause":           {"pause", "anhalten", "suspendre", "wstrzymanie", "пауза", "sospendere", "pauzeren", "pausar"},
 	"console.act-resume":          {"resume", "fortsetzen", "reprendre", "wznowienie", "продолжение", "riprendere", "hervatten", "reanudar"},
 	"console.act-takeback-accept": {"take-back accepted", "Rücknahme angenommen", "reprise acceptée", "cofnięcie przyjęte", "возврат разрешён", "annullamento accettato", "terugname aanvaard", "anulación aceptada"},

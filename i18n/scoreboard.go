@@ -23,6 +23,8 @@ var scoreboard = map[string]Entry{
 	"page.mode.casual":     {"casual", "locker", "amicale", "towarzyska", "товарищеская", "amichevole", "vriendschappelijk", "amistosa"},
 	"page.mode.tournament": {"tournament", "Turnier", "tournoi", "turniej", "турнир", "torneo", "toernooi", "torneo"},
 	"page.turn":            {"turn %d", "Zug %d", "coup %d", "ruch %d", "ход %d", "turno %d", "beurt %d", "jugada %d"},
+	// The tournament's round, as the arbiter named it (set-players).
+	"page.round": {"round %s", "Runde %s", "ronde %s", "runda %s", "тур %s", "turno di torneo %s", "ronde %s", "ronda %s"},
 	// Banners.
 	"page.wins":                {"%s wins (%s)", "%s gewinnt (%s)", "%s gagne (%s)", "Wygrywa %s (%s)", "Победитель: %s (%s)", "Vince %s (%s)", "%s wint (%s)", "Gana %s (%s)"},
 	"page.game-over":           {"Game over: %s", "Spielende: %s", "Partie terminée : %s", "Koniec gry: %s", "Игра окончена: %s", "Partita finita: %s", "Einde van het spel: %s", "Fin del juego: %s"},

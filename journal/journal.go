@@ -27,6 +27,13 @@
 //
 //	{"op":"game","seq":5,"t":18000,"variant":"37","first":0,"mode":"casual","players":["ann",""],"control":"none","engine":{"player":1,"level":6}}
 //
+// The arbiter may name the tournament and its round with the players
+// (set-players' event and round); a later game keeps them, and its game
+// entry says them again:
+//
+//	{"op":"players","seq":6,"t":19000,"players":["ann","cat"],"event":"Open 2026","round":"3"}
+//	{"op":"game","seq":7,"t":20000,"variant":"37","first":0,"mode":"tournament","players":["ann","cat"],"event":"Open 2026","round":"3"}
+//
 // "seq" is the broadcast sequence number after the change. Each line ends
 // with "crc", the CRC-32C (Castagnoli) of the line as it would be without
 // it, as 8 hex digits:
@@ -89,6 +96,17 @@ type Entry struct {
 	QA *QA `json:"qa,omitempty"`
 	// Engine (game): the engine plays one side of this game.
 	Engine *Engine `json:"engine,omitempty"`
+	// Event and Round (players, game): the tournament and its round as
+	// the arbiter named them ("" cleared); absent, they stay as they were.
+	Event *string `json:"event,omitempty"`
+	Round *string `json:"round,omitempty"`
+}
+
+// Naming is the tournament and round the arbiter named for the board's
+// games (set-players' event and round): a nil field was never named (or
+// not since this game's entry), so the board's configuration applies.
+type Naming struct {
+	Event, Round *string
 }
 
 // Engine is play against the engine: the player it plays, its level and
@@ -179,6 +197,8 @@ type Game struct {
 	GameT int64
 	// Engine is play against the engine, nil when people play both sides.
 	Engine *Engine
+	// Naming is the tournament and round the arbiter named.
+	Naming Naming
 }
 
 // Journal appends to the journal file. It is not safe for concurrent use.
@@ -480,7 +500,7 @@ func apply(g *Game, e Entry) (*Game, error) {
 			return nil, fmt.Errorf("engine player %d level %d", en.Player, en.Level)
 		}
 		ng := &Game{Variant: e.Variant, Mode: e.Mode, Game: engine.NewGame(engine.NewPosition(b, rules, e.First)), Seq: e.Seq, T: e.T,
-			GameSeq: e.Seq, GameT: e.T, Control: e.Control, Clock: e.Clock, Clocks: []TurnClock{}, Engine: e.Engine}
+			GameSeq: e.Seq, GameT: e.T, Control: e.Control, Clock: e.Clock, Clocks: []TurnClock{}, Engine: e.Engine, Naming: Naming{e.Event, e.Round}}
 		if e.Players != nil {
 			ng.Players = *e.Players
 		}
@@ -536,6 +556,12 @@ func apply(g *Game, e Entry) (*Game, error) {
 			return nil, fmt.Errorf("no players")
 		}
 		g.Players = *e.Players
+		if e.Event != nil {
+			g.Naming.Event = e.Event
+		}
+		if e.Round != nil {
+			g.Naming.Round = e.Round
+		}
 	case "clock":
 		if e.Clock == nil {
 			return nil, fmt.Errorf("no clock")
@@ -647,7 +673,14 @@ func (j *Journal) NewTimedGame(seq uint64, t int64, variant string, first int, m
 // NewEngineGame is NewTimedGame of a game in which the engine plays one
 // side (eng; nil: people play both).
 func (j *Journal) NewEngineGame(seq uint64, t int64, variant string, first int, mode string, players [2]string, control string, clk *Clock, eng *Engine) error {
-	return j.append(Entry{Op: "game", Seq: seq, T: t, Variant: variant, First: first, Mode: mode, Players: &players, Control: control, Clock: clk, Engine: eng})
+	return j.NewNamedGame(seq, t, variant, first, mode, players, Naming{}, control, clk, eng)
+}
+
+// NewNamedGame is NewEngineGame of a game the arbiter's naming (its
+// tournament and round) goes on to.
+func (j *Journal) NewNamedGame(seq uint64, t int64, variant string, first int, mode string, players [2]string, n Naming, control string, clk *Clock, eng *Engine) error {
+	return j.append(Entry{Op: "game", Seq: seq, T: t, Variant: variant, First: first, Mode: mode, Players: &players, Control: control, Clock: clk, Engine: eng,
+		Event: n.Event, Round: n.Round})
 }
 
 // Turn records a committed turn; missed marks a placement over a
@@ -696,7 +729,13 @@ func (j *Journal) TakebackRequest(seq uint64, t int64, r *Request) error {
 
 // Players records the players' names.
 func (j *Journal) Players(seq uint64, t int64, players [2]string) error {
-	return j.append(Entry{Op: "players", Seq: seq, T: t, Players: &players})
+	return j.NamePlayers(seq, t, players, Naming{})
+}
+
+// NamePlayers records the players' names and what the arbiter named of
+// the tournament and its round with them (a nil field stays as it was).
+func (j *Journal) NamePlayers(seq uint64, t int64, players [2]string, n Naming) error {
+	return j.append(Entry{Op: "players", Seq: seq, T: t, Players: &players, Event: n.Event, Round: n.Round})
 }
 
 // append checks the entry against the game, then writes and fsyncs it,
@@ -850,7 +889,7 @@ func snapshotEntries(g *Game) []Entry {
 		end := *g.End
 		out = append(out, Entry{Op: "end", Seq: g.Seq, T: g.T, End: &end})
 	}
-	out = append(out, Entry{Op: "players", Seq: g.Seq, T: g.T, Players: &players})
+	out = append(out, Entry{Op: "players", Seq: g.Seq, T: g.T, Players: &players, Event: g.Naming.Event, Round: g.Naming.Round})
 	if g.Clock != nil {
 		c := *g.Clock
 		out = append(out, Entry{Op: "clock", Seq: g.Seq, T: g.T, Clock: &c})

@@ -290,3 +290,44 @@ func TestQuestionAndAnswerEntries(t *testing.T) {
 		t.Errorf("reopened: %d turns, answered %v", g.Game.Len(), g.Answered)
 	}
 }
+
+// TestNamingSurvives: the tournament and round named with the players
+// apply field by field (a nil one stays), a game entry carries them on,
+// and Open (which compacts to the current game) keeps them.
+func TestNamingSurvives(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "board.journal")
+	j, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	str := func(s string) *string { return &s }
+	must(j.NewGame(1, 0, "37", 0, "tournament", [2]string{"ann", "bob"}))
+	if n := j.Game().Naming; n.Event != nil || n.Round != nil {
+		t.Fatalf("a new journal names %v %v", n.Event, n.Round)
+	}
+	must(j.NamePlayers(2, 10, [2]string{"ann", "bob"}, Naming{Event: str("Open"), Round: str("1")}))
+	must(j.NamePlayers(3, 20, [2]string{"ann", "cat"}, Naming{Round: str("2")}))
+	must(j.NewNamedGame(4, 30, "37", 0, "tournament", [2]string{"ann", "cat"}, j.Game().Naming, "none", nil, nil))
+	must(j.Turn(5, 40, "WD4-A1", false))
+	must(j.Close())
+	for range 2 { // reopened, then reopened after that compaction
+		j, g, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := g.Naming; n.Event == nil || *n.Event != "Open" || n.Round == nil || *n.Round != "2" || g.Players[1] != "cat" || g.Game.Len() != 1 {
+			t.Fatalf("reopened: naming %v %v, players %v, %d turns", n.Event, n.Round, g.Players, g.Game.Len())
+		}
+		must(j.Close())
+	}
+	raw, _ := os.ReadFile(path)
+	if !strings.Contains(string(raw), `"event":"Open","round":"2"`) {
+		t.Errorf("the compacted journal does not name them:\n%s", raw)
+	}
+}

@@ -96,6 +96,11 @@ type State struct {
 	// GameID names the game on this board: "<board-id>-<seq of its
 	// start>".
 	GameID string `json:"game_id"`
+	// Event and Round name the tournament and its round ("" or absent
+	// when not named): the board's configured event, or what the arbiter
+	// named with set-players.
+	Event string `json:"event,omitempty"`
+	Round string `json:"round,omitempty"`
 	// Question is the referee's open question to the players, or null:
 	// the board is explained by more than one line of play (the options),
 	// and the players, with the buttons, or an operator, with the answer

@@ -53,6 +53,9 @@ type Command struct {
 	Variant string // new-game: "" keeps the board and rules
 	First   int    // new-game
 	Players [2]string
+	// Event and Round (set-players, new-game): the tournament and its
+	// round; nil keeps one, "" clears it.
+	Event, Round *string
 	// NewPlayers: new-game names the players (Players); else they stay.
 	NewPlayers bool
 	Control    *clock.Control // new-game: nil is the configured one
@@ -661,6 +664,7 @@ func (n *Node) newGameByButton() {
 func (n *Node) Do(c Command) error {
 	ms := n.nowMS.Load()
 	cmd := controller.Command{Name: c.Name, Variant: c.Variant, First: c.First, Control: c.Control, Engine: c.Engine, Level: c.Level, Player: c.Player, MS: c.MS,
+		Event: c.Event, Round: c.Round,
 		Result: c.Result, Winner: c.Winner, Note: c.Note, Accept: c.Accept, Arbiter: c.Arbiter,
 		Question: c.Question, Option: c.Option}
 	switch c.Name {

@@ -56,9 +56,6 @@ const searchWork = 40000
 // never make sense cost little.
 func lostRetry(n int) bool { return n > 0 && n&(n-1) == 0 }
 
-// maxCandidates bounds the sockets a stuck search tries, nearest first.
-const maxCandidates = 40
-
 // maxStuck is how many sockets the referee takes for stuck at once, when
 // more than one would explain the boards.
 const maxStuck = 2

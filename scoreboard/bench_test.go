@@ -35,7 +35,7 @@ func BenchmarkHandle(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s.Handle("zertz/t1/state", payloads[i%len(payloads)])
-		<-c.ch
+		<-c.Frames()
 	}
 }
 
@@ -191,7 +191,7 @@ func hallBench(b *testing.B, viewers int, whole bool) {
 	rec, rep := sampleGame(b, 30)
 	mb := startBroker(b)
 	s := New(Options{})
-	s.whole = whole
+	s.hub.SetWhole(whole)
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	defer s.Close()

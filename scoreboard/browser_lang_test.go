@@ -43,7 +43,7 @@ func TestBrowserLanguages(t *testing.T) {
 		t.Error("no Russian view came as a patch")
 	}
 	f, _ := s.currentFrameLang("t1", i18n.RU)
-	js, _ := json.Marshal(f.html)
+	js, _ := json.Marshal(f.HTML)
 	var same bool
 	br.eval(fmt.Sprintf(`(() => { const d = document.createElement("div"); d.innerHTML = %s; return d.firstElementChild.isEqualNode(document.querySelector("#view").firstElementChild); })()`, js), &same)
 	if !same {

@@ -235,8 +235,8 @@ func browseGame(t *testing.T, br *browser, variant string) {
 func sameAsWhole(t *testing.T, br *browser, s *Server, board string) {
 	t.Helper()
 	f, _ := s.currentFrame(board)
-	br.waitFor(fmt.Sprintf("view %d", f.ver), fmt.Sprintf(`document.querySelector("#view").dataset.ver === "%d"`, f.ver))
-	html := f.html
+	br.waitFor(fmt.Sprintf("view %d", f.Ver), fmt.Sprintf(`document.querySelector("#view").dataset.ver === "%d"`, f.Ver))
+	html := f.HTML
 	js, _ := json.Marshal(html)
 	var diff string
 	br.eval(fmt.Sprintf(`(() => {

@@ -318,6 +318,8 @@ func TestConsoleActions(t *testing.T) {
 		{"pause", nil, "accepted", `"id":"console-`},
 		{"pause", nil, "refused", ""},
 		{"add-time", url.Values{"player": {"1"}, "seconds": {"30"}}, "accepted", `"ms":30000,"player":1`},
+		// The same players (the record names them), with the round.
+		{"set-players", url.Values{"player0": {states[6].Players[0]}, "player1": {states[6].Players[1]}, "event": {"Club Open"}, "round": {"3"}}, "accepted", `"round":"3"`},
 		{"resume", nil, "accepted", ""},
 		{"takeback-accept", nil, "refused", `"accept":true`},
 		{"answer", url.Values{"question": {"3"}, "option": {"1"}}, "refused", `"option":1,"question":3`},
@@ -585,10 +587,37 @@ func TestConsoleAlerts(t *testing.T) {
 
 // recordUpTo is the record of a replayed game's first n turns.
 func recordUpTo(rec *record.Record, rep *record.Replay, n int) *record.Record {
-	r := &record.Record{Variant: rec.Variant, First: rec.First, Players: rec.Players}
+	r := &record.Record{Variant: rec.Variant, First: rec.First, Players: rec.Players, Event: rec.Event, Round: rec.Round}
 	for i := 0; i < n; i++ {
 		turn, _ := rep.Game.Turn(i)
 		r.Turns = append(r.Turns, turn)
 	}
 	return r
+}
+
+// TestConsoleFormsNumberPlayersFromZero: every choice of a player in the
+// console's forms says "Player N" for the value N, as the configuration,
+// the pages and MQTT number them; and the players-and-round form asks
+// for both names, the event and the round.
+func TestConsoleFormsNumberPlayersFromZero(t *testing.T) {
+	r := newConsoleRig(t, ConsoleConfig{})
+	closeBrokerFirst(t, r.mb)
+	c := r.client()
+	c.login("arbiter", "arbiter-pw")
+	_, page := c.get("/console")
+	options := regexp.MustCompile(`<option value="([01])">([^<]*)</option>`).FindAllStringSubmatch(page, -1)
+	if len(options) < 8 {
+		t.Fatalf("%d player options in the console:\n%s", len(options), page)
+	}
+	for _, o := range options {
+		if o[2] != "Player "+o[1] {
+			t.Errorf("option %s reads %q", o[1], o[2])
+		}
+	}
+	form := regexp.MustCompile(`(?s)<form class="act" data-action="set-players">.*?</form>`).FindString(page)
+	for _, want := range []string{`name="player0"`, `name="player1"`, `name="event" maxlength="100"`, `name="round" maxlength="32"`} {
+		if !strings.Contains(form, want) {
+			t.Errorf("the players-and-round form lacks %s:\n%s", want, form)
+		}
+	}
 }

@@ -153,6 +153,8 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 			}
 		case "add-time":
 			st.Clock.RemainingMS[a.Player] += a.MS
+		case "set-players":
+			st.Players = [2]string{a.Players[0], a.Players[1]}
 		case "takeback-answer":
 			if st.Takeback == nil {
 				reason = "no take-back request"

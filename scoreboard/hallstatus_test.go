@@ -94,7 +94,7 @@ func TestHallUnreachable(t *testing.T) {
 			t.Errorf("the console's row of %s says the hall is unreachable: %v\n%s", id, got, row)
 		}
 	}
-	if f, _ := s.currentFrameLang("a2", i18n.PL); !strings.Contains(f.html, "sala nieosiągalna") {
-		t.Errorf("the Polish view of a2 does not say the hall is unreachable:\n%s", f.html)
+	if f, _ := s.currentFrameLang("a2", i18n.PL); !strings.Contains(f.HTML, "sala nieosiągalna") {
+		t.Errorf("the Polish view of a2 does not say the hall is unreachable:\n%s", f.HTML)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
+	"github.com/zertzboard/zertzboard/scoreboard/stream/streamtest"
 )
 
 // wait bounds every wait on a condition; tests finish far sooner.
@@ -298,7 +299,7 @@ func (c *sseClient) next() (sseView, error) {
 			case event == "view" && data != nil:
 				var v sseView
 				err := json.Unmarshal(data, &v)
-				c.ver, c.cur = v.Ver, stream.Parse(v.HTML)
+				c.ver, c.cur = v.Ver, streamtest.Parse(v.HTML)
 				return v, err
 			case event == "patch" && data != nil:
 				var p ssePatch
@@ -308,8 +309,8 @@ func (c *sseClient) next() (sseView, error) {
 				if p.Base != c.ver || c.ver == 0 || c.cur == nil {
 					return sseView{}, fmt.Errorf("a patch of view %d on view %d", p.Base, c.ver)
 				}
-				h := stream.Apply(c.cur, p.Patch)
-				c.ver, c.cur = p.Ver, stream.Parse(h)
+				h := streamtest.Apply(c.cur, p.Patch)
+				c.ver, c.cur = p.Ver, streamtest.Parse(h)
 				c.patches++
 				return sseView{Seq: p.Seq, Ver: p.Ver, Age: p.Age, HTML: h, Patch: true}, nil
 			}

@@ -1,7 +1,12 @@
 package scoreboard
 
 import (
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,10 +21,13 @@ import (
 func TestPartsImportNoHigher(t *testing.T) {
 	const mod = "github.com/zertzboard/zertzboard/"
 	allowed := map[string][]string{
-		// Rendering: the game's packages, no network, no other part.
-		"view": {mod + "live", mod + "referee", mod + "display", mod + "i18n"},
+		// Rendering: the game's packages and the keyed tree it builds
+		// (stream), no network, no other part.
+		"view": {mod + "live", mod + "referee", mod + "display", mod + "i18n", mod + "scoreboard/stream"},
 		// Patches and sockets: the standard library only.
 		"stream": {},
+		// The browser's side of the patches, for tests.
+		"stream/streamtest": {mod + "scoreboard/stream"},
 		// Finished games: their records, nothing of the pages.
 		"results": {mod + "record"},
 		// Operators' sessions and actions: the MQTT client, the view's
@@ -48,6 +56,51 @@ func TestPartsImportNoHigher(t *testing.T) {
 			if !allowedHere {
 				t.Errorf("scoreboard/%s imports %s; it may import only the standard library and %v", part, imp, ok)
 			}
+		}
+	}
+}
+
+// TestNoHTMLReadOnThePatchPath: the views are made as keyed trees (package
+// stream's Builder) and diffed as they are; nothing the scoreboard runs
+// reads its own HTML back. No file but tests of the server, the views or
+// the patches imports the browser-side reader (stream/streamtest) or an
+// HTML parser, or unescapes HTML.
+func TestNoHTMLReadOnThePatchPath(t *testing.T) {
+	const mod = "github.com/zertzboard/zertzboard/"
+	banned := map[string]bool{
+		mod + "scoreboard/stream/streamtest": true,
+		"golang.org/x/net/html":              true,
+	}
+	for _, dir := range []string{".", "view", "stream"} {
+		p, err := build.ImportDir(dir, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range p.Imports {
+			if banned[imp] {
+				t.Errorf("scoreboard/%s imports %s", dir, imp)
+			}
+		}
+		if dir != "." && slices.Contains(p.Imports, "html/template") { // the server's pages use it, never on the patch path
+			t.Errorf("scoreboard/%s imports html/template", dir)
+		}
+		fset := token.NewFileSet()
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "html" && sel.Sel.Name == "UnescapeString" {
+						t.Errorf("%s unescapes HTML at %s", name, fset.Position(sel.Pos()))
+					}
+				}
+				if fn, ok := n.(*ast.FuncDecl); ok && dir == "stream" && strings.HasPrefix(strings.ToLower(fn.Name.Name), "parse") {
+					t.Errorf("scoreboard/stream has a reader of HTML, %s, at %s", fn.Name.Name, fset.Position(fn.Pos()))
+				}
+				return true
+			})
 		}
 	}
 }

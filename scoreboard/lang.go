@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
@@ -47,7 +48,7 @@ func langLinks(r *http.Request, cur i18n.Lang) []langLink {
 }
 
 // currentFrameLang is currentFrame in language l.
-func (s *Server) currentFrameLang(board string, l i18n.Lang) (*frame, bool) {
+func (s *Server) currentFrameLang(board string, l i18n.Lang) (*stream.Frame, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.currentLangLocked(board, l), board == "" || s.boards[board] != nil
@@ -55,9 +56,9 @@ func (s *Server) currentFrameLang(board string, l i18n.Lang) (*frame, bool) {
 
 // langViews are one non-English language's rendered views.
 type langViews struct {
-	clients int               // open streams in this language
-	boards  map[string]*frame // by board ID
-	index   *frame            // the tournament view; nil until rendered
+	clients int                      // open streams in this language
+	boards  map[string]*stream.Frame // by board ID
+	index   *stream.Frame            // the tournament view; nil until rendered
 }
 
 // langLocked returns the views of l, made when its first stream opens.
@@ -67,7 +68,7 @@ func (s *Server) langLocked(l i18n.Lang) *langViews {
 	}
 	lv := s.langs[l]
 	if lv == nil {
-		lv = &langViews{boards: map[string]*frame{}}
+		lv = &langViews{boards: map[string]*stream.Frame{}}
 		s.langs[l] = lv
 	}
 	return lv
@@ -83,7 +84,7 @@ func (s *Server) translateLocked(id string, indexChanged bool) {
 			if bv := s.boards[id]; bv != nil {
 				v := bv.Board
 				v.Lang = l
-				lv.boards[id] = s.newFrameLocked(lv.boards[id], bv.seq(), view.RenderBoard(v))
+				lv.boards[id] = s.hub.NewFrameLocked(lv.boards[id], bv.seq(), view.BoardTree(v))
 			} else {
 				delete(lv.boards, id)
 			}
@@ -105,17 +106,12 @@ func (s *Server) translateLocked(id string, indexChanged bool) {
 
 // watchedLocked reports whether a stream shows board in language l.
 func (s *Server) watchedLocked(board string, l i18n.Lang) bool {
-	for c := range s.clients {
-		if c.board == board && c.lang == l {
-			return true
-		}
-	}
-	return false
+	return s.hub.WatchedLocked(stream.Topic{View: board, Lang: string(l)})
 }
 
 // currentLangLocked is the view of board in language l; English is the
 // hub's own.
-func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
+func (s *Server) currentLangLocked(board string, l i18n.Lang) *stream.Frame {
 	if l == "" || l == i18n.EN {
 		return s.currentLocked(board)
 	}
@@ -123,7 +119,7 @@ func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
 	if board == "" {
 		if lv.index == nil {
 			lv.index = s.renderIndexLangLocked(l, nil)
-			lv.index.made = s.index.made // its clocks are as of then
+			lv.index.Made = s.index.Made // its clocks are as of then
 		}
 		return lv.index
 	}
@@ -136,23 +132,19 @@ func (s *Server) currentLangLocked(board string, l i18n.Lang) *frame {
 	}
 	v := bv.Board
 	v.Lang = l
-	f := s.newFrameLocked(nil, bv.seq(), view.RenderBoard(v))
-	f.made = bv.frame.made // the view, clocks and all, is as of the English one's data
+	f := s.hub.NewFrameLocked(nil, bv.seq(), view.BoardTree(v))
+	f.Made = bv.frame.Made // the view, clocks and all, is as of the English one's data
 	lv.boards[board] = f
 	return f
 }
 
 // broadcastLangLocked queues f for the clients of board in language l.
-func (s *Server) broadcastLangLocked(board string, l i18n.Lang, f *frame) {
-	for c := range s.clients {
-		if c.board == board && c.lang == l {
-			s.sendLocked(c, f)
-		}
-	}
+func (s *Server) broadcastLangLocked(board string, l i18n.Lang, f *stream.Frame) {
+	s.hub.BroadcastLocked(stream.Topic{View: board, Lang: string(l)}, f)
 }
 
 // subscribeLang is subscribe for a stream in language l.
-func (s *Server) subscribeLang(board string, l i18n.Lang) (*client, *frame) {
+func (s *Server) subscribeLang(board string, l i18n.Lang) (*stream.Client, *stream.Frame) {
 	if l == i18n.EN {
 		l = ""
 	}
@@ -161,8 +153,10 @@ func (s *Server) subscribeLang(board string, l i18n.Lang) (*client, *frame) {
 	if s.closed {
 		return nil, nil
 	}
-	c := &client{board: board, lang: l, ch: make(chan *frame, s.opts.ClientBuffer), gone: make(chan struct{})}
-	s.clients[c] = struct{}{}
+	c := s.hub.SubscribeLocked(stream.Topic{View: board, Lang: string(l)})
+	if c == nil {
+		return nil, nil
+	}
 	if l == "" {
 		return c, s.currentLocked(board)
 	}
@@ -171,13 +165,13 @@ func (s *Server) subscribeLang(board string, l i18n.Lang) (*client, *frame) {
 }
 
 // leftLocked forgets a language's views when its last stream closes.
-func (s *Server) leftLocked(c *client) {
-	if c.lang == "" {
+func (s *Server) leftLocked(t stream.Topic) {
+	if t.Lang == "" {
 		return
 	}
-	if lv := s.langs[c.lang]; lv != nil {
+	if lv := s.langs[i18n.Lang(t.Lang)]; lv != nil {
 		if lv.clients--; lv.clients <= 0 {
-			delete(s.langs, c.lang)
+			delete(s.langs, i18n.Lang(t.Lang))
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
@@ -101,7 +102,7 @@ func TestPagesInEveryLanguage(t *testing.T) {
 			}
 		}
 		s.Handle("zertz/t2/status", []byte("online"))
-		pages := []string{s.renderIndexLangLocked(l, nil).html}
+		pages := []string{s.renderIndexLangLocked(l, nil).HTML}
 		for _, v := range views {
 			v.Lang = l
 			pages = append(pages, view.RenderBoard(v))
@@ -243,7 +244,7 @@ func BenchmarkHandleFiveLanguages(b *testing.B) {
 	}
 	s := New(Options{ClientBuffer: 1 << 20})
 	defer s.Close()
-	var cs []*client
+	var cs []*stream.Client
 	for _, l := range i18n.All {
 		c, _ := s.subscribeLang("t1", l)
 		cs = append(cs, c)
@@ -253,7 +254,7 @@ func BenchmarkHandleFiveLanguages(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s.Handle("zertz/t1/state", payloads[i%len(payloads)])
 		for _, c := range cs {
-			<-c.ch
+			<-c.Frames()
 		}
 	}
 }
@@ -275,8 +276,8 @@ func TestLanguageViewAge(t *testing.T) {
 	now = now.Add(40 * time.Second)
 	for _, board := range []string{"t1", ""} {
 		f, _ := s.currentFrameLang(board, i18n.DE)
-		if !f.made.Equal(arrived) {
-			t.Errorf("German view of %q made at %v; the state arrived at %v", board, f.made, arrived)
+		if !f.Made.Equal(arrived) {
+			t.Errorf("German view of %q made at %v; the state arrived at %v", board, f.Made, arrived)
 		}
 	}
 }

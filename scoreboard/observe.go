@@ -13,7 +13,7 @@ import (
 )
 
 // The arbiter console and the results read a board's topics on their own,
-// beside the views of hub.go: observe gets every message Handle accepts,
+// beside the views of boards.go: observe gets every message Handle accepts,
 // plus the board's retained record, and keeps per board what an arbiter
 // needs (players, turn, clocks, alerts) and what a finished game is made
 // of (the final state and the record).
@@ -132,7 +132,7 @@ func (o *observer) changes() (<-chan struct{}, uint64) {
 }
 
 // message is one MQTT message decoded once, for both its readers: the
-// views (hub.go Handle) and the console and results (the observer).
+// views (boards.go Handle) and the console and results (the observer).
 type message struct {
 	state    *live.State // kind state: nil when the retained state was cleared
 	op       *opState    // the same state, as the console and results read it

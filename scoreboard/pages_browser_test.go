@@ -88,8 +88,14 @@ func newPagesFixture(t *testing.T) *pagesFixture {
 		rem := remainingAfter(n)
 		rec.Clock.Turns = append(rec.Clock.Turns, record.TurnTime{UsedMS: 4000, Remaining: &rem})
 	}
+	// A long tournament name (one word longer than a phone is wide) and
+	// its round, on every page the game shows on.
+	rec.Event, rec.Round = "Weltmeisterschaftsvorqualifikationsturnierrunde Nordrhein-Westfalen 2026", "12"
 	f.rec61, f.rep61 = rec, rep
 	states := gameStates(t, rec, rep, "t61")
+	for i := range states {
+		states[i].Event, states[i].Round = rec.Event, rec.Round
+	}
 	last := &states[len(states)-1]
 	if rec.Stop.Kind == record.Resign {
 		w := 1 - rec.Stop.Player

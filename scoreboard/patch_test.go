@@ -1,23 +1,35 @@
 package scoreboard
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/live"
 
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
+	"github.com/zertzboard/zertzboard/scoreboard/stream/streamtest"
 )
 
-// viewsOf are the board views of a whole game as viewers see them: each
-// state, with a pending notice, clocks running and paused, and the
-// tournament view of the board beside another.
-func viewsOf(t *testing.T, variant string) (boards, index []string) {
+// viewsOf are the board views of a whole game as viewers see them, as
+// the server made them (their keyed trees): each state, with a pending
+// notice, clocks running and paused, and the tournament view of the board
+// beside another.
+func viewsOf(t *testing.T, variant string) (boards, index []*stream.Node) {
 	rec, rep := sampleGameOf(t, variant, 20)
 	states := gameStates(t, rec, rep, "t1")
 	s := New(Options{})
 	defer s.Close()
+	tree := func(board string) *stream.Node {
+		f, _ := s.currentFrame(board)
+		if f.Tree == nil {
+			t.Fatalf("view of %q has no tree", board)
+		}
+		return f.Tree
+	}
 	s.Handle("zertz/t0/status", []byte("online"))
 	for i, st := range states {
 		run := st.ToMove
@@ -26,38 +38,59 @@ func viewsOf(t *testing.T, variant string) (boards, index []string) {
 			st.Clock.Running = nil
 		}
 		s.Handle("zertz/t1/state", mustJSON(t, st))
-		boards = append(boards, mustCurrent(s, "t1"))
-		index = append(index, mustCurrent(s, ""))
+		boards = append(boards, tree("t1"))
+		index = append(index, tree(""))
 		if i%5 == 2 && st.Phase == "place" {
 			s.Handle("zertz/t1/events", eventJSON(t, referee.Pending{Player: st.ToMove, Need: "remove a free ring", Cells: []string{st.Layout[0].Label}}))
-			boards = append(boards, mustCurrent(s, "t1"))
+			boards = append(boards, tree("t1"))
 		}
 		if i == len(states)/2 {
 			s.Handle("zertz/t1/status", []byte("offline"))
-			boards = append(boards, mustCurrent(s, "t1"))
-			index = append(index, mustCurrent(s, ""))
+			boards = append(boards, tree("t1"))
+			index = append(index, tree(""))
 			s.Handle("zertz/t1/status", []byte("online"))
 		}
 	}
 	return boards, index
 }
 
-func mustCurrent(s *Server, board string) string { h, _ := s.Current(board); return h }
+// sameTree says how the tree the view built differs from the one a
+// browser reads from its HTML, or "".
+func sameTree(built, read *stream.Node) string {
+	switch {
+	case read == nil:
+		return "the HTML is not read"
+	case built.Key() != read.Key() || built.Tag() != read.Tag() || built.HTML() != read.HTML():
+		return fmt.Sprintf("%q <%s> built as %q <%s>", read.Key(), read.Tag(), built.Key(), built.Tag())
+	case !slices.Equal(built.Attrs(), read.Attrs()) || !slices.Equal(built.Between(), read.Between()):
+		return fmt.Sprintf("%q: attributes or content built %q %q, read %q %q", read.Key(), built.Attrs(), built.Between(), read.Attrs(), read.Between())
+	case len(built.Kids()) != len(read.Kids()):
+		return fmt.Sprintf("%q: %d keyed elements built, %d read", read.Key(), len(built.Kids()), len(read.Kids()))
+	}
+	for i := range built.Kids() {
+		if d := sameTree(built.Kids()[i], read.Kids()[i]); d != "" {
+			return d
+		}
+	}
+	return ""
+}
 
 // TestPatchesRebuildTheView: for every view of whole games (37, 48 and 61
-// rings, with notices, clocks and the tournament view), the patch from the
-// view before, applied as the page does, gives exactly the new view; the
-// views are read (none falls back to whole views); keys are unique; and
-// the patches are a fraction of the views.
+// rings, with notices, clocks and the tournament view), the keyed tree the
+// view built is the one a browser finds in its HTML; the patch the server
+// makes from the view before, applied to that view as the page does, gives
+// exactly the new view; none falls back to whole views; keys are unique;
+// and the patches are a fraction of the views.
 func TestPatchesRebuildTheView(t *testing.T) {
 	for _, variant := range []string{"37", "48", "61"} {
 		boards, index := viewsOf(t, variant)
-		for name, views := range map[string][]string{"board": boards, "tournament": index} {
+		for name, views := range map[string][]*stream.Node{"board": boards, "tournament": index} {
 			var whole, patched, patches int
-			for i, h := range views {
-				n := stream.Parse(h)
-				if n == nil {
-					t.Fatalf("%s %s view %d is not read:\n%s", variant, name, i, h)
+			for i, built := range views {
+				h := built.HTML()
+				n := streamtest.Parse(h)
+				if d := sameTree(built, n); d != "" {
+					t.Fatalf("%s %s view %d: %s:\n%s", variant, name, i, d, h)
 				}
 				keys := map[string]bool{}
 				var walk func(*stream.Node)
@@ -74,16 +107,15 @@ func TestPatchesRebuildTheView(t *testing.T) {
 				if i == 0 {
 					continue
 				}
-				prev := stream.Parse(views[i-1])
-				p, ok := stream.Diff(prev, n)
+				p, ok := stream.Diff(views[i-1], built)
 				if !ok {
 					continue
 				}
-				if got := stream.Apply(prev, p); got != h {
+				if got := streamtest.Apply(streamtest.Parse(views[i-1].HTML()), p); got != h {
 					t.Fatalf("%s %s view %d: the patch rebuilds\n%s\nwant\n%s", variant, name, i, got, h)
 				}
 				whole += len(h)
-				patched += len(encodeEvent(p))
+				patched += len(patchJSON(t, p))
 				patches++
 			}
 			if patches < len(views)*3/4 {
@@ -97,6 +129,18 @@ func TestPatchesRebuildTheView(t *testing.T) {
 	}
 }
 
+// patchJSON is p as the "patch" event carries it, after the opening
+// brace (where the stream writes its own fields).
+func patchJSON(t testing.TB, p stream.Patch) []byte {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(p); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimPrefix(bytes.TrimSpace(buf.Bytes()), []byte("{"))
+}
+
 func mustJSON(t testing.TB, v any) []byte {
 	t.Helper()
 	out, err := json.Marshal(v)
@@ -104,32 +148,4 @@ func mustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// TestPatchOnlyOnItsView: a stream gets a view as a patch only if it shows
-// the view the patch was made from; a new stream, or one whose queue was
-// coalesced past a view, gets it whole.
-func TestPatchOnlyOnItsView(t *testing.T) {
-	rec, rep := sampleGame(t, 10)
-	states := gameStates(t, rec, rep, "t1")
-	s := New(Options{ClientBuffer: 8})
-	defer s.Close()
-	c, first := s.subscribe("t1")
-	var frames []*frame
-	for i := 0; i < 3; i++ {
-		s.Handle("zertz/t1/state", stateJSON(t, states[i]))
-		frames = append(frames, <-c.ch)
-	}
-	if ev, _ := s.encoding(frames[0], first); string(ev) != string(eventView) {
-		t.Error("the first state after the waiting view went as a patch")
-	}
-	if ev, body := s.encoding(frames[1], frames[0]); string(ev) != string(eventPatch) || len(body) >= len(frames[1].full) {
-		t.Errorf("the next state went as %q (%d B; whole %d B)", ev, len(body), len(frames[1].full))
-	}
-	if ev, _ := s.encoding(frames[2], frames[0]); string(ev) != string(eventView) {
-		t.Error("a state after a skipped one went as a patch")
-	}
-	if ev, _ := s.encoding(frames[2], nil); string(ev) != string(eventView) {
-		t.Error("a new stream's first view went as a patch")
-	}
 }

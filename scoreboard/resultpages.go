@@ -163,6 +163,7 @@ type resultRow struct {
 	Clocks     string
 	Size       string // "37 rings", "48 rings, blitz"
 	ViewURL    string // the game viewer (viewer.go)
+	Naming     string // the tournament and round, "" for neither
 }
 
 func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
@@ -173,6 +174,9 @@ func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
 		g := games[i]
 		row := resultRow{GameResult: g, Result: gameResultText(g, l), Clocks: finalClocks(g.Clock),
 			Size: variantText(l, g.Variant), ViewURL: withLang("/results/"+url.PathEscape(g.GameID), l)}
+		if event, round := g.Naming(); event != "" || round != "" {
+			row.Naming = view.NamingText(l, event, round)
+		}
 		if g.Winner != nil && (*g.Winner == 0 || *g.Winner == 1) {
 			row.WinnerName = nameOf(g.Players, *g.Winner, l)
 		}

@@ -517,3 +517,54 @@ func TestPageLinks(t *testing.T) {
 		t.Errorf("the tournament view with the console lacks its link")
 	}
 }
+
+// TestEventAndRoundShown: the tournament and round a board's arbiter named
+// (state.event and state.round, the record's event and round) show on the
+// board's view, its card in the tournament view, the results page and
+// the game viewer, in the page's language and escaped, and the kept
+// SGF has them as EV and RO, which read back.
+func TestEventAndRoundShown(t *testing.T) {
+	rec, rep, states := finishedGame(t, "t1")
+	rec.Event, rec.Round = `Club <Open> 2026`, "3"
+	for i := range states {
+		states[i].Event, states[i].Round = rec.Event, rec.Round
+	}
+	s := New(Options{Logger: testLogger(t)})
+	defer s.Close()
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	playGame(t, s, "t1", rec, rep, states[:len(states)-1], "e-1", false)
+	const shown = `Club &lt;Open&gt; 2026 · round 3`
+	if h, _ := s.Current("t1"); !strings.Contains(h, `<span class="event">`+shown+`</span>`) {
+		t.Errorf("the board's view does not show the event and round:\n%.600s", h)
+	}
+	if h, _ := s.Current(""); !strings.Contains(h, `>`+shown+`</span>`) {
+		t.Errorf("the tournament view does not show them:\n%s", h)
+	}
+	if _, page := get(t, srv.URL+"/board/t1?lang=de"); !bytes.Contains(page, []byte(`Club &lt;Open&gt; 2026 · Runde 3`)) {
+		t.Error("the German board page does not say Runde 3")
+	}
+	playGame(t, s, "t1", rec, rep, states[len(states)-1:], "e-1", false)
+	if _, page := get(t, srv.URL+"/results"); !bytes.Contains(page, []byte(`<span class="ev">`+shown+`</span>`)) {
+		t.Errorf("/results does not show them:\n%s", page)
+	}
+	if _, page := get(t, srv.URL+"/results/e-1"); !bytes.Contains(page, []byte(` · `+shown+`</span>`)) { // in its header
+		t.Errorf("the viewer does not show them:\n%s", page)
+	}
+	resp, sgf := get(t, srv.URL+"/results/e-1.sgf")
+	if resp.StatusCode != 200 || !bytes.Contains(sgf, []byte(`EV[Club <Open> 2026]`)) || !bytes.Contains(sgf, []byte(`RO[3]`)) {
+		t.Fatalf("the SGF: %s\n%.500s", resp.Status, sgf)
+	}
+	back, err := record.Read(bytes.NewReader(sgf))
+	if err != nil || back.Event != rec.Event || back.Round != "3" {
+		t.Errorf("the SGF read back: event %q round %q, %v", back.Event, back.Round, err)
+	}
+	// A board whose arbiter named nothing shows nothing of it.
+	for i := range states {
+		states[i].Event, states[i].Round = "", ""
+	}
+	playGame(t, s, "t2", rec, rep, states[:1], "", false)
+	if h, _ := s.Current("t2"); strings.Contains(h, `class="event"`) {
+		t.Errorf("an unnamed board's view shows an event:\n%.600s", h)
+	}
+}

@@ -11,8 +11,6 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
-	"strconv"
-	"sync"
 	"time"
 
 	"github.com/zertzboard/zertzboard/i18n"
@@ -209,107 +207,6 @@ func (c *nosniffConn) Write(p []byte) (int, error) {
 // NetConn returns the wrapped connection (for connlimit).
 func (c *nosniffConn) NetConn() net.Conn { return c.Conn }
 
-// encoding is how f goes to a stream that shows last (nil: nothing yet):
-// as a patch if it was made from last, else whole.
-func (s *Server) encoding(f, last *frame) (event, body []byte) {
-	if f.patch != nil && last != nil && last.ver == f.base && !s.whole {
-		return eventPatch, f.patch
-	}
-	return eventView, f.full
-}
-
-// serveDirect streams to a hijacked connection (direct.go): the first
-// view and heartbeats here, and the frames the hub could not write itself.
-func (s *Server) serveDirect(c *client, cur *frame, d *direct) {
-	defer d.conn.Close()
-	s.mu.Lock()
-	c.direct = d
-	s.mu.Unlock()
-	// The viewer says nothing more on its stream: a read returns when it
-	// leaves (or breaks the protocol), and ends the stream at once, as
-	// net/http's own background read did before the take-over.
-	go func() {
-		var b [1]byte
-		_, _ = d.conn.Read(b[:])
-		s.unsubscribe(c)
-	}()
-	timeout := s.opts.WriteTimeout
-	d.mu.Lock()
-	ok := d.write(s.appendEvent([]byte("retry: 1000\n\n"), cur, nil), timeout)
-	d.last = cur
-	d.mu.Unlock()
-	if !ok {
-		return
-	}
-	s.resumeDirect(c)
-	tick := time.NewTicker(s.opts.Heartbeat)
-	defer tick.Stop()
-	for {
-		select {
-		case <-c.gone:
-			return
-		case <-d.kick:
-			d.mu.Lock()
-			ok = d.flushPending(timeout)
-			d.mu.Unlock()
-		case f := <-c.ch:
-			for more := true; more; { // only the latest view matters
-				select {
-				case g := <-c.ch:
-					f = g
-				default:
-					more = false
-				}
-			}
-			d.mu.Lock()
-			ok = d.flushPending(timeout)
-			// A frame queued while the goroutine held d.mu (the hub then
-			// cannot write directly) may find a newer one already written
-			// by the hub: it is old news, and writing it would take the
-			// viewer back.
-			if ok && f != d.last && !olderThan(f, d.last) {
-				bp := eventBufs.Get().(*[]byte)
-				b := s.appendEvent((*bp)[:0], f, d.last)
-				ok = d.write(b, timeout)
-				d.last = f
-				if cap(b) <= maxPooledEvent {
-					*bp = b
-					eventBufs.Put(bp)
-				}
-			}
-			d.mu.Unlock()
-		case <-tick.C:
-			d.mu.Lock()
-			ok = d.flushPending(timeout) && d.write([]byte(": ping\n\n"), timeout)
-			d.mu.Unlock()
-		}
-		if !ok {
-			return
-		}
-		s.resumeDirect(c)
-	}
-}
-
-// olderThan says f was rendered before last (ver 0 is a waiting view made
-// on demand, ordered by nothing).
-func olderThan(f, last *frame) bool {
-	return last != nil && f.ver != 0 && last.ver != 0 && f.ver < last.ver
-}
-
-// eventBufs hold events being written, shared by the streams: one
-// buffer per write under way, not one per viewer.
-var eventBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
-
-// maxPooledEvent: a buffer grown past this (a whole view of a big board)
-// is left to the collector rather than kept.
-const maxPooledEvent = 64 << 10
-
-var (
-	eventView  = []byte("event: view\ndata: ")
-	eventPatch = []byte("event: patch\ndata: ")
-	sseEnd     = []byte("\n\n")
-)
-
 type pageData struct {
 	Lang         i18n.Lang
 	Reconnecting string
@@ -343,9 +240,9 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	}
 	f, known := s.currentFrameLang(board, l)
 	// The running clock is served as it is now; the page counts on from it.
-	age := max(0, s.now().Sub(f.made).Milliseconds())
-	d := pageData{Title: "zertzboard", Board: board, Seq: f.seq, Ver: f.ver,
-		HTML: template.HTML(view.AgedClocks(f.html, age)), Events: "/events",
+	age := max(0, s.now().Sub(f.Made).Milliseconds())
+	d := pageData{Title: "zertzboard", Board: board, Seq: f.Seq, Ver: f.Ver,
+		HTML: template.HTML(view.AgedClocks(f.HTML, age)), Events: "/events",
 		Lang: l, Reconnecting: l.T("page.reconnecting"), LangLabel: l.T("page.language"), PastFmt: l.T("page.past"), Langs: langLinks(r, l)}
 	q := url.Values{}
 	if board != "" {
@@ -378,8 +275,9 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, board string)
 	}
 }
 
-// serveEvents streams a view: the current one at once, then every change.
-// A browser that falls ClientBuffer updates behind is dropped; its
+// serveEvents streams a view in the page's language through the hub
+// (stream.Hub.Serve): the current one at once, then every change. A
+// browser that falls ClientBuffer updates behind is dropped; its
 // EventSource reconnects and starts again from the current view.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	l, err := pageLang(r)
@@ -396,85 +294,5 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the scoreboard is shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	defer s.unsubscribe(c)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	switch d, err := hijackStream(w); {
-	case err == nil:
-		s.serveDirect(c, cur, d)
-		return
-	case err != errNoDirect:
-		return // hijacked, but the head could not be written
-	}
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	// The write deadline is moved on only once half of it has gone: it
-	// still bounds a blocked write (to between WriteTimeout/2 and
-	// WriteTimeout), without a timer update on every event.
-	var deadline time.Time
-	write := func(b []byte) bool {
-		if now := time.Now(); deadline.Sub(now) < s.opts.WriteTimeout/2 {
-			deadline = now.Add(s.opts.WriteTimeout)
-			_ = rc.SetWriteDeadline(deadline) // unsupported by some writers; best effort
-		}
-		if _, err := w.Write(b); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
-	// send writes f as a patch if the stream shows the view it changes,
-	// else whole, with the age of the view (ms since it was rendered), so
-	// that a running clock is counted down from when the state arrived.
-	// The event goes in one piece: one chunk, one write to the socket.
-	send := func(f, last *frame) bool {
-		event, body := s.encoding(f, last)
-		bp := eventBufs.Get().(*[]byte)
-		b := append((*bp)[:0], event...)
-		b = strconv.AppendInt(append(b, `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
-		b = append(append(append(b, ','), body...), sseEnd...)
-		ok := write(b)
-		if cap(b) <= maxPooledEvent {
-			*bp = b
-			eventBufs.Put(bp)
-		}
-		return ok
-	}
-	if !write([]byte("retry: 1000\n\n")) || !send(cur, nil) {
-		return
-	}
-	last := cur
-	tick := time.NewTicker(s.opts.Heartbeat)
-	defer tick.Stop()
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-c.gone:
-			return
-		case f := <-c.ch:
-			// Only the latest view matters: skip to it (whole, if a view
-			// was skipped).
-			for more := true; more; {
-				select {
-				case g := <-c.ch:
-					f = g
-				default:
-					more = false
-				}
-			}
-			if f == last {
-				continue
-			}
-			if !send(f, last) {
-				return
-			}
-			last = f
-		case <-tick.C:
-			if !write([]byte(": ping\n\n")) {
-				return
-			}
-		}
-	}
+	s.hub.Serve(w, r, c, cur)
 }

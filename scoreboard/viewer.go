@@ -312,6 +312,7 @@ type viewerData struct {
 	HTML     template.HTML
 	Finished string
 	Result   string
+	Naming   string // the tournament and round, "" for neither
 	Live     bool
 }
 
@@ -427,7 +428,7 @@ func (s *Server) serveViewer(w http.ResponseWriter, r *http.Request, g *replayed
 	d := viewerData{Lang: l, Langs: opsLangLinks(r, l), Turns: g.turns(), HTML: template.HTML(g.render(g.turns(), l, nil)),
 		Base: "/results/" + url.PathEscape(e.GameID), Back: withLang("/results", l),
 		Title:    nameOf(e.Players, 0, l) + " – " + nameOf(e.Players, 1, l),
-		Finished: e.Finished.Format("2006-01-02 15:04") + " UTC", Result: gameResultText(e, l)}
+		Finished: e.Finished.Format("2006-01-02 15:04") + " UTC", Result: gameResultText(e, l), Naming: view.NamingText(l, g.rec.Event, g.rec.Round)}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")

@@ -337,6 +337,14 @@ func nodeCommand(c broadcast.Command) node.Command {
 		ctl := c.Control
 		nc.Control = &ctl
 	}
+	if c.HasEvent {
+		e := c.Event
+		nc.Event = &e
+	}
+	if c.HasRound {
+		r := c.Round
+		nc.Round = &r
+	}
 	if c.Engine != "" {
 		e, _ := controller.ParseEngine(c.Engine) // checked by broadcast
 		nc.Engine = &e

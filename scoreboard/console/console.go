@@ -67,6 +67,8 @@ const (
 	MaxSessionStreams = 4                // console event streams of one session
 	MaxActionBody     = 4 << 10          // bytes of one action's form
 	maxNote           = 200              // bytes of a result's note (the board's limit)
+	maxEvent          = 100              // bytes of a tournament's name (the board's limit)
+	maxRound          = 32               // bytes of a round's name (the board's limit)
 	SessionCookie     = "zb_console"
 )
 
@@ -464,6 +466,7 @@ func randomHex(n int) string {
 // Action names the console's forms use, and the command each sends.
 var actionCommand = map[string]string{
 	"new-game":        "new-game",
+	"set-players":     "set-players",
 	"pause":           "pause",
 	"resume":          "resume",
 	"takeback-accept": "takeback-answer",
@@ -491,8 +494,41 @@ func BuildCommand(f url.Values) (string, map[string]any, error) {
 		}
 		return 0, fmt.Errorf("%s must be 0 or 1, not %q", field, view.ClipText(f.Get(field), 20))
 	}
+	// naming takes the tournament's and the round's names, if given
+	// (an empty field keeps the board's).
+	naming := func() error {
+		for _, n := range []struct {
+			field string
+			max   int
+		}{{"event", maxEvent}, {"round", maxRound}} {
+			if v := strings.TrimSpace(f.Get(n.field)); v != "" {
+				if err := CheckText(n.field, v, n.max); err != nil {
+					return err
+				}
+				body[n.field] = v
+			}
+		}
+		return nil
+	}
 	switch action {
+	case "set-players":
+		p0, p1 := strings.TrimSpace(f.Get("player0")), strings.TrimSpace(f.Get("player1"))
+		for i, p := range []string{p0, p1} {
+			if p == "" {
+				return "", nil, fmt.Errorf("player%d: name both players", i)
+			}
+			if err := CheckText(fmt.Sprintf("player%d", i), p, 64); err != nil {
+				return "", nil, err
+			}
+		}
+		body["players"] = []string{p0, p1}
+		if err := naming(); err != nil {
+			return "", nil, err
+		}
 	case "new-game":
+		if err := naming(); err != nil {
+			return "", nil, err
+		}
 		if v := f.Get("variant"); v != "" {
 			if !validVariant(v) {
 				return "", nil, fmt.Errorf("variant %q: want a ring count such as 37, 48 or 61, or 37b for blitz", view.ClipText(v, 20))
@@ -628,7 +664,7 @@ type ActionResult struct {
 // ActionKey and OutcomeKey name actions and outcomes in the catalogue.
 var (
 	ActionKey = map[string]string{
-		"new-game": "console.act-new-game", "pause": "console.act-pause", "resume": "console.act-resume",
+		"new-game": "console.act-new-game", "set-players": "console.act-set-players", "pause": "console.act-pause", "resume": "console.act-resume",
 		"takeback-accept": "console.act-takeback-accept", "takeback-refuse": "console.act-takeback-refuse",
 		"declare-result": "console.act-declare-result", "add-time": "console.act-add-time",
 		"answer": "console.act-answer",

@@ -53,6 +53,17 @@ type GameResult struct {
 	sgfErr  error
 }
 
+// Naming is the tournament and round the game's record names ("" for
+// none).
+func (g *GameResult) Naming() (event, round string) {
+	var r struct {
+		Event string `json:"event"`
+		Round string `json:"round"`
+	}
+	_ = json.Unmarshal(g.Record, &r) // kept records are JSON records
+	return r.Event, r.Round
+}
+
 // SGF is the game as Boardspace SGF (or why it cannot be), made once.
 func (g *GameResult) SGF() ([]byte, error) {
 	g.sgfOnce.Do(func() { g.sgf, g.sgfErr = sgfOfResult(g) })

@@ -1,10 +1,13 @@
-// Package stream is how the scoreboard's views change on the wire: the
-// keyed-tree patches from one rendered view to the next (patch.go) and
-// the reference that applies them as the page's script does (apply.go).
-// The hub that sends them and the streams written directly on the socket
-// are still the server's (scoreboard/hub.go, direct.go).
+// Package stream is how the scoreboard's views go to browsers: the keyed
+// tree a view is written as (Builder, tree.go), the patches from one
+// view's tree to the next (patch.go), and the hub that sends each view to
+// every stream that shows it as server-sent events (hub.go, sse.go),
+// writing to the viewers' sockets itself where it can (direct.go).
+// Package view writes every view through a Builder, so the tree comes
+// with the HTML and nothing reads the HTML back; streamtest is the
+// browser's side (reading a view, applying a patch), for tests only.
 //
 // It knows nothing of ZÈRTZ: it sees views as HTML with data-k keys. It
-// imports only the standard library; the scoreboard server (package
-// scoreboard) uses it, never the other way round.
+// imports only the standard library; the views and the scoreboard server
+// (packages view and scoreboard) use it, never the other way round.
 package stream

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
 
 // The forced-win analysis (live.State.Analysis): a banner that says who
@@ -25,7 +26,7 @@ func analysisShown(s *live.State) *live.Analysis {
 // renderAnalysisBanner writes "Forced win for NAME in K" with the line, or
 // the small "no forced win within K" indicator, and the engine's
 // evaluation.
-func renderAnalysisBanner(b *strings.Builder, l i18n.Lang, s *live.State) {
+func renderAnalysisBanner(b *stream.Builder, l i18n.Lang, s *live.State) {
 	a := analysisShown(s)
 	if a == nil {
 		return
@@ -56,7 +57,7 @@ func renderAnalysisBanner(b *strings.Builder, l i18n.Lang, s *live.State) {
 // and the engine's best turn. It is always in the view; pages show it
 // only on request (?eval=1 puts "eval" on the body; style.css), so that
 // one view serves every viewer.
-func renderEvalBar(b *strings.Builder, l i18n.Lang, s *live.State, a *live.Analysis) {
+func renderEvalBar(b *stream.Builder, l i18n.Lang, s *live.State, a *live.Analysis) {
 	if a.WinProb == nil {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
 
 // maxClockMS bounds a shown time (a base of at most 6 h plus added time);
@@ -35,8 +36,8 @@ func (v Board) runningClock() int {
 // RenderClock writes player p's clock: its time when the state was
 // published, and, for the running clock, data-running, which the page's
 // script counts down from the moment the view arrived (less its age, see
-// serveEvents). The same format as the script's (app.js fmtClock).
-func RenderClock(b *strings.Builder, v Board, p int, key string) {
+// stream.Hub.Serve). The same format as the script's (app.js fmtClock).
+func RenderClock(b *stream.Builder, v Board, p int, key string) {
 	if !v.timed() {
 		return
 	}
@@ -52,11 +53,13 @@ func RenderClock(b *strings.Builder, v Board, p int, key string) {
 	if ms == 0 {
 		cls += " flag"
 	}
-	attr := ""
 	if running {
-		attr = ` data-running=""`
+		b.Open("span", "class", cls, "data-ms", strconv.FormatInt(ms, 10), "data-running", "", "data-k", key)
+	} else {
+		b.Open("span", "class", cls, "data-ms", strconv.FormatInt(ms, 10), "data-k", key)
 	}
-	fmt.Fprintf(b, `<span class="%s" data-ms="%d"%s data-k="%s">%s</span>`, cls, ms, attr, Esc(key), FmtClock(ms))
+	b.WriteString(FmtClock(ms))
+	b.Close()
 }
 
 // FmtClock shows a time as h:mm:ss, m:ss, or under ten seconds m:ss.t,
@@ -90,7 +93,7 @@ func controlText(l i18n.Lang, c *live.Clock) string {
 
 // renderClockBanners writes the arbiter's pause, and the arbiter's note on
 // a result.
-func renderClockBanners(b *strings.Builder, v Board) {
+func renderClockBanners(b *stream.Builder, v Board) {
 	if v.Clock != nil && v.Clock.Paused && v.State.Phase != "over" {
 		fmt.Fprintf(b, `<div class="banner paused">%s</div>`, Esc(v.Lang.T("page.clocks-paused")))
 	}

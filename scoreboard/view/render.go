@@ -13,6 +13,7 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
 
 // Board geometry, in SVG user units. Neighbouring rings are Spacing apart;
@@ -98,27 +99,42 @@ type Board struct {
 	AllMoves []string
 }
 
-// RenderBoard writes the board view fragment: the SVG board, the banners
-// and the side panel. Every string from MQTT is escaped.
-func RenderBoard(v Board) string {
-	var b strings.Builder
+// RenderBoard is the board view's HTML (BoardTree).
+func RenderBoard(v Board) string { return BoardTree(v).HTML() }
+
+// BoardTree writes the board view: the SVG board, the banners and the side
+// panel, as HTML and as the tree of its keyed elements, which package
+// stream diffs. Every string from MQTT is escaped.
+func BoardTree(v Board) *stream.Node {
+	var b stream.Builder
+	b.Grow(viewSize(v.State))
 	s := v.State
 	if s == nil {
-		fmt.Fprintf(&b, `<div class="sb waiting" data-board="%s" data-seq="0"><p class="wait">%s</p></div>`,
-			Esc(v.ID), Text(v.Lang, "page.waiting", "<b>"+Esc(v.ID)+"</b>"+StatusText(v.Lang, v.Status)))
-		return b.String()
+		b.Root("div", "class", "sb waiting", "data-board", v.ID, "data-seq", "0")
+		fmt.Fprintf(&b, `<p class="wait">%s</p>`, Text(v.Lang, "page.waiting", "<b>"+Esc(v.ID)+"</b>"+StatusText(v.Lang, v.Status)))
+		b.Close()
+		return b.MustFinish()
 	}
-	fmt.Fprintf(&b, `<div class="sb" data-board="%s" data-seq="%d" data-turn="%d" data-phase="%s" data-to-move="%d" data-status="%s">`,
-		Esc(v.ID), s.Seq, s.Turn, Esc(s.Phase), s.ToMove, Esc(v.Status))
+	b.Root("div", "class", "sb", "data-board", v.ID, "data-seq", strconv.FormatUint(s.Seq, 10), "data-turn", strconv.Itoa(s.Turn),
+		"data-phase", s.Phase, "data-to-move", strconv.Itoa(s.ToMove), "data-status", v.Status)
 	b.WriteString(`<div class="stage">`)
 	renderHeader(&b, v)
 	renderBanners(&b, v)
 	b.WriteString(`<div class="boardwrap">`)
-	b.WriteString(boardSVG(v.Lang, s, v.Notice))
+	boardSVG(&b, v.Lang, s, v.Notice)
 	b.WriteString(`</div></div>`)
 	renderSide(&b, v)
-	b.WriteString(`</div>`)
-	return b.String()
+	b.Close()
+	return b.MustFinish()
+}
+
+// viewSize is about how long a board's view is, so that it is written
+// into one buffer.
+func viewSize(s *live.State) int {
+	if s == nil {
+		return 512
+	}
+	return 4096 + 400*len(s.Layout) + 16*len(s.Moves)
 }
 
 // RingsText is "48 rings" in l: the board's name is its ring count, which
@@ -131,6 +147,26 @@ func RingsText(l i18n.Lang, board string) string {
 	}
 	return l.N("page.rings", n, board)
 }
+
+// NamingText is the tournament and its round as the pages show them:
+// "Club Open 2026 · round 3", either alone, or "" for neither. Both come
+// from the board and are clipped.
+func NamingText(l i18n.Lang, event, round string) string {
+	event, round = ClipText(strings.TrimSpace(event), maxEvent), ClipText(strings.TrimSpace(round), maxRound)
+	switch {
+	case round == "":
+		return event
+	case event == "":
+		return l.T("page.round", round)
+	}
+	return event + " · " + l.T("page.round", round)
+}
+
+// The longest event and round names shown (the board's own limits).
+const (
+	maxEvent = 100
+	maxRound = 32
+)
 
 // LangQuery is the query that keeps a link in language l: "" for
 // English, the default.
@@ -156,7 +192,7 @@ func Text(l i18n.Lang, key string, args ...any) string {
 	return fmt.Sprintf(Esc(l.Format(key)), args...)
 }
 
-func renderHeader(b *strings.Builder, v Board) {
+func renderHeader(b *stream.Builder, v Board) {
 	s := v.State
 	l := v.Lang
 	blitz := ""
@@ -171,20 +207,24 @@ func renderHeader(b *strings.Builder, v Board) {
 	if i18n.Has("page.mode." + mode) {
 		mode = l.T("page.mode." + mode)
 	}
-	fmt.Fprintf(b, `<header class="head" data-k="head"><span class="bid">%s</span><span class="variant">%s%s · %s · %s</span>`,
+	b.Open("header", "class", "head", "data-k", "head")
+	fmt.Fprintf(b, `<span class="bid">%s</span><span class="variant">%s%s · %s · %s</span>`,
 		Esc(v.ID), Esc(RingsText(l, strings.TrimSuffix(s.Variant, "b"))), Esc(blitz), Esc(mode), Esc(turn))
 	if c := controlText(l, v.Clock); c != "" {
 		fmt.Fprintf(b, `<span class="control">%s</span>`, Esc(c))
 	}
+	if ev := NamingText(l, s.Event, s.Round); ev != "" {
+		fmt.Fprintf(b, `<span class="event">%s</span>`, Esc(ev))
+	}
 	if v.Status != "" {
 		fmt.Fprintf(b, `<span class="conn %s">%s</span>`, Esc(v.Status), Esc(l.T("page.conn."+v.Status)))
 	}
-	b.WriteString(`</header>`)
+	b.Close()
 }
 
-func renderBanners(b *strings.Builder, v Board) {
+func renderBanners(b *stream.Builder, v Board) {
 	s, l := v.State, v.Lang
-	b.WriteString(`<div class="banners" data-k="banners">`)
+	b.Open("div", "class", "banners", "data-k", "banners")
 	if s.Phase == "over" {
 		fmt.Fprintf(b, `<div class="banner over">%s</div>`, Esc(EndText(l, s)))
 	}
@@ -248,7 +288,7 @@ func renderBanners(b *strings.Builder, v Board) {
 		fmt.Fprintf(b, `<div class="banner turn">%s</div>`, Esc(l.T("page.to-place", PlayerName(l, s, s.ToMove))))
 	}
 	renderAnalysisBanner(b, l, s)
-	b.WriteString(`</div>`)
+	b.Close()
 }
 
 // ResultText is how a finished game ended, in l.
@@ -328,7 +368,7 @@ func contentName(l i18n.Lang, c string) string {
 
 // renderSide writes the players with their captures and progress toward
 // each winning set, the pool and the move list.
-func renderSide(b *strings.Builder, v Board) {
+func renderSide(b *stream.Builder, v Board) {
 	s, l := v.State, v.Lang
 	b.WriteString(`<aside class="side">`)
 	for p := 0; p < 2; p++ {
@@ -340,10 +380,10 @@ func renderSide(b *strings.Builder, v Board) {
 			cls += " winner"
 		}
 		c := s.Captures[p]
-		fmt.Fprintf(b, `<section class="%s" data-player="%d" data-captures="%d %d %d" data-k="p%d">`, cls, p, c.White, c.Grey, c.Black, p)
+		b.Open("section", "class", cls, "data-player", strconv.Itoa(p), "data-captures", fmt.Sprintf("%d %d %d", c.White, c.Grey, c.Black), "data-k", sideKeys[p][0])
 		fmt.Fprintf(b, `<div class="pname"><span class="dot"></span>%s</div>`, Esc(PlayerName(l, s, p)))
-		RenderClock(b, v, p, fmt.Sprintf("p%d-clock", p))
-		fmt.Fprintf(b, `<div class="caps" data-k="p%d-caps">`, p)
+		RenderClock(b, v, p, sideKeys[p][1])
+		b.Open("div", "class", "caps", "data-k", sideKeys[p][2])
 		have := [3]int{c.White, c.Grey, c.Black}
 		need := [3]int{s.Win.White, s.Win.Grey, s.Win.Black}
 		for i, ch := range []byte("wgb") {
@@ -357,17 +397,25 @@ func renderSide(b *strings.Builder, v Board) {
 			pips(b, 'e', each, s.Win.Each)
 			b.WriteString(`</div>`)
 		}
-		b.WriteString(`</div></section>`)
+		b.Close()
+		b.Close()
 	}
-	fmt.Fprintf(b, `<section class="pool" data-pool="%d %d %d" data-k="pool"><h3>%s</h3>`, s.Pool.White, s.Pool.Grey, s.Pool.Black, Esc(l.T("page.pool")))
+	b.Open("section", "class", "pool", "data-pool", fmt.Sprintf("%d %d %d", s.Pool.White, s.Pool.Grey, s.Pool.Black), "data-k", "pool")
+	fmt.Fprintf(b, `<h3>%s</h3>`, Esc(l.T("page.pool")))
 	for i, n := range []int{s.Pool.White, s.Pool.Grey, s.Pool.Black} {
 		ch := "wgb"[i]
 		fmt.Fprintf(b, `<span class="pm"><span class="mb %c"></span>%d</span>`, ch, n)
 	}
-	b.WriteString(`</section>`)
+	b.Close()
 	// The list only grows during a game: patches append to it (the last
 	// move is styled as li:last-child).
-	fmt.Fprintf(b, `<section class="moves" data-k="moves"><h3>%s <small data-k="mcount">%s</small></h3><ol data-k="mlist">`, Esc(l.T("page.moves")), Esc(l.N("page.played", s.Turn, s.Turn)))
+	b.Open("section", "class", "moves", "data-k", "moves")
+	fmt.Fprintf(b, `<h3>%s `, Esc(l.T("page.moves")))
+	b.Open("small", "data-k", "mcount")
+	b.WriteString(Esc(l.N("page.played", s.Turn, s.Turn)))
+	b.Close()
+	b.WriteString(`</h3>`)
+	b.Open("ol", "data-k", "mlist")
 	if v.AllMoves != nil {
 		for i, m := range v.AllMoves {
 			cls := "played"
@@ -384,15 +432,21 @@ func renderSide(b *strings.Builder, v Board) {
 			fmt.Fprintf(b, `<li data-n="%d">%s</li>`, i+1, Esc(m))
 		}
 	}
-	b.WriteString(`</ol></section>`)
+	b.Close()
+	b.Close()
 	if s.Status != "" {
-		fmt.Fprintf(b, `<p class="status" data-k="status">%s</p>`, Esc(statusLine(l, s)))
+		b.Open("p", "class", "status", "data-k", "status")
+		b.WriteString(Esc(statusLine(l, s)))
+		b.Close()
 	}
 	b.WriteString(`</aside>`)
 }
 
+// sideKeys are the keys of each player's section, clock and captures.
+var sideKeys = [2][3]string{{"p0", "p0-clock", "p0-caps"}, {"p1", "p1-clock", "p1-caps"}}
+
 // pips draws have of need as filled dots; 'e' (each) uses all colours.
-func pips(b *strings.Builder, ch byte, have, need int) {
+func pips(b *stream.Builder, ch byte, have, need int) {
 	b.WriteString(`<span class="pips">`)
 	for i := 0; i < max(need, have) && i < 12; i++ {
 		cls := "pip"
@@ -407,13 +461,20 @@ func pips(b *strings.Builder, ch byte, have, need int) {
 // BoardSVG draws the board of s: one ring element per layout cell (faded
 // when removed), the marbles, the last move, and the cells a forced
 // capture or a notice concerns. The SVG is well-formed XML.
-func BoardSVG(s *live.State, n *Notice) string { return boardSVG(i18n.EN, s, n) }
+func BoardSVG(s *live.State, n *Notice) string {
+	var b stream.Builder
+	b.Root("div")
+	boardSVG(&b, i18n.EN, s, n)
+	b.Close()
+	h := b.MustFinish().HTML()
+	return h[len("<div>") : len(h)-len("</div>")]
+}
 
-// boardSVG is BoardSVG with its words (titles, labels) in language l.
-func boardSVG(l i18n.Lang, s *live.State, n *Notice) string {
-	var b strings.Builder
+// boardSVG writes BoardSVG with its words (titles, labels) in language l.
+func boardSVG(b *stream.Builder, l i18n.Lang, s *live.State, n *Notice) {
 	if len(s.Layout) == 0 {
-		return `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 10 10"></svg>`
+		b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 10 10"></svg>`)
+		return
 	}
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	pos := make(map[string][2]float64, len(s.Layout))
@@ -425,7 +486,7 @@ func boardSVG(l i18n.Lang, s *live.State, n *Notice) string {
 		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
 		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
 	}
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="%s %s %s %s" role="img" aria-label="%s">`,
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="%s %s %s %s" role="img" aria-label="%s">`,
 		num(minX-margin), num(minY-margin), num(maxX-minX+2*margin), num(maxY-minY+2*margin), Esc(l.T("page.board")))
 	b.WriteString(svgDefs)
 
@@ -482,56 +543,56 @@ func boardSVG(l i18n.Lang, s *live.State, n *Notice) string {
 		}
 	}
 
-	var top, labels strings.Builder
+	var top strings.Builder
 	b.WriteString(`<g class="cells">`)
 	// The cells are most of the view: written piece by piece, numbers
 	// formatted into one scratch buffer (no allocation per attribute).
 	var scratch [32]byte
-	wnum := func(w *strings.Builder, f float64) {
-		w.Write(strconv.AppendFloat(scratch[:0], math.Round(f*100)/100, 'f', -1, 64))
+	wnum := func(f float64) {
+		b.Write(strconv.AppendFloat(scratch[:0], math.Round(f*100)/100, 'f', -1, 64))
+	}
+	content := func(i int) string {
+		if i < len(s.Cells) {
+			return s.Cells[i : i+1]
+		}
+		return "."
 	}
 	for i, c := range s.Layout {
-		content := byte('.')
-		if i < len(s.Cells) {
-			content = s.Cells[i]
-		}
+		content := content(i)
 		p := pos[c.Label]
 		label := Esc(c.Label)
 		extra := mark[c.Label]
-		b.WriteString(`<g class="cell`)
-		if content == '.' {
-			b.WriteString(` gone`)
+		cls := "cell"
+		if content == "." {
+			cls = "cell gone"
 		}
-		b.WriteString(extra)
-		b.WriteString(`" data-cell="`)
-		b.WriteString(label)
-		b.WriteString(`" data-content="`)
-		b.WriteByte(content)
-		b.WriteString(`" data-k="c-`)
-		b.WriteString(label)
-		b.WriteString(`"><circle class="ring`)
-		if content == '.' {
+		if extra != "" {
+			cls += extra
+		}
+		b.Open("g", "class", cls, "data-cell", c.Label, "data-content", content, "data-k", cellKey("c-", c.Label))
+		b.WriteString(`<circle class="ring`)
+		if content == "." {
 			b.WriteString(` removed`)
 		}
 		b.WriteString(`" cx="`)
-		wnum(&b, p[0])
+		wnum(p[0])
 		b.WriteString(`" cy="`)
-		wnum(&b, p[1])
+		wnum(p[1])
 		b.WriteString(`" r="` + ringR + `"/>`)
 		if strings.Contains(extra, "last-removed") {
 			b.WriteString(`<path class="xmark" d="M`)
-			wnum(&b, p[0]-6)
+			wnum(p[0] - 6)
 			b.WriteByte(' ')
-			wnum(&b, p[1]-6)
+			wnum(p[1] - 6)
 			b.WriteString(`l12 12m0 -12l-12 12"/>`)
 		}
-		if name, ok := ColourName[content]; ok {
+		if name, ok := ColourName[content[0]]; ok {
 			b.WriteString(`<circle class="marble `)
-			b.WriteByte(content)
+			b.WriteString(content)
 			b.WriteString(`" cx="`)
-			wnum(&b, p[0])
+			wnum(p[0])
 			b.WriteString(`" cy="`)
-			wnum(&b, p[1])
+			wnum(p[1])
 			b.WriteString(`" r="` + marbleR + `" fill="url(#zb-`)
 			b.WriteString(name)
 			b.WriteString(`)"><title>`)
@@ -545,40 +606,17 @@ func boardSVG(l i18n.Lang, s *live.State, n *Notice) string {
 			fmt.Fprintf(&top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
 				x, y, num(RingRadius+8), x, num(p[1]-RingRadius-10), Esc(shortContent(l, sh)))
 		}
-		b.WriteString(`</g>`)
-		// The labels are drawn above everything else (below), so that no
-		// arrow of the analysis or the last move ever hides one. A label
-		// is hidden under a marble, and dimmed on a removed ring, by its
-		// group's class (lc, lg), so that a move changes one short
-		// attribute of it (stream/patch.go) rather than the cell's whole text.
-		labels.WriteString(`<g class="`)
-		switch {
-		case content == '.':
-			labels.WriteString("lg")
-		case content != 'o':
-			labels.WriteString("lc")
-		default:
-			labels.WriteString("l")
-		}
-		labels.WriteString(`" data-k="l-`)
-		labels.WriteString(label)
-		labels.WriteString(`"><text class="label" x="`)
-		wnum(&labels, p[0])
-		labels.WriteString(`" y="`)
-		wnum(&labels, p[1]+0.5)
-		labels.WriteString(`">`)
-		labels.WriteString(label)
-		labels.WriteString(`</text></g>`)
+		b.Close()
 	}
 	b.WriteString(`</g>`)
 	// What is drawn over the cells is one part for patches (stream/patch.go).
-	b.WriteString(`<g class="marks" data-k="marks">`)
+	b.Open("g", "class", "marks", "data-k", "marks")
 	if s.Phase == "capture" && s.Forced != nil {
 		for _, j := range s.Forced.Jumps {
 			a, okA := pos[j.From]
 			c, okC := pos[j.To]
 			if okA && okC {
-				fmt.Fprintf(&b, `<line class="forced-jump" x1="%s" y1="%s" x2="%s" y2="%s" marker-end="url(#zb-arrow-red)"/>`,
+				fmt.Fprintf(b, `<line class="forced-jump" x1="%s" y1="%s" x2="%s" y2="%s" marker-end="url(#zb-arrow-red)"/>`,
 					num(a[0]), num(a[1]), num(a[0]+(c[0]-a[0])*0.86), num(a[1]+(c[1]-a[1])*0.86))
 			}
 		}
@@ -602,19 +640,68 @@ func boardSVG(l i18n.Lang, s *live.State, n *Notice) string {
 		for _, p := range ps {
 			pts = append(pts, num(p[0])+","+num(p[1]))
 		}
-		fmt.Fprintf(&b, `<polyline class="capture-path" points="%s" marker-end="url(#zb-arrow)"/>`, strings.Join(pts, " "))
+		fmt.Fprintf(b, `<polyline class="capture-path" points="%s" marker-end="url(#zb-arrow)"/>`, strings.Join(pts, " "))
 		for _, c := range jumped {
 			p := pos[c]
-			fmt.Fprintf(&b, `<circle class="ghost" cx="%s" cy="%s" r="%s"/>`, num(p[0]), num(p[1]), num(MarbleRadius))
+			fmt.Fprintf(b, `<circle class="ghost" cx="%s" cy="%s" r="%s"/>`, num(p[0]), num(p[1]), num(MarbleRadius))
 		}
 	}
 	b.WriteString(analysisArrows(s, pos))
 	b.WriteString(top.String())
-	b.WriteString(`</g><g class="labels">`)
-	b.WriteString(labels.String())
+	b.Close()
+	// The labels are drawn above everything else, so that no arrow of the
+	// analysis or the last move ever hides one. A label is hidden under a
+	// marble, and dimmed on a removed ring, by its group's class (lc, lg),
+	// so that a move changes one short attribute of it (stream/patch.go)
+	// rather than the cell's whole text.
+	b.WriteString(`<g class="labels">`)
+	for i, c := range s.Layout {
+		p := pos[c.Label]
+		cls := "l"
+		switch content(i) {
+		case ".":
+			cls = "lg"
+		case "o":
+		default:
+			cls = "lc"
+		}
+		b.Open("g", "class", cls, "data-k", cellKey("l-", c.Label))
+		b.WriteString(`<text class="label" x="`)
+		wnum(p[0])
+		b.WriteString(`" y="`)
+		wnum(p[1] + 0.5)
+		b.WriteString(`">`)
+		b.WriteString(Esc(c.Label))
+		b.WriteString(`</text>`)
+		b.Close()
+	}
 	b.WriteString(`</g></svg>`)
-	return b.String()
 }
+
+// cellKey is a cell's key, prefix and label: those of the standard
+// boards' labels are made once.
+func cellKey(prefix, label string) string {
+	if k, ok := cellKeys[prefix][label]; ok {
+		return k
+	}
+	return prefix + label
+}
+
+// cellKeys are the keys of every label of a standard board (a letter and
+// a number), by prefix.
+var cellKeys = func() map[string]map[string]string {
+	keys := map[string]map[string]string{}
+	for _, prefix := range []string{"c-", "l-"} {
+		keys[prefix] = map[string]string{}
+		for col := 'A'; col <= 'J'; col++ {
+			for row := 1; row <= 10; row++ {
+				label := string(col) + strconv.Itoa(row)
+				keys[prefix][label] = prefix + label
+			}
+		}
+	}
+	return keys
+}()
 
 // MiniSVG draws a small board for the tournament view: the rings left,
 // the marbles and the last move's cell, with flat colours (no gradients,

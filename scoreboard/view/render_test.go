@@ -164,9 +164,8 @@ func TestEscaping(t *testing.T) {
 	if !strings.Contains(html, "&lt;script&gt;") {
 		t.Error("the escaped name is missing")
 	}
-	card := &strings.Builder{}
-	RenderCard(card, Board{ID: `x"<y`, State: &s})
-	if strings.Contains(card.String(), `x"<y`) {
+	card := TournamentTree("", []Board{{ID: `x"<y`, State: &s}}).HTML()
+	if strings.Contains(card, `x"<y`) {
 		t.Error("the card contains the board ID unescaped")
 	}
 }

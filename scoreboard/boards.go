@@ -1,9 +1,6 @@
 package scoreboard
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"log/slog"
 	"sort"
 	"strings"
@@ -62,18 +59,14 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 
-	mu      sync.Mutex
-	boards  map[string]*boardView
-	clients map[*client]struct{}
-	index   *frame                   // the tournament view
-	langs   map[i18n.Lang]*langViews // views in the other languages streams use (lang.go)
-	closed  bool
-	done    chan struct{} // closed by Close
-	dropped int           // slow clients dropped, for tests and logs
-	wbuf    []byte        // the event being written directly (direct.go)
-	ver     uint64        // the last frame's ver
-	now     func() time.Time
-	whole   bool // send whole views only (to measure what patches save)
+	mu     sync.Mutex
+	boards map[string]*boardView
+	hub    *stream.Hub              // the viewers' streams (package stream); shares mu
+	index  *stream.Frame            // the tournament view
+	langs  map[i18n.Lang]*langViews // views in the other languages streams use (lang.go)
+	closed bool
+	done   chan struct{} // closed by Close
+	now    func() time.Time
 
 	hallOf   map[string]string // board → hall (Options.Halls)
 	hallDown map[string]bool   // halls whose bridge says "0"
@@ -90,33 +83,7 @@ type boardView struct {
 	view.Board
 	own   string // the board's own status: "online", "offline" or ""
 	raw   []byte // the state payload as received
-	frame *frame
-}
-
-// frame is one rendered view, encoded once for every client: whole, and
-// as a patch on the view before it (see stream/patch.go).
-type frame struct {
-	seq  uint64
-	ver  uint64 // unique per rendered view (0: a waiting view made on demand)
-	base uint64 // the ver the patch applies to
-	html string
-	made time.Time    // when it was rendered, for the age of a late joiner's view
-	tree *stream.Node // the view parsed, for the next frame's patch
-	// full and patch are the JSON of the "view" and "patch" events after
-	// the opening brace; patch is nil when the view must go whole.
-	full, patch []byte
-}
-
-// client is one browser's stream.
-type client struct {
-	board string    // "" for the tournament view
-	lang  i18n.Lang // "" for English
-	ch    chan *frame
-	gone  chan struct{} // closed when the server drops the client
-	// direct, once set (under Server.mu), lets the hub write frames to
-	// the viewer's socket itself (direct.go); nil: every frame goes
-	// through ch.
-	direct *direct
+	frame *stream.Frame
 }
 
 // New returns a Server with no boards yet.
@@ -140,8 +107,10 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, clients: map[*client]struct{}{}, done: make(chan struct{}), now: time.Now,
+	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, done: make(chan struct{}), now: time.Now,
 		hallOf: map[string]string{}, hallDown: map[string]bool{}, hallBy: map[string]string{}}
+	s.hub = stream.NewHub(&s.mu, stream.HubOptions{Buffer: opts.ClientBuffer, WriteTimeout: opts.WriteTimeout, Heartbeat: opts.Heartbeat,
+		Now: func() time.Time { return s.now() }, Left: s.leftLocked, Logger: log})
 	for h, ids := range opts.Halls {
 		s.hallBy[hall.BridgeStatusTopic(h)] = h
 		for _, id := range ids {
@@ -213,7 +182,7 @@ func (s *Server) setHallStatus(h string, down bool) bool {
 		}
 		if st := s.statusLocked(id, bv.own); st != bv.Status {
 			bv.Status = st
-			bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.RenderBoard(bv.Board))
+			bv.frame = s.hub.NewFrameLocked(bv.frame, bv.seq(), view.BoardTree(bv.Board))
 			s.broadcastLocked(id, bv.frame)
 			changed = append(changed, id)
 		}
@@ -339,7 +308,7 @@ func (s *Server) Handle(topic string, payload []byte) {
 			return // forced-capture and game-over are in the state
 		}
 	}
-	bv.frame = s.newFrameLocked(bv.frame, bv.seq(), view.RenderBoard(bv.Board))
+	bv.frame = s.hub.NewFrameLocked(bv.frame, bv.seq(), view.BoardTree(bv.Board))
 	s.broadcastLocked(id, bv.frame)
 	if indexChanged {
 		s.index = s.renderIndexLocked()
@@ -369,104 +338,26 @@ func (bv *boardView) seq() uint64 {
 	return bv.State.Seq
 }
 
-// newFrameLocked renders a view's frame: the whole view as the JSON of a
-// "view" event, {"seq":…,"ver":…,"html":…}, and, if prev (the view's
-// frame before, or nil) has the same skeleton, the change as a "patch"
-// event, {"seq":…,"ver":…,"base":…,"attrs":…,"appends":…,"parts":…} (see
-// stream/patch.go). JSON keeps each on one data line.
-func (s *Server) newFrameLocked(prev *frame, seq uint64, html string) *frame {
-	s.ver++
-	f := &frame{seq: seq, ver: s.ver, html: html, made: s.now(), tree: stream.Parse(html)}
-	f.full = encodeEvent(struct {
-		Seq  uint64 `json:"seq"`
-		Ver  uint64 `json:"ver"`
-		HTML string `json:"html"`
-	}{seq, f.ver, html})
-	if prev == nil || prev.ver == 0 {
-		return f
-	}
-	p, ok := stream.Diff(prev.tree, f.tree)
-	if !ok {
-		return f
-	}
-	f.base = prev.ver
-	f.patch = encodeEvent(struct {
-		Seq  uint64 `json:"seq"`
-		Ver  uint64 `json:"ver"`
-		Base uint64 `json:"base"`
-		stream.Patch
-	}{seq, f.ver, f.base, p})
-	if len(f.patch) >= len(f.full) {
-		f.patch = nil // everything changed: the whole view is shorter
-	}
-	return f
-}
-
 // waitingFrame is the view of a board not seen (yet): made on demand,
 // never patched.
-func (s *Server) waitingFrame(board string, l i18n.Lang) *frame {
-	html := view.RenderBoard(view.Board{ID: board, Lang: l})
-	return &frame{html: html, made: s.now(), full: encodeEvent(struct {
-		Seq  uint64 `json:"seq"`
-		Ver  uint64 `json:"ver"`
-		HTML string `json:"html"`
-	}{0, 0, html})}
+func (s *Server) waitingFrame(board string, l i18n.Lang) *stream.Frame {
+	return s.hub.WaitingFrame(view.RenderBoard(view.Board{ID: board, Lang: l}))
 }
 
-// encodeEvent is v's JSON without its opening brace: the writer puts the
-// stream's own fields (the view's age) before it.
-func encodeEvent(v any) []byte {
-	var buf bytes.Buffer
-	e := json.NewEncoder(&buf)
-	e.SetEscapeHTML(false) // not in HTML: keep the payload small
-	_ = e.Encode(v)
-	return bytes.TrimSuffix(bytes.TrimPrefix(buf.Bytes(), []byte("{")), []byte("\n"))
+// broadcastLocked queues f for the English streams of board ("" is the
+// tournament view).
+func (s *Server) broadcastLocked(board string, f *stream.Frame) {
+	s.hub.BroadcastLocked(stream.Topic{View: board}, f)
 }
 
-// broadcastLocked queues f for the clients watching board ("" is the
-// tournament view), dropping any whose buffer is full.
-func (s *Server) broadcastLocked(board string, f *frame) {
-	for c := range s.clients {
-		if c.board == board && c.lang == "" {
-			s.sendLocked(c, f)
-		}
-	}
-}
-
-// sendLocked queues f for c, dropping c if its buffer is full.
-func (s *Server) sendLocked(c *client, f *frame) {
-	if c.direct != nil && s.tryDirectLocked(c.direct, f) {
-		return
-	}
-	select {
-	case c.ch <- f:
-	default:
-		s.dropLocked(c)
-		s.dropped++
-		s.log.Info("scoreboard: dropped a slow viewer", "board", c.board)
-	}
-}
-
-func (s *Server) dropLocked(c *client) {
-	if _, ok := s.clients[c]; ok {
-		delete(s.clients, c)
-		close(c.gone)
-		s.leftLocked(c)
-	}
-}
-
-// subscribe registers a client and returns it with the current view, or
-// nil after Close.
-func (s *Server) subscribe(board string) (*client, *frame) { return s.subscribeLang(board, "") }
-
-func (s *Server) unsubscribe(c *client) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.dropLocked(c)
+// subscribe registers a stream of board in English and returns it with
+// the current view, or nil after Close.
+func (s *Server) subscribe(board string) (*stream.Client, *stream.Frame) {
+	return s.subscribeLang(board, "")
 }
 
 // currentLocked is the view of board now ("" for the tournament).
-func (s *Server) currentLocked(board string) *frame {
+func (s *Server) currentLocked(board string) *stream.Frame {
 	if board == "" {
 		return s.index
 	}
@@ -486,12 +377,12 @@ func (s *Server) Current(board string) (html string, seq uint64) {
 // current is Current, and whether the board is known ("" always is).
 func (s *Server) current(board string) (html string, seq uint64, known bool) {
 	f, known := s.currentFrame(board)
-	return f.html, f.seq, known
+	return f.HTML, f.Seq, known
 }
 
 // currentFrame is the current view of board, and whether the board is
 // known ("" always is).
-func (s *Server) currentFrame(board string) (*frame, bool) {
+func (s *Server) currentFrame(board string) (*stream.Frame, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.currentLocked(board), board == "" || s.boards[board] != nil
@@ -511,14 +402,14 @@ func (s *Server) State(board string) []byte {
 func (s *Server) Viewers() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.clients)
+	return s.hub.ViewersLocked()
 }
 
 // Dropped is the number of viewers dropped for falling behind.
 func (s *Server) Dropped() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.dropped
+	return s.hub.DroppedLocked()
 }
 
 // Close ends every browser stream; later Handle calls are ignored and new
@@ -533,33 +424,23 @@ func (s *Server) Close() {
 	s.closed = true
 	close(s.done)
 	s.obs.close()
-	for c := range s.clients {
-		s.dropLocked(c)
-	}
+	s.hub.CloseLocked()
 }
 
 // renderIndexLocked renders the tournament view: every board, sorted by ID.
-func (s *Server) renderIndexLocked() *frame { return s.renderIndexLangLocked("", s.index) }
+func (s *Server) renderIndexLocked() *stream.Frame { return s.renderIndexLangLocked("", s.index) }
 
 // renderIndexLangLocked is renderIndexLocked in language l, as a patch on
 // prev, that language's tournament view before (or nil).
-func (s *Server) renderIndexLangLocked(l i18n.Lang, prev *frame) *frame {
+func (s *Server) renderIndexLangLocked(l i18n.Lang, prev *stream.Frame) *stream.Frame {
 	ids := make([]string, 0, len(s.boards))
 	for id := range s.boards {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="tournament" data-boards="%d"><h1>%s</h1>`, len(ids), view.Esc(l.T("page.boards")))
-	if len(ids) == 0 {
-		fmt.Fprintf(&b, `<p class="wait">%s</p>`, view.Esc(l.T("page.no-boards")))
+	boards := make([]view.Board, len(ids))
+	for i, id := range ids {
+		boards[i] = s.boards[id].Board
 	}
-	b.WriteString(`<div class="cards">`)
-	for _, id := range ids {
-		v := s.boards[id].Board
-		v.Lang = l
-		view.RenderCard(&b, v)
-	}
-	b.WriteString(`</div></div>`)
-	return s.newFrameLocked(prev, uint64(len(ids)), b.String())
+	return s.hub.NewFrameLocked(prev, uint64(len(ids)), view.TournamentTree(l, boards))
 }

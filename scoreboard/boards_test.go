@@ -174,15 +174,15 @@ func TestSlowViewerDropped(t *testing.T) {
 	for seq := uint64(1); seq <= 5; seq++ {
 		st.Seq = seq
 		s.Handle("zertz/b1/state", stateJSON(t, st))
-		<-fast.ch
+		<-fast.Frames()
 	}
 	select {
-	case <-slow.gone:
+	case <-slow.Gone():
 	default:
 		t.Fatal("the slow viewer was not dropped")
 	}
 	select {
-	case <-fast.gone:
+	case <-fast.Gone():
 		t.Fatal("the fast viewer was dropped")
 	default:
 	}

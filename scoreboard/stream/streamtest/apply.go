@@ -1,13 +1,15 @@
-package stream
+package streamtest
 
 import (
 	"html"
 	"strings"
+
+	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
 
 // Apply rebuilds the HTML of the next view from a and the patch, as the
 // page's script does: the reference the tests check the patches against.
-func Apply(a *Node, p Patch) string {
+func Apply(a *stream.Node, p stream.Patch) string {
 	attrs := map[string][]string{}
 	for _, kv := range p.Attrs {
 		var list []string
@@ -30,41 +32,35 @@ func Apply(a *Node, p Patch) string {
 		parts[kv[0]] = kv[1]
 	}
 	var sb strings.Builder
-	var build func(n *Node)
-	build = func(n *Node) {
-		if h, ok := parts[n.key]; ok {
+	var build func(n *stream.Node)
+	build = func(n *stream.Node) {
+		if h, ok := parts[n.Key()]; ok {
 			sb.WriteString(h)
 			return
 		}
-		if h, ok := appends[n.key]; ok {
-			sb.WriteString(n.html[:len(n.html)-len(n.tag)-3])
+		if h, ok := appends[n.Key()]; ok {
+			sb.WriteString(n.StartTag())
+			sb.WriteString(n.Inner())
 			sb.WriteString(h)
-			sb.WriteString("</" + n.tag + ">")
+			sb.WriteString("</" + n.Tag() + ">")
 			return
 		}
-		list, ok := attrs[n.key]
+		list, ok := attrs[n.Key()]
 		if !ok {
-			list = n.attrs
+			list = n.Attrs()
 		}
-		sb.WriteString("<" + n.tag)
+		sb.WriteString("<" + n.Tag())
 		for i := 0; i+1 < len(list); i += 2 {
 			sb.WriteString(" " + list[i] + `="` + html.EscapeString(list[i+1]) + `"`)
 		}
-		_, rest, _ := strings.Cut(n.skel, ">")
-		if n.inner == "" && strings.HasSuffix(n.html, "/>") {
-			sb.WriteString("/>")
-			return
-		}
 		sb.WriteString(">")
-		for _, kid := range n.kids {
-			i := strings.IndexByte(rest, 0)
-			sb.WriteString(rest[:i])
+		between := n.Between()
+		for i, kid := range n.Kids() {
+			sb.WriteString(between[i])
 			build(kid)
-			j := strings.IndexByte(rest[i+1:], 0)
-			rest = rest[i+1+j+1:]
 		}
-		sb.WriteString(rest)
-		sb.WriteString("</" + n.tag + ">")
+		sb.WriteString(between[len(between)-1])
+		sb.WriteString("</" + n.Tag() + ">")
 	}
 	build(a)
 	return sb.String()

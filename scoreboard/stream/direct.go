@@ -1,4 +1,4 @@
-package scoreboard
+package stream
 
 import (
 	"bufio"
@@ -13,10 +13,10 @@ import (
 
 // direct is a viewer's stream written by the hub itself, for the cost of a
 // socket write: no goroutine wakes for it. The hub writes each frame with
-// one non-blocking write (under Server.mu, through sendLocked); a write
-// that cannot complete at once (the viewer's socket buffer is full) leaves
-// its rest pending and the stream "slow": from then on frames go through
-// the client's channel to its own goroutine (serveEvents), which writes
+// one non-blocking write (under the hub's lock, through sendLocked); a
+// write that cannot complete at once (the viewer's socket buffer is full)
+// leaves its rest pending and the stream "slow": from then on frames go
+// through the client's channel to its own goroutine (serveDirect), which writes
 // the rest, blocking as long as WriteTimeout allows, and makes the stream
 // direct again once it has caught up.
 type direct struct {
@@ -26,13 +26,13 @@ type direct struct {
 
 	mu      sync.Mutex // serialises writes; the hub only tries it
 	slow    bool       // frames go through the channel (under mu)
-	last    *frame     // the frame the viewer has, or is being written (under mu)
+	last    *Frame     // the frame the viewer has, or is being written (under mu)
 	pending []byte     // the rest of a direct write that did not complete (under mu)
 }
 
 // errNoDirect: the connection cannot be written directly (not a plain
 // socket, or not hijackable); the stream goes through net/http.
-var errNoDirect = errors.New("scoreboard: stream not direct")
+var errNoDirect = errors.New("stream: not a direct stream")
 
 // hijackStream takes over w's connection for an event stream: it writes
 // the status line and w's headers (the body ends when the connection
@@ -85,17 +85,17 @@ func writeHead(bw *bufio.Writer, h http.Header) error {
 
 // appendEvent appends f as the stream that shows last receives it: a
 // patch if it applies, else whole, with the view's age.
-func (s *Server) appendEvent(b []byte, f, last *frame) []byte {
-	event, body := s.encoding(f, last)
+func (h *Hub) appendEvent(b []byte, f, last *Frame) []byte {
+	event, body := h.encoding(f, last)
 	b = append(b, event...)
-	b = strconv.AppendInt(append(b, `{"age":`...), max(0, s.now().Sub(f.made).Milliseconds()), 10)
+	b = strconv.AppendInt(append(b, `{"age":`...), max(0, h.opts.Now().Sub(f.Made).Milliseconds()), 10)
 	return append(append(append(b, ','), body...), sseEnd...)
 }
 
 // tryDirectLocked writes f to d at once if it can: true when f is taken care
 // of (written, or its rest pending for the goroutine), false when it must
-// go through the channel. Called under s.mu.
-func (s *Server) tryDirectLocked(d *direct, f *frame) bool {
+// go through the channel. Called with the hub's lock held.
+func (h *Hub) tryDirectLocked(d *direct, f *Frame) bool {
 	if d.raw == nil || !d.mu.TryLock() {
 		return false
 	}
@@ -106,8 +106,8 @@ func (s *Server) tryDirectLocked(d *direct, f *frame) bool {
 	if f == d.last {
 		return true
 	}
-	s.wbuf = s.appendEvent(s.wbuf[:0], f, d.last)
-	b := s.wbuf
+	h.wbuf = h.appendEvent(h.wbuf[:0], f, d.last)
+	b := h.wbuf
 	n, werr := 0, error(nil)
 	err := d.raw.Write(func(fd uintptr) bool {
 		for len(b) > 0 {
@@ -128,8 +128,8 @@ func (s *Server) tryDirectLocked(d *direct, f *frame) bool {
 	})
 	if err == nil && werr == nil && len(b) == 0 {
 		d.last = f
-		if cap(s.wbuf) > maxPooledEvent {
-			s.wbuf = nil
+		if cap(h.wbuf) > maxPooledEvent {
+			h.wbuf = nil
 		}
 		return true
 	}
@@ -169,11 +169,12 @@ func (d *direct) flushPending(timeout time.Duration) bool {
 	return ok
 }
 
-// resume makes the stream direct again if nothing waits for it: with s.mu
-// held no frame can be queued meanwhile, so none is overtaken.
-func (s *Server) resumeDirect(c *client) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// resumeDirect makes the stream direct again if nothing waits for it:
+// with the hub's lock held no frame can be queued meanwhile, so none is
+// overtaken.
+func (h *Hub) resumeDirect(c *Client) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	d := c.direct
 	d.mu.Lock()
 	defer d.mu.Unlock()
