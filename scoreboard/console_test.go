@@ -564,7 +564,7 @@ func TestConsoleAlerts(t *testing.T) {
 	b, _ = json.Marshal(ps)
 	s.Handle("zertz/t1/state", b)
 	html, _ = s.renderConsole(i18n.EN)
-	for _, want := range []string{"the referee asks about turn 9", `data-act="answer" data-question="4" data-option="1">GF2-G4 WD4-A1<`, "no reading from C3"} {
+	for _, want := range []string{"the referee asks about turn 9", `data-act="answer" data-question="4" data-option="1">GF2-G4 WD4-A1<`, "sensor fault at C3 (no reading, or stuck)"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the console lacks %q:\n%s", want, html)
 		}
