@@ -207,19 +207,21 @@ func (r *Referee) decide(t int64, obs string, back int, lines [][]engine.Turn, r
 // takesBack reports whether committing turns from the position back
 // turns ago changes a committed turn (rather than only adding turns).
 func (r *Referee) takesBack(back int, turns []engine.Turn) bool {
-	base := r.game.Len() - back
-	k := 0
-	for i := base; i < r.game.Len(); i++ {
-		done, _ := r.game.Turn(i)
-		if done.Kind == engine.Pass {
-			continue
+	done, _ := r.turnsPlayed(r.game.Len()-back, r.game.Len())
+	return len(done) > len(turns) || !sameTurns(done, turns[:len(done)])
+}
+
+// turnsPlayed lists the game's turns from..to (0-based, to excluded),
+// passes left out as lines of play leave them, and the game's length after
+// each.
+func (r *Referee) turnsPlayed(from, to int) (turns []engine.Turn, after []int) {
+	for k := from; k < to; k++ {
+		if turn, _ := r.game.Turn(k); turn.Kind != engine.Pass {
+			turns = append(turns, turn)
+			after = append(after, k+1)
 		}
-		if k >= len(turns) || turns[k] != done {
-			return true
-		}
-		k++
 	}
-	return false
+	return turns, after
 }
 
 // askEnd asks about lines of play that end the game when the board may
@@ -505,12 +507,8 @@ func (r *Referee) markAnswered(turns []int) {
 
 // DeadCells lists the cells whose sensors are dead or stuck, as reported.
 func (r *Referee) DeadCells() []string {
-	faulty := r.stuck
-	for _, c := range r.dead {
-		faulty |= bit(engine.Cell(c))
-	}
 	out := []string{}
-	for _, c := range cellsOf(faulty) {
+	for _, c := range cellsOf(r.faulty()) {
 		out = append(out, r.b.Label(c))
 	}
 	return out

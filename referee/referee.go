@@ -249,10 +249,7 @@ func (r *Referee) MissedCaptures() []int { return append([]int(nil), r.missed...
 // sockets whose sensors are dead or stuck show RoleSensorFault where
 // nothing else is to be shown. The returned value must not be modified.
 func (r *Referee) Guidance() Guidance {
-	faulty := r.stuck
-	for _, c := range r.dead {
-		faulty |= bit(engine.Cell(c))
-	}
+	faulty := r.faulty()
 	if faulty == 0 {
 		return r.guide
 	}

@@ -405,13 +405,7 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 	}
 	lines := make([][]engine.Turn, len(exact))
 	for i, h := range exact {
-		var l []engine.Turn
-		for k := base; k < h.base; k++ {
-			turn, _ := r.game.Turn(k)
-			if turn.Kind != engine.Pass {
-				l = append(l, turn)
-			}
-		}
+		l, _ := r.turnsPlayed(base, h.base)
 		lines[i] = append(l, h.turns...)
 	}
 	// The referee was lost: it ends no game on its own word from here.

@@ -100,6 +100,15 @@ func (r *Referee) remember(cells string) {
 	r.hist = append(r.hist, histBoard{at: r.current(cells), since: r.obsSince, n: n, root: r.rootLine()})
 }
 
+// faulty is the sockets whose sensors are dead (as reported) or stuck.
+func (r *Referee) faulty() uint64 {
+	set := r.stuck
+	for _, c := range r.dead {
+		set |= bit(engine.Cell(c))
+	}
+	return set
+}
+
 // mask hides the stuck sockets' readings ('?'), and notices a stuck
 // socket that reads something else again. It returns the frame to settle
 // and the events to report.
@@ -320,14 +329,7 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 // committed: a stuck sensor made the referee commit on its reading.
 func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines [][]engine.Turn) []Event {
 	// The committed turns since base, passes left out as the lines do.
-	var done []engine.Turn
-	var at []int // the game's length after each
-	for k := base; k < r.game.Len(); k++ {
-		if turn, _ := r.game.Turn(k); turn.Kind != engine.Pass {
-			done = append(done, turn)
-			at = append(at, k+1)
-		}
-	}
+	done, at := r.turnsPlayed(base, r.game.Len())
 	// The turns every line and the game share stand.
 	keep := len(done)
 	for _, l := range lines {
