@@ -126,14 +126,7 @@ func TestLockstepGame(t *testing.T) {
 	if st.Turn != 0 || st.Seq == 0 {
 		t.Errorf("after the new-game press: turn %d, seq %d", st.Turn, st.Seq)
 	}
-	if hw.LEDs.Frames() < 2 {
-		t.Errorf("the LED chain was written %d times", hw.LEDs.Frames())
-	}
-	for i, c := range hw.LEDs.Colors() {
-		if c.R|c.G|c.B != 0 {
-			t.Fatalf("LED %d is %v after Run returned; want dark", i, c)
-		}
-	}
+	ledsShownThenDark(t, hw)
 }
 
 // BenchmarkLockstepScan is one scan period of a board on the lockstep

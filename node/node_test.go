@@ -146,14 +146,7 @@ func TestGameThroughTheSimulatedHardware(t *testing.T) {
 		t.Errorf("last published state seq %d phase %s", p.last.Seq, p.last.Phase)
 	}
 	// The LEDs showed guidance during the game and are dark after it.
-	if hw.LEDs.Frames() < 2 {
-		t.Errorf("the LED chain was written %d times", hw.LEDs.Frames())
-	}
-	for i, c := range hw.LEDs.Colors() {
-		if c.R|c.G|c.B != 0 {
-			t.Fatalf("LED %d is %v after Run returned; want dark", i, c)
-		}
-	}
+	ledsShownThenDark(t, hw)
 }
 
 func TestButtons(t *testing.T) {
@@ -372,5 +365,19 @@ func TestButtonsAnswerAQuestion(t *testing.T) {
 	}
 	if len(seen) != 4 || seen[3] != buttons.Confirm {
 		t.Errorf("OnButton saw %v", seen)
+	}
+}
+
+// ledsShownThenDark checks that the LED chain showed guidance during the
+// game and is dark after Run returned.
+func ledsShownThenDark(t *testing.T, hw *sim.Hardware) {
+	t.Helper()
+	if hw.LEDs.Frames() < 2 {
+		t.Errorf("the LED chain was written %d times", hw.LEDs.Frames())
+	}
+	for i, c := range hw.LEDs.Colors() {
+		if c.R|c.G|c.B != 0 {
+			t.Fatalf("LED %d is %v after Run returned; want dark", i, c)
+		}
 	}
 }
