@@ -156,6 +156,9 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 	// ZERTZ_EXAM_TRACE=GAME/CONDITION prints every event of one exam.
 	trace := os.Getenv("ZERTZ_EXAM_TRACE") == res.game+"/"+cond.name
 	observe := func(ms int64, cells []byte) error {
+		if trace && os.Getenv("ZERTZ_EXAM_FRAMES") != "" && string(cells) != string(lastCells) {
+			fmt.Fprintf(os.Stderr, "frame %d %s\n", ms, cells)
+		}
 		lastMS, lastCells = ms, append(lastCells[:0], cells...)
 		ev := ref.ObserveBytes(ms, cells)
 		if trace {

@@ -336,7 +336,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if len(r.unknown) > 0 || r.doubtful {
 		agree = append(append(append([]line(nil), next...), prev...), old...)
 	}
-	got, done := r.commitPrefix(t, known, commonPrefix(agree))
+	got, done := r.commitPrefix(t, known, shownWhole(next, commonPrefix(agree)))
 	if ev = append(ev, got...); done {
 		return ev, true
 	}
@@ -497,6 +497,24 @@ func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event,
 	r.linesBefore = trimLines(r.linesBefore, p)
 	r.linesOld = trimLines(r.linesOld, p)
 	return ev, false
+}
+
+// shownWhole cuts the turns p every line begins with to those the board
+// has shown finished: a capture (chains are seen to their end), or a
+// placement after which, in every line, the board shows the position at
+// rest or a later turn whole. A placement whose marble the board has not
+// shown at rest may yet be an illegal try, or the next player's marble
+// read as this turn's (a stuck sensor under the marble really placed).
+func shownWhole(lines []line, p []engine.Turn) []engine.Turn {
+	if len(p) == 0 || p[len(p)-1].Kind != engine.Place {
+		return p
+	}
+	for _, l := range lines {
+		if len(l.turns) == len(p) && !l.rest {
+			return p[:len(p)-1]
+		}
+	}
+	return p
 }
 
 // trimLines drops the committed turns p from the lines that begin with
