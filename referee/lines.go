@@ -147,6 +147,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 	if at.stalled {
 		depth = 2
 	}
+	depth += r.deeper
 	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, add)
 }
 
@@ -293,6 +294,19 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if len(next) == 0 && whole {
 		// Perhaps a line was never followed: the official position's.
 		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
+	}
+	if len(next) == 0 && whole {
+		// Perhaps more turns came and went between the boards than the
+		// lines look for (hands faster than the settle time): look one
+		// turn deeper, among the turns the hands touched.
+		r.deeper = 1
+		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
+		r.deeper = 0
+		if !r.coverTouched(next) {
+			// The hands were where some line never went: the deeper
+			// look is no explanation either.
+			next = nil
+		}
 	}
 	known := r.known(raw)
 	if !whole {
@@ -614,4 +628,53 @@ func unseenOnly(lines []line, obs string) bool {
 		}
 	}
 	return len(lines) > 0
+}
+
+// coverTouched reports whether every line, played from the official
+// position, changes or passes over every cell the hands touched since the
+// last settled board (a '?' reading aside): a line found by looking
+// deeper than usual is believed only if it accounts for all the hands did.
+func (r *Referee) coverTouched(lines []line) bool {
+	want := r.touched
+	for c := 0; c < len(r.settled); c++ {
+		if r.settled[c] == '?' {
+			want &^= bit(engine.Cell(c))
+		}
+	}
+	for _, l := range lines {
+		p := r.game.Position()
+		var cov uint64
+		for _, turn := range l.turns {
+			q, err := p.Play(turn)
+			if err != nil {
+				if q, err = p.PlayOverCapture(turn); err != nil {
+					return false
+				}
+			}
+			before, after := p.Cells(), q.Cells()
+			for c := 0; c < len(before); c++ {
+				if before[c] != after[c] {
+					cov |= bit(engine.Cell(c))
+				}
+			}
+			for _, c := range turn.Path() {
+				cov |= bit(c)
+			}
+			for q.MustPass() && !q.Result().Over {
+				q = q.MustPlay(engine.PassTurn())
+			}
+			p = q
+		}
+		// A turn under way: the cells where the board is not yet the
+		// line's position.
+		for c := 0; c < len(l.cells) && c < len(r.settled); c++ {
+			if l.cells[c] != r.settled[c] {
+				cov |= bit(engine.Cell(c))
+			}
+		}
+		if want&^cov != 0 {
+			return false
+		}
+	}
+	return true
 }

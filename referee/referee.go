@@ -188,6 +188,9 @@ type Referee struct {
 	// it ran out: see step.
 	plays *int
 	short bool
+	// deeper is the turns played whole before the last that extend looks
+	// for beyond its usual depth (linesObserve's second look).
+	deeper int
 }
 
 // New starts a referee.
