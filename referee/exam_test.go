@@ -159,6 +159,9 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 		if trace && os.Getenv("ZERTZ_EXAM_FRAMES") != "" && string(cells) != string(lastCells) {
 			fmt.Fprintf(os.Stderr, "frame %d %s\n", ms, cells)
 		}
+		if trace && os.Getenv("ZERTZ_EXAM_FRAMES") != "" && ms-lastMS > opt.ScanMS {
+			fmt.Fprintf(os.Stderr, "frame %d gap %d\n", ms, ms-lastMS)
+		}
 		lastMS, lastCells = ms, append(lastCells[:0], cells...)
 		ev := ref.ObserveBytes(ms, cells)
 		if trace {

@@ -297,7 +297,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	}
 	if len(next) == 0 && whole {
 		// Perhaps more turns came and went between the boards than the
-		// lines look for (hands faster than the settle time): look one
+		// lines look for (stalls, hands faster than the settle time): look one
 		// turn deeper, among the turns the hands touched.
 		r.deeper = 1
 		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -66,5 +67,82 @@ func TestLinesStayBounded(t *testing.T) {
 	}
 	if seenLines < 2 {
 		t.Errorf("at most %d line followed: the test exercised nothing", seenLines)
+	}
+}
+
+// Hands faster than the settle time under a starved scan (the starved
+// exam's game 099): after C1xC3, three turns are played whole and a
+// fourth begins without the board settling once, across three stalls
+// that each hide part of a turn. The transients show where the hands
+// went. Looking two turns deep after a stall, the referee resynchronised
+// on a shorter line the hands never played (WB3-C1 B4xB2xD4 WC5-A2) and
+// committed it, and every later turn, without a question.
+func TestFastHandsThreeTurnsBetweenBoards(t *testing.T) {
+	p, err := engine.ParsePosition(start37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"WB4-G1", "GC2-A1", "BC1-A4", "C1xC3"} {
+		turn, err := engine.ParseTurn(p.Board(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = p.MustPlay(turn)
+	}
+	b := newBench(t, p.String(), Casual)
+	if got, want := b.r.Expected(), ".oo.ooowooobooooooooooooooooooooo.ooo"; got != want {
+		t.Fatalf("the position after C1xC3 is %s; want %s", got, want)
+	}
+	b.holdFor(b.r.Expected(), 300)
+	// What the scans saw, each shown from its time (ms) to the next's;
+	// after a stalled one the scan stalls until the next.
+	frames := []struct {
+		ms    int64
+		cells string
+		stall bool
+	}{
+		{0, ".oo.ooowo?obooooooooooooooooooooo.ooo", true}, // C1 lifted
+		{420, ".oo.ooowo.w?ooooooooooooooooooooo.ooo", false},
+		{470, ".oo.ooowo.woooooooooooooooooooooo.ooo", false},
+		{500, ".oo.ooowo.?oooooooooooooooooooooo.ooo", false},
+		{550, ".oo.ooowo.ooooooooooooooooooooooo.ooo", false},
+		{560, ".oo.ooowo.oo?oooooooooooooooooooo.ooo", false},
+		{600, ".oo.ooowo.oowoooooooooooooooooooo.ooo", true}, // C2xC4
+		{950, ".oo.ooo?o.oowoooooooooooooooooooo.ooo", false},
+		{980, ".oo.ooooo.oowoooooooooooooooooooo.ooo", false},
+		{990, ".oo.ooooo.oowooooo?oooooooooooooo.ooo", false},
+		{1020, ".oo.ooooo.oowooooowoooooooooooooo.ooo", false},
+		{1030, ".oo.ooooo.oo?ooooowoooooooooooooo.ooo", false},
+		{1040, ".oo.ooooo.oooooooowoooooooooooooo.ooo", true}, // B4xD4
+		{1630, ".oo.ooooo.ooowoooowoooooooooooooo.ooo", false}, // white on C5
+		{1810, ".?o.ooooo.ooowoooowoooooooooooooo.ooo", false},
+	}
+	start := b.now
+	var ev []Event
+	for i, f := range frames {
+		end := start + f.ms + 10
+		if i+1 < len(frames) {
+			end = start + frames[i+1].ms
+		}
+		for ; b.now < end; b.now += 10 {
+			ev = append(ev, b.r.Observe(b.now, f.cells)...)
+			if f.stall {
+				b.now = end
+			}
+		}
+	}
+	// A2 removed: WC5-A2 is whole, and the board holds.
+	for end := b.now + 1000; b.now < end; b.now += 10 {
+		ev = append(ev, b.r.Observe(b.now, "..o.ooooo.ooowoooowoooooooooooooo.ooo")...)
+	}
+	var moves []string
+	for _, e := range ev {
+		if m, ok := e.Body.(Move); ok {
+			moves = append(moves, m.Notation)
+		}
+	}
+	want := "WC2-C1 C2xC4 B4xD4 WC5-A2"
+	if got := strings.Join(moves, " "); got != want {
+		t.Errorf("committed %q; the hands played %s\n%v", got, want, ev)
 	}
 }
