@@ -113,7 +113,7 @@ func TestFastHandsThreeTurnsBetweenBoards(t *testing.T) {
 		{990, ".oo.ooooo.oowooooo?oooooooooooooo.ooo", false},
 		{1020, ".oo.ooooo.oowooooowoooooooooooooo.ooo", false},
 		{1030, ".oo.ooooo.oo?ooooowoooooooooooooo.ooo", false},
-		{1040, ".oo.ooooo.oooooooowoooooooooooooo.ooo", true}, // B4xD4
+		{1040, ".oo.ooooo.oooooooowoooooooooooooo.ooo", true},  // B4xD4
 		{1630, ".oo.ooooo.ooowoooowoooooooooooooo.ooo", false}, // white on C5
 		{1810, ".?o.ooooo.ooowoooowoooooooooooooo.ooo", false},
 	}
