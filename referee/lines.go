@@ -295,17 +295,33 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		// Perhaps a line was never followed: the official position's.
 		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
 	}
-	if len(next) == 0 && whole {
-		// Perhaps more turns came and went between the boards than the
-		// lines look for (stalls, hands faster than the settle time): look one
-		// turn deeper, among the turns the hands touched.
+	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && len(prev) == 1 && len(prev[0].turns) == 0 {
+		// After a stall, more turns may have come and gone than the lines
+		// look for: a line one turn longer may explain the board too
+		// (a capture seen whole may be two, a placement between them).
+		// The referee follows those the hands' traces allow beside the
+		// others, rather than commit a shorter line as certain.
 		r.deeper = 1
-		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
+		more, ok := r.step([]line{r.rootLine()}, r.current(raw), &work)
 		r.deeper = 0
-		if !r.coverTouched(next) {
-			// The hands were where some line never went: the deeper
-			// look is no explanation either.
-			next = nil
+		if !ok {
+			whole = false
+		}
+		for _, l := range more {
+			if r.fits(l) && !hasLine(next, l) {
+				next = append(next, l)
+			}
+		}
+	}
+	if whole && (len(next) == 0 || r.stalled && len(r.unknown) == 0 && !r.colourShown(next)) {
+		// Perhaps more turns came and went between the boards than the
+		// lines look for (stalls, hands faster than the settle time), or
+		// the lines never put a marble where the board showed one in
+		// passing: look deeper, among the turns the hands touched.
+		if deep, ok := r.deeperLines(raw, &work); !ok {
+			whole = false
+		} else if len(deep) > 0 {
+			next = deep
 		}
 	}
 	known := r.known(raw)
@@ -630,51 +646,147 @@ func unseenOnly(lines []line, obs string) bool {
 	return len(lines) > 0
 }
 
-// coverTouched reports whether every line, played from the official
-// position, changes or passes over every cell the hands touched since the
-// last settled board (a '?' reading aside): a line found by looking
-// deeper than usual is believed only if it accounts for all the hands did.
-func (r *Referee) coverTouched(lines []line) bool {
+// deeperLines looks for lines from the official position one turn
+// deeper than extend does, and returns those it can believe (see
+// believable), or none; ok is false when the budget ran out.
+func (r *Referee) deeperLines(raw string, work *int) (lines []line, ok bool) {
+	r.deeper = 1
+	next, whole := r.step([]line{r.rootLine()}, r.current(raw), work)
+	r.deeper = 0
+	if !whole {
+		return nil, false
+	}
+	return r.believable(next), true
+}
+
+// showsColours reports whether held (the cells a line put a marble of
+// each colour on) holds every cell that showed a marble of that colour in
+// passing since the last settled board.
+func (r *Referee) showsColours(held [3]uint64) bool {
+	for k := range held {
+		if r.showed[k]&^held[k] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// touchedWant is the cells the hands touched since the last settled
+// board, those that read '?' now aside.
+func (r *Referee) touchedWant() uint64 {
 	want := r.touched
 	for c := 0; c < len(r.settled); c++ {
 		if r.settled[c] == '?' {
 			want &^= bit(engine.Cell(c))
 		}
 	}
-	for _, l := range lines {
-		p := r.game.Position()
-		var cov uint64
-		for _, turn := range l.turns {
-			q, err := p.Play(turn)
-			if err != nil {
-				if q, err = p.PlayOverCapture(turn); err != nil {
-					return false
-				}
-			}
-			before, after := p.Cells(), q.Cells()
-			for c := 0; c < len(before); c++ {
-				if before[c] != after[c] {
-					cov |= bit(engine.Cell(c))
-				}
-			}
-			for _, c := range turn.Path() {
-				cov |= bit(c)
-			}
-			for q.MustPass() && !q.Result().Over {
-				q = q.MustPlay(engine.PassTurn())
-			}
-			p = q
+	return want
+}
+
+// fits reports whether line l accounts for the hands' traces since the
+// last settled board: it changes or passes over every cell they touched
+// (a '?' reading aside) and puts a marble of the colour each cell showed
+// in passing on it.
+func (r *Referee) fits(l line) bool {
+	cov, held, ok := r.lineCells(l)
+	return ok && r.showsColours(held) && r.touchedWant()&^cov == 0
+}
+
+// hasLine reports whether lines holds a line of the same turns as l.
+func hasLine(lines []line, l line) bool {
+	for _, x := range lines {
+		if sameLine(x, l) {
+			return true
 		}
-		// A turn under way: the cells where the board is not yet the
-		// line's position.
-		for c := 0; c < len(l.cells) && c < len(r.settled); c++ {
-			if l.cells[c] != r.settled[c] {
+	}
+	return false
+}
+
+// colourShown reports whether some line puts a marble of the colour each
+// cell showed in passing on it (always, when none showed one).
+func (r *Referee) colourShown(lines []line) bool {
+	if r.showed == [3]uint64{} {
+		return true
+	}
+	for _, l := range lines {
+		if _, held, ok := r.lineCells(l); ok && r.showsColours(held) {
+			return true
+		}
+	}
+	return false
+}
+
+// believable keeps, of lines found by looking deeper than usual, those
+// that put a marble of the colour each cell showed in passing on it, and
+// believes them only if each also changes or passes over every cell the
+// hands touched since the last settled board (a '?' reading aside):
+// otherwise it returns none.
+func (r *Referee) believable(lines []line) []line {
+	want := r.touchedWant()
+	var kept []line
+	for _, l := range lines {
+		cov, held, ok := r.lineCells(l)
+		switch {
+		case !ok || want&^cov != 0 && r.showsColours(held):
+			return nil
+		case r.showsColours(held):
+			kept = append(kept, l)
+		}
+	}
+	return kept
+}
+
+// lineCells plays line l from the official position and returns the
+// cells its turns change or pass over (with those where the board is not
+// yet its position: a turn under way), and, for white, grey and black,
+// the cells a marble of that colour stood on or passed over.
+func (r *Referee) lineCells(l line) (cov uint64, held [3]uint64, ok bool) {
+	hold := func(cells string) {
+		for c := 0; c < len(cells); c++ {
+			if k := marbleIndex(cells[c]); k >= 0 {
+				held[k] |= bit(engine.Cell(c))
+			}
+		}
+	}
+	p := r.game.Position()
+	hold(p.Cells())
+	hold(r.settled)
+	for _, turn := range l.turns {
+		q, err := p.Play(turn)
+		if err != nil {
+			if q, err = p.PlayOverCapture(turn); err != nil {
+				return 0, held, false
+			}
+		}
+		before, after := p.Cells(), q.Cells()
+		for c := 0; c < len(before); c++ {
+			if before[c] != after[c] {
 				cov |= bit(engine.Cell(c))
 			}
 		}
-		if want&^cov != 0 {
-			return false
+		hold(after)
+		if turn.Kind == engine.Place {
+			// Its marble stood there, if only until its ring was claimed.
+			held[turn.Color] |= bit(turn.At)
+		}
+		if path := turn.Path(); len(path) > 0 {
+			k := marbleIndex(before[path[0]])
+			for _, c := range path {
+				cov |= bit(c)
+				if k >= 0 {
+					held[k] |= bit(c)
+				}
+			}
+		}
+		for q.MustPass() && !q.Result().Over {
+			q = q.MustPlay(engine.PassTurn())
+		}
+		p = q
+	}
+	for c := 0; c < len(l.cells) && c < len(r.settled); c++ {
+		if l.cells[c] != r.settled[c] {
+			cov |= bit(engine.Cell(c))
 		}
 	}
-	return true
+	return cov, held, true
 }

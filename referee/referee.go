@@ -3,6 +3,7 @@ package referee
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/settle"
@@ -188,6 +189,9 @@ type Referee struct {
 	// it ran out: see step.
 	plays *int
 	short bool
+	// showed holds, for white, grey and black, the cells that showed a
+	// marble of that colour in passing since touched was last cleared.
+	showed [3]uint64
 	// deeper is the turns played whole before the last that extend looks
 	// for beyond its usual depth (linesObserve's second look).
 	deeper int
@@ -339,10 +343,16 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.touched, r.stalled = r.touched|r.moving, r.stalled || r.gap >= stallMS
 	} else {
 		r.touched, r.stalled = r.moving, r.gap >= stallMS
+		r.showed = [3]uint64{}
 	}
 	r.moving, r.gap = 0, 0
 	for _, tr := range obs.Transients {
 		r.touched |= bit(engine.Cell(tr.Cell))
+		for i := 0; i < len(tr.Showed); i++ {
+			if k := marbleIndex(tr.Showed[i]); k >= 0 {
+				r.showed[k] |= bit(engine.Cell(tr.Cell))
+			}
+		}
 	}
 	r.fault = ""
 	for _, c := range r.unknown {
@@ -498,6 +508,10 @@ func bit(c engine.Cell) uint64 {
 }
 
 func isMarble(c byte) bool { return c == 'w' || c == 'g' || c == 'b' }
+
+// marbleIndex is 0, 1 or 2 for a white, grey or black marble's reading,
+// and -1 for any other.
+func marbleIndex(c byte) int { return strings.IndexByte("wgb", c) }
 
 func (r *Referee) labels(cs []engine.Cell) []string {
 	out := make([]string, 0, len(cs))
