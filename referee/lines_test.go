@@ -146,3 +146,89 @@ func TestFastHandsThreeTurnsBetweenBoards(t *testing.T) {
 		t.Errorf("committed %q; the hands played %s\n%v", got, want, ev)
 	}
 }
+
+// After a stall, a shorter line can explain the board as well as the one
+// played (the starved exam's game 032): WH4-B4 H4xF6 BE6-B5 F6xD6 WA5-B6
+// leaves the board WE6-B4 WH4-B5 H4xF6xD6 WA5-B6 does, one turn shorter,
+// with other captures. The lines looked for the shorter only, and the
+// referee committed it, asking only the colour of E6's marble; now it
+// looks one turn deeper and asks which line was played. (Turns count
+// from the test's position.)
+func TestStallHidesALongerLine(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("48"), engine.Standard, 0)
+	for _, s := range []string{"GE5-A1", "WD3-A3", "BF5-A4", "E5xG5"} {
+		turn, err := engine.ParseTurn(p.Board(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = p.MustPlay(turn)
+	}
+	b := newBench(t, p.String(), Casual)
+	if got, want := b.r.Expected(), ".o..oooooooooooooooowoooooooooooooooooooooogoooo"; got != want {
+		t.Fatalf("the position after E5xG5 is %s; want %s", got, want)
+	}
+	b.holdFor(b.r.Expected(), 300)
+	// What the scans saw, each from its time (ms) on; gap is the stall
+	// before it, when the scan saw nothing.
+	frames := []struct {
+		ms, gap int64
+		cells   string
+	}{
+		{0, 0, ".o..oooo?ooooooooooowoooooooooooooooooooooogoooo"},
+		{420, 420, ".o..oooo.ooooooooooowoooooooooooooooooooooo?ooow"},
+		{470, 0, ".o..oooo.ooooooooooowoooooooooooooooooooooooooow"},
+		{500, 0, ".o..oooo.ooooooooooowoooooooooooooooooooooooooo?"},
+		{550, 0, ".o..oooo.ooooooooooowooooooooooooooooooooooooooo"},
+		{560, 0, ".o..oooo.ooooooooooowooooooooooooooooo?ooooooooo"},
+		{600, 0, ".o..oooo.ooooooooooowooooooooooooooooowooooooooo"},
+		{950, 340, ".o..oooo.ooooooooooowoooooooooo?oooooowooooooooo"},
+		{980, 0, ".o..oooo.ooooooooooowooooooooooboooooowooooooooo"},
+		{1630, 570, ".o..oooo..oooooooooowooooooooooboooooowooooooooo"},
+		{1660, 0, ".o..oooo..oooooooooowoooooooooo?oooooowooooooooo"},
+		{1670, 0, ".o..oooo..oooooooooowooooooooooooooooowooooooooo"},
+		{1710, 0, ".o..oooo..oooooooooowooooooooooooooooo?ooooooooo"},
+		{1750, 0, ".o..oooo..oooooooooowooooooooooooooooooooooooooo"},
+		{1760, 0, ".o..oooo..oooooooooowoo?oooooooooooooooooooooooo"},
+		{1780, 0, ".o..oooo..oooooooooowoowoooooooooooooooooooooooo"},
+		{2300, 340, ".o..wooo...ooooooooowoowoooooooooooooooooooooooo"},
+	}
+	// Turns committed in the same batch of events as a question about
+	// them are provisional; others must be the hands'.
+	played := strings.Fields("WH4-B4 H4xF6 BE6-B5 F6xD6 WA5-B6")
+	asked := false
+	var ev []Event
+	observe := func(cells string) {
+		batch := b.r.Observe(b.now, cells)
+		ev = append(ev, batch...)
+		question := false
+		for _, e := range batch {
+			if q, ok := e.Body.(Question); ok && q.Turn == 1 {
+				question = true
+				for _, o := range q.Options {
+					asked = asked || o == strings.Join(played, " ")
+				}
+			}
+		}
+		for _, e := range batch {
+			if m, ok := e.Body.(Move); ok && !question && m.Turn <= len(played) && m.Notation != played[m.Turn-1] {
+				t.Errorf("turn %d committed as %s without a question; the hands played %s", m.Turn, m.Notation, played[m.Turn-1])
+			}
+		}
+	}
+	start := b.now
+	for i, f := range frames {
+		end := start + f.ms + 10
+		if i+1 < len(frames) {
+			end = start + frames[i+1].ms - frames[i+1].gap
+		}
+		for b.now = max(b.now, start+f.ms); b.now < end; b.now += 10 {
+			observe(f.cells)
+		}
+	}
+	for end := b.now + 1000; b.now < end; b.now += 10 {
+		observe(frames[len(frames)-1].cells)
+	}
+	if !asked {
+		t.Errorf("no question offers %s\n%v", strings.Join(played, " "), ev)
+	}
+}
