@@ -312,6 +312,25 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 				next = append(next, l)
 			}
 		}
+		if whole {
+			// The stall may have hidden the hands anywhere: a marble put
+			// on a ring and jumped away, or captured, by the next turn
+			// leaves no trace. Such lines are followed too, as far as
+			// the budget goes (past it, the referee goes on with those
+			// it has, as it did before it looked).
+			cur := r.current(raw)
+			hidden := r.unseenRings() &^ cur.touched
+			cur.touched |= hidden
+			spare := work
+			if more, ok := r.step([]line{r.rootLine()}, cur, &spare); ok {
+				work = spare
+				for _, l := range more {
+					if r.fits(l) && r.hiddenTaken(l, hidden) && !hasLine(next, l) {
+						next = append(next, l)
+					}
+				}
+			}
+		}
 	}
 	if whole && (len(next) == 0 || r.stalled && len(r.unknown) == 0 && !r.colourShown(next)) {
 		// Perhaps more turns came and went between the boards than the
@@ -681,6 +700,51 @@ func (r *Referee) touchedWant() uint64 {
 		}
 	}
 	return want
+}
+
+// unseenRings is the vacant rings of the official position next to a
+// marble: where a marble put down in a stall may have been jumped away
+// or captured before the scan saw it.
+func (r *Referee) unseenRings() uint64 {
+	rings, _, marbles := r.game.Position().Bitboards()
+	all := marbles[0] | marbles[1] | marbles[2]
+	var near uint64
+	for m := all; m != 0; m &= m - 1 {
+		for _, n := range r.b.Neighbours(engine.Cell(bits.TrailingZeros64(m))) {
+			near |= bit(n)
+		}
+	}
+	return near & rings &^ all
+}
+
+// hiddenTaken reports whether every marble line l puts on a ring in
+// hidden (where the board never showed it) is gone by the next turn: it
+// jumps, or is jumped over.
+func (r *Referee) hiddenTaken(l line, hidden uint64) bool {
+	p := r.game.Position()
+	pending := engine.NoCell
+	for _, turn := range l.turns {
+		q, err := p.Play(turn)
+		if err != nil {
+			if q, err = p.PlayOverCapture(turn); err != nil {
+				return false
+			}
+		}
+		if pending != engine.NoCell {
+			if turn.Kind != engine.Capture || isMarble(q.Cells()[pending]) {
+				return false
+			}
+			pending = engine.NoCell
+		}
+		if turn.Kind == engine.Place && hidden&bit(turn.At) != 0 {
+			pending = turn.At
+		}
+		for q.MustPass() && !q.Result().Over {
+			q = q.MustPlay(engine.PassTurn())
+		}
+		p = q
+	}
+	return pending == engine.NoCell
 }
 
 // fits reports whether line l accounts for the hands' traces since the
