@@ -168,12 +168,10 @@ func TestStallHidesALongerLine(t *testing.T) {
 		t.Fatalf("the position after E5xG5 is %s; want %s", got, want)
 	}
 	b.holdFor(b.r.Expected(), 300)
+	played := strings.Fields("WH4-B4 H4xF6 BE6-B5 F6xD6 WA5-B6")
 	// What the scans saw, each from its time (ms) on; gap is the stall
 	// before it, when the scan saw nothing.
-	frames := []struct {
-		ms, gap int64
-		cells   string
-	}{
+	if !b.scanAll([]scanFrame{
 		{0, 0, ".o..oooo?ooooooooooowoooooooooooooooooooooogoooo"},
 		{420, 420, ".o..oooo.ooooooooooowoooooooooooooooooooooo?ooow"},
 		{470, 0, ".o..oooo.ooooooooooowoooooooooooooooooooooooooow"},
@@ -191,18 +189,34 @@ func TestStallHidesALongerLine(t *testing.T) {
 		{1760, 0, ".o..oooo..oooooooooowoo?oooooooooooooooooooooooo"},
 		{1780, 0, ".o..oooo..oooooooooowoowoooooooooooooooooooooooo"},
 		{2300, 340, ".o..wooo...ooooooooowoowoooooooooooooooooooooooo"},
+	}, 1000, played) {
+		t.Errorf("no question offers %s", strings.Join(played, " "))
 	}
-	// Turns committed in the same batch of events as a question about
-	// them are provisional; others must be the hands'.
-	played := strings.Fields("WH4-B4 H4xF6 BE6-B5 F6xD6 WA5-B6")
-	asked := false
-	var ev []Event
+}
+
+// scanFrame is what the scans saw from ms on, after a stall of gap ms
+// in which they saw nothing.
+type scanFrame struct {
+	ms, gap int64
+	cells   string
+}
+
+// scanAll shows each frame from its time (relative to the bench's clock)
+// to the next's, at 10 ms a scan, then the last one for hold ms more, and
+// checks each batch of events: a turn from the first to the last of played
+// committed other than played, with no question in its batch, is an
+// error. It reports whether a question offered the played turns.
+func (b *bench) scanAll(frames []scanFrame, hold int64, played []string) (asked bool) {
+	b.t.Helper()
+	base := b.r.Game().Len()
 	observe := func(cells string) {
 		batch := b.r.Observe(b.now, cells)
-		ev = append(ev, batch...)
+		for _, e := range batch {
+			println("EV", e.String())
+		}
 		question := false
 		for _, e := range batch {
-			if q, ok := e.Body.(Question); ok && q.Turn == 1 {
+			if q, ok := e.Body.(Question); ok && q.Turn == base+1 {
 				question = true
 				for _, o := range q.Options {
 					asked = asked || o == strings.Join(played, " ")
@@ -210,8 +224,8 @@ func TestStallHidesALongerLine(t *testing.T) {
 			}
 		}
 		for _, e := range batch {
-			if m, ok := e.Body.(Move); ok && !question && m.Turn <= len(played) && m.Notation != played[m.Turn-1] {
-				t.Errorf("turn %d committed as %s without a question; the hands played %s", m.Turn, m.Notation, played[m.Turn-1])
+			if m, ok := e.Body.(Move); ok && !question && m.Turn > base && m.Turn <= base+len(played) && m.Notation != played[m.Turn-base-1] {
+				b.t.Errorf("turn %d committed as %s without a question; the hands played %s", m.Turn, m.Notation, played[m.Turn-base-1])
 			}
 		}
 	}
@@ -220,15 +234,53 @@ func TestStallHidesALongerLine(t *testing.T) {
 		end := start + f.ms + 10
 		if i+1 < len(frames) {
 			end = start + frames[i+1].ms - frames[i+1].gap
+		} else {
+			end += hold
 		}
 		for b.now = max(b.now, start+f.ms); b.now < end; b.now += 10 {
 			observe(f.cells)
 		}
 	}
-	for end := b.now + 1000; b.now < end; b.now += 10 {
-		observe(frames[len(frames)-1].cells)
+	return asked
+}
+
+// A stall hides a marble put on a ring and jumped away at once (the
+// starved exam's game 054): GF3-C6 F3xD5 leaves green on D5, where
+// GD5-C6 would have put it, with a capture under way. The lines never
+// tried F3, which the board never showed touched, and committed GD5-C6.
+func TestStallHidesAMarbleJumpedAway(t *testing.T) {
+	p, err := engine.ParsePosition(start37)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !asked {
-		t.Errorf("no question offers %s\n%v", strings.Join(played, " "), ev)
+	for _, s := range strings.Fields("GC3-G4 WD5-F1 BE3-A1 WD2-G1 BB1-A4 GB4-E1 BA2-D7 WD6-F2 D6xD4xB2 B1xB3xB5 BC2-D1 D2xB2 A2xC2 GC5-G2 B5xD5 BD2-G3 D2xB2 WB1-C1 B1xB3 WD6-F5 D6xD4 E3xC4xA2 BB3-D2 A2xC4 BB4-C2 B4xD4 GE3-A2 E3xC4 WB1-B2 BE2-D3 GE3-B3 E2xE4") {
+		turn, err := engine.ParseTurn(p.Board(), s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		p = p.MustPlay(turn)
+	}
+	b := newBench(t, p.String(), Casual)
+	if got, want := b.r.Expected(), "..o....oo..ogoo...ooo..ooboo..oo....."; got != want {
+		t.Fatalf("the position after E2xE4 is %s; want %s", got, want)
+	}
+	b.holdFor(b.r.Expected(), 300)
+	played := strings.Fields("GF3-C6 F3xD5 C4xE5")
+	asked := b.scanAll([]scanFrame{
+		{0, 0, "..o....oo..ogoo...ooo..ooboo..oo....."},
+		{1180, 890, "..o....oo..ogo....ogo..ooooo..oo....."},
+		{1400, 0, "..o....oo..o?o....ogo..ooooo..oo....."},
+		{1430, 0, "..o....oo..ooo....ogo..ooooo..oo....."},
+		{1440, 0, "..o....oo..ooo....ogo..ooo?o..oo....."},
+		{2020, 580, "..o....oo..ooo....ooo..ooogo..oo....."},
+	}, 3000, played)
+	var got []string
+	g := b.r.Game()
+	for i := 0; i < g.Len(); i++ {
+		tn, _ := g.Turn(i)
+		got = append(got, engine.FormatTurn(b.r.b, tn))
+	}
+	if !asked && strings.Join(got, " ") != strings.Join(played, " ") {
+		t.Errorf("the game goes on with %q and asked nothing; the hands played %s", got, strings.Join(played, " "))
 	}
 }
