@@ -332,11 +332,13 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 			}
 		}
 	}
-	if whole && (len(next) == 0 || r.stalled && len(r.unknown) == 0 && !r.colourShown(next)) {
-		// Perhaps more turns came and went between the boards than the
-		// lines look for (stalls, hands faster than the settle time), or
-		// the lines never put a marble where the board showed one in
-		// passing: look deeper, among the turns the hands touched.
+	if whole && r.stalled && (len(next) == 0 || len(r.unknown) == 0 && !r.colourShown(next)) {
+		// After a stall, perhaps more turns came and went between the
+		// boards than the lines look for, or the lines never put a marble
+		// where the board showed one in passing: look deeper, among the
+		// turns the hands touched. (Scanned without a stall, a board no
+		// line explains is left to the resynchronisation and the stuck
+		// search: a deeper line there is more often a stuck sensor's.)
 		if deep, ok := r.deeperLines(raw, &work); !ok {
 			whole = false
 		} else if len(deep) > 0 {
