@@ -296,41 +296,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
 	}
 	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && len(prev) == 1 && len(prev[0].turns) == 0 {
-		// After a stall, more turns may have come and gone than the lines
-		// look for: a line one turn longer may explain the board too
-		// (a capture seen whole may be two, a placement between them).
-		// The referee follows those the hands' traces allow beside the
-		// others, rather than commit a shorter line as certain.
-		r.deeper = 1
-		more, ok := r.step([]line{r.rootLine()}, r.current(raw), &work)
-		r.deeper = 0
-		if !ok {
-			whole = false
-		}
-		for _, l := range more {
-			if r.fits(l) && !hasLine(next, l) {
-				next = append(next, l)
-			}
-		}
-		if whole {
-			// The stall may have hidden the hands anywhere: a marble put
-			// on a ring and jumped away, or captured, by the next turn
-			// leaves no trace. Such lines are followed too, as far as
-			// the budget goes (past it, the referee goes on with those
-			// it has, as it did before it looked).
-			cur := r.current(raw)
-			hidden := r.unseenRings() &^ cur.touched
-			cur.touched |= hidden
-			spare := work
-			if more, ok := r.step([]line{r.rootLine()}, cur, &spare); ok {
-				work = spare
-				for _, l := range more {
-					if r.fits(l) && r.hiddenTaken(l, hidden) && !hasLine(next, l) {
-						next = append(next, l)
-					}
-				}
-			}
-		}
+		next, whole = r.afterStall(next, raw, &work)
 	}
 	if whole && r.stalled && (len(next) == 0 || len(r.unknown) == 0 && !r.colourShown(next)) {
 		// After a stall, perhaps more turns came and went between the
@@ -665,6 +631,49 @@ func unseenOnly(lines []line, obs string) bool {
 		}
 	}
 	return len(lines) > 0
+}
+
+// afterStall adds to next, the lines from the official position that
+// explain the board raw after a stall, the longer ones the stall may have
+// hidden (see the comments), and reports false when the budget ran out.
+func (r *Referee) afterStall(next []line, raw string, work *int) ([]line, bool) {
+	whole := true
+	// After a stall, more turns may have come and gone than the lines
+	// look for: a line one turn longer may explain the board too
+	// (a capture seen whole may be two, a placement between them).
+	// The referee follows those the hands' traces allow beside the
+	// others, rather than commit a shorter line as certain.
+	r.deeper = 1
+	more, ok := r.step([]line{r.rootLine()}, r.current(raw), work)
+	r.deeper = 0
+	if !ok {
+		whole = false
+	}
+	for _, l := range more {
+		if r.fits(l) && !hasLine(next, l) {
+			next = append(next, l)
+		}
+	}
+	if whole {
+		// The stall may have hidden the hands anywhere: a marble put
+		// on a ring and jumped away, or captured, by the next turn
+		// leaves no trace. Such lines are followed too, as far as
+		// the budget goes (past it, the referee goes on with those
+		// it has, as it did before it looked).
+		cur := r.current(raw)
+		hidden := r.unseenRings() &^ cur.touched
+		cur.touched |= hidden
+		spare := *work
+		if more, ok := r.step([]line{r.rootLine()}, cur, &spare); ok {
+			*work = spare
+			for _, l := range more {
+				if r.fits(l) && r.hiddenTaken(l, hidden) && !hasLine(next, l) {
+					next = append(next, l)
+				}
+			}
+		}
+	}
+	return next, whole
 }
 
 // deeperLines looks for lines from the official position one turn
