@@ -180,7 +180,14 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 				res.unanswerable++
 				continue
 			}
-			check(ref.Answer(ms, q.ID, i), true)
+			aev := ref.Answer(ms, q.ID, i)
+			if trace {
+				fmt.Fprintf(os.Stderr, "answer %d to question %d\n", i, q.ID)
+				for _, e := range aev {
+					fmt.Fprintf(os.Stderr, "%s %s %s\n", cond.name, cells, e)
+				}
+			}
+			check(aev, true)
 		}
 		return nil
 	}

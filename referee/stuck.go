@@ -141,12 +141,24 @@ func (r *Referee) mask(t int64, cells string) (string, []Event) {
 // marble that is gone, and the lines that need one explain the board with
 // the capture done.
 func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
-	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || r.question != nil || len(r.hist) < 2 {
+	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || len(r.hist) < 2 {
 		return nil, false
 	}
 	boards := r.histSince()
 	if boards == nil {
 		return nil, false
+	}
+	if r.question != nil && boards[0].n > r.question.base {
+		// A question is open about turns before the boards: a revision
+		// from after them would leave its guess standing as fact.
+		return nil, false
+	}
+	for _, h := range boards[1:] {
+		if h.at.stalled {
+			// The scan stalled: turns may have gone unseen, and a line of
+			// play cut short by that looks like a stuck sensor.
+			return nil, false
+		}
 	}
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.

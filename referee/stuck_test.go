@@ -145,3 +145,38 @@ func TestEndWaitsBesideHeldLines(t *testing.T) {
 		t.Fatalf("the waiting verdict was not given: %d turns, events %v", b.r.Game().Len(), ev)
 	}
 }
+
+// A question left open (the players have not answered; its options may
+// all be wrong, misled by the stuck sensor) does not stop the search: the
+// revision asks about the turns from before it, and replaces it.
+func TestStuckSensorFoundWhileAsking(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move")
+	// An open question about the turns after turn 1, which nobody answers.
+	b.r.question = &question{id: 99, base: 1, turn: 2, prov: -1, cell: engine.NoCell}
+	b.hold(b.from(start, "A1=. D3=b G4=."))
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))
+	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=."))...)
+	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
+	var found bool
+	var q *Question
+	for _, e := range ev {
+		switch x := e.Body.(type) {
+		case Fault:
+			found = found || x.ReasonMsg != nil && x.ReasonMsg.Key == "fault.stuck-cell" && strings.Contains(x.Reason, "D4")
+		case Question:
+			q = &x
+		}
+	}
+	if !found {
+		t.Fatalf("no stuck-sensor fault naming D4 while a question was open: %v", ev)
+	}
+	if q == nil || q.Turn != 1 || q.ID == 99 {
+		t.Fatalf("the revision does not replace the open question with one from turn 1: %v", ev)
+	}
+	if got, ok := b.r.Asking(); !ok || got.ID != q.ID {
+		t.Fatalf("the question open is %+v; want the revision %d", got, q.ID)
+	}
+}
