@@ -163,7 +163,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
 	budget := searchWork
-	if lines, _ := r.replay(boards, engine.NoCell, &budget); restOnly(lines, held) != nil {
+	if lines, _ := r.replay(boards, engine.NoCell, &budget); plausible(restOnly(lines, held)) != nil {
 		return nil, false
 	}
 	// The candidates: the sockets whose reading contradicts the game,
@@ -204,7 +204,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 			break
 		}
 		lines, skipped := r.replay(boards, c, &budget)
-		lines = restOnly(lines, held)
+		lines = plausible(restOnly(lines, held))
 		if lines == nil || skipped > fewest {
 			continue
 		}
@@ -289,6 +289,18 @@ func restOnly(lines []line, only bool) []line {
 		}
 	}
 	return rest
+}
+
+// plausible keeps the lines that saw every turn on its own board, or
+// after a stall (no leaps), and returns nil for none.
+func plausible(lines []line) []line {
+	var out []line
+	for _, l := range lines {
+		if l.leaps == 0 {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // replay follows every line of play from boards[0]'s official position
