@@ -191,29 +191,40 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// The sockets that would do, with the fewest boards passed over as
 	// illegal tries. Two are both taken for stuck: the one that is not
 	// reads again at its next change, and is then trusted.
+	// The boards are replayed from the furthest back first, then, if no
+	// socket explains them, from fewer turns back: the fewer boards, the
+	// fewer illegal tries to mislead the replay (a socket that never
+	// changed is unknown over all of them).
 	var found [][]engine.Turn
 	var cells uint64
-	fewest := len(boards)
-	for _, c := range near {
-		// A stuck sensor reads the same over the boards that contradict
-		// the game: the last two, at least.
-		if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since {
-			continue
+	base := boards[0].n
+	for _, w := range r.windows(boards) {
+		fewest := len(w)
+		for _, c := range near {
+			// A stuck sensor reads the same over the boards that
+			// contradict the game: the last two, at least.
+			if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since {
+				continue
+			}
+			if budget <= 0 {
+				break
+			}
+			lines, skipped := r.replay(w, c, &budget)
+			lines = plausible(restOnly(lines, held))
+			if lines == nil || skipped > fewest {
+				continue
+			}
+			if skipped < fewest {
+				found, cells, fewest = nil, 0, skipped
+			}
+			cells |= bit(c)
+			for _, l := range lines {
+				found = append(found, l.turns)
+			}
 		}
-		if budget <= 0 {
+		if cells != 0 {
+			base = w[0].n
 			break
-		}
-		lines, skipped := r.replay(boards, c, &budget)
-		lines = plausible(restOnly(lines, held))
-		if lines == nil || skipped > fewest {
-			continue
-		}
-		if skipped < fewest {
-			found, cells, fewest = nil, 0, skipped
-		}
-		cells |= bit(c)
-		for _, l := range lines {
-			found = append(found, l.turns)
 		}
 	}
 	if bits.OnesCount64(cells) > maxStuck {
@@ -229,7 +240,26 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	}
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
-	return append(ev, r.askRevision(t, raw, cells, boards[0].n, found)...), true
+	return append(ev, r.askRevision(t, raw, cells, base, found)...), true
+}
+
+// windows returns all the boards, then those since 8, 4 and 2 turns
+// back: suffixes of boards that begin at a board read against a position
+// of the game as it is, and hold two boards at least.
+func (r *Referee) windows(boards []histBoard) [][]histBoard {
+	n := r.game.Len()
+	out := [][]histBoard{boards}
+	for _, back := range []int{8, 4, 2} {
+		for i, h := range boards {
+			if h.n >= n-back {
+				if i > 0 && len(boards)-i >= 2 && (len(out) == 0 || len(out[len(out)-1]) != len(boards)-i) && r.game.PositionAfter(h.n).Equal(h.root.pos) {
+					out = append(out, boards[i:])
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // histSince returns the settled boards kept since the deepest one read
