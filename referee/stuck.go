@@ -346,6 +346,7 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 		defer func(from int) { *budget -= from - work }(work)
 	}
 	lines = []line{boards[0].root}
+	var before []line // the lines before the last board explained
 	frozen := false
 	for i, h := range boards {
 		b := h.at
@@ -364,6 +365,17 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 		if !whole {
 			return nil, skipped // too costly to tell: no answer
 		}
+		if len(next) == 0 && before != nil {
+			// The board before may have been an illegal try that a line
+			// happened to explain, killing the true one: the lines from
+			// before it.
+			if next, whole = r.step(before, b, &work); !whole {
+				return nil, skipped
+			}
+			if len(next) > 0 {
+				skipped++
+			}
+		}
 		if len(next) == 0 && i < len(boards)-1 && !first {
 			// A board no line explains (an illegal try, put right since)
 			// changes no line; the last board must be explained.
@@ -373,7 +385,7 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 		if len(next) == 0 {
 			return nil, skipped
 		}
-		lines = next[:min(len(next), maxLines)]
+		before, lines = lines, next[:min(len(next), maxLines)]
 	}
 	return lines, skipped
 }

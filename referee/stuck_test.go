@@ -180,3 +180,33 @@ func TestStuckSensorFoundWhileAsking(t *testing.T) {
 		t.Fatalf("the question open is %+v; want the revision %d", got, q.ID)
 	}
 }
+
+// A board that a line explains by chance (a marble set down and moved, a
+// try) can kill the line that was played; the next board then goes to the
+// lines from before it, and the try counts as a board passed over.
+func TestReplayPassesOverAnExplainedTry(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	root := b.r.rootLine()
+	at := func(edits string, since int64) histBoard {
+		return histBoard{at: board{cells: b.from(start, edits)}, since: since, root: root}
+	}
+	boards := []histBoard{
+		at("", 0),
+		at("D4=w A1=.", 1000),
+		at("D4=w A1=. D5=b G4=.", 2000), // read as BD5-G4...
+		at("D4=w A1=. E5=b G4=.", 3000), // ...but the marble goes on E5
+	}
+	lines, skipped := b.r.replay(boards, engine.NoCell, nil)
+	var got []string
+	for _, l := range lines {
+		var ts []string
+		for _, tn := range l.turns {
+			ts = append(ts, engine.FormatTurn(b.r.b, tn))
+		}
+		got = append(got, strings.Join(ts, " "))
+	}
+	if len(got) != 1 || got[0] != "WD4-A1 BE5-G4" || skipped != 1 {
+		t.Fatalf("replay: lines %q, %d boards passed over; want [WD4-A1 BE5-G4] and 1", got, skipped)
+	}
+}
