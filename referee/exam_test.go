@@ -58,11 +58,11 @@ var examConditions = []examCondition{
 	{"dead", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, '?'
-	}, 90, 2, 0},
+	}, 94, 0, 0},
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
-	}, 72, 30, 0},
+	}, 75, 22, 0},
 }
 
 // examCell is the socket that fails: the ring of the first placement in
