@@ -167,27 +167,35 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 			}
 		}
 		check(ev, false)
-		for _, e := range ev {
-			q, ok := e.Body.(referee.Question)
-			if !ok {
-				continue
-			}
-			res.questions++
-			i, ok := answerFromRecord(b, rep.Game, q)
-			if !ok {
-				// The players played none of the options: they leave the
-				// question open, and the referee follows the board on.
-				res.unanswerable++
-				continue
-			}
-			aev := ref.Answer(ms, q.ID, i)
-			if trace {
-				fmt.Fprintf(os.Stderr, "answer %d to question %d\n", i, q.ID)
-				for _, e := range aev {
-					fmt.Fprintf(os.Stderr, "%s %s %s\n", cond.name, cells, e)
+		// Every question is answered as it comes, those an answer brings
+		// too (a socket named, then the turns it changes).
+		for round := 0; len(ev) > 0 && round < 8; round++ {
+			var next []referee.Event
+			for _, e := range ev {
+				q, ok := e.Body.(referee.Question)
+				if !ok {
+					continue
 				}
+				res.questions++
+				i, ok := answerFromRecord(b, rep.Game, q)
+				if !ok {
+					// The players played none of the options: they leave
+					// the question open, and the referee follows the board
+					// on.
+					res.unanswerable++
+					continue
+				}
+				aev := ref.Answer(ms, q.ID, i)
+				if trace {
+					fmt.Fprintf(os.Stderr, "answer %d to question %d\n", i, q.ID)
+					for _, e := range aev {
+						fmt.Fprintf(os.Stderr, "%s %s %s\n", cond.name, cells, e)
+					}
+				}
+				check(aev, true)
+				next = append(next, aev...)
 			}
-			check(aev, true)
+			ev = next
 		}
 		return nil
 	}

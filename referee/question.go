@@ -29,6 +29,10 @@ type question struct {
 	cell    engine.Cell    // a colour question: the cell; NoCell otherwise
 	colours []engine.Color // a colour question: each option's colour
 	turn    int            // the turn (1-based) the question is about
+	// sockets: a socket question (askSocket); each option is a socket
+	// that, stuck, explains the boards, with the lines it explains them
+	// by.
+	sockets []socketLines
 }
 
 // option is one line of play a question offers.
@@ -43,7 +47,9 @@ type option struct {
 // asks the players (or the arbiter) which was played. When About is
 // "colour", the options differ only in the colour of the marble a turn put
 // on Cell, and Options are colour letters; when it is "turns", each option
-// is a line of play in notation, its turns separated by spaces.
+// is a line of play in notation, its turns separated by spaces; when it is
+// "cell", the board did not see a marble put down from turn Turn on (its
+// socket's sensor is stuck) and Options are the sockets it may be on.
 // Provisional is the option the game follows until the answer, or -1 when
 // the options disagree on the end of the game and none is committed.
 // Answer with Referee.Answer.
@@ -365,6 +371,13 @@ func (r *Referee) notation(turns []engine.Turn) string {
 func (r *Referee) questionBody() Question {
 	q := r.question
 	body := Question{ID: q.id, Turn: q.turn, About: "turns", Provisional: q.prov, Text: r.questionText()}
+	if q.sockets != nil {
+		body.About = "cell"
+		for _, o := range q.options {
+			body.Options = append(body.Options, o.label)
+		}
+		return body
+	}
 	if q.cell != engine.NoCell {
 		body.About, body.Cell = "colour", r.b.Label(q.cell)
 		for _, c := range q.colours {
@@ -388,6 +401,12 @@ func (r *Referee) questionText() string {
 		return fmt.Sprintf("which colour was on %s (%s)?", r.b.Label(q.cell), strings.Join(names, ", "))
 	}
 	labels := make([]string, len(q.options))
+	if q.sockets != nil {
+		for i, o := range q.options {
+			labels[i] = o.label
+		}
+		return fmt.Sprintf("the board did not see a marble put down (turn %d or after): on which ring was it put, %s?", q.turn, strings.Join(labels, " or "))
+	}
 	for i, o := range q.options {
 		labels[i] = o.label
 		if o.end.Over {
@@ -419,6 +438,9 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	if opt < 0 || opt >= len(q.options) {
 		return []Event{{t, Fault{Reason: fmt.Sprintf("question %d has options 0 to %d, not %d", id, len(q.options)-1, opt)}}}
+	}
+	if q.sockets != nil {
+		return r.answerSocket(t, q, opt)
 	}
 	chosen := q.options[opt]
 	r.question = nil

@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"math/bits"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -195,8 +194,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// socket explains them, from fewer turns back: the fewer boards, the
 	// fewer illegal tries to mislead the replay (a socket that never
 	// changed is unknown over all of them).
-	var found [][]engine.Turn
-	var cells uint64
+	var found []socketLines
 	base := boards[0].n
 	for _, w := range r.windows(boards) {
 		fewest := len(w)
@@ -215,20 +213,35 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 				continue
 			}
 			if skipped < fewest {
-				found, cells, fewest = nil, 0, skipped
+				found, fewest = nil, skipped
 			}
-			cells |= bit(c)
+			s := socketLines{cell: c}
 			for _, l := range lines {
-				found = append(found, l.turns)
+				s.lines = append(s.lines, l.turns)
 			}
+			found = append(found, s)
 		}
-		if cells != 0 {
+		if found != nil {
 			base = w[0].n
 			break
 		}
 	}
-	if bits.OnesCount64(cells) > maxStuck {
-		return nil, false // too many would do: let later boards tell
+	if len(found) > maxStuck {
+		if len(found) > maxIndistinct {
+			return nil, false // too many would do: let later boards tell
+		}
+		// Several sockets would do, and nothing on the board tells which:
+		// the players know where they put the marble the board missed.
+		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.sockets, found) {
+			return nil, false // asked already
+		}
+		return r.askSocket(t, base, found), true
+	}
+	var cells uint64
+	var lines [][]engine.Turn
+	for _, s := range found {
+		cells |= bit(s.cell)
+		lines = append(lines, s.lines...)
 	}
 	if cells == 0 {
 		return nil, false
@@ -240,7 +253,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	}
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
-	return append(ev, r.askRevision(t, raw, cells, base, found)...), true
+	return append(ev, r.askRevision(t, raw, cells, base, lines)...), true
 }
 
 // windows returns all the boards, then those since 8, 4 and 2 turns
@@ -260,6 +273,13 @@ func (r *Referee) windows(boards []histBoard) [][]histBoard {
 		}
 	}
 	return out
+}
+
+// socketLines are the lines of play that explain the boards with one
+// socket unknown (from the position after turn base).
+type socketLines struct {
+	cell  engine.Cell
+	lines [][]engine.Turn
 }
 
 // histSince returns the settled boards kept since the deepest one read
@@ -444,4 +464,68 @@ func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines
 	}
 	r.doubtful = true
 	return r.ask(t, string(known), back, opts, reason)
+}
+
+// askSocket asks the players on which socket they put the marble the
+// board did not see: each of the sockets found would explain the boards
+// with its sensor stuck (see stuckSearch), and nothing on the board tells
+// which. The turns committed stand until the answer; the answer takes
+// that socket for stuck and asks about the turns its lines change
+// (askRevision).
+func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
+	// The question is about the first turn any line changes.
+	done, at := r.turnsPlayed(base, r.game.Len())
+	keep := len(done)
+	for _, s := range found {
+		for _, l := range s.lines {
+			k := 0
+			for k < keep && k < len(l) && l[k] == done[k] {
+				k++
+			}
+			keep = k
+		}
+	}
+	from := base
+	if keep > 0 {
+		from = at[keep-1]
+	}
+	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: found}
+	r.nextQuestion++
+	for _, s := range found {
+		q.options = append(q.options, option{label: r.b.Label(s.cell)})
+	}
+	r.lines, r.linesBefore, r.linesOld, r.hyps = nil, nil, nil, nil
+	r.question = q
+	r.guide = r.idleGuidance()
+	return []Event{{t, r.questionBody()}}
+}
+
+// answerSocket takes the socket the players named: its sensor is stuck,
+// and the turns its lines change are asked about.
+func (r *Referee) answerSocket(t int64, q *question, opt int) []Event {
+	s := q.sockets[opt]
+	r.question = nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	r.stuck |= bit(s.cell)
+	r.stuckRead[s.cell] = r.frame[s.cell]
+	msg := Msg("fault.stuck-cell", r.b.Label(s.cell))
+	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
+	raw := r.settled
+	if len(raw) != r.b.Len() {
+		raw = r.Expected()
+	}
+	return append(ev, r.askRevision(t, raw, bit(s.cell), q.base, s.lines)...)
+}
+
+// sameSockets reports whether two socket lists name the same sockets.
+func sameSockets(a, b []socketLines) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].cell != b[i].cell {
+			return false
+		}
+	}
+	return true
 }
