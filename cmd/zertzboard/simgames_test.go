@@ -209,7 +209,12 @@ func checkResultsDir(t *testing.T, dir string, rep *record.Replay) {
 		return
 	}
 	if len(envelopes) != 1 {
-		t.Fatalf("the results hold %d games; want the one played", len(envelopes))
+		var all []string
+		for _, e := range envelopes {
+			data, _ := os.ReadFile(e)
+			all = append(all, filepath.Base(e)+": "+string(data))
+		}
+		t.Fatalf("the results hold %d games; want the one played:\n%s", len(envelopes), strings.Join(all, "\n"))
 	}
 	data, err := os.ReadFile(envelopes[0])
 	if err != nil {
