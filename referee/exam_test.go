@@ -48,7 +48,7 @@ var examConditions = []examCondition{
 		// human speed (TestHall's), a 150 ms settle, and scans that stall
 		// twice a second for up to 600 ms: whole turns go unseen.
 		o.Speed, o.SettleMS, o.ScanMS, o.Stalls, o.StallMS = 20, 150, 10, 0.02, 600
-	}, 75, 16, 0},
+	}, 75, 10, 0},
 	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
 	}, 98, 0, 0},
@@ -62,7 +62,7 @@ var examConditions = []examCondition{
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
-	}, 82, 10, 0},
+	}, 82, 7, 0},
 }
 
 // examCell is the socket that fails: the ring of the first placement in
