@@ -33,10 +33,9 @@ type line struct {
 	cl   claims
 	rest bool // the board shows pos: no turn under way
 	// leaps counts the settled boards that took the line two whole turns
-	// on from rest (three from a turn under way) with no stall before
-	// them: the scan sees turns one by one, so such a line is possible
-	// (the next player was quick) but suspect (a stuck sensor hides turns
-	// too).
+	// on with no stall before them: the scan sees turns one by one, so
+	// such a line is possible (the next player was quick) but suspect (a
+	// stuck sensor hides turns too).
 	leaps int
 }
 
@@ -158,8 +157,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		return
 	}
 	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, func(n line) {
-		// A turn under way on the board before counts as half seen.
-		if gain := len(n.turns) - len(l.turns); gain >= 3 || gain == 2 && l.rest {
+		if gain := len(n.turns) - len(l.turns); gain >= 2 {
 			n.leaps++
 		}
 		add(n)
