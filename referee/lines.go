@@ -672,6 +672,21 @@ func unseenOnly(lines []line, obs string) bool {
 // hidden (see the comments), and reports false when the budget ran out.
 func (r *Referee) afterStall(next []line, raw string, work *int) ([]line, bool) {
 	whole := true
+	// A longer line is followed only if it accounts for the hands'
+	// traces since the last settled board: it changes or passes over
+	// every cell they touched, and puts a marble of each colour seen in
+	// passing where it was seen. A cell no line found so far accounts
+	// for (a glitch, a hand passed over) is no evidence against it.
+	noise := r.touchedWant()
+	for _, l := range next {
+		if cov, _, ok := r.lineCells(l); ok {
+			noise &^= cov
+		}
+	}
+	fits := func(l line) bool {
+		cov, held, ok := r.lineCells(l)
+		return ok && r.showsColours(held) && r.touchedWant()&^noise&^cov == 0
+	}
 	// After a stall, more turns may have come and gone than the lines
 	// look for: a line one turn longer may explain the board too
 	// (a capture seen whole may be two, a placement between them).
@@ -684,7 +699,7 @@ func (r *Referee) afterStall(next []line, raw string, work *int) ([]line, bool) 
 		whole = false
 	}
 	for _, l := range more {
-		if r.fits(l) && !hasLine(next, l) {
+		if fits(l) && !hasLine(next, l) {
 			next = append(next, l)
 		}
 	}
@@ -701,7 +716,7 @@ func (r *Referee) afterStall(next []line, raw string, work *int) ([]line, bool) 
 		if more, ok := r.step([]line{r.rootLine()}, cur, &spare); ok {
 			*work = spare
 			for _, l := range more {
-				if r.fits(l) && r.hiddenTaken(l, hidden) && !hasLine(next, l) {
+				if fits(l) && r.hiddenTaken(l, hidden) && !hasLine(next, l) {
 					next = append(next, l)
 				}
 			}
@@ -790,15 +805,6 @@ func (r *Referee) hiddenTaken(l line, hidden uint64) bool {
 		p = q
 	}
 	return pending == engine.NoCell
-}
-
-// fits reports whether line l accounts for the hands' traces since the
-// last settled board: it changes or passes over every cell they touched
-// (a '?' reading aside) and puts a marble of the colour each cell showed
-// in passing on it.
-func (r *Referee) fits(l line) bool {
-	cov, held, ok := r.lineCells(l)
-	return ok && r.showsColours(held) && r.touchedWant()&^cov == 0
 }
 
 // hasLine reports whether lines holds a line of the same turns as l.
