@@ -268,3 +268,34 @@ func BenchmarkRelockWorst(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLinesAfterStall is the search for one settled board after a
+// stall, two turns on from the start: the lines, the longer ones the stall
+// may hide, and those with a marble put down and jumped away unseen, all
+// within one budget (stepPlays).
+func BenchmarkLinesAfterStall(b *testing.B) {
+	r := benchReferee(b, start37)
+	p := r.game.Position()
+	q := p.MustPlay(p.LegalTurns(nil)[40])
+	q = q.MustPlay(q.LegalTurns(nil)[40])
+	obs := q.Cells()
+	r.settled, r.stalled = obs, true
+	exp := r.Expected()
+	for c := 0; c < len(obs); c++ {
+		if obs[c] != exp[c] {
+			r.touched |= bit(engine.Cell(c))
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		work := stepPlays
+		next, whole := r.step([]line{r.rootLine()}, r.current(obs), &work)
+		if !whole || len(next) == 0 {
+			b.Fatal("no line explains the board")
+		}
+		if next, _ = r.afterStall(next, obs, &work); len(next) == 0 {
+			b.Fatal("no line explains the board")
+		}
+	}
+}

@@ -713,8 +713,9 @@ func (r *Referee) afterStall(next []line, raw string, work *int) ([]line, bool) 
 		hidden := r.unseenRings() &^ cur.touched
 		cur.touched |= hidden
 		spare := *work
-		if more, ok := r.step([]line{r.rootLine()}, cur, &spare); ok {
-			*work = spare
+		more, ok := r.step([]line{r.rootLine()}, cur, &spare)
+		*work = spare
+		if ok {
 			for _, l := range more {
 				if fits(l) && r.hiddenTaken(l, hidden) && !hasLine(next, l) {
 					next = append(next, l)
