@@ -108,7 +108,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		// After the game the board shows its result until the players
 		// clear it: pieces only come off.
 		for c := 0; c < len(obs); c++ {
-			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !(l.cl.set&bit(engine.Cell(c)) != 0 && o == l.cl.orig[c]) {
+			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !l.cl.clearing(engine.Cell(c), o) {
 				return
 			}
 		}

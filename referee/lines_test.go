@@ -68,3 +68,42 @@ func TestLinesStayBounded(t *testing.T) {
 		t.Errorf("at most %d line followed: the test exercised nothing", seenLines)
 	}
 }
+
+// A line that ends the game with a claim stays alive while the claimed
+// rings come off piece by piece: the claimed marble taken off first
+// leaves its ring vacant. Game 051 of the dead exam lost its winning line
+// that way (the line took the vacant ring for a piece put back), and the
+// referee waited for ever.
+func TestOverLineKeepsClaimedRingsComingOff(t *testing.T) {
+	b := newBench(t, "37 w.oo/o.ooo/.ooooo/o.ooooo/o.gooo/ooooo/oooo 1,4,8 2,0,0 2,3,2 0", Casual)
+	b.expect(b.show("E4=b G4=."), "move forced-capture")
+	b.expect(b.show("E3=o E4=o E5=g"), "move")
+	r := b.r
+	win, err := engine.ParseTurn(r.b, "WB1-C2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := r.play(r.rootLine(), win, false, b.board("B1=w C2=."))
+	if !ok || !l.pos.Result().Over {
+		t.Fatalf("WB1-C2 should be legal and win: %v %+v", ok, l.pos.Result())
+	}
+	for _, edits := range []string{
+		"B1=w C2=.",           // as played: A1 and B1 claimed, still there
+		"B1=o C2=.",           // the claimed marble off B1, its ring still there
+		"B1=o A1=o C2=.",      // both claimed marbles off
+		"B1=. A1=o C2=. G1=?", // a ring off, a sensor dead elsewhere
+		"B1=. A1=. C2=.",      // all off
+	} {
+		var got []line
+		r.extend(l, board{cells: b.board(edits)}, func(n line) { got = append(got, n) })
+		if len(got) != 1 || !sameLine(got[0], l) || !got[0].rest {
+			t.Errorf("%s: the winning line explains the board at rest, but extend gave %d lines", edits, len(got))
+		}
+	}
+	// A piece that comes back is not the result being cleared.
+	var got []line
+	r.extend(l, board{cells: b.board("B1=w C2=o")}, func(n line) { got = append(got, n) })
+	if len(got) != 0 {
+		t.Errorf("C2 back on the board: the winning line should not explain it")
+	}
+}
