@@ -107,3 +107,20 @@ func TestOverLineKeepsClaimedRingsComingOff(t *testing.T) {
 		t.Errorf("C2 back on the board: the winning line should not explain it")
 	}
 }
+
+// A socket that has just become unknown held every board back for the
+// unknown time: the board after it is read as after a stall (turns may
+// have come and gone unseen meanwhile). Game 057 of the dead exam hid
+// three turns so.
+func TestNewlyUnknownSocketIsAStall(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.show("")
+	b.holdFor(b.board("D4=?"), 1200)
+	if len(b.r.unknown) != 1 || !b.r.stalled {
+		t.Fatalf("unknown %v, stalled %v: the first board with D4 unknown comes after a stall", b.r.unknown, b.r.stalled)
+	}
+	b.holdFor(b.board("D4=? A1=."), 300)
+	if b.r.stalled {
+		t.Errorf("the next board, scanned throughout, is no stall")
+	}
+}

@@ -329,13 +329,16 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		}
 		return ev
 	}
+	// A socket that has just become unknown held every board back for the
+	// unknown time: as blind as a stall, whatever the scan did.
+	blind := r.gap >= stallMS || newlyUnknown(r.unknown, obs.Unknown)
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
 	if r.illegal {
 		// The last board explained nothing (an illegal try, or turns not
 		// yet understood): what the hands did before it still counts.
-		r.touched, r.stalled = r.touched|r.moving, r.stalled || r.gap >= stallMS
+		r.touched, r.stalled = r.touched|r.moving, r.stalled || blind
 	} else {
-		r.touched, r.stalled = r.moving, r.gap >= stallMS
+		r.touched, r.stalled = r.moving, blind
 	}
 	r.moving, r.gap = 0, 0
 	for _, tr := range obs.Transients {
@@ -365,6 +368,20 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.recheckUnknown, r.deferred = true, true
 	}
 	return append(ev, got...)
+}
+
+// newlyUnknown reports whether now holds a cell that was not in before.
+func newlyUnknown(before, now []int) bool {
+	for _, c := range now {
+		fresh := true
+		for _, b := range before {
+			fresh = fresh && b != c
+		}
+		if fresh {
+			return true
+		}
+	}
+	return false
 }
 
 // commits reports whether events commit a turn or take one back.
