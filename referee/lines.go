@@ -391,7 +391,12 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		// memory stays bounded, and the referee asks rather than guess.
 		return append(ev, r.askLines(t, known, r.lines[:min(len(r.lines), maxIndistinct)])...), true
 	}
-	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter {
+	// Read with a sensor dead, lines that ran apart on the first board
+	// they explain wait for the next board or for the board to hold: an
+	// illegal try put right at once can look like turns with the dead
+	// socket's ring in them.
+	wait := fresh && len(r.unknown) > 0
+	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter && !wait {
 		if len(r.lines) <= limit {
 			return append(ev, r.askLines(t, known, r.lines)...), true
 		}

@@ -124,3 +124,29 @@ func TestNewlyUnknownSocketIsAStall(t *testing.T) {
 		t.Errorf("the next board, scanned throughout, is no stall")
 	}
 }
+
+// Lines of play that run apart on the first board they explain are not
+// asked about on that board while a socket is dead: an illegal try (two
+// marbles set down and two rings lifted at once) reads as two turns, and
+// the players put it right at once; the dead ring may be one of those
+// lifted. Games 048 and 108 of the dead exam were asked about such a try,
+// and lost.
+func TestTryReadWithDeadSocketIsNotAsked(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.show("")
+	b.holdFor(b.board("G1=?"), 1200)
+	ev := b.show("G1=? A1=w B1=b C1=. D1=.")
+	ev = append(ev, b.show("G1=?")...)
+	ev = append(ev, b.holdFor(b.board("G1=?"), DefaultHopMS+100)...)
+	for _, e := range ev {
+		if _, ok := e.Body.(Question); ok {
+			t.Fatalf("events %q: a question about a try put right at once", kinds(ev))
+		}
+		if _, ok := e.Body.(Move); ok {
+			t.Fatalf("events %q: a turn committed on a try", kinds(ev))
+		}
+	}
+	if b.r.Game().Len() != 0 {
+		t.Errorf("%d turns committed; want none", b.r.Game().Len())
+	}
+}
