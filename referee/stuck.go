@@ -292,6 +292,7 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 		defer func(from int) { *budget -= from - work }(work)
 	}
 	lines = []line{boards[0].root}
+	var before []line // the lines before the last board explained
 	frozen := false
 	for i, h := range boards {
 		b := h.at
@@ -307,6 +308,14 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 			b.cells = string(m)
 		}
 		next, whole := r.step(lines, b, &work)
+		if len(next) == 0 && whole && before != nil && !first && i == len(boards)-1 {
+			// The board before the last may have been an illegal try put
+			// right since, which some line happened to explain: it is
+			// passed over, and the lines before it go on.
+			if next, whole = r.step(before, b, &work); len(next) > 0 {
+				skipped++
+			}
+		}
 		if !whole {
 			return nil, skipped // too costly to tell: no answer
 		}
@@ -319,7 +328,7 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 		if len(next) == 0 {
 			return nil, skipped
 		}
-		lines = next[:min(len(next), maxLines)]
+		before, lines = lines, next[:min(len(next), maxLines)]
 	}
 	return lines, skipped
 }

@@ -145,3 +145,45 @@ func TestEndWaitsBesideHeldLines(t *testing.T) {
 		t.Fatalf("the waiting verdict was not given: %d turns, events %v", b.r.Game().Len(), ev)
 	}
 }
+
+// replay passes over an illegal try that some line happened to explain
+// when the last board is explained from the lines before it. Game 108 of
+// the dead exam was asked about such a try, and lost for good.
+func TestReplayPassesOverExplainedTry(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	r := b.r
+	root := r.rootLine()
+	after := func(p engine.Position, turns ...string) (engine.Position, string) {
+		for _, s := range turns {
+			tn, err := engine.ParseTurn(r.b, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p = p.MustPlay(tn)
+		}
+		return p, p.Cells()
+	}
+	p1, b1 := after(r.Position(), "WD4-A1")
+	_, try := after(p1, "BD5-A2")
+	_, b4 := after(p1, "GC3-A3")
+	boards := []histBoard{
+		{at: board{cells: b1}, root: root},
+		{at: board{cells: try}, root: root},
+		{at: board{cells: b1}, root: root},
+		{at: board{cells: b4}, root: root},
+	}
+	lines, skipped := r.replay(boards, engine.NoCell, nil)
+	if len(lines) != 1 || r.notation(lines[0].turns) != "WD4-A1 GC3-A3" {
+		var got []string
+		for _, l := range lines {
+			got = append(got, r.notation(l.turns))
+		}
+		t.Fatalf("lines %q; want WD4-A1 GC3-A3", got)
+	}
+	// Passed over: the board that put the try right (the try's lines do
+	// not explain it), then the try itself, once the last board shows
+	// the game went on from before it.
+	if skipped != 2 {
+		t.Errorf("%d boards passed over; want 2", skipped)
+	}
+}
