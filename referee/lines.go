@@ -322,10 +322,9 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		ev = append(ev, Event{t, Restored{Player: r.game.Position().ToMove()}})
 	}
 	if len(next) > maxLines {
-		// Too many to follow: ask about the first few rather than guess.
-		next = next[:maxOptions]
-		r.lines = next
-		return append(ev, r.askLines(t, known, next)...), true
+		// Too many to follow: ask about their first turns rather than
+		// guess.
+		return append(ev, r.askFirst(t, known, next, maxOptions)...), true
 	}
 	// A turn is committed once every line begins with it. With a sensor
 	// dead, a turn there shows only in part, and an illegal try can look
@@ -389,7 +388,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if minLen >= maxLineTurns {
 		// Lines kept apart this long are asked about, however many:
 		// memory stays bounded, and the referee asks rather than guess.
-		return append(ev, r.askLines(t, known, r.lines[:min(len(r.lines), maxIndistinct)])...), true
+		return append(ev, r.askFirst(t, known, r.lines, maxIndistinct)...), true
 	}
 	// Read with a sensor dead, lines that ran apart on the first board
 	// they explain wait for the next board or for the board to hold: an
@@ -438,6 +437,97 @@ func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
 		return r.askEnd(t, obs, 0, opts, r.linesReason())
 	}
 	return r.ask(t, obs, 0, opts, r.linesReason())
+}
+
+// askFirst asks which of the lines was played when at most limit of them
+// differ; when more do, it asks about the turns they begin with (the
+// longest beginnings of which at most limit differ), follows the lines
+// that begin as the game does meanwhile, and keeps the others for the
+// answer. Cutting the lines to limit would leave out, as often as not,
+// the one the players played.
+func (r *Referee) askFirst(t int64, obs string, lines []line, limit int) []Event {
+	cp := len(commonPrefix(lines))
+	k, n := 0, 0
+	for ; ; k++ {
+		c := distinctPrefixes(lines, k)
+		if c > limit {
+			break
+		}
+		if n = c; k > maxLineTurns+cp || c == len(lines) {
+			k = -1 // every line whole: ask about them all
+			break
+		}
+	}
+	if k < 0 || n == 0 {
+		return r.askLines(t, obs, lines[:min(len(lines), limit)])
+	}
+	k-- // the longest beginnings of which at most limit differ
+	if k <= cp {
+		// Even their first turns apart differ too much to ask: ask about
+		// the first few lines rather than guess.
+		return r.askLines(t, obs, lines[:min(len(lines), limit)])
+	}
+	var opts []option
+	var groups [][]line
+	from := r.game.Position()
+	for _, l := range lines {
+		p := l.turns[:min(k, len(l.turns))]
+		i := 0
+		for i < len(opts) && !sameTurns(opts[i].turns, p) {
+			i++
+		}
+		if i == len(opts) {
+			q, ok := r.playable(from, p)
+			if !ok {
+				continue
+			}
+			opts = append(opts, option{turns: p, end: q.Result()})
+			groups = append(groups, nil)
+		}
+		if len(groups[i]) < maxLines {
+			groups[i] = append(groups[i], l)
+		}
+	}
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	if len(opts) < 2 {
+		return r.askLines(t, obs, lines[:min(len(lines), limit)])
+	}
+	for _, o := range opts {
+		if o.end.Over {
+			// A beginning that ends the game is asked about as any end is.
+			return r.askEnd(t, obs, 0, opts, r.linesReason())
+		}
+	}
+	ev := r.ask(t, obs, 0, opts, r.linesReason())
+	q := r.question
+	if q == nil || q.prov < 0 {
+		return ev
+	}
+	q.lines = groups
+	r.lines = trimLines(groups[q.prov], opts[q.prov].turns)
+	if len(r.lines) == 0 {
+		r.lines = nil
+	}
+	return ev
+}
+
+// distinctPrefixes counts the lines' different beginnings of k turns
+// (a shorter line is its own beginning).
+func distinctPrefixes(lines []line, k int) int {
+	n := 0
+	for i, l := range lines {
+		p := l.turns[:min(k, len(l.turns))]
+		dup := false
+		for _, m := range lines[:i] {
+			if dup = sameTurns(p, m.turns[:min(k, len(m.turns))]); dup {
+				break
+			}
+		}
+		if !dup {
+			n++
+		}
+	}
+	return n
 }
 
 // linesOver reports whether every line ends the game.

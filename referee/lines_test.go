@@ -2,6 +2,7 @@ package referee
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -148,5 +149,57 @@ func TestTryReadWithDeadSocketIsNotAsked(t *testing.T) {
 	}
 	if b.r.Game().Len() != 0 {
 		t.Errorf("%d turns committed; want none", b.r.Game().Len())
+	}
+}
+
+// Lines too many to offer whole are asked about by the turns they begin
+// with, so that the line the players played is among the options; the
+// lines that begin as the answer says are followed on. Games 056, 058
+// and 080 of the dead exam were asked about the first few of 38 to 110
+// lines, none of them the record's.
+func TestTooManyLinesAskedByTheirBeginnings(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	r := b.r
+	mk := func(turns ...string) line {
+		l := r.rootLine()
+		for _, s := range turns {
+			tn, err := engine.ParseTurn(r.b, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := l.pos.Play(tn)
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			var ok bool
+			if l, ok = r.play(l, tn, false, q.Cells()); !ok {
+				t.Fatalf("%s: not played", s)
+			}
+		}
+		return l
+	}
+	var lines []line
+	for _, first := range []string{"WA1-G1", "WB1-G1"} {
+		for _, second := range []string{"WD4-A2", "WD4-A3", "GD4-A2", "GD4-A3", "BD4-A4"} {
+			lines = append(lines, mk(first, second))
+		}
+	}
+	ev := r.askFirst(b.now, r.Expected(), lines, maxOptions)
+	q, ok := r.Asking()
+	if !ok {
+		t.Fatalf("events %q: want a question", kinds(ev))
+	}
+	if strings.Join(q.Options, " ") != "WA1-G1 WB1-G1" || q.Provisional != 0 {
+		t.Fatalf("options %q, provisional %d; want the two first turns, the first followed", q.Options, q.Provisional)
+	}
+	if r.Game().Len() != 1 || len(r.lines) != 5 {
+		t.Fatalf("%d turns committed, %d lines followed; want 1 and the 5 that begin with it", r.Game().Len(), len(r.lines))
+	}
+	r.Answer(b.now, q.ID, 1)
+	if tn, _ := r.Game().Turn(0); r.Game().Len() != 1 || engine.FormatTurn(r.b, tn) != "WB1-G1" {
+		t.Fatalf("after the answer the game is %d turns; want WB1-G1", r.Game().Len())
+	}
+	if len(r.lines) != 5 || len(r.lines[0].turns) != 1 {
+		t.Fatalf("after the answer %d lines followed; want the 5 second turns after WB1-G1", len(r.lines))
 	}
 }
