@@ -558,9 +558,11 @@ func (r *Referee) linesHeld(t int64) []Event {
 	if len(r.lines) < 2 || len(rest) == 0 || len(rest) > maxIndistinct {
 		return ev
 	}
+	// Lines that leave boards apart only on dead sockets' cells: the
+	// board will not tell them apart while the players wait.
 	same := true
 	for _, l := range rest {
-		same = same && l.cells == rest[0].cells
+		same = same && sameBut(l.cells, rest[0].cells, r.unknown)
 	}
 	if !r.linesOver(rest) && !same {
 		return ev
@@ -568,6 +570,27 @@ func (r *Referee) linesHeld(t int64) []Event {
 	// The board has held with these lines at rest: a turn left under way
 	// that long is no turn under way, and the board will not tell more.
 	return append(ev, r.askLines(t, known, rest)...)
+}
+
+// sameBut reports whether two boards are the same but for the cells in
+// unknown.
+func sameBut(a, b string, unknown []int) bool {
+	if len(unknown) == 0 || len(a) != len(b) {
+		return a == b
+	}
+	for c := 0; c < len(a); c++ {
+		if a[c] == b[c] {
+			continue
+		}
+		dead := false
+		for _, u := range unknown {
+			dead = dead || u == c
+		}
+		if !dead {
+			return false
+		}
+	}
+	return true
 }
 
 // commitPrefix commits the turns p every line begins with, and reports

@@ -203,3 +203,36 @@ func TestTooManyLinesAskedByTheirBeginnings(t *testing.T) {
 		t.Fatalf("after the answer %d lines followed; want the 5 second turns after WB1-G1", len(r.lines))
 	}
 }
+
+// Lines at rest that leave boards apart only on a dead socket's cell are
+// asked about once the board has held: the players have stopped, and the
+// board will not tell them apart. Game 122 of the dead exam waited for
+// ever after its last turn (a marble on the dead socket, or the dead
+// ring removed with the game's winning claim).
+func TestLinesApartOnlyOnDeadCellAreAsked(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.show("")
+	b.holdFor(b.board("G1=?"), 1200)
+	if len(b.r.unknown) != 1 {
+		t.Fatalf("unknown %v; want G1", b.r.unknown)
+	}
+	r := b.r
+	var lines []line
+	for _, s := range []string{"WG1-A1", "GG1-A1"} {
+		tn, err := engine.ParseTurn(r.b, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, ok := r.play(r.rootLine(), tn, false, b.board("G1=? A1=."))
+		if !ok {
+			t.Fatalf("%s not played", s)
+		}
+		l.rest = true
+		lines = append(lines, l)
+	}
+	r.lines = lines
+	ev := r.linesHeld(b.now)
+	if !strings.Contains(kinds(ev), "question") {
+		t.Fatalf("events %q; want a question about the lines", kinds(ev))
+	}
+}
