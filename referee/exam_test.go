@@ -58,7 +58,7 @@ var examConditions = []examCondition{
 	{"dead", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, '?'
-	}, 90, 2, 0},
+	}, 100, 0, 0},
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
