@@ -143,11 +143,31 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 	// A cell the hands touched between the boards may have held a turn's
 	// marble that has gone again (jumped, or claimed). After a stall, the
 	// board may be three turns on.
-	depth := 1
+	depth, hidden := 1, uint64(0)
 	if at.stalled {
 		depth = 2
 	}
-	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, add)
+	if at.stalled && unknown == 0 {
+		// A marble put down and jumped over during the stall never
+		// showed: the ring between two changed cells may have held it.
+		// (With a socket unknown, the lines try what it holds instead:
+		// both would multiply them past what a board may cost.)
+		hidden = r.between(changed)
+	}
+	r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, add)
+}
+
+// between is the cells a one-hop jump between two cells of set passes
+// over.
+func (r *Referee) between(set uint64) uint64 {
+	var out uint64
+	for a := set; a != 0; a &= a - 1 {
+		from := engine.Cell(bits.TrailingZeros64(a))
+		for b := a & (a - 1); b != 0; b &= b - 1 {
+			out |= bit(r.b.Between(from, engine.Cell(bits.TrailingZeros64(b))))
+		}
+	}
+	return out
 }
 
 // furtherTurns adds the lines that explain obs with one turn from l

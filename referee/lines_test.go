@@ -236,3 +236,22 @@ func TestLinesApartOnlyOnDeadCellAreAsked(t *testing.T) {
 		t.Fatalf("events %q; want a question about the lines", kinds(ev))
 	}
 }
+
+// A marble put down and jumped over during a scan stall never shows: the
+// ring between the jumper's two cells may have held it, and the lines of
+// play look for it there. The stalls exam's game 022 lost a turn so (a
+// black marble put on A3 and captured by A2xA4 unseen), and could not
+// follow the game after it.
+func TestMarbleJumpedDuringStall(t *testing.T) {
+	b := newBench(t, "37 oooo/ooooo/oooooo/ooowooo/oooooo/ooooo/oooo 5,8,10 0,0,0 0,0,0 0", Casual)
+	r := b.r
+	var got []string
+	r.extend(r.rootLine(), board{cells: b.board("D4=o D6=w A1=."), stalled: true}, func(l line) {
+		if n := r.notation(l.turns); l.rest && (len(got) == 0 || got[len(got)-1] != n) {
+			got = append(got, n)
+		}
+	})
+	if strings.Join(got, ", ") != "WD5-A1 D4xD6, GD5-A1 D4xD6, BD5-A1 D4xD6" {
+		t.Errorf("lines at rest %q; want a marble of each colour on D5, jumped by D4xD6", got)
+	}
+}
