@@ -51,7 +51,7 @@ var examConditions = []examCondition{
 	}, 70, 25, 0},
 	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
-	}, 98, 1, 0},
+	}, 100, 0, 0},
 	{"10hz", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS = 100
 	}, 100, 0, 0},
