@@ -125,8 +125,14 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 	var wrongTurns []int
 	var wrongDetail []string
 	check := func(ev []referee.Event, asked bool) {
+		// A question covers the turns from its Turn on: a turn committed
+		// beside it but before it was not asked about.
+		from := 0
 		for _, e := range ev {
 			if q, ok := e.Body.(referee.Question); ok {
+				if !asked || q.Turn < from {
+					from = q.Turn
+				}
 				asked = true
 				k := 0
 				for i, w := range wrongTurns {
@@ -142,7 +148,7 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 		}
 		for _, e := range ev {
 			m, ok := e.Body.(referee.Move)
-			if !ok || asked {
+			if !ok || asked && (from == 0 || m.Turn >= from) {
 				continue
 			}
 			if m.Turn > rep.Game.Len() || (m.Notation != record(m.Turn-1) && !sameLoopNotation(b, rep.Game, m)) {
