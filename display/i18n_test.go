@@ -297,6 +297,10 @@ func TestScreenFits(t *testing.T) {
 				// button answers, in notation.
 				st.Line = l.T("notice.which-turns", 8, 8, "*WG1-G1 *BG2..")
 				check("notice.which-turns", st, st.Line)
+				// A question about the socket a marble the board missed is
+				// on: the socket confirm answers.
+				st.Line = l.T("notice.which-cell", 24, 24, worstCell)
+				check("notice.which-cell", st, st.Line)
 			}
 		}
 		if lines < 100 {

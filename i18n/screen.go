@@ -38,6 +38,7 @@ var screen = map[string]Entry{
 	"notice.confirm-new-game": {"Confirm: new game?", "Neues Spiel: OK?", "OK pour rejouer", "Potwierdź nową grę", "Новая игра: ОК?", "Nuova partita: OK?", "Nieuwe partij: OK?", "¿Nueva partida? OK"},
 	"notice.which-colour":     {"%s %s? Confirm", "%s %s? OK", "%s %s ? OK", "%s %s? OK", "%s %s? ОК", "%s %s? OK", "%s %s? OK", "¿%s %s? OK"},
 	"notice.which-turns":      {"%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s"},
+	"notice.which-cell":       {"%d/%d on %s? OK", "%d/%d auf %s? OK", "%d/%d sur %s ? OK", "%d/%d na %s? OK", "%d/%d на %s? ОК", "%d/%d su %s? OK", "%d/%d op %s? OK", "¿%d/%d en %s? OK"},
 	"colour.white":            {"white", "weiß", "blanche", "biała", "белый", "bianca", "wit", "blanca"},
 	"colour.grey":             {"grey", "grau", "grise", "szara", "серый", "grigia", "grijs", "gris"},
 	"colour.black":            {"black", "schwarz", "noire", "czarna", "чёрный", "nera", "zwart", "negra"},

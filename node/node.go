@@ -636,13 +636,16 @@ func (n *Node) Offered() (question, option int) {
 }
 
 // questionNotice says the option the confirm button would answer: a
-// colour, or a line of play in notation.
+// colour, a socket, or a line of play in notation.
 func (n *Node) questionNotice(q referee.Question, i int) string {
 	if q.About == "colour" {
 		c, err := engine.ParseColor(q.Options[i])
 		if err == nil {
 			return n.disp.lang.T("notice.which-colour", q.Cell, i18n.Key("colour."+c.String()))
 		}
+	}
+	if q.About == "cell" {
+		return n.disp.lang.T("notice.which-cell", i+1, len(q.Options), q.Options[i])
 	}
 	// The screen has 18 columns: "i/n " and as much of the line as fits.
 	label := []rune(q.Options[i])

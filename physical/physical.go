@@ -535,6 +535,23 @@ func (pl *player) holdFor(ms int64) error {
 // is what they played: the players then leave the question open (the
 // index returned is the referee's provisional line, or 0).
 func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string, options []string, provisional int) (int, bool) {
+	if about == "cell" {
+		// The board missed a marble put down from turn on: the players
+		// know where they put it, the first placement onto one of the
+		// sockets offered.
+		for k := max(turn-1, 0); k < g.Len(); k++ {
+			tn, _ := g.Turn(k)
+			if tn.Kind != engine.Place {
+				continue
+			}
+			for i, o := range options {
+				if o == b.Label(tn.At) {
+					return i, true
+				}
+			}
+		}
+		return max(provisional, 0), false
+	}
 	if about == "colour" {
 		at, err := b.ParseCell(cell)
 		if err != nil {

@@ -143,3 +143,28 @@ func TestStallsDropFrameWindows(t *testing.T) {
 		t.Errorf("last frame %s; want %s", last, q.Cells())
 	}
 }
+
+// The players answer a question about the socket a marble the board missed
+// is on with the first placement onto one of the sockets offered, from the
+// question's turn on; a socket they put nothing on is no answer.
+func TestAnswerSocket(t *testing.T) {
+	p, turns := diagram5(t)
+	g := engine.NewGame(p)
+	for _, tn := range turns {
+		if err := g.Play(tn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := p.Board()
+	// Turn 3 is WB1-C2: the marble went on B1.
+	if i, ok := Answer(b, g, "cell", 2, "", []string{"A1", "B1", "G4"}, -1); !ok || i != 1 {
+		t.Errorf("answer %d, %v; want 1 (B1)", i, ok)
+	}
+	// From turn 1 on, the first placement is BE4-G4: E4.
+	if i, ok := Answer(b, g, "cell", 1, "", []string{"B1", "E4"}, -1); !ok || i != 1 {
+		t.Errorf("answer %d, %v; want 1 (E4)", i, ok)
+	}
+	if _, ok := Answer(b, g, "cell", 1, "", []string{"A1", "G4"}, -1); ok {
+		t.Errorf("answered a socket question whose sockets held no marble put down")
+	}
+}

@@ -48,7 +48,7 @@ var examConditions = []examCondition{
 		// human speed (TestHall's), a 150 ms settle, and scans that stall
 		// twice a second for up to 600 ms: whole turns go unseen.
 		o.Speed, o.SettleMS, o.ScanMS, o.Stalls, o.StallMS = 20, 150, 10, 0.02, 600
-	}, 70, 25, 0},
+	}, 75, 10, 0},
 	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
 	}, 100, 0, 0},
@@ -62,7 +62,7 @@ var examConditions = []examCondition{
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
-	}, 60, 65, 0},
+	}, 82, 7, 0},
 }
 
 // examCell is the socket that fails: the ring of the first placement in
@@ -173,20 +173,35 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 			}
 		}
 		check(ev, false)
-		for _, e := range ev {
-			q, ok := e.Body.(referee.Question)
-			if !ok {
-				continue
+		// Every question is answered as it comes, those an answer brings
+		// too (a socket named, then the turns it changes).
+		for round := 0; len(ev) > 0 && round < 8; round++ {
+			var next []referee.Event
+			for _, e := range ev {
+				q, ok := e.Body.(referee.Question)
+				if !ok {
+					continue
+				}
+				res.questions++
+				i, ok := answerFromRecord(b, rep.Game, q)
+				if !ok {
+					// The players played none of the options: they leave
+					// the question open, and the referee follows the board
+					// on.
+					res.unanswerable++
+					continue
+				}
+				aev := ref.Answer(ms, q.ID, i)
+				if trace {
+					fmt.Fprintf(os.Stderr, "answer %d to question %d\n", i, q.ID)
+					for _, e := range aev {
+						fmt.Fprintf(os.Stderr, "%s %s %s\n", cond.name, cells, e)
+					}
+				}
+				check(aev, true)
+				next = append(next, aev...)
 			}
-			res.questions++
-			i, ok := answerFromRecord(b, rep.Game, q)
-			if !ok {
-				// The players played none of the options: they leave the
-				// question open, and the referee follows the board on.
-				res.unanswerable++
-				continue
-			}
-			check(ref.Answer(ms, q.ID, i), true)
+			ev = next
 		}
 		return nil
 	}

@@ -32,6 +32,11 @@ type line struct {
 	// as the official board's do.
 	cl   claims
 	rest bool // the board shows pos: no turn under way
+	// leaps counts the settled boards that took the line two whole turns
+	// on with no stall before them: the scan sees turns one by one, so
+	// such a line is possible (the next player was quick) but suspect (a
+	// stuck sensor hides turns too).
+	leaps int
 }
 
 // maxLines bounds the lines followed; askAfter is how many turns lines
@@ -89,7 +94,7 @@ func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, b
 	if err != nil {
 		return l, false
 	}
-	n := line{turns: append(append(make([]engine.Turn, 0, len(l.turns)+2), l.turns...), turn), cl: l.cl}
+	n := line{turns: append(append(make([]engine.Turn, 0, len(l.turns)+2), l.turns...), turn), cl: l.cl, leaps: l.leaps}
 	n.cl.claim(q, turn, l.cells, obs)
 	for q.MustPass() && !q.Result().Over {
 		q = q.MustPlay(engine.PassTurn())
@@ -154,7 +159,16 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		// both would multiply them past what a board may cost.)
 		hidden = r.between(changed)
 	}
-	r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, add)
+	if at.stalled {
+		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, add)
+		return
+	}
+	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, func(n line) {
+		if gain := len(n.turns) - len(l.turns); gain >= 2 {
+			n.leaps++
+		}
+		add(n)
+	})
 }
 
 // between is the cells a one-hop jump between two cells of set passes
@@ -242,6 +256,7 @@ func (r *Referee) step(lines []line, at board, budget *int) (next []line, comple
 			for i, x := range next {
 				if sameLine(x, n) {
 					next[i].rest = next[i].rest || n.rest
+					next[i].leaps = min(next[i].leaps, n.leaps)
 					return
 				}
 			}
@@ -325,6 +340,14 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	}
 	if len(next) == 0 {
 		return nil, false
+	}
+	if minLeaps(next) > minLeaps(r.lines) {
+		// Every line needs two whole turns since the last board, which
+		// the scan saw with no stall between: a stuck sensor hiding a
+		// turn is as likely as a quick next player.
+		if ev, ok := r.stuckSearch(t, raw, false); ok {
+			return ev, true
+		}
 	}
 	fresh := len(prev) == 1 && len(prev[0].turns) == 0
 	r.linesOld, r.linesBefore, r.lines = old, prev, next
@@ -423,6 +446,17 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...), true
 }
 
+// minLeaps is the fewest leaps of any of the lines (see line.leaps).
+func minLeaps(lines []line) int {
+	m := 0
+	for i, l := range lines {
+		if i == 0 || l.leaps < m {
+			m = l.leaps
+		}
+	}
+	return m
+}
+
 // askLines asks which of the lines was played, and follows the one the
 // game takes meanwhile.
 func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
@@ -518,9 +552,12 @@ func (r *Referee) askFirst(t int64, obs string, lines []line, limit int) []Event
 			return r.askEnd(t, obs, 0, opts, r.linesReason())
 		}
 	}
+	base := r.game.Len()
 	ev := r.ask(t, obs, 0, opts, r.linesReason())
 	q := r.question
-	if q == nil || q.prov < 0 {
+	if q == nil || q.prov < 0 || q.base != base || len(q.options) != len(opts) {
+		// Widened with an open question's options (ask): the lines do not
+		// start from the game any more.
 		return ev
 	}
 	q.lines = groups

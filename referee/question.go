@@ -32,6 +32,10 @@ type question struct {
 	// lines: when the options are the beginnings of lines of play
 	// (askFirst), the lines that begin with each option, from base.
 	lines [][]line
+	// sockets: a socket question (askSocket); each option is a socket
+	// that, stuck, explains the boards, with the lines it explains them
+	// by.
+	sockets []socketLines
 }
 
 // option is one line of play a question offers.
@@ -46,7 +50,9 @@ type option struct {
 // asks the players (or the arbiter) which was played. When About is
 // "colour", the options differ only in the colour of the marble a turn put
 // on Cell, and Options are colour letters; when it is "turns", each option
-// is a line of play in notation, its turns separated by spaces.
+// is a line of play in notation, its turns separated by spaces; when it is
+// "cell", the board did not see a marble put down from turn Turn on (its
+// socket's sensor is stuck) and Options are the sockets it may be on.
 // Provisional is the option the game follows until the answer, or -1 when
 // the options disagree on the end of the game and none is committed.
 // Answer with Referee.Answer.
@@ -231,6 +237,7 @@ func (r *Referee) turnsPlayed(from, to int) (turns []engine.Turn, after []int) {
 // not tell the whole story: even one is asked about, and none is
 // committed until the answer.
 func (r *Referee) askEnd(t int64, obs string, back int, opts []option, reason string) []Event {
+	back, opts, _ = r.widen(back, opts)
 	q := r.openQuestion(back, opts)
 	q.prov = -1
 	var ev []Event
@@ -302,6 +309,7 @@ func (r *Referee) turnsFrom(base int) []int {
 // option ends it, none until the answer (unless they differ only in a
 // colour and agree on the result).
 func (r *Referee) ask(t int64, obs string, back int, opts []option, reason string) []Event {
+	back, opts, widened := r.widen(back, opts)
 	base := r.game.Len() - back
 	q := r.openQuestion(back, opts)
 	for i, o := range opts {
@@ -325,7 +333,11 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 	// Otherwise, when every option ends the game, none is followed: the
 	// lines are the referee's reading, and a game never ends on it.
 	var ev []Event
-	if q.prov >= 0 {
+	if cur, _ := r.turnsPlayed(base, r.game.Len()); q.prov >= 0 && widened && len(opts[q.prov].turns) >= len(cur) && sameTurns(opts[q.prov].turns[:len(cur)], cur) {
+		// The game already follows the line up to now: no take-back.
+		ev = r.commitLine(t, obs, 0, opts[q.prov].turns[len(cur):])
+		ev = append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason + fmt.Sprintf("; the players are asked which was played (%s assumed meanwhile)", q.options[q.prov].label)}})
+	} else if q.prov >= 0 {
 		ev = r.commitLine(t, obs, back, opts[q.prov].turns)
 		ev = append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason + fmt.Sprintf("; the players are asked which was played (%s assumed meanwhile)", q.options[q.prov].label)}})
 	} else if back > 0 {
@@ -336,6 +348,55 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 	r.question = q
 	r.guide = r.idleGuidance()
 	return append(ev, Event{t, r.questionBody()})
+}
+
+// widen keeps an open question's guess from standing as fact. While a
+// question is open, the game follows one of its options; a new question
+// about later turns would replace it, and that option would stay in the
+// game unanswered. The new question asks about both instead: each of its
+// options after each of the open one's, with the turns committed between,
+// as far as they are legal (at most maxIndistinct), the line the game
+// follows first. It returns the options and how many turns back they
+// start, and whether it widened them.
+func (r *Referee) widen(back int, opts []option) (int, []option, bool) {
+	old := r.question
+	base := r.game.Len() - back
+	if old == nil || old.sockets != nil || old.prov < 0 || base <= old.base {
+		return back, opts, false
+	}
+	done, _ := r.turnsPlayed(old.base, base)
+	pt := old.options[old.prov].turns
+	if len(done) < len(pt) || !sameTurns(done[:len(pt)], pt) {
+		return back, opts, false // the game left the line it followed
+	}
+	between := done[len(pt):]
+	order := []int{old.prov}
+	for i := range old.options {
+		if i != old.prov {
+			order = append(order, i)
+		}
+	}
+	from := r.game.PositionAfter(old.base)
+	var out []option
+	for _, i := range order {
+		for _, o := range opts {
+			line := append(append(append([]engine.Turn(nil), old.options[i].turns...), between...), o.turns...)
+			dup := false
+			for _, x := range out {
+				dup = dup || sameTurns(x.turns, line)
+			}
+			if dup {
+				continue
+			}
+			if q, ok := r.playable(from, line); ok {
+				out = append(out, option{turns: line, end: q.Result()})
+			}
+		}
+	}
+	if len(out) == 0 || len(out) > maxIndistinct {
+		return back, opts, false
+	}
+	return r.game.Len() - old.base, out, true
 }
 
 // openQuestion numbers a question about opts (lines from the position
@@ -368,6 +429,13 @@ func (r *Referee) notation(turns []engine.Turn) string {
 func (r *Referee) questionBody() Question {
 	q := r.question
 	body := Question{ID: q.id, Turn: q.turn, About: "turns", Provisional: q.prov, Text: r.questionText()}
+	if q.sockets != nil {
+		body.About = "cell"
+		for _, o := range q.options {
+			body.Options = append(body.Options, o.label)
+		}
+		return body
+	}
 	if q.cell != engine.NoCell {
 		body.About, body.Cell = "colour", r.b.Label(q.cell)
 		for _, c := range q.colours {
@@ -391,6 +459,12 @@ func (r *Referee) questionText() string {
 		return fmt.Sprintf("which colour was on %s (%s)?", r.b.Label(q.cell), strings.Join(names, ", "))
 	}
 	labels := make([]string, len(q.options))
+	if q.sockets != nil {
+		for i, o := range q.options {
+			labels[i] = o.label
+		}
+		return fmt.Sprintf("the board did not see a marble put down (turn %d or after): on which ring was it put, %s?", q.turn, strings.Join(labels, " or "))
+	}
 	for i, o := range q.options {
 		labels[i] = o.label
 		if o.end.Over {
@@ -422,6 +496,9 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	if opt < 0 || opt >= len(q.options) {
 		return []Event{{t, Fault{Reason: fmt.Sprintf("question %d has options 0 to %d, not %d", id, len(q.options)-1, opt)}}}
+	}
+	if q.sockets != nil {
+		return r.answerSocket(t, q, opt)
 	}
 	chosen := q.options[opt]
 	r.question = nil

@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"math/bits"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -141,17 +140,29 @@ func (r *Referee) mask(t int64, cells string) (string, []Event) {
 // marble that is gone, and the lines that need one explain the board with
 // the capture done.
 func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
-	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || r.question != nil || len(r.hist) < 2 {
+	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || len(r.hist) < 2 {
 		return nil, false
 	}
 	boards := r.histSince()
 	if boards == nil {
 		return nil, false
 	}
+	if r.question != nil && boards[0].n > r.question.base {
+		// A question is open about turns before the boards: a revision
+		// from after them would leave its guess standing as fact.
+		return nil, false
+	}
+	for _, h := range boards[1:] {
+		if h.at.stalled {
+			// The scan stalled: turns may have gone unseen, and a line of
+			// play cut short by that looks like a stuck sensor.
+			return nil, false
+		}
+	}
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
 	budget := searchWork
-	if lines, _ := r.replay(boards, engine.NoCell, &budget); restOnly(lines, held) != nil {
+	if lines, _ := r.replay(boards, engine.NoCell, &budget); plausible(restOnly(lines, held)) != nil {
 		return nil, false
 	}
 	// The candidates: the sockets whose reading contradicts the game,
@@ -179,33 +190,58 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// The sockets that would do, with the fewest boards passed over as
 	// illegal tries. Two are both taken for stuck: the one that is not
 	// reads again at its next change, and is then trusted.
-	var found [][]engine.Turn
-	var cells uint64
-	fewest := len(boards)
-	for _, c := range near {
-		// A stuck sensor reads the same over the boards that contradict
-		// the game: the last two, at least.
-		if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since {
-			continue
+	// The boards are replayed from the furthest back first, then, if no
+	// socket explains them, from fewer turns back: the fewer boards, the
+	// fewer illegal tries to mislead the replay (a socket that never
+	// changed is unknown over all of them).
+	var found []socketLines
+	base := boards[0].n
+	for _, w := range r.windows(boards) {
+		fewest := len(w)
+		for _, c := range near {
+			// A stuck sensor reads the same over the boards that
+			// contradict the game: the last two, at least.
+			if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since {
+				continue
+			}
+			if budget <= 0 {
+				break
+			}
+			lines, skipped := r.replay(w, c, &budget)
+			lines = plausible(restOnly(lines, held))
+			if lines == nil || skipped > fewest {
+				continue
+			}
+			if skipped < fewest {
+				found, fewest = nil, skipped
+			}
+			s := socketLines{cell: c}
+			for _, l := range lines {
+				s.lines = append(s.lines, l.turns)
+			}
+			found = append(found, s)
 		}
-		if budget <= 0 {
+		if found != nil {
+			base = w[0].n
 			break
 		}
-		lines, skipped := r.replay(boards, c, &budget)
-		lines = restOnly(lines, held)
-		if lines == nil || skipped > fewest {
-			continue
-		}
-		if skipped < fewest {
-			found, cells, fewest = nil, 0, skipped
-		}
-		cells |= bit(c)
-		for _, l := range lines {
-			found = append(found, l.turns)
-		}
 	}
-	if bits.OnesCount64(cells) > maxStuck {
-		return nil, false // too many would do: let later boards tell
+	if len(found) > maxStuck {
+		if len(found) > maxIndistinct {
+			return nil, false // too many would do: let later boards tell
+		}
+		// Several sockets would do, and nothing on the board tells which:
+		// the players know where they put the marble the board missed.
+		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.sockets, found) {
+			return nil, false // asked already
+		}
+		return r.askSocket(t, base, found), true
+	}
+	var cells uint64
+	var lines [][]engine.Turn
+	for _, s := range found {
+		cells |= bit(s.cell)
+		lines = append(lines, s.lines...)
 	}
 	if cells == 0 {
 		return nil, false
@@ -217,7 +253,33 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	}
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
-	return append(ev, r.askRevision(t, raw, cells, boards[0].n, found)...), true
+	return append(ev, r.askRevision(t, raw, cells, base, lines)...), true
+}
+
+// windows returns all the boards, then those since 8, 4 and 2 turns
+// back: suffixes of boards that begin at a board read against a position
+// of the game as it is, and hold two boards at least.
+func (r *Referee) windows(boards []histBoard) [][]histBoard {
+	n := r.game.Len()
+	out := [][]histBoard{boards}
+	for _, back := range []int{8, 4, 2} {
+		for i, h := range boards {
+			if h.n >= n-back {
+				if i > 0 && len(boards)-i >= 2 && (len(out) == 0 || len(out[len(out)-1]) != len(boards)-i) && r.game.PositionAfter(h.n).Equal(h.root.pos) {
+					out = append(out, boards[i:])
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// socketLines are the lines of play that explain the boards with one
+// socket unknown (from the position after turn base).
+type socketLines struct {
+	cell  engine.Cell
+	lines [][]engine.Turn
 }
 
 // histSince returns the settled boards kept since the deepest one read
@@ -279,6 +341,18 @@ func restOnly(lines []line, only bool) []line {
 	return rest
 }
 
+// plausible keeps the lines that saw every turn on its own board, or
+// after a stall (no leaps), and returns nil for none.
+func plausible(lines []line) []line {
+	var out []line
+	for _, l := range lines {
+		if l.leaps == 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // replay follows every line of play from boards[0]'s official position
 // through the boards, with cell (unless NoCell) unknown from the first
 // board after its reading last changed. It returns the lines that explain
@@ -308,16 +382,19 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 			b.cells = string(m)
 		}
 		next, whole := r.step(lines, b, &work)
-		if len(next) == 0 && whole && before != nil && !first && i == len(boards)-1 {
-			// The board before the last may have been an illegal try put
-			// right since, which some line happened to explain: it is
-			// passed over, and the lines before it go on.
-			if next, whole = r.step(before, b, &work); len(next) > 0 {
-				skipped++
-			}
-		}
 		if !whole {
 			return nil, skipped // too costly to tell: no answer
+		}
+		if len(next) == 0 && before != nil {
+			// The board before may have been an illegal try that a line
+			// happened to explain, killing the true one: the lines from
+			// before it.
+			if next, whole = r.step(before, b, &work); !whole {
+				return nil, skipped
+			}
+			if len(next) > 0 {
+				skipped++
+			}
 		}
 		if len(next) == 0 && i < len(boards)-1 && !first {
 			// A board no line explains (an illegal try, put right since)
@@ -387,4 +464,68 @@ func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines
 	}
 	r.doubtful = true
 	return r.ask(t, string(known), back, opts, reason)
+}
+
+// askSocket asks the players on which socket they put the marble the
+// board did not see: each of the sockets found would explain the boards
+// with its sensor stuck (see stuckSearch), and nothing on the board tells
+// which. The turns committed stand until the answer; the answer takes
+// that socket for stuck and asks about the turns its lines change
+// (askRevision).
+func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
+	// The question is about the first turn any line changes.
+	done, at := r.turnsPlayed(base, r.game.Len())
+	keep := len(done)
+	for _, s := range found {
+		for _, l := range s.lines {
+			k := 0
+			for k < keep && k < len(l) && l[k] == done[k] {
+				k++
+			}
+			keep = k
+		}
+	}
+	from := base
+	if keep > 0 {
+		from = at[keep-1]
+	}
+	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: found}
+	r.nextQuestion++
+	for _, s := range found {
+		q.options = append(q.options, option{label: r.b.Label(s.cell)})
+	}
+	r.lines, r.linesBefore, r.linesOld, r.hyps = nil, nil, nil, nil
+	r.question = q
+	r.guide = r.idleGuidance()
+	return []Event{{t, r.questionBody()}}
+}
+
+// answerSocket takes the socket the players named: its sensor is stuck,
+// and the turns its lines change are asked about.
+func (r *Referee) answerSocket(t int64, q *question, opt int) []Event {
+	s := q.sockets[opt]
+	r.question = nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	r.stuck |= bit(s.cell)
+	r.stuckRead[s.cell] = r.frame[s.cell]
+	msg := Msg("fault.stuck-cell", r.b.Label(s.cell))
+	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
+	raw := r.settled
+	if len(raw) != r.b.Len() {
+		raw = r.Expected()
+	}
+	return append(ev, r.askRevision(t, raw, bit(s.cell), q.base, s.lines)...)
+}
+
+// sameSockets reports whether two socket lists name the same sockets.
+func sameSockets(a, b []socketLines) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].cell != b[i].cell {
+			return false
+		}
+	}
+	return true
 }

@@ -146,44 +146,132 @@ func TestEndWaitsBesideHeldLines(t *testing.T) {
 	}
 }
 
-// replay passes over an illegal try that some line happened to explain
-// when the last board is explained from the lines before it. Game 108 of
-// the dead exam was asked about such a try, and lost for good.
-func TestReplayPassesOverExplainedTry(t *testing.T) {
+// A question left open (the players have not answered; its options may
+// all be wrong, misled by the stuck sensor) does not stop the search: the
+// revision asks about the turns from before it, and replaces it.
+func TestStuckSensorFoundWhileAsking(t *testing.T) {
 	b := newBench(t, start37, Casual)
-	r := b.r
-	root := r.rootLine()
-	after := func(p engine.Position, turns ...string) (engine.Position, string) {
-		for _, s := range turns {
-			tn, err := engine.ParseTurn(r.b, s)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move")
+	// An open question about the turns after turn 1, which nobody answers.
+	b.r.question = &question{id: 99, base: 1, turn: 2, prov: -1, cell: engine.NoCell}
+	b.hold(b.from(start, "A1=. D3=b G4=."))
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))
+	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=."))...)
+	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
+	var found bool
+	var q *Question
+	for _, e := range ev {
+		switch x := e.Body.(type) {
+		case Fault:
+			found = found || x.ReasonMsg != nil && x.ReasonMsg.Key == "fault.stuck-cell" && strings.Contains(x.Reason, "D4")
+		case Question:
+			q = &x
+		}
+	}
+	if !found {
+		t.Fatalf("no stuck-sensor fault naming D4 while a question was open: %v", ev)
+	}
+	if q == nil || q.Turn != 1 || q.ID == 99 {
+		t.Fatalf("the revision does not replace the open question with one from turn 1: %v", ev)
+	}
+	if got, ok := b.r.Asking(); !ok || got.ID != q.ID {
+		t.Fatalf("the question open is %+v; want the revision %d", got, q.ID)
+	}
+}
+
+// A board that a line explains by chance (a marble set down and moved, a
+// try) can kill the line that was played; the next board then goes to the
+// lines from before it, and the try counts as a board passed over.
+func TestReplayPassesOverAnExplainedTry(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	root := b.r.rootLine()
+	at := func(edits string, since int64) histBoard {
+		return histBoard{at: board{cells: b.from(start, edits)}, since: since, root: root}
+	}
+	boards := []histBoard{
+		at("", 0),
+		at("D4=w A1=.", 1000),
+		at("D4=w A1=. D5=b G4=.", 2000), // read as BD5-G4...
+		at("D4=w A1=. E5=b G4=.", 3000), // ...but the marble goes on E5
+	}
+	lines, skipped := b.r.replay(boards, engine.NoCell, nil)
+	var got []string
+	for _, l := range lines {
+		var ts []string
+		for _, tn := range l.turns {
+			ts = append(ts, engine.FormatTurn(b.r.b, tn))
+		}
+		got = append(got, strings.Join(ts, " "))
+	}
+	if len(got) != 1 || got[0] != "WD4-A1 BE5-G4" || skipped != 1 {
+		t.Fatalf("replay: lines %q, %d boards passed over; want [WD4-A1 BE5-G4] and 1", got, skipped)
+	}
+}
+
+// When several sockets would explain the boards stuck, the players are
+// asked which one they put the marble on; the socket they name is taken
+// for stuck, and the turns its lines change are asked about.
+func TestSocketQuestion(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	line := func(s ...string) []engine.Turn {
+		var out []engine.Turn
+		p := b.r.Game().PositionAfter(0)
+		for _, x := range s {
+			tn, err := engine.ParseTurn(b.r.b, x)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p = p.MustPlay(tn)
+			if p, err = p.Play(tn); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, tn)
 		}
-		return p, p.Cells()
+		return out
 	}
-	p1, b1 := after(r.Position(), "WD4-A1")
-	_, try := after(p1, "BD5-A2")
-	_, b4 := after(p1, "GC3-A3")
-	boards := []histBoard{
-		{at: board{cells: b1}, root: root},
-		{at: board{cells: try}, root: root},
-		{at: board{cells: b1}, root: root},
-		{at: board{cells: b4}, root: root},
+	found := []socketLines{
+		{cell: mustCell(t, b, "D4"), lines: [][]engine.Turn{line("WD4-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{line("GE5-A1", "BD3-G4")}},
 	}
-	lines, skipped := r.replay(boards, engine.NoCell, nil)
-	if len(lines) != 1 || r.notation(lines[0].turns) != "WD4-A1 GC3-A3" {
-		var got []string
-		for _, l := range lines {
-			got = append(got, r.notation(l.turns))
+	ev := b.r.askSocket(b.now, 0, found)
+	q, ok := b.r.Asking()
+	if len(ev) != 1 || !ok || q.About != "cell" || strings.Join(q.Options, " ") != "D4 E5" || q.Turn != 1 || q.Provisional != -1 {
+		t.Fatalf("socket question %+v, events %v", q, ev)
+	}
+	if b.r.Game().Len() != 1 {
+		t.Fatalf("the question changed the game: %d turns", b.r.Game().Len())
+	}
+	ev = b.r.Answer(b.now, q.ID, 0)
+	var fault bool
+	var rev *Question
+	for _, e := range ev {
+		switch x := e.Body.(type) {
+		case Fault:
+			fault = fault || x.ReasonMsg != nil && x.ReasonMsg.Key == "fault.stuck-cell" && strings.Contains(x.Reason, "D4")
+		case Question:
+			rev = &x
 		}
-		t.Fatalf("lines %q; want WD4-A1 GC3-A3", got)
 	}
-	// Passed over: the board that put the try right (the try's lines do
-	// not explain it), then the try itself, once the last board shows
-	// the game went on from before it.
-	if skipped != 2 {
-		t.Errorf("%d boards passed over; want 2", skipped)
+	if !fault || rev == nil || rev.About != "turns" || rev.Turn != 1 || len(rev.Options) != 1 || rev.Options[0] != "WD4-A1 BD3-G4" {
+		t.Fatalf("after naming D4: events %v", ev)
+	}
+	b.r.Answer(b.now, rev.ID, 0)
+	g := b.r.Game()
+	var got []string
+	for i := 0; i < g.Len(); i++ {
+		tn, _ := g.Turn(i)
+		got = append(got, engine.FormatTurn(b.r.b, tn))
+	}
+	if strings.Join(got, " ") != "WD4-A1 BD3-G4" || strings.Join(b.r.DeadCells(), " ") != "D4" {
+		t.Fatalf("game %v, faulty sockets %v; want WD4-A1 BD3-G4 with D4 stuck", got, b.r.DeadCells())
+	}
+	// An answer out of range names the options.
+	if ev := b.r.Answer(b.now, 99, 0); len(ev) != 1 || ev[0].Body.Kind() != "fault" {
+		t.Fatalf("answer to no question: %v", ev)
 	}
 }

@@ -28,6 +28,20 @@ type Timing struct {
 	rng    *rand.Rand
 	ioctls int
 	wakes  int
+	// stall is charged to the next SPI message, on stallClk (Stall).
+	stall    time.Duration
+	stallClk clock.Clock
+}
+
+// Stall makes the next SPI message take d longer, as a starved Pi's scan
+// does (a GC pause, an SD card's fsync, a busy CPU): the frames stop for
+// that long, and the scan misses what the hands do meanwhile. The time
+// passes on clk (the board's virtual clock), or, if nil, on the wall clock.
+func (t *Timing) Stall(d time.Duration, clk clock.Clock) {
+	t.mu.Lock()
+	t.stall += d
+	t.stallClk = clk
+	t.mu.Unlock()
 }
 
 // NewTiming returns the timing of model m charged to clk (nil for none).
@@ -39,7 +53,16 @@ func NewTiming(m *pi.Model, clk clock.Clock, seed uint64) *Timing {
 func (t *Timing) ioctl(transfers, n int, f physic.Frequency, idle int) {
 	t.mu.Lock()
 	t.ioctls++
+	stall, stallClk := t.stall, t.stallClk
+	t.stall = 0
 	t.mu.Unlock()
+	if stall > 0 {
+		if stallClk != nil {
+			stallClk.Sleep(stall)
+		} else {
+			time.Sleep(stall)
+		}
+	}
 	if t.clk == nil || f <= 0 {
 		return
 	}

@@ -248,6 +248,9 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		play: func(ctx context.Context, n *node.Node) error {
 			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen,
 				hw: hw, presses: presses, stallEvery: *stallEvery, hands: h}
+			if ls != nil {
+				p.virtual = ls
+			}
 			if play != nil {
 				lr, err := newLEDReader(w, hw.LEDs)
 				if err != nil {
@@ -393,8 +396,11 @@ type simPlayers struct {
 	// questions; nil in tests that drive play alone.
 	hw      *sim.Hardware
 	presses chan buttons.Event
-	// stallEvery: the hands move unseen for 150-600 ms about this often.
+	// stallEvery: the scan stalls for 150-600 ms about this often, and
+	// misses what the hands do meanwhile; virtual is the board's virtual
+	// clock the stalls pass on (nil: the wall clock).
 	stallEvery time.Duration
+	virtual    hwclock.Clock
 	// game is the record being played, as the players remember it.
 	game atomic.Pointer[engine.Game]
 	// vs, if not nil, plays against the engine (--vs-engine).
@@ -616,8 +622,18 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 	}
 	h := p.hands
 	start := h.Now()
-	last, lastAt := "", int64(0)
+	last, lastAt, prevMS := "", int64(0), int64(-1)
 	_, err := physical.Play(from, turns, opt, func(ms int64, cells []byte) error {
+		if gap := ms - prevMS; p.stallEvery > 0 && p.hw != nil && prevMS >= 0 && gap > opt.ScanMS {
+			// The generator dropped the frames of a stall: the board's
+			// scan stalls as long, from when the stall began, while the
+			// hands go on (the scan then misses what they did).
+			if err := h.Sleep(ctx, start.Add(p.wall(prevMS)).Sub(h.Now())); err != nil {
+				return err
+			}
+			p.hw.Timing.Stall(p.wall(gap), p.virtual)
+		}
+		prevMS = ms
 		if string(cells) == last {
 			return nil
 		}

@@ -21,8 +21,10 @@ import (
 // whole simulated board, as `zertzboard sim --virtual` runs it (virtual
 // Hall sensors read over the ADC and multiplexer drivers, the classifier,
 // the scan loop, the referee, the controller, the journal and the MQTT
-// broadcast), at speed 1 and at speed 20, and checks that the game the
-// board kept is its source record's: every turn and the result. The board
+// broadcast), at speed 1 and at speed 20, and at speed 1 with the scan
+// missing 150-600 ms about every 2 s (the stalls exam's condition), and
+// checks that the game the board kept is its source record's: every turn
+// and the result. The board
 // and the players run on the lockstep clock, so human speed costs no wall
 // time and no run depends on the machine's load. The simulated players
 // answer any question with the buttons, from what they played.
@@ -31,12 +33,19 @@ import (
 // each failure it shows then repeats exactly, with the game's seed.
 func TestSimEveryGameOnVirtualTime(t *testing.T) {
 	dir := samples.BuiltinDir()
-	for _, speed := range []string{"1", "20"} {
+	for _, run := range []struct{ name, speed, stalls string }{
+		{"speed1", "1", "0"},
+		{"speed20", "20", "0"},
+		// The stalls exam's condition through the whole controller: the
+		// scan misses 150-600 ms about every 2 s, so the referee infers
+		// turns and asks, and the players answer with the buttons.
+		{"speed1-stalls", "1", "2s"},
+	} {
 		for i, n := range samples.BuiltinNames() {
-			t.Run(fmt.Sprintf("speed%s/%s", speed, n), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s", run.name, n), func(t *testing.T) {
 				t.Parallel()
-				simGameEndsAsRecorded(t, filepath.Join(dir, n), speed, "--virtual", "--seed", fmt.Sprint(i+1),
-					"--http", "127.0.0.1:0", "--results", t.TempDir())
+				simGameEndsAsRecorded(t, filepath.Join(dir, n), run.speed, "--virtual", "--seed", fmt.Sprint(i+1),
+					"--stall-every", run.stalls, "--http", "127.0.0.1:0", "--results", t.TempDir())
 			})
 		}
 	}
@@ -200,7 +209,12 @@ func checkResultsDir(t *testing.T, dir string, rep *record.Replay) {
 		return
 	}
 	if len(envelopes) != 1 {
-		t.Fatalf("the results hold %d games; want the one played", len(envelopes))
+		var all []string
+		for _, e := range envelopes {
+			data, _ := os.ReadFile(e)
+			all = append(all, filepath.Base(e)+": "+string(data))
+		}
+		t.Fatalf("the results hold %d games; want the one played:\n%s", len(envelopes), strings.Join(all, "\n"))
 	}
 	data, err := os.ReadFile(envelopes[0])
 	if err != nil {

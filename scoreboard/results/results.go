@@ -164,6 +164,22 @@ func (r *Store) Add(b Finished) {
 		if bytes.Equal(old.Record, rec) {
 			return
 		}
+		if corrects(old.Record, rec) {
+			// The players answered the referee's question after the
+			// end: the same game, its answered turns corrected.
+			old.Finished, old.Winner, old.Reason, old.Note = finishedAt(b.Published, r.now()), b.Winner, b.Reason, b.Note
+			old.Turns, old.Clock, old.Record = b.Turns, b.Clock, json.RawMessage(rec)
+			r.log.Info("scoreboard: result corrected", "game", id, "board", b.Board, "reason", old.Reason, "winner", winnerText(old.Winner))
+			if r.dir != "" {
+				if err := r.save(old); err != nil {
+					r.diskErr = err
+					r.log.Error("scoreboard: saving a result", "game", id, "err", err)
+				} else {
+					r.diskErr = nil
+				}
+			}
+			return
+		}
 		sum := sha256.Sum256(rec)
 		id = clipID(id, 91) + "-" + hex.EncodeToString(sum[:4])
 		if r.byID[id] != nil {
@@ -183,6 +199,43 @@ func (r *Store) Add(b Finished) {
 			r.diskErr = nil
 		}
 	}
+}
+
+// corrects reports whether record b is record a corrected: the same game
+// (variant, first player, players, date), whose turns differ only in
+// turns b lists as answered (the players answered the referee's question
+// about them after the game ended), in one turn at least.
+func corrects(a, b []byte) bool {
+	type rec struct {
+		Variant  string    `json:"variant"`
+		First    int       `json:"first"`
+		Players  [2]string `json:"players"`
+		Date     string    `json:"date"`
+		Turns    []string  `json:"turns"`
+		Answered []int     `json:"answered_turns"`
+	}
+	var x, y rec
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	if x.Variant != y.Variant || x.First != y.First || x.Players != y.Players || x.Date != y.Date {
+		return false
+	}
+	answered := map[int]bool{}
+	for _, n := range y.Answered {
+		answered[n] = true
+	}
+	differ := false
+	for i := 0; i < max(len(x.Turns), len(y.Turns)); i++ {
+		if i < len(x.Turns) && i < len(y.Turns) && x.Turns[i] == y.Turns[i] {
+			continue
+		}
+		if !answered[i+1] {
+			return false
+		}
+		differ = true
+	}
+	return differ
 }
 
 // clipID shortens a game ID (ASCII) to n bytes.
