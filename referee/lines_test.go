@@ -255,3 +255,47 @@ func TestMarbleJumpedDuringStall(t *testing.T) {
 		t.Errorf("lines at rest %q; want a marble of each colour on D5, jumped by D4xD6", got)
 	}
 }
+
+// The lines of play outlive an illegal try put right at once: when the
+// board is again the one they explained before it, they go on. Dropped
+// with the try, the referee read the board afresh from the official
+// position and could not reach it (the stalls exam's game 130 with seed
+// 9: a resynchronisation then asked about a wrong reading, and ten turns
+// followed it).
+func TestLinesOutliveTryPutRight(t *testing.T) {
+	b := newBench(t, "37 oooo/ooooo/oooooo/ooowooo/oooooo/ooooo/oooo 5,8,10 0,0,0 0,0,0 0", Casual)
+	r := b.r
+	b.show("")
+	// Three turns: a marble on D5, jumped by D4xD6, unseen; then BG1-A2.
+	s1 := b.board("D4=o D6=w A1=. G1=b A2=.")
+	var lines []line
+	r.extend(r.rootLine(), board{cells: s1, stalled: true}, func(l line) {
+		if l.rest && (len(lines) == 0 || !sameLine(lines[len(lines)-1], l)) {
+			lines = append(lines, l)
+		}
+	})
+	for _, l := range lines {
+		if len(l.turns) != 3 {
+			t.Fatalf("line %s; want three turns", r.notation(l.turns))
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("%d lines; want at least a marble of each colour on D5", len(lines))
+	}
+	// The referee follows them, having seen s1 settled.
+	r.lines, r.settled = lines, s1
+	ev := b.show("D4=o D6=w A1=. G1=b A2=. G2=w G3=b") // a try: two marbles at once...
+	if r.lines != nil || !strings.Contains(kinds(ev), "illegal") {
+		t.Fatalf("events %q: want the try flagged illegal", kinds(ev))
+	}
+	ev = b.holdFor(s1, DefaultHopMS+DefaultSettleMS+50) // ...put right at once
+	var q *Question
+	for _, e := range ev {
+		if x, ok := e.Body.(Question); ok {
+			q = &x
+		}
+	}
+	if q == nil || q.Turn != 1 {
+		t.Fatalf("events %q: want the lines followed on, and a question about them", kinds(ev))
+	}
+}
