@@ -440,7 +440,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
 	r.doubtful = false
-	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	r.lines, r.linesBefore, r.linesOld, r.kept = nil, nil, nil, nil
 	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
 	r.hist, r.stuck = nil, 0
