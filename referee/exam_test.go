@@ -52,14 +52,14 @@ var examConditions = []examCondition{
 	}, 87, 0, 0},
 	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
-	}, 98, 0, 0},
+	}, 100, 0, 0},
 	{"10hz", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS = 100
 	}, 100, 0, 0},
 	{"dead", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, '?'
-	}, 94, 0, 0},
+	}, 100, 0, 0},
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
@@ -126,8 +126,14 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 	var wrongTurns []int
 	var wrongDetail []string
 	check := func(ev []referee.Event, asked bool) {
+		// A question covers the turns from its Turn on: a turn committed
+		// beside it but before it was not asked about.
+		from := 0
 		for _, e := range ev {
 			if q, ok := e.Body.(referee.Question); ok {
+				if !asked || q.Turn < from {
+					from = q.Turn
+				}
 				asked = true
 				k := 0
 				for i, w := range wrongTurns {
@@ -143,7 +149,7 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 		}
 		for _, e := range ev {
 			m, ok := e.Body.(referee.Move)
-			if !ok || asked {
+			if !ok || asked && (from == 0 || m.Turn >= from) {
 				continue
 			}
 			if m.Turn > rep.Game.Len() || (m.Notation != record(m.Turn-1) && !sameLoopNotation(b, rep.Game, m)) {

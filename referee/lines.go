@@ -113,7 +113,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		// After the game the board shows its result until the players
 		// clear it: pieces only come off.
 		for c := 0; c < len(obs); c++ {
-			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !(l.cl.set&bit(engine.Cell(c)) != 0 && o == l.cl.orig[c]) {
+			if o, e := obs[c], l.cells[c]; o != e && o != '?' && o != '.' && !(o == 'o' && isMarble(e)) && !l.cl.clearing(engine.Cell(c), o) {
 				return
 			}
 		}
@@ -148,13 +148,20 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 	// A cell the hands touched between the boards may have held a turn's
 	// marble that has gone again (jumped, or claimed). After a stall, the
 	// board may be three turns on.
-	depth := 1
+	depth, hidden := 1, uint64(0)
 	if at.stalled {
 		depth = 2
 	}
 	depth += r.deeper
+	if at.stalled && unknown == 0 {
+		// A marble put down and jumped over during the stall never
+		// showed: the ring between two changed cells may have held it.
+		// (With a socket unknown, the lines try what it holds instead:
+		// both would multiply them past what a board may cost.)
+		hidden = r.between(changed)
+	}
 	if at.stalled {
-		r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, add)
+		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, add)
 		return
 	}
 	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, func(n line) {
@@ -163,6 +170,19 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		}
 		add(n)
 	})
+}
+
+// between is the cells a one-hop jump between two cells of set passes
+// over.
+func (r *Referee) between(set uint64) uint64 {
+	var out uint64
+	for a := set; a != 0; a &= a - 1 {
+		from := engine.Cell(bits.TrailingZeros64(a))
+		for b := a & (a - 1); b != 0; b &= b - 1 {
+			out |= bit(r.b.Between(from, engine.Cell(bits.TrailingZeros64(b))))
+		}
+	}
+	return out
 }
 
 // furtherTurns adds the lines that explain obs with one turn from l
@@ -313,7 +333,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && len(prev) == 1 && len(prev[0].turns) == 0 {
 		next, whole = r.afterStall(next, raw, &work)
 	}
-	if whole && r.stalled && (len(next) == 0 || len(r.unknown) == 0 && !r.colourShown(next)) {
+	if whole && r.stalled && len(r.unknown) == 0 && (len(next) == 0 || !r.colourShown(next)) {
 		// After a stall, perhaps more turns came and went between the
 		// boards than the lines look for, or the lines never put a marble
 		// where the board showed one in passing: look deeper, among the
@@ -362,10 +382,9 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		ev = append(ev, Event{t, Restored{Player: r.game.Position().ToMove()}})
 	}
 	if len(next) > maxLines {
-		// Too many to follow: ask about the first few rather than guess.
-		next = next[:maxOptions]
-		r.lines = next
-		return append(ev, r.askLines(t, known, next)...), true
+		// Too many to follow: ask about their first turns rather than
+		// guess.
+		return append(ev, r.askFirst(t, known, next, maxOptions)...), true
 	}
 	// A turn is committed once every line begins with it. With a sensor
 	// dead, a turn there shows only in part, and an illegal try can look
@@ -429,9 +448,14 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if minLen >= maxLineTurns {
 		// Lines kept apart this long are asked about, however many:
 		// memory stays bounded, and the referee asks rather than guess.
-		return append(ev, r.askLines(t, known, r.lines[:min(len(r.lines), maxIndistinct)])...), true
+		return append(ev, r.askFirst(t, known, r.lines, maxIndistinct)...), true
 	}
-	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter {
+	// Read with a sensor dead, lines that ran apart on the first board
+	// they explain wait for the next board or for the board to hold: an
+	// illegal try put right at once can look like turns with the dead
+	// socket's ring in them.
+	wait := fresh && len(r.unknown) > 0
+	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter && !wait {
 		if len(r.lines) <= limit {
 			return append(ev, r.askLines(t, known, r.lines)...), true
 		}
@@ -486,6 +510,100 @@ func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
 	return r.ask(t, obs, 0, opts, r.linesReason())
 }
 
+// askFirst asks which of the lines was played when at most limit of them
+// differ; when more do, it asks about the turns they begin with (the
+// longest beginnings of which at most limit differ), follows the lines
+// that begin as the game does meanwhile, and keeps the others for the
+// answer. Cutting the lines to limit would leave out, as often as not,
+// the one the players played.
+func (r *Referee) askFirst(t int64, obs string, lines []line, limit int) []Event {
+	cp := len(commonPrefix(lines))
+	k, n := 0, 0
+	for ; ; k++ {
+		c := distinctPrefixes(lines, k)
+		if c > limit {
+			break
+		}
+		if n = c; k > maxLineTurns+cp || c == len(lines) {
+			k = -1 // every line whole: ask about them all
+			break
+		}
+	}
+	if k < 0 || n == 0 {
+		return r.askLines(t, obs, lines[:min(len(lines), limit)])
+	}
+	k-- // the longest beginnings of which at most limit differ
+	if k <= cp {
+		// Even their first turns apart differ too much to ask: ask about
+		// the first few lines rather than guess.
+		return r.askLines(t, obs, lines[:min(len(lines), limit)])
+	}
+	var opts []option
+	var groups [][]line
+	from := r.game.Position()
+	for _, l := range lines {
+		p := l.turns[:min(k, len(l.turns))]
+		i := 0
+		for i < len(opts) && !sameTurns(opts[i].turns, p) {
+			i++
+		}
+		if i == len(opts) {
+			q, ok := r.playable(from, p)
+			if !ok {
+				continue
+			}
+			opts = append(opts, option{turns: p, end: q.Result()})
+			groups = append(groups, nil)
+		}
+		if len(groups[i]) < maxLines {
+			groups[i] = append(groups[i], l)
+		}
+	}
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	if len(opts) < 2 {
+		return r.askLines(t, obs, lines[:min(len(lines), limit)])
+	}
+	for _, o := range opts {
+		if o.end.Over {
+			// A beginning that ends the game is asked about as any end is.
+			return r.askEnd(t, obs, 0, opts, r.linesReason())
+		}
+	}
+	base := r.game.Len()
+	ev := r.ask(t, obs, 0, opts, r.linesReason())
+	q := r.question
+	if q == nil || q.prov < 0 || q.base != base || len(q.options) != len(opts) {
+		// Widened with an open question's options (ask): the lines do not
+		// start from the game any more.
+		return ev
+	}
+	q.lines = groups
+	r.lines = trimLines(groups[q.prov], opts[q.prov].turns)
+	if len(r.lines) == 0 {
+		r.lines = nil
+	}
+	return ev
+}
+
+// distinctPrefixes counts the lines' different beginnings of k turns
+// (a shorter line is its own beginning).
+func distinctPrefixes(lines []line, k int) int {
+	n := 0
+	for i, l := range lines {
+		p := l.turns[:min(k, len(l.turns))]
+		dup := false
+		for _, m := range lines[:i] {
+			if dup = sameTurns(p, m.turns[:min(k, len(m.turns))]); dup {
+				break
+			}
+		}
+		if !dup {
+			n++
+		}
+	}
+	return n
+}
+
 // linesOver reports whether every line ends the game.
 func (r *Referee) linesOver(lines []line) bool {
 	for _, l := range lines {
@@ -514,9 +632,11 @@ func (r *Referee) linesHeld(t int64) []Event {
 	if len(r.lines) < 2 || len(rest) == 0 || len(rest) > maxIndistinct {
 		return ev
 	}
+	// Lines that leave boards apart only on dead sockets' cells: the
+	// board will not tell them apart while the players wait.
 	same := true
 	for _, l := range rest {
-		same = same && l.cells == rest[0].cells
+		same = same && sameBut(l.cells, rest[0].cells, r.unknown)
 	}
 	if !r.linesOver(rest) && !same {
 		return ev
@@ -524,6 +644,27 @@ func (r *Referee) linesHeld(t int64) []Event {
 	// The board has held with these lines at rest: a turn left under way
 	// that long is no turn under way, and the board will not tell more.
 	return append(ev, r.askLines(t, known, rest)...)
+}
+
+// sameBut reports whether two boards are the same but for the cells in
+// unknown.
+func sameBut(a, b string, unknown []int) bool {
+	if len(unknown) == 0 || len(a) != len(b) {
+		return a == b
+	}
+	for c := 0; c < len(a); c++ {
+		if a[c] == b[c] {
+			continue
+		}
+		dead := false
+		for _, u := range unknown {
+			dead = dead || u == c
+		}
+		if !dead {
+			return false
+		}
+	}
+	return true
 }
 
 // commitPrefix commits the turns p every line begins with, and reports

@@ -29,6 +29,9 @@ type question struct {
 	cell    engine.Cell    // a colour question: the cell; NoCell otherwise
 	colours []engine.Color // a colour question: each option's colour
 	turn    int            // the turn (1-based) the question is about
+	// lines: when the options are the beginnings of lines of play
+	// (askFirst), the lines that begin with each option, from base.
+	lines [][]line
 	// sockets: a socket question (askSocket); each option is a socket
 	// that, stuck, explains the boards, with the lines it explains them
 	// by.
@@ -499,7 +502,11 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	chosen := q.options[opt]
 	r.question = nil
-	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	if q.lines == nil || opt != q.prov {
+		// Lines followed for the option the game took (askFirst) go on.
+		r.lines = nil
+	}
+	r.linesBefore, r.linesOld = nil, nil
 	if opt == q.prov {
 		r.guide = r.idleGuidance()
 		turns := r.answeredTurns(q, chosen)
@@ -542,6 +549,13 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 			break
 		}
 		ev = append(ev, r.commitLine(t, obs, 0, []engine.Turn{turn})...)
+	}
+	if q.lines != nil {
+		// The lines that begin with the answer go on from the game.
+		done, _ := r.turnsPlayed(q.base, r.game.Len())
+		if r.lines = trimLines(q.lines[opt], done); len(r.lines) == 0 {
+			r.lines = nil
+		}
 	}
 	r.guide = r.idleGuidance()
 	return append(ev, Event{t, Inferred{Turns: r.turnsFrom(q.base), Reason: fmt.Sprintf("the players answered %s; the game is replayed with it", chosen.label)}})

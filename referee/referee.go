@@ -127,6 +127,13 @@ type Referee struct {
 	// lines are the lines of play followed while a sensor is dead, and
 	// linesBefore and linesOld those before the last two settled boards.
 	lines, linesBefore, linesOld []line
+	// kept: the lines no line of which explained the last board, an
+	// illegal board; they go on if the next board is keptCells again,
+	// the board before it, while the game is keptLen turns long (a try
+	// put right at once).
+	kept      []line
+	keptLen   int
+	keptCells string
 	// touched holds the cells that showed anything else between the last
 	// two settled boards (a hand over them included), moving those since
 	// the last.
@@ -336,13 +343,17 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		}
 		return ev
 	}
+	// A socket that has just become unknown held every board back for the
+	// unknown time: as blind as a stall, whatever the scan did.
+	blind := r.gap >= stallMS || newlyUnknown(r.unknown, obs.Unknown)
+	before := r.settled
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
 	if r.illegal {
 		// The last board explained nothing (an illegal try, or turns not
 		// yet understood): what the hands did before it still counts.
-		r.touched, r.stalled = r.touched|r.moving, r.stalled || r.gap >= stallMS
+		r.touched, r.stalled = r.touched|r.moving, r.stalled || blind
 	} else {
-		r.touched, r.stalled = r.moving, r.gap >= stallMS
+		r.touched, r.stalled = r.moving, blind
 		r.showed = [3]uint64{}
 	}
 	r.moving, r.gap = 0, 0
@@ -366,18 +377,43 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.linesHold = false
 		return append(ev, r.blindObserve(t, obs.Cells)...)
 	}
+	if r.lines == nil && r.kept != nil && r.keptLen == r.game.Len() && obs.Cells == r.keptCells && !r.Over() {
+		// The board before was an illegal try, put right at once: the
+		// board is again the one the lines explained before it, and
+		// they go on.
+		r.lines = r.kept
+	}
+	r.kept = nil
 	if r.lines != nil && !r.Over() {
 		// Following lines of play: the board goes to them first.
 		if got, ok := r.linesObserve(t, obs.Cells); ok {
 			return append(ev, got...)
 		}
+		r.kept, r.keptLen, r.keptCells = r.lines, r.game.Len(), before
 	}
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 	got := r.infer(t, r.known(obs.Cells))
+	if commits(got) || !r.illegal {
+		r.kept = nil // the board made sense without them
+	}
 	if len(r.unknown) > 0 && !commits(got) && r.known(obs.Cells) != r.Expected() {
 		r.recheckUnknown, r.deferred = true, true
 	}
 	return append(ev, got...)
+}
+
+// newlyUnknown reports whether now holds a cell that was not in before.
+func newlyUnknown(before, now []int) bool {
+	for _, c := range now {
+		fresh := true
+		for _, b := range before {
+			fresh = fresh && b != c
+		}
+		if fresh {
+			return true
+		}
+	}
+	return false
 }
 
 // commits reports whether events commit a turn or take one back.
@@ -417,7 +453,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.tbWait, r.redo, r.hyps, r.lost, r.question, r.cleared, r.mustCapture = 0, nil, nil, 0, nil, false, false
 	r.waitEnd, r.endInferred, r.answered = nil, false, nil
 	r.doubtful = false
-	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	r.lines, r.linesBefore, r.linesOld, r.kept = nil, nil, nil, nil
 	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
 	r.hist, r.stuck = nil, 0

@@ -134,7 +134,7 @@ func (r *Referee) takeback(t int64, k int) []Event {
 	}
 	r.cl, r.illegal, r.demand, r.restAt, r.jumperSeen, r.redo, r.hyps = claims{}, false, false, engine.NoCell, nil, redo, nil
 	r.endInferred = false
-	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	r.lines, r.linesBefore, r.linesOld, r.kept = nil, nil, nil, nil
 	for len(r.missed) > 0 && r.missed[len(r.missed)-1] > r.game.Len() {
 		r.missed = r.missed[:len(r.missed)-1]
 	}
