@@ -28,8 +28,8 @@ import (
 // and the players run on the lockstep clock, so human speed costs no wall
 // time and no run depends on the machine's load. The simulated players
 // answer any question with the buttons, from what they played.
-// ZERTZ_SIM_STALLS=2s hides the hands from the scan for 150-600 ms that
-// often (of wall time at the given speed), here as on the wall clock;
+// ZERTZ_SIM_STALLS=2s stalls the scan for 150-600 ms that often (of wall
+// time at the given speed) in every run, here as on the wall clock;
 // each failure it shows then repeats exactly, with the game's seed.
 func TestSimEveryGameOnVirtualTime(t *testing.T) {
 	dir := samples.BuiltinDir()
@@ -91,8 +91,8 @@ func TestSimVirtualIsRepeatable(t *testing.T) {
 //
 // By default it plays the first built-in game (the one make run shows
 // first); ZERTZ_SIM_ALL=1 plays every built-in game, ZERTZ_SIM_SPEEDS=1,20
-// also at human speed (an hour or more), and ZERTZ_SIM_STALLS=2s hides
-// the hands from the scan for 150-600 ms that often (the referee then
+// also at human speed (an hour or more), and ZERTZ_SIM_STALLS=2s stalls
+// the scan for 150-600 ms that often (the referee then
 // infers turns and asks; the simulated players answer with the buttons,
 // from what they played). TestSimEveryGameOnVirtualTime plays them all,
 // at both speeds, on virtual time.
