@@ -237,7 +237,6 @@ func (r *Referee) turnsPlayed(from, to int) (turns []engine.Turn, after []int) {
 // not tell the whole story: even one is asked about, and none is
 // committed until the answer.
 func (r *Referee) askEnd(t int64, obs string, back int, opts []option, reason string) []Event {
-	back, opts, _ = r.widen(back, opts)
 	q := r.openQuestion(back, opts)
 	q.prov = -1
 	var ev []Event
@@ -353,7 +352,8 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 // widen keeps an open question's guess from standing as fact. While a
 // question is open, the game follows one of its options; a new question
 // about later turns would replace it, and that option would stay in the
-// game unanswered. The new question asks about both instead: each of its
+// game unanswered. The new question asks about both instead (unless it
+// is about the end of the game, every option ending it): each of its
 // options after each of the open one's, with the turns committed between,
 // as far as they are legal (at most maxIndistinct), the line the game
 // follows first. It returns the options and how many turns back they
@@ -362,6 +362,17 @@ func (r *Referee) widen(back int, opts []option) (int, []option, bool) {
 	old := r.question
 	base := r.game.Len() - back
 	if old == nil || old.sockets != nil || old.prov < 0 || base <= old.base {
+		return back, opts, false
+	}
+	ends := true
+	for _, o := range opts {
+		ends = ends && o.end.Over
+	}
+	if ends {
+		// A question about the end of the game is not widened: if the
+		// open question's options are all wrong (a line the search never
+		// found), the wider one could never be answered, and the game
+		// would wait for ever at the open one's turn.
 		return back, opts, false
 	}
 	done, _ := r.turnsPlayed(old.base, base)
