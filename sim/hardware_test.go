@@ -234,3 +234,20 @@ func TestTimingDraws(t *testing.T) {
 		t.Errorf("%d fsync stalls in %d; want about %d", stalls, n, n/100)
 	}
 }
+
+// A stall holds the next SPI message for its length on the clock it is
+// given, once: the scan stops, as a starved Pi's does.
+func TestTimingStall(t *testing.T) {
+	m, _ := pi.ByName("3b")
+	tm := NewTiming(m, nil, 1) // no bus costs charged: only the stall
+	clk := clock.NewFake(time.Unix(0, 0))
+	tm.Stall(400*time.Millisecond, clk)
+	tm.ioctl(1, 3, physic.MegaHertz, 0)
+	if got := clk.Slept(); got != 400*time.Millisecond {
+		t.Fatalf("the message after a 400 ms stall slept %s", got)
+	}
+	tm.ioctl(1, 3, physic.MegaHertz, 0)
+	if got := clk.Slept(); got != 400*time.Millisecond {
+		t.Fatalf("the stall was charged twice: %s slept", got)
+	}
+}
