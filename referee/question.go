@@ -237,6 +237,7 @@ func (r *Referee) turnsPlayed(from, to int) (turns []engine.Turn, after []int) {
 // not tell the whole story: even one is asked about, and none is
 // committed until the answer.
 func (r *Referee) askEnd(t int64, obs string, back int, opts []option, reason string) []Event {
+	back, opts, _ = r.widen(back, opts)
 	q := r.openQuestion(back, opts)
 	q.prov = -1
 	var ev []Event
@@ -309,6 +310,12 @@ func (r *Referee) turnsFrom(base int) []int {
 // colour and agree on the result).
 func (r *Referee) ask(t int64, obs string, back int, opts []option, reason string) []Event {
 	back, opts, widened := r.widen(back, opts)
+	return r.askWith(t, obs, back, opts, reason, widened)
+}
+
+// askWith is ask once the options are widened (widened says whether they
+// were; see widen).
+func (r *Referee) askWith(t int64, obs string, back int, opts []option, reason string, widened bool) []Event {
 	base := r.game.Len() - back
 	q := r.openQuestion(back, opts)
 	for i, o := range opts {
@@ -317,17 +324,13 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 			break
 		}
 	}
-	if q.prov < 0 && q.cell != engine.NoCell && !r.doubtful {
+	if q.prov < 0 && q.cell != engine.NoCell && !r.doubtful && !widened && sameEnd(opts) {
 		// Options that differ only in the colour of a marble never seen,
 		// every one ending the game with the same result: the turns and
-		// the end are certain, the colour is asked for the record.
-		same := true
-		for _, o := range opts[1:] {
-			same = same && o.end == opts[0].end
-		}
-		if same {
-			q.prov = 0
-		}
+		// the end are certain, the colour is asked for the record. (Not
+		// so when the question was widened with an open one: its turns
+		// are no more certain than the open one's.)
+		q.prov = 0
 	}
 	// Otherwise, when every option ends the game, none is followed: the
 	// lines are the referee's reading, and a game never ends on it.
@@ -352,8 +355,7 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 // widen keeps an open question's guess from standing as fact. While a
 // question is open, the game follows one of its options; a new question
 // about later turns would replace it, and that option would stay in the
-// game unanswered. The new question asks about both instead (unless it
-// is about the end of the game, every option ending it): each of its
+// game unanswered. The new question asks about both instead: each of its
 // options after each of the open one's, with the turns committed between,
 // as far as they are legal (at most maxIndistinct), the line the game
 // follows first. It returns the options and how many turns back they
@@ -362,17 +364,6 @@ func (r *Referee) widen(back int, opts []option) (int, []option, bool) {
 	old := r.question
 	base := r.game.Len() - back
 	if old == nil || old.sockets != nil || old.prov < 0 || base <= old.base {
-		return back, opts, false
-	}
-	ends := true
-	for _, o := range opts {
-		ends = ends && o.end.Over
-	}
-	if ends {
-		// A question about the end of the game is not widened: if the
-		// open question's options are all wrong (a line the search never
-		// found), the wider one could never be answered, and the game
-		// would wait for ever at the open one's turn.
 		return back, opts, false
 	}
 	done, _ := r.turnsPlayed(old.base, base)
@@ -408,6 +399,17 @@ func (r *Referee) widen(back int, opts []option) (int, []option, bool) {
 		return back, opts, false
 	}
 	return r.game.Len() - old.base, out, true
+}
+
+// sameEnd reports whether every option ends the game with the same
+// result.
+func sameEnd(opts []option) bool {
+	for _, o := range opts {
+		if !o.end.Over || o.end != opts[0].end {
+			return false
+		}
+	}
+	return len(opts) > 0
 }
 
 // openQuestion numbers a question about opts (lines from the position
