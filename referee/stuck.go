@@ -414,21 +414,8 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 // (read with cell unknown) say were played, where they are not those
 // committed: a stuck sensor made the referee commit on its reading.
 func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines [][]engine.Turn) []Event {
-	// The committed turns since base, passes left out as the lines do.
-	done, at := r.turnsPlayed(base, r.game.Len())
 	// The turns every line and the game share stand.
-	keep := len(done)
-	for _, l := range lines {
-		k := 0
-		for k < keep && k < len(l) && l[k] == done[k] {
-			k++
-		}
-		keep = k
-	}
-	from := base
-	if keep > 0 {
-		from = at[keep-1]
-	}
+	keep, from := r.shared(base, lines)
 	var opts []option
 	start := r.game.PositionAfter(from)
 	for _, l := range lines {
@@ -466,6 +453,26 @@ func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines
 	return r.ask(t, string(known), back, opts, reason)
 }
 
+// shared returns how many of the turns committed since base (passes left
+// out, as lines of play leave them) every line begins with, and the game's
+// length after them.
+func (r *Referee) shared(base int, lines [][]engine.Turn) (keep, from int) {
+	done, at := r.turnsPlayed(base, r.game.Len())
+	keep = len(done)
+	for _, l := range lines {
+		k := 0
+		for k < keep && k < len(l) && l[k] == done[k] {
+			k++
+		}
+		keep = k
+	}
+	from = base
+	if keep > 0 {
+		from = at[keep-1]
+	}
+	return keep, from
+}
+
 // askSocket asks the players on which socket they put the marble the
 // board did not see: each of the sockets found would explain the boards
 // with its sensor stuck (see stuckSearch), and nothing on the board tells
@@ -474,21 +481,11 @@ func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines
 // (askRevision).
 func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
 	// The question is about the first turn any line changes.
-	done, at := r.turnsPlayed(base, r.game.Len())
-	keep := len(done)
+	var lines [][]engine.Turn
 	for _, s := range found {
-		for _, l := range s.lines {
-			k := 0
-			for k < keep && k < len(l) && l[k] == done[k] {
-				k++
-			}
-			keep = k
-		}
+		lines = append(lines, s.lines...)
 	}
-	from := base
-	if keep > 0 {
-		from = at[keep-1]
-	}
+	_, from := r.shared(base, lines)
 	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: found}
 	r.nextQuestion++
 	for _, s := range found {
