@@ -147,3 +147,27 @@ func TestExpectedTwoTurnsSeenAtOnce(t *testing.T) {
 		t.Errorf("another turn and the next at once: %q, %d turns; want refused", kinds(ev), c.r.Game().Len())
 	}
 }
+
+// gameTurns is the referee's game in notation, one string per turn.
+func (b *bench) gameTurns() []string {
+	g := b.r.Game()
+	out := make([]string, 0, g.Len())
+	for i := 0; i < g.Len(); i++ {
+		tn, _ := g.Turn(i)
+		out = append(out, engine.FormatTurn(b.r.b, tn))
+	}
+	return out
+}
+
+// playAll plays turns (notation, separated by spaces) from p.
+func playAll(t *testing.T, p engine.Position, turns string) engine.Position {
+	t.Helper()
+	for _, s := range strings.Fields(turns) {
+		turn, err := engine.ParseTurn(p.Board(), s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		p = p.MustPlay(turn)
+	}
+	return p
+}

@@ -82,13 +82,7 @@ func TestFastHandsThreeTurnsBetweenBoards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"WB4-G1", "GC2-A1", "BC1-A4", "C1xC3"} {
-		turn, err := engine.ParseTurn(p.Board(), s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p = p.MustPlay(turn)
-	}
+	p = playAll(t, p, "WB4-G1 GC2-A1 BC1-A4 C1xC3")
 	b := newBench(t, p.String(), Casual)
 	if got, want := b.r.Expected(), ".oo.ooowooobooooooooooooooooooooo.ooo"; got != want {
 		t.Fatalf("the position after C1xC3 is %s; want %s", got, want)
@@ -156,13 +150,7 @@ func TestFastHandsThreeTurnsBetweenBoards(t *testing.T) {
 // from the test's position.)
 func TestStallHidesALongerLine(t *testing.T) {
 	p := engine.NewPosition(engine.MustStandardBoard("48"), engine.Standard, 0)
-	for _, s := range []string{"GE5-A1", "WD3-A3", "BF5-A4", "E5xG5"} {
-		turn, err := engine.ParseTurn(p.Board(), s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p = p.MustPlay(turn)
-	}
+	p = playAll(t, p, "GE5-A1 WD3-A3 BF5-A4 E5xG5")
 	b := newBench(t, p.String(), Casual)
 	if got, want := b.r.Expected(), ".o..oooooooooooooooowoooooooooooooooooooooogoooo"; got != want {
 		t.Fatalf("the position after E5xG5 is %s; want %s", got, want)
@@ -256,13 +244,7 @@ func TestStallHidesAMarbleJumpedAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range strings.Fields("GC3-G4 WD5-F1 BE3-A1 WD2-G1 BB1-A4 GB4-E1 BA2-D7 WD6-F2 D6xD4xB2 B1xB3xB5 BC2-D1 D2xB2 A2xC2 GC5-G2 B5xD5 BD2-G3 D2xB2 WB1-C1 B1xB3 WD6-F5 D6xD4 E3xC4xA2 BB3-D2 A2xC4 BB4-C2 B4xD4 GE3-A2 E3xC4 WB1-B2 BE2-D3 GE3-B3 E2xE4") {
-		turn, err := engine.ParseTurn(p.Board(), s)
-		if err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		p = p.MustPlay(turn)
-	}
+	p = playAll(t, p, "GC3-G4 WD5-F1 BE3-A1 WD2-G1 BB1-A4 GB4-E1 BA2-D7 WD6-F2 D6xD4xB2 B1xB3xB5 BC2-D1 D2xB2 A2xC2 GC5-G2 B5xD5 BD2-G3 D2xB2 WB1-C1 B1xB3 WD6-F5 D6xD4 E3xC4xA2 BB3-D2 A2xC4 BB4-C2 B4xD4 GE3-A2 E3xC4 WB1-B2 BE2-D3 GE3-B3 E2xE4")
 	b := newBench(t, p.String(), Casual)
 	if got, want := b.r.Expected(), "..o....oo..ogoo...ooo..ooboo..oo....."; got != want {
 		t.Fatalf("the position after E2xE4 is %s; want %s", got, want)
@@ -277,12 +259,7 @@ func TestStallHidesAMarbleJumpedAway(t *testing.T) {
 		{1440, 0, "..o....oo..ooo....ogo..ooo?o..oo....."},
 		{2020, 580, "..o....oo..ooo....ooo..ooogo..oo....."},
 	}, 3000, played)
-	var got []string
-	g := b.r.Game()
-	for i := 0; i < g.Len(); i++ {
-		tn, _ := g.Turn(i)
-		got = append(got, engine.FormatTurn(b.r.b, tn))
-	}
+	got := b.gameTurns()
 	if !asked && strings.Join(got, " ") != strings.Join(played, " ") {
 		t.Errorf("the game goes on with %q and asked nothing; the hands played %s", got, strings.Join(played, " "))
 	}
@@ -296,13 +273,7 @@ func TestStallHidesAMarbleJumpedAway(t *testing.T) {
 // named the wrong winner at the end.
 func TestStallGlitchKeepsLongerLines(t *testing.T) {
 	p := engine.NewPosition(engine.MustStandardBoard("48"), engine.Standard, 0)
-	for _, s := range strings.Fields("GC4-H4 WE4-D1 WG2-D8 WD3-F6 WD6-A5 BB4-E7 B4xD4xF4 BC5-E6 D6xB4 GC5-A3 B4xD6 BC5-E1 D6xB4 WD2-A4 D2xD4 BB3-B5 B4xB2 WF5-H1 F5xF3 G2xE4xC3xA1 BB1-A2") {
-		turn, err := engine.ParseTurn(p.Board(), s)
-		if err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		p = p.MustPlay(turn)
-	}
+	p = playAll(t, p, "GC4-H4 WE4-D1 WG2-D8 WD3-F6 WD6-A5 BB4-E7 B4xD4xF4 BC5-E6 D6xB4 GC5-A3 B4xD6 BC5-E1 D6xB4 WD2-A4 D2xD4 BB3-B5 B4xB2 WF5-H1 F5xF3 G2xE4xC3xA1 BB1-A2")
 	b := newBench(t, p.String(), Casual)
 	if got, want := b.r.Expected(), "w....booo.oooooooo.oooooo..oooo..ooooo.ooooo.oo."; got != want {
 		t.Fatalf("the position after BB1-A2 is %s; want %s", got, want)

@@ -62,12 +62,7 @@ func TestStuckSensorFound(t *testing.T) {
 		t.Fatalf("no option is what was played: %+v", q)
 	}
 	b.r.Answer(b.now, q.ID, want)
-	g := b.r.Game()
-	var got []string
-	for i := 0; i < g.Len(); i++ {
-		tn, _ := g.Turn(i)
-		got = append(got, engine.FormatTurn(b.r.b, tn))
-	}
+	got := b.gameTurns()
 	if len(got) < 3 || strings.Join(got[:3], " ") != "WD4-A1 BD3-G4 D3xD5" {
 		t.Fatalf("after the answer the game is %v", got)
 	}
@@ -160,16 +155,7 @@ func TestStuckSensorFoundWhileAsking(t *testing.T) {
 	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))
 	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=."))...)
 	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
-	var found bool
-	var q *Question
-	for _, e := range ev {
-		switch x := e.Body.(type) {
-		case Fault:
-			found = found || x.ReasonMsg != nil && x.ReasonMsg.Key == "fault.stuck-cell" && strings.Contains(x.Reason, "D4")
-		case Question:
-			q = &x
-		}
-	}
+	found, q := stuckFault(ev, "D4")
 	if !found {
 		t.Fatalf("no stuck-sensor fault naming D4 while a question was open: %v", ev)
 	}
@@ -247,26 +233,12 @@ func TestSocketQuestion(t *testing.T) {
 		t.Fatalf("the question changed the game: %d turns", b.r.Game().Len())
 	}
 	ev = b.r.Answer(b.now, q.ID, 0)
-	var fault bool
-	var rev *Question
-	for _, e := range ev {
-		switch x := e.Body.(type) {
-		case Fault:
-			fault = fault || x.ReasonMsg != nil && x.ReasonMsg.Key == "fault.stuck-cell" && strings.Contains(x.Reason, "D4")
-		case Question:
-			rev = &x
-		}
-	}
+	fault, rev := stuckFault(ev, "D4")
 	if !fault || rev == nil || rev.About != "turns" || rev.Turn != 1 || len(rev.Options) != 1 || rev.Options[0] != "WD4-A1 BD3-G4" {
 		t.Fatalf("after naming D4: events %v", ev)
 	}
 	b.r.Answer(b.now, rev.ID, 0)
-	g := b.r.Game()
-	var got []string
-	for i := 0; i < g.Len(); i++ {
-		tn, _ := g.Turn(i)
-		got = append(got, engine.FormatTurn(b.r.b, tn))
-	}
+	got := b.gameTurns()
 	if strings.Join(got, " ") != "WD4-A1 BD3-G4" || strings.Join(b.r.DeadCells(), " ") != "D4" {
 		t.Fatalf("game %v, faulty sockets %v; want WD4-A1 BD3-G4 with D4 stuck", got, b.r.DeadCells())
 	}
@@ -274,4 +246,20 @@ func TestSocketQuestion(t *testing.T) {
 	if ev := b.r.Answer(b.now, 99, 0); len(ev) != 1 || ev[0].Body.Kind() != "fault" {
 		t.Fatalf("answer to no question: %v", ev)
 	}
+}
+
+// stuckFault reports whether events report the socket cell stuck, and
+// returns the last question among them.
+func stuckFault(ev []Event, cell string) (bool, *Question) {
+	var found bool
+	var q *Question
+	for _, e := range ev {
+		switch x := e.Body.(type) {
+		case Fault:
+			found = found || x.ReasonMsg != nil && x.ReasonMsg.Key == "fault.stuck-cell" && strings.Contains(x.Reason, cell)
+		case Question:
+			q = &x
+		}
+	}
+	return found, q
 }

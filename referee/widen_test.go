@@ -24,15 +24,7 @@ func TestNewQuestionKeepsTheOpenOne(t *testing.T) {
 		}
 		return out
 	}
-	game := func() string {
-		g := b.r.Game()
-		var out []string
-		for i := 0; i < g.Len(); i++ {
-			tn, _ := g.Turn(i)
-			out = append(out, engine.FormatTurn(b.r.b, tn))
-		}
-		return strings.Join(out, " ")
-	}
+	game := func() string { return strings.Join(b.gameTurns(), " ") }
 	obs := b.r.Expected()
 	b.r.ask(b.now, obs, 0, []option{{turns: parse("WD4-A1")}, {turns: parse("WD4-G4")}}, "test")
 	first, _ := b.r.Asking()
