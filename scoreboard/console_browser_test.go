@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zertzboard/zertzboard/referee"
 )
 
 // TestConsoleBrowser drives the arbiter console in headless Chromium: the
@@ -19,7 +21,12 @@ func TestConsoleBrowser(t *testing.T) {
 	rec, rep := sampleGame(t, 12)
 	states := gameStates(t, rec, rep, "t1")
 	fb1 := newFakeBoard(t, "tcp://"+r.mb.TCPAddr(), "board", "board-pw", "t1", states[7], recordUpTo(rec, rep, 7))
-	fb2 := newFakeBoard(t, "tcp://"+r.mb.TCPAddr(), "board", "board-pw", "t2", gameStates(t, rec, rep, "t2")[2], recordUpTo(rec, rep, 2))
+	// t2's referee asks on which socket a marble the board missed is: the
+	// arbiter's answer buttons must fit a phone too.
+	st2 := gameStates(t, rec, rep, "t2")[2]
+	st2.Question = &referee.Question{ID: 1, Turn: 2, About: "cell", Options: []string{"A1", "B2", "D1", "E1", "F3", "G4"}, Provisional: -1,
+		Text: "the board did not see a marble put down (turn 2 or after): on which ring was it put, A1 or B2 or D1 or E1 or F3 or G4?"}
+	fb2 := newFakeBoard(t, "tcp://"+r.mb.TCPAddr(), "board", "board-pw", "t2", st2, recordUpTo(rec, rep, 2))
 	closeBrokerFirst(t, r.mb)
 
 	br.navigate(r.url + "/console")
@@ -48,6 +55,12 @@ func TestConsoleBrowser(t *testing.T) {
 		return document.querySelector('form.act select[name=winner] option[value="1"]').textContent; })()`, &winner)
 	if !strings.Contains(winner, rec.Players[1]) {
 		t.Errorf("the winner's choice for t1 reads %q; want %s in it", winner, rec.Players[1])
+	}
+
+	var answers string
+	br.eval(`Array.from(document.querySelectorAll('#view tr[data-board="t2"] button[data-act="answer"]')).map((b) => b.textContent).join("|")`, &answers)
+	if answers != "marble on A1|marble on B2|marble on D1|marble on E1|marble on F3|marble on G4" {
+		t.Errorf("t2's answer buttons read %q", answers)
 	}
 
 	// Pause t1 from its row.

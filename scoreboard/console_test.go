@@ -575,6 +575,13 @@ func TestConsoleAlerts(t *testing.T) {
 	if html, _ = s.renderConsole(i18n.DE); !strings.Contains(html, `data-option="1">D4 schwarz<`) {
 		t.Errorf("a colour question's answers in German:\n%s", html)
 	}
+	// A question about the socket a marble the board missed is on.
+	ps.Question = &referee.Question{ID: 6, Turn: 9, About: "cell", Options: []string{"D4", "E5"}}
+	b, _ = json.Marshal(ps)
+	s.Handle("zertz/t1/state", b)
+	if html, _ = s.renderConsole(i18n.EN); !strings.Contains(html, `data-option="1">marble on E5<`) {
+		t.Errorf("a socket question's answers:\n%s", html)
+	}
 	ps.Question, ps.DeadCells = nil, nil
 	// Hostile names are escaped.
 	ps.Players = [2]string{`<script>x</script>`, "bob"}

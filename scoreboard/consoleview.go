@@ -141,8 +141,12 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 		// One button per option: the arbiter answers the referee.
 		for i, o := range q.Options {
 			label := o
-			if q.About == "colour" && q.Cell != "" {
+			switch {
+			case q.About == "colour" && q.Cell != "":
 				label = q.Cell + " " + colourWord(o, l)
+			case q.About == "cell":
+				// The socket the missed marble is on.
+				label = l.T("console.marble-on", o)
 			}
 			fmt.Fprintf(b, `<button type="button" class="answer" data-act="answer" data-question="%d" data-option="%d">%s</button>`, q.ID, i, view.Esc(label))
 		}
