@@ -187,6 +187,14 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 		}
 		ring = next &^ seen
 	}
+	// Then the sockets further away: a marble put on a stuck socket and
+	// its ring claimed at once shows only as turns read one player
+	// shifted, which the board contradicts far from the socket.
+	for c := 0; c < len(exp); c++ {
+		if seen&bit(engine.Cell(c)) == 0 {
+			near = append(near, engine.Cell(c))
+		}
+	}
 	// The sockets that would do, with the fewest boards passed over as
 	// illegal tries. Two are both taken for stuck: the one that is not
 	// reads again at its next change, and is then trusted.
