@@ -320,6 +320,20 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	work := stepPlays
 	next, whole := r.step(r.lines, r.current(raw), &work)
 	prev, old := r.lines, r.linesBefore
+	if whole && len(next) > 0 {
+		// The board is again the one a line before the last board
+		// showed at rest: the last board may have been an illegal try,
+		// put right since, that other lines explained by chance (two
+		// marbles at once read as a turn and the next under way). The
+		// line goes on beside them.
+		for _, l := range r.linesBefore {
+			if l.rest && !l.pos.Result().Over && !hasLine(next, l) {
+				if l.cl.off(raw); l.cl.diff(raw, l.cells) == 0 {
+					next = append(next, l)
+				}
+			}
+		}
+	}
 	if len(next) == 0 && whole && r.linesBefore != nil {
 		// The last board may have been an illegal try put right since,
 		// which some line happened to explain: the lines before it.
@@ -328,7 +342,14 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	}
 	if len(next) == 0 && whole {
 		// Perhaps a line was never followed: the official position's.
+		// The lines that explained the last board stay at hand as those
+		// before this one: this board may be an illegal try that no line
+		// explains and the official position's did by chance, and the
+		// next board, the try put right, returns to them.
 		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
+		if len(r.lines) > 0 && !(len(r.lines) == 1 && len(r.lines[0].turns) == 0) {
+			prev, old = r.lines, nil
+		}
 	}
 	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && len(prev) == 1 && len(prev[0].turns) == 0 {
 		next, whole = r.afterStall(next, raw, &work)

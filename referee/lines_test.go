@@ -531,3 +531,80 @@ func TestLinesOutliveTryPutRight(t *testing.T) {
 		t.Fatalf("events %q: want the lines followed on, and a question about them", kinds(ev))
 	}
 }
+
+// The lines of play outlive an illegal try that no line explains but the
+// official position's does, by chance: when the try is put right, the
+// lines from before it go on. The dead exam's game 187 with seed 8: two
+// grey marbles set down at once on H2 and C4 (C4's just captured) read as
+// GH2-F2 WD4-A4 with F2 dead; the line played (WB4-A4 B4xD4) was dropped,
+// and once the board held, the referee committed WD4-A4 from the board
+// put right.
+func TestLinesOutliveTryOnlyTheOfficialLineExplains(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
+	p = playAll(t, p, "GC4-I1 WG4-A1 BD3-G7 WD6-E1 BF2-A5 WE5-E9 BG2-H6 G2xE2 GF2-G6 F2xD1 GE2-G1 D1xF2 BG2-F1 G2xE2 BF2-D1 E2xG2 BF2-E2 F2xH2 WG5-D8 G5xG3 H2xF4xD5xD7 BC6-E8 D7xB5 GC6-I5 B5xD7 WF8-F7 BE7-D2 D7xF6")
+	b := newBench(t, p.String(), Casual)
+	b.show("")
+	b.holdFor(b.board("F2=?"), 1200)
+	if len(b.r.unknown) != 1 {
+		t.Fatalf("unknown %v; want F2", b.r.unknown)
+	}
+	played := strings.Fields("WB4-A4 B4xD4 D3xD5")
+	b.scanAll([]scanFrame{
+		{0, 0, b.board("F2=? A4=.")},
+		{400, 0, b.board("F2=? A4=. B4=w")},
+		{900, 0, b.board("F2=? A4=. D4=w C4=o")},
+		{1600, 0, b.board("F2=? A4=. D4=w C4=g H2=g")}, // the try...
+		{2100, 0, b.board("F2=? A4=. D4=w C4=o")},      // ...put right
+		{2600, 0, b.board("F2=? A4=. C4=o D3=o D5=b")},
+	}, 3000, played)
+	if got := strings.Join(b.gameTurns(), " "); got != strings.Join(played, " ") && b.r.question == nil {
+		t.Errorf("the game goes on with %q; the hands played %s", got, strings.Join(played, " "))
+	}
+}
+
+// A line at rest outlives an illegal try that other lines explained by
+// chance, once the try is put right (the dead exam's game 098 with seed
+// 9, F2 dead): two white marbles set down at once on E5 and D5 read as
+// WE5-F1 and the next placement under way, so the line played (WF2-F1,
+// the marble on the dead socket) was dropped, and WE5-F1 was committed.
+func TestLineAtRestOutlivesTryReadAsTurnUnderWay(t *testing.T) {
+	p, err := engine.ParsePosition(start37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = playAll(t, p, "BD4-D1 BG4-E1 GD2-C1 BD3-D7 D3xD5 WD6-E6 D6xD4 GE2-G1 D2xF2 BF1-F5")
+	b := newBench(t, p.String(), Casual)
+	b.show("")
+	b.holdFor(b.board("F2=?"), 1200)
+	if len(b.r.unknown) != 1 {
+		t.Fatalf("unknown %v; want F2", b.r.unknown)
+	}
+	played := strings.Fields("F1xF3 WF2-F1 F2xF4 G4xE4xC3")
+	b.scanAll([]scanFrame{
+		{0, 0, "ooooooooo.ooooo.oowoo..oooo.o?bo..oob"},
+		{900, 0, "ooooooooo.ooooo.oowoo..oooo.??bo..oob"},
+		{930, 0, "ooooooooo.ooooo.oowoo..oooo..?bo..oob"},
+		{1520, 0, "ooooooooo.ooooo.oowoo..ooo?..?bo..oob"}, // the try...
+		{1540, 0, "ooooooooo.ooooo.oowoo..ooow..?bo..oob"},
+		{1550, 0, "ooooooooo.ooooo.oow?o..ooow..?bo..oob"},
+		{1600, 0, "ooooooooo.ooooo.oowwo..ooow..?bo..oob"},
+		{1850, 0, "ooooooooo.ooooo.oow?o..ooow..?bo..oob"}, // ...put right
+		{1900, 0, "ooooooooo.ooooo.oowoo..ooow..?bo..oob"},
+		{1910, 0, "ooooooooo.ooooo.oowoo..ooo?..?bo..oob"},
+		{1920, 0, "ooooooooo.ooooo.oowoo..oooo..?bo..oob"},
+		{2220, 0, "ooooooooo.ooooo.oowoo..oooo..?b?..oob"},
+		{2280, 0, "ooooooooo.ooooo.oowoo..oooo..?bw..oob"},
+		{2290, 0, "ooooooooo.ooooo.oowoo..oooo..??w..oob"},
+		{2340, 0, "ooooooooo.ooooo.oowoo..oooo..?ow..oob"},
+		{2510, 0, "ooooooooo.ooooo.oowoo..ooo...?ow..oob"},
+		{2530, 0, "ooooooooo.ooooo.oowoo..oooo..?ow..oob"},
+		{2740, 0, "ooooooooo.ooooo.oowoo..oooo..?ow..oo?"},
+		{2770, 0, "ooooooooo.ooooo.oowoo..oooo..?ow..ooo"},
+		{2780, 0, "ooooooooo.o?ooo.oowoo..oooo..?ow..ooo"},
+		{2840, 0, "ooooooooo.obooo.oowoo..oooo..?ow..ooo"},
+		{3420, 0, "ooooooooo.obooo.oo?oo..oooo..?ow..ooo"},
+		{3430, 0, "ooooooooo.obooo.ooooo..oooo..?ow..ooo"},
+		{3460, 0, "ooooooooo.obooo.ooooo..oooo..?o?..ooo"},
+		{3490, 0, "ooooooooo.obooo.ooooo..oooo..?oo..ooo"},
+	}, 1000, played)
+}
