@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
@@ -339,6 +341,87 @@ func TestExams(t *testing.T) {
 				t.Logf("games the %s exam does not pass yet:\n%s", cond.name, strings.Join(failed, "\n"))
 			}
 		})
+	}
+}
+
+// otherSeeds are the seeds TestExamsOtherSeeds sits the exams with, beside
+// TestExams's; seedExams the conditions it sits there. A referee that is
+// never wrong does not depend on the players' dice.
+var (
+	otherSeeds = []uint64{8, 9}
+	seedExams  = []string{"stalls", "10hz", "dead"}
+)
+
+// TestExamsOtherSeeds sits the stalls, 10hz and dead exams over the built-in
+// games (the larger sample aside, so that a clone and CI sit the same
+// games) with other seeds than TestExams's, and asks for the exam whole:
+// every game followed to its last turn, no wrong turn committed without a
+// question, no wrong winner. -short sits every tenth game.
+func TestExamsOtherSeeds(t *testing.T) {
+	files, err := samples.Records(samples.BuiltinDir())
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no built-in games: %v", err)
+	}
+	type job struct {
+		file string
+		rec  *record.Record
+		rep  *record.Replay
+	}
+	var jobs []job
+	for i, file := range files {
+		if testing.Short() && i%10 != 0 {
+			continue
+		}
+		rec, err := record.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := rec.Replay()
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		jobs = append(jobs, job{file, rec, rep})
+	}
+	for _, seed := range otherSeeds {
+		for _, cond := range examConditions {
+			if !slices.Contains(seedExams, cond.name) {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/seed%d", cond.name, seed), func(t *testing.T) {
+				t.Parallel()
+				results := make([]examResult, len(jobs))
+				var wg sync.WaitGroup
+				for i, j := range jobs {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						results[i] = sitExam(j.file, j.rec, j.rep, cond, seed)
+					}()
+				}
+				wg.Wait()
+				var followed, questions, wrong, winners int
+				var failed []string
+				for _, r := range results {
+					questions += r.questions
+					wrong += r.wrong
+					if r.followed {
+						followed++
+					}
+					if r.wrongWinner {
+						winners++
+					}
+					if !r.followed || r.wrong > 0 || r.wrongWinner {
+						failed = append(failed, fmt.Sprintf("%s: followed %v, %d wrong turns, wrong winner %v: %s", r.game, r.followed, r.wrong, r.wrongWinner, r.detail))
+					}
+				}
+				t.Logf("exam %s, seed %d: %d games: %d followed to the last turn, %d questions, %d wrong turns committed without a question, %d wrong winners",
+					cond.name, seed, len(results), followed, questions, wrong, winners)
+				if len(failed) > 0 {
+					t.Errorf("%d of %d games failed the %s exam with seed %d (ZERTZ_EXAM_SEED=%d ZERTZ_EXAM_TRACE=GAME/%s traces one):\n%s",
+						len(failed), len(results), cond.name, seed, seed, cond.name, strings.Join(failed, "\n"))
+				}
+			})
+		}
 	}
 }
 
