@@ -699,6 +699,14 @@ func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event,
 		// story: the game ends on the players' word, not a reading.
 		r.lines, r.linesBefore, r.linesOld = nil, nil, nil
 		return r.askEnd(t, known, 0, []option{{turns: p, end: q.Result()}}, r.linesReason()), true
+	} else if ok && q.Result().Over && t-r.obsSince < r.hop {
+		// Nothing ends the game before the board holds. The lines are
+		// followed meanwhile, as they are: should the players carry on
+		// (the end was misread), the next board goes to them, with
+		// what the hands did since (a line begun boards ago is not
+		// found afresh from the official position).
+		r.linesHold, r.deferred = true, true
+		return r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len())), true
 	}
 	before := r.game.Len()
 	ev := r.decide(t, known, 0, [][]engine.Turn{p}, r.linesReason())

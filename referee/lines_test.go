@@ -608,3 +608,47 @@ func TestLineAtRestOutlivesTryReadAsTurnUnderWay(t *testing.T) {
 		{3490, 0, "ooooooooo.obooo.ooooo..oooo..?oo..ooo"},
 	}, 1000, played)
 }
+
+// A line that ends the game waits for the board to hold as a line of
+// play (the stalls exam's game 146 with seed 9): WD2-G3 D2xD4 WG5-G4,
+// seen after a stall, claims G5 and H4 and wins; the claimed pieces come
+// off during the next stall. Left to wait outside the lines, the line
+// was read afresh from the official position on the board after the
+// stall, which could not find it (D2's marble came and went boards ago),
+// and the referee committed WG5-G3.
+func TestEndingLineWaitsAsALine(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("48"), engine.Standard, 0)
+	p = playAll(t, p, "GE3-G1 BD8-E7 BB4-A2 GH4-H3 GB1-C1 BD7-F6 D8xD6 WA3-E6 A3xC5 D6xB4 BC7-F5 GD8-D7 D8xB6 WA5-D6 A5xC7 GF3-C6 F3xD3 WD8-B6 BE5-A5 GA3-H2 A3xC5")
+	b := newBench(t, p.String(), Casual)
+	if got, want := b.r.Expected(), "o.oo.goooo..ooog..oogoo...oooob..oooo...ooooo..g"; got != want {
+		t.Fatalf("the position after A3xC5 is %s; want %s", got, want)
+	}
+	b.holdFor(b.r.Expected(), 300)
+	played := strings.Fields("WD2-G3 D2xD4 WG5-G4")
+	b.scanAll([]scanFrame{
+		{0, 0, "o.oo.goooo..ooog..oogoo...oooob..oooo...ooooo..g"},
+		{1290, 570, "o.oo.goooo..ooog..owgoo...oooob..oooo...o.ooo..g"},
+		{1340, 0, "o.oo.goooo..ooog..o?goo...oooob..oooo...o.ooo..g"},
+		{1380, 0, "o.oo.goooo..ooog..oogoo...oooob..oooo...o.ooo..g"},
+		{1390, 0, "o.oo.goooo..ooog..oog?o...oooob..oooo...o.ooo..g"},
+		{1430, 0, "o.oo.goooo..ooog..oogwo...oooob..oooo...o.ooo..g"},
+		{1440, 0, "o.oo.goooo..ooog..oo?wo...oooob..oooo...o.ooo..g"},
+		{1450, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o.ooo..g"},
+		{1920, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o.?oo..g"},
+		{1970, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..oo..g"},
+		{2030, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..?o..g"},
+		{2090, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..wo..g"},
+		{2680, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..wo..?"},
+		{2710, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..wo..o"},
+		{2740, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..wo..?"},
+		{2750, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..wo..."},
+		{3130, 320, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..wo..."},
+		{3550, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..?o..."},
+		{3600, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..oo..."},
+		{4300, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o..?o..."},
+		{4340, 0, "o.oo.goooo..ooog..ooowo...oooob..oooo...o...o..."},
+	}, 2000, played)
+	if got := strings.Join(b.gameTurns(), " "); got != strings.Join(played, " ") && b.r.question == nil {
+		t.Errorf("the game ends with %q and asked nothing; the hands played %s", got, strings.Join(played, " "))
+	}
+}
