@@ -37,6 +37,10 @@ type line struct {
 	// such a line is possible (the next player was quick) but suspect (a
 	// stuck sensor hides turns too).
 	leaps int
+	// hop: the line's last turn put down a marble the board never
+	// showed, which is jumping now (see hiddenTaken): the next board
+	// shows the capture done, or the line dies.
+	hop bool
 }
 
 // maxLines bounds the lines followed; askAfter is how many turns lines
@@ -120,6 +124,16 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		l.rest = true
 		add(l)
 		return
+	}
+	if l.hop {
+		// Only the capture done, and what follows it, explain a board
+		// after a hidden marble's jump.
+		self := add
+		add = func(n line) {
+			if len(n.turns) > len(l.turns) {
+				self(n)
+			}
+		}
 	}
 	if d := l.cl.diff(obs, l.cells); d == 0 {
 		l.rest = true
@@ -803,7 +817,16 @@ func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
 		return nil, false
 	}
 	work := stepPlays
-	if next, whole := r.step([]line{r.rootLine()}, r.current(obs), &work); whole && len(next) < 2 {
+	next, whole := r.step([]line{r.rootLine()}, r.current(obs), &work)
+	if whole && len(next) == 1 && len(r.unknown) == 0 {
+		// The stall may have hidden a marble put down and jumped away
+		// at once, the capture still under way: the jumper stands where
+		// the one turn puts its marble (see hiddenTaken).
+		r.jumping = true
+		defer func() { r.jumping = false }()
+		next, whole = r.afterStall(next, obs, &work)
+	}
+	if whole && len(next) < 2 {
 		return nil, false
 	}
 	return r.linesObserve(t, obs)
@@ -887,7 +910,8 @@ func (r *Referee) afterStall(next []line, raw string, work *int) ([]line, bool) 
 		*work = spare
 		if ok {
 			for _, l := range more {
-				if fits(l) && r.hiddenTaken(l, hidden) && !hasLine(next, l) {
+				if taken, hop := r.hiddenTaken(l, hidden, raw); fits(l) && taken && !hasLine(next, l) {
+					l.hop = hop
 					next = append(next, l)
 				}
 			}
@@ -950,20 +974,21 @@ func (r *Referee) unseenRings() uint64 {
 
 // hiddenTaken reports whether every marble line l puts on a ring in
 // hidden (where the board never showed it) is gone by the next turn: it
-// jumps, or is jumped over.
-func (r *Referee) hiddenTaken(l line, hidden uint64) bool {
+// jumps, or is jumped over; hop reports that the last one is jumping on
+// the board obs (see doubt).
+func (r *Referee) hiddenTaken(l line, hidden uint64, obs string) (taken, hop bool) {
 	p := r.game.Position()
 	pending := engine.NoCell
 	for _, turn := range l.turns {
 		q, err := p.Play(turn)
 		if err != nil {
 			if q, err = p.PlayOverCapture(turn); err != nil {
-				return false
+				return false, false
 			}
 		}
 		if pending != engine.NoCell {
 			if turn.Kind != engine.Capture || isMarble(q.Cells()[pending]) {
-				return false
+				return false, false
 			}
 			pending = engine.NoCell
 		}
@@ -975,7 +1000,23 @@ func (r *Referee) hiddenTaken(l line, hidden uint64) bool {
 		}
 		p = q
 	}
-	return pending == engine.NoCell
+	if pending == engine.NoCell {
+		return true, false
+	}
+	// The last turn's hidden marble may be jumping now, when a single
+	// turn explains the board (see doubt): the line has a capture under
+	// way from its ring, which the board shows vacant, and a marble of
+	// its colour where the first hop lands, on a ring vacant in the line.
+	if !r.jumping || l.rest || isMarble(obs[pending]) || !l.pos.HasCapture() {
+		return false, false
+	}
+	colour := l.cells[pending]
+	for _, c := range l.pos.CaptureTurns() {
+		if path := c.Path(); path[0] == pending && obs[path[1]] == colour && l.cells[path[1]] == 'o' {
+			return true, true
+		}
+	}
+	return false, false
 }
 
 // hasLine reports whether lines holds a line of the same turns as l.

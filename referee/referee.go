@@ -202,6 +202,9 @@ type Referee struct {
 	// deeper is the turns played whole before the last that extend looks
 	// for beyond its usual depth (linesObserve's second look).
 	deeper int
+	// jumping: a single turn explains the board seen after a stall, and
+	// the lines look for a hidden marble jumping now too (see doubt).
+	jumping bool
 }
 
 // New starts a referee.
@@ -377,10 +380,12 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.linesHold = false
 		return append(ev, r.blindObserve(t, obs.Cells)...)
 	}
-	if r.lines == nil && r.kept != nil && r.keptLen == r.game.Len() && obs.Cells == r.keptCells && !r.Over() {
+	if r.lines == nil && r.kept != nil && r.keptLen == r.game.Len() && !r.Over() {
 		// The board before was an illegal try, put right at once: the
-		// board is again the one the lines explained before it, and
-		// they go on.
+		// board is again the one the lines explained before it, or one
+		// they explain with the turns played since (the scan saw no
+		// board between the try put right and the next turn), and they
+		// go on.
 		r.lines = r.kept
 	}
 	r.kept = nil
