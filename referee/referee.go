@@ -340,7 +340,10 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	obs, ok := r.stage.Push(t, cells)
 	if !ok {
 		if r.deferred && cells == r.settled && t-r.obsSince >= r.hop {
-			if cand, since := r.stage.Settling(); cand == r.settled && since == r.obsSince {
+			// The board settling is the one settled, since it settled, or
+			// again for the hop time (a glitch long enough to restart
+			// its clock came and went).
+			if cand, since := r.stage.Settling(); cand == r.settled && (since == r.obsSince || t-since >= r.hop) {
 				return append(ev, r.late(t)...)
 			}
 		}
