@@ -365,8 +365,13 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 			prev, old = r.lines, nil
 		}
 	}
-	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && len(prev) == 1 && len(prev[0].turns) == 0 {
+	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && hasOfficial(prev) {
+		// One line explains the board: a hidden marble jumping now may
+		// too (see doubt).
+		jumping := r.jumping
+		r.jumping = jumping || len(next) == 1
 		next, whole = r.afterStall(next, raw, &work)
+		r.jumping = jumping
 	}
 	if whole && r.stalled && len(r.unknown) == 0 && (len(next) == 0 || !r.colourShown(next)) {
 		// After a stall, perhaps more turns came and went between the
@@ -496,6 +501,17 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		}
 	}
 	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...), true
+}
+
+// hasOfficial reports whether one of lines is the official position, with
+// no turn since.
+func hasOfficial(lines []line) bool {
+	for _, l := range lines {
+		if len(l.turns) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // minLeaps is the fewest leaps of any of the lines (see line.leaps).

@@ -801,3 +801,27 @@ func TestHeldVerdictOutlivesAGlitch(t *testing.T) {
 		t.Errorf("the game is %q and asks nothing; the hands played %s and the board held", got, strings.Join(played, " "))
 	}
 }
+
+// A hidden marble jumping now is looked for after a stall also while the
+// referee follows lines of play, one of them the official position (the
+// starved exam's game 187 with seed 12): WG5-D8 G5xG3, the grey marble on
+// G4 not yet taken off, leaves the board WG3-D8 leaves; the lines were
+// following F2xH2 and the next placement under way, and committed WG3-D8.
+func TestHiddenJumperBesideOtherLines(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
+	p = playAll(t, p, "GC4-I1 WG4-A1 BD3-G7 WD6-E1 BF2-A5 WE5-E9 BG2-H6 G2xE2 GF2-G6 F2xD1 GE2-G1 D1xF2 BG2-F1 G2xE2 BF2-D1 E2xG2 BF2-E2")
+	b := newBench(t, p.String(), Casual)
+	b.holdFor(b.r.Expected(), 300)
+	played := strings.Fields("F2xH2 WG5-D8 G5xG3")
+	b.scanAll([]scanFrame{
+		{0, 0, ".ooo.ooooooooogooo.oboowoo..oowooo..boooooo.bowo..ooooo..oooo"},
+		{370, 500, ".ooo.ooooooooogooo.oboowoo..oowooo..ooooooo.oowo..obooo..oooo"},
+		{650, 230, ".ooo.ooooooooogooo.oboowo?..oowooo..ooooooo.oowo..obooo..oooo"},
+		{710, 0, ".ooo.ooooooooogooo.oboowo...oowooo..ooooooo.oowo..obooo..oooo"},
+		{1420, 480, ".ooo.ooooooooogooo.oboowo...oowooo..ooooooo.oowo..obooo..oooo"},
+		{1430, 0, ".ooo.ooooooooogooo.oboowo...oowooo..ooooooo.o?wo..obooo..oooo"},
+		{1450, 0, ".ooo.ooooooooogooo.oboowo...oowooo..ooooooo.owwo..obooo..oooo"},
+		{1770, 0, ".ooo.ooooooooogooo.oboowo...oowooo..ooooooo.ow?o..obooo..oooo"},
+		{1820, 0, ".ooo.ooooooooogooo.oboowo...oowooo..ooooooo.owoo..obooo..oooo"},
+	}, 300, played)
+}
