@@ -1022,13 +1022,14 @@ func (r *Referee) hiddenTaken(l line, hidden uint64, obs string) (taken, hop boo
 	// The last turn's hidden marble may be jumping now, when a single
 	// turn explains the board (see doubt): the line has a capture under
 	// way from its ring, which the board shows vacant, and a marble of
-	// its colour where the first hop lands, on a ring vacant in the line.
+	// its colour where the first hop lands, on a ring vacant in the line
+	// (and so one the hands touched since the last board).
 	if !r.jumping || l.rest || isMarble(obs[pending]) || !l.pos.HasCapture() {
 		return false, false
 	}
 	colour := l.cells[pending]
 	for _, c := range l.pos.CaptureTurns() {
-		if path := c.Path(); path[0] == pending && obs[path[1]] == colour && l.cells[path[1]] == 'o' {
+		if path := c.Path(); path[0] == pending && obs[path[1]] == colour && l.cells[path[1]] == 'o' && r.touched&bit(path[1]) != 0 {
 			return true, true
 		}
 	}

@@ -825,3 +825,36 @@ func TestHiddenJumperBesideOtherLines(t *testing.T) {
 		{1820, 0, ".ooo.ooooooooogooo.oboowo...oowooo..ooooooo.owoo..obooo..oooo"},
 	}, 300, played)
 }
+
+// The hidden marble jumping now lands on a ring the hands touched since
+// the last settled board: a marble the board showed there before (the
+// starved exam's game 131 with seed 12: black on F3, seen at rest, read
+// as a marble put on D3 unseen and jumping to F3) is no jumper's.
+func TestHiddenJumperLandsWhereTheHandsWere(t *testing.T) {
+	p, err := engine.ParsePosition(start37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = playAll(t, p, "WD4-G4 GC1-D1 WB3-B1 GC2-A1 C1xC3xE4 BE2-E6 WE5-E1 E5xE3 E2xE4 GD3-D7")
+	b := newBench(t, p.String(), Casual)
+	r := b.r
+	tn, err := engine.ParseTurn(r.b, "BF3-B2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := ".ooo..woooooooo.ogobo..oobo.oooooooo." // black on D5, B2 gone, E4 still there
+	l, ok := r.play(r.rootLine(), tn, false, obs)
+	if !ok {
+		t.Fatal("BF3-B2 not played")
+	}
+	f3, d5 := cellOf(t, r, "F3"), cellOf(t, r, "D5")
+	r.jumping = true
+	r.touched = 0
+	if taken, hop := r.hiddenTaken(l, bit(f3), obs); taken || hop {
+		t.Errorf("D5 untouched since the last board: BF3-B2 read as jumping to it")
+	}
+	r.touched = bit(d5)
+	if taken, hop := r.hiddenTaken(l, bit(f3), obs); !taken || !hop {
+		t.Errorf("D5 touched: BF3-B2 F3xD5 under way not read")
+	}
+}
