@@ -401,9 +401,11 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most
 		b := h.at
 		// The board that first shows the stuck reading shows the truth
 		// (a sensor freezes at what it reads), and is no illegal try.
+		// (The boards may begin after it, and none of them is that board:
+		// the first board kept may be passed over as any other.)
 		first := false
 		if cell != engine.NoCell && h.since >= r.lastChange[cell] && !frozen {
-			frozen, first = true, true
+			frozen, first = true, i > 0
 		}
 		if cell != engine.NoCell && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
 			m := []byte(b.cells)
