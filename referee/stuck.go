@@ -37,6 +37,13 @@ const (
 	maxHist   = 160
 )
 
+// maxReplayLines bounds the lines a replay follows. A socket unknown over
+// many turns lets through every colour put on it and every ring removed
+// around it: more lines than the live ones (maxLines), all of which must
+// be kept for the players' answer to be among them. replayWork bounds
+// their cost.
+const maxReplayLines = 512
+
 // stuckReach is how far (in steps between neighbouring sockets) a stuck
 // socket may lie from the cells where the board contradicts the official
 // one: a jump over it, a marble beside it.
@@ -439,7 +446,7 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most
 		if len(next) == 0 || most >= 0 && skipped > most {
 			return nil, skipped
 		}
-		before, lines = lines, next[:min(len(next), maxLines)]
+		before, lines = lines, next[:min(len(next), maxReplayLines)]
 	}
 	return lines, skipped
 }
