@@ -538,7 +538,9 @@ func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string
 	if about == "cell" {
 		// The board missed a marble put down from turn on: the players
 		// know where they put it, the first placement onto one of the
-		// sockets offered.
+		// sockets offered. None: "another ring" (referee.OtherRing, the
+		// last option when the sockets come a page at a time), if
+		// offered.
 		for k := max(turn-1, 0); k < g.Len(); k++ {
 			tn, _ := g.Turn(k)
 			if tn.Kind != engine.Place {
@@ -549,6 +551,9 @@ func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string
 					return i, true
 				}
 			}
+		}
+		if n := len(options); n > 0 && options[n-1] == "other" {
+			return n - 1, true
 		}
 		return max(provisional, 0), false
 	}

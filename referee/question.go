@@ -36,7 +36,17 @@ type question struct {
 	// that, stuck, explains the boards, with the lines it explains them
 	// by.
 	sockets []socketLines
+	// allSockets: a socket question's sockets, those of every page (more
+	// than a question offers are asked about 23 at a time, the last
+	// option OtherRing turning the page).
+	allSockets []socketLines
+	page       int // where sockets begin in allSockets
 }
+
+// OtherRing is the last option of a socket question that does not offer
+// every socket that would do: "on none of these rings"; the answer asks
+// about the next ones.
+const OtherRing = "other"
 
 // option is one line of play a question offers.
 type option struct {
@@ -475,6 +485,9 @@ func (r *Referee) questionText() string {
 	if q.sockets != nil {
 		for i, o := range q.options {
 			labels[i] = o.label
+			if o.label == OtherRing {
+				labels[i] = "another ring"
+			}
 		}
 		return fmt.Sprintf("the board did not see a marble put down (turn %d or after): on which ring was it put, %s?", q.turn, strings.Join(labels, " or "))
 	}

@@ -238,6 +238,11 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 				if skipped <= most {
 					done |= bit(c) // its answer, whatever the limit
 				}
+				if debugStuck {
+					for _, l := range lines {
+						fmt.Fprintf(os.Stderr, "   line leaps %d rest %v: %s\n", l.leaps, l.rest, r.notation(l.turns))
+					}
+				}
 				lines = plausible(restOnly(lines, held))
 				if lines == nil {
 					continue
@@ -261,15 +266,17 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 		}
 	}
 	if len(found) > maxStuck {
-		if len(found) > maxIndistinct {
-			return nil, false // too many would do: let later boards tell
-		}
 		// Several sockets would do, and nothing on the board tells which:
 		// the players know where they put the marble the board missed.
-		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.sockets, found) {
+		// However many they are (a marble put down unseen and its ring
+		// claimed at once could have been on any ring that never changed;
+		// no later board will tell), they are sockets of the board: the
+		// screen and the buttons go through them one by one, the LEDs
+		// show each, the console lists them.
+		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.allSockets, found) {
 			return nil, false // asked already
 		}
-		return r.askSocket(t, base, found), true
+		return r.askSocket(t, base, found, 0), true
 	}
 	var cells uint64
 	var lines [][]engine.Turn
@@ -519,18 +526,27 @@ func (r *Referee) shared(base int, lines [][]engine.Turn) (keep, from int) {
 // with its sensor stuck (see stuckSearch), and nothing on the board tells
 // which. The turns committed stand until the answer; the answer takes
 // that socket for stuck and asks about the turns its lines change
-// (askRevision).
-func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
+// (askRevision). A question offers at most maxIndistinct options: more
+// sockets are offered a page at a time, from found[page] on, the last
+// option (OtherRing) asking about the next page.
+func (r *Referee) askSocket(t int64, base int, found []socketLines, page int) []Event {
 	// The question is about the first turn any line changes.
 	var lines [][]engine.Turn
 	for _, s := range found {
 		lines = append(lines, s.lines...)
 	}
 	_, from := r.shared(base, lines)
-	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: found}
+	offer := found[page:]
+	if len(offer) > maxIndistinct {
+		offer = offer[:maxIndistinct-1]
+	}
+	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: offer, allSockets: found, page: page}
 	r.nextQuestion++
-	for _, s := range found {
+	for _, s := range offer {
 		q.options = append(q.options, option{label: r.b.Label(s.cell)})
+	}
+	if page+len(offer) < len(found) {
+		q.options = append(q.options, option{label: OtherRing})
 	}
 	r.lines, r.linesBefore, r.linesOld, r.hyps = nil, nil, nil, nil
 	r.question = q
@@ -539,8 +555,13 @@ func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
 }
 
 // answerSocket takes the socket the players named: its sensor is stuck,
-// and the turns its lines change are asked about.
+// and the turns its lines change are asked about. OtherRing asks about
+// the next page of sockets.
 func (r *Referee) answerSocket(t int64, q *question, opt int) []Event {
+	if opt >= len(q.sockets) {
+		r.question = nil
+		return r.askSocket(t, q.base, q.allSockets, q.page+len(q.sockets))
+	}
 	s := q.sockets[opt]
 	r.question = nil
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil

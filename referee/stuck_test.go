@@ -224,7 +224,7 @@ func TestSocketQuestion(t *testing.T) {
 		{cell: mustCell(t, b, "D4"), lines: [][]engine.Turn{line("WD4-A1", "BD3-G4")}},
 		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{line("GE5-A1", "BD3-G4")}},
 	}
-	ev := b.r.askSocket(b.now, 0, found)
+	ev := b.r.askSocket(b.now, 0, found, 0)
 	q, ok := b.r.Asking()
 	if len(ev) != 1 || !ok || q.About != "cell" || strings.Join(q.Options, " ") != "D4 E5" || q.Turn != 1 || q.Provisional != -1 {
 		t.Fatalf("socket question %+v, events %v", q, ev)
@@ -284,5 +284,59 @@ func TestStuckSocketFoundPastAnEarlyTry(t *testing.T) {
 	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
 	if found, _ := stuckFault(ev, "D4"); !found {
 		t.Fatalf("no stuck-sensor fault naming D4: %v", ev)
+	}
+}
+
+// More sockets than a question offers (a marble put down unseen and its
+// ring claimed at once could have been on any ring that never changed)
+// are offered a page at a time: 23 sockets and "other", which asks about
+// the next ones. The socket named on any page is taken for stuck.
+func TestSocketQuestionPages(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	p := b.r.Game().PositionAfter(0)
+	var found []socketLines
+	for c := 0; c < b.r.b.Len() && len(found) < 30; c++ {
+		cell := engine.Cell(c)
+		if l := b.r.b.Label(cell); l == "A1" || l == "D3" || l == "G4" {
+			continue
+		}
+		first := engine.Turn{Kind: engine.Place, Color: engine.White, At: cell, Remove: mustCell(t, b, "A1")}
+		q, err := p.Play(first)
+		if err != nil {
+			continue
+		}
+		second := engine.Turn{Kind: engine.Place, Color: engine.Black, At: mustCell(t, b, "D3"), Remove: mustCell(t, b, "G4")}
+		if _, err := q.Play(second); err != nil {
+			continue
+		}
+		found = append(found, socketLines{cell: cell, lines: [][]engine.Turn{{first, second}}})
+	}
+	if len(found) != 30 {
+		t.Fatalf("%d sockets; the test wants 30", len(found))
+	}
+	b.r.askSocket(b.now, 0, found, 0)
+	q, ok := b.r.Asking()
+	if !ok || q.About != "cell" || len(q.Options) != 24 || q.Options[23] != OtherRing || q.Options[0] != b.r.b.Label(found[0].cell) {
+		t.Fatalf("first page %+v", q)
+	}
+	if !strings.Contains(q.Text, "or another ring?") {
+		t.Fatalf("the question does not say another ring may be meant: %q", q.Text)
+	}
+	b.r.Answer(b.now, q.ID, 23)
+	q2, ok := b.r.Asking()
+	if !ok || q2.ID == q.ID || q2.About != "cell" || len(q2.Options) != 7 || q2.Options[0] != b.r.b.Label(found[23].cell) {
+		t.Fatalf("second page %+v", q2)
+	}
+	if strings.Contains(strings.Join(q2.Options, " "), OtherRing) {
+		t.Fatalf("the last page offers another: %v", q2.Options)
+	}
+	want := found[26].cell
+	ev := b.r.Answer(b.now, q2.ID, 3)
+	fault, rev := stuckFault(ev, b.r.b.Label(want))
+	if !fault || rev == nil || rev.About != "turns" {
+		t.Fatalf("naming %s on the second page: %v", b.r.b.Label(want), ev)
 	}
 }
