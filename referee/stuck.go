@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -230,18 +229,9 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 				if budget <= 0 {
 					break
 				}
-				b0 := budget
 				lines, skipped := r.replay(w, c, &budget, most)
-				if debugStuck {
-					fmt.Fprintf(os.Stderr, "stuck try %s window %d most %d: cost %d, %d lines, skipped %d\n", r.b.Label(c), len(w), most, b0-budget, len(lines), skipped)
-				}
 				if skipped <= most {
 					done |= bit(c) // its answer, whatever the limit
-				}
-				if debugStuck {
-					for _, l := range lines {
-						fmt.Fprintf(os.Stderr, "   line leaps %d rest %v: %s\n", l.leaps, l.rest, r.notation(l.turns))
-					}
 				}
 				lines = plausible(restOnly(lines, held))
 				if lines == nil {
@@ -588,5 +578,3 @@ func sameSockets(a, b []socketLines) bool {
 	}
 	return true
 }
-
-var debugStuck = os.Getenv("ZERTZ_DEBUG_STUCK") != ""
