@@ -408,6 +408,13 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		l, _ := r.turnsPlayed(base, h.base)
 		lines[i] = append(l, h.turns...)
 	}
+	if base < n {
+		// Turns committed were misread: perhaps a stuck sensor misled
+		// the referee, and the resynchronisation would follow it on.
+		if ev, ok := r.stuckSearch(t, obs, false); ok {
+			return ev, true
+		}
+	}
 	// The referee was lost: it ends no game on its own word from here.
 	r.doubtful = true
 	ev := r.decide(t, obs, n-base, lines, fmt.Sprintf("resynchronised from the position after turn %d", base))
