@@ -348,14 +348,18 @@ func TestExams(t *testing.T) {
 // be followed to its last turn, with no wrong turn committed without a
 // question and the record's winner.
 func TestExamRegressions(t *testing.T) {
-	cases := []struct{ game, cond string }{
-		{"039_TU_Z24-t1M0t8yk-bluedog-2017-11-12-2200.sgf", "stuck"},
-		{"061_T_Z24-bluedog-thirdman-2013-11-10-1929.sgf", "stuck"},
-		{"149_T_Z11-sbstnmntlf-f1do-2025-07-14-2112.sgf", "stuck"},
-		{"176_T_Z24-ddyer-preve-2020-11-22-1848.sgf", "stuck"},
+	cases := []struct {
+		game, cond string
+		seed       uint64
+	}{
+		{"039_TU_Z24-t1M0t8yk-bluedog-2017-11-12-2200.sgf", "stuck", 7},
+		{"061_T_Z24-bluedog-thirdman-2013-11-10-1929.sgf", "stuck", 7},
+		{"149_T_Z11-sbstnmntlf-f1do-2025-07-14-2112.sgf", "stuck", 7},
+		{"176_T_Z24-ddyer-preve-2020-11-22-1848.sgf", "stuck", 7},
+		{"176_T_Z24-ddyer-preve-2020-11-22-1848.sgf", "stuck", 8},
 	}
 	for _, c := range cases {
-		t.Run(c.game+"/"+c.cond, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s/seed%d", c.game, c.cond, c.seed), func(t *testing.T) {
 			t.Parallel()
 			file := filepath.Join("testdata", "exam", c.game)
 			rec, err := record.ReadFile(file)
@@ -375,7 +379,7 @@ func TestExamRegressions(t *testing.T) {
 			if cond == nil {
 				t.Fatalf("no exam condition %q", c.cond)
 			}
-			r := sitExam(file, rec, rep, *cond, 7)
+			r := sitExam(file, rec, rep, *cond, c.seed)
 			if !r.followed || r.wrong > 0 || r.wrongWinner {
 				t.Errorf("followed %v, %d wrong turns, wrong winner %v: %s", r.followed, r.wrong, r.wrongWinner, r.detail)
 			}

@@ -62,6 +62,10 @@ const searchWork = 40000
 // never make sense cost little.
 func lostRetry(n int) bool { return n > 0 && n&(n-1) == 0 }
 
+// tooCostly is what replay reports as boards passed over when its work
+// ran out before the last board.
+const tooCostly = -1
+
 // maxStuck is how many sockets the referee takes for stuck at once, when
 // more than one would explain the boards.
 const maxStuck = 2
@@ -169,7 +173,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
 	budget := searchWork
-	if lines, _ := r.replay(boards, engine.NoCell, &budget, -1); plausible(restOnly(lines, held)) != nil {
+	if lines, _ := r.replay(boards, engine.NoCell, &budget, -1, 0); plausible(restOnly(lines, held)) != nil {
 		return nil, false
 	}
 	// The candidates: the sockets whose reading contradicts the game,
@@ -229,7 +233,18 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 				if budget <= 0 {
 					break
 				}
-				lines, skipped := r.replay(w, c, &budget, most)
+				lines, skipped := r.replay(w, c, &budget, most, 0)
+				if skipped == tooCostly {
+					// Unknown over all the boards, the socket lets
+					// through too many lines to follow: perhaps it froze
+					// later, and read the truth until then. From the
+					// boards of the last 8, 4 and 2 turns on.
+					for _, from := range r.freezes(w) {
+						if lines, skipped = r.replay(w, c, &budget, most, from); skipped != tooCostly && lines != nil || budget <= 0 {
+							break
+						}
+					}
+				}
 				if skipped <= most {
 					done |= bit(c) // its answer, whatever the limit
 				}
@@ -287,6 +302,25 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	return append(ev, r.askRevision(t, raw, cells, base, lines)...), true
 }
 
+// freezes returns the boards of w from which a socket may be taken for
+// unknown when unknown over all of them is too costly to replay: those
+// from 8, 4 and 2 turns before the last.
+func (r *Referee) freezes(w []histBoard) []int {
+	var out []int
+	last := w[len(w)-1].n
+	for _, back := range []int{8, 4, 2} {
+		for i, h := range w {
+			if h.n >= last-back {
+				if i > 0 && (len(out) == 0 || out[len(out)-1] != i) {
+					out = append(out, i)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
 // windows returns all the boards, then those since 8, 4 and 2 turns
 // back: suffixes of boards that begin at a board read against a position
 // of the game as it is, and hold two boards at least.
@@ -342,7 +376,7 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	if boards == nil {
 		return nil, false
 	}
-	lines, _ := r.replay(boards, engine.NoCell, nil, -1)
+	lines, _ := r.replay(boards, engine.NoCell, nil, -1, 0)
 	if lines == nil {
 		return nil, false
 	}
@@ -391,8 +425,12 @@ func plausible(lines []line) []line {
 // them all, or nil. A board no line explains, an illegal try put right
 // since, is passed over (skipped counts them); the last one must be
 // explained. With most >= 0, lines that pass over more boards than that
-// are given up (nil).
-func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most int) (lines []line, skipped int) {
+// are given up (nil). When the work runs out, it returns nil and tooCostly.
+//
+// The socket is unknown from board maskFrom on, if that is later: a sensor
+// read the truth until it froze, and the later it froze, the fewer lines
+// explain the boards (see stuckSearch).
+func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most, maskFrom int) (lines []line, skipped int) {
 	work := replayWork
 	if budget != nil {
 		work = min(work, *budget)
@@ -411,21 +449,21 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most
 		if cell != engine.NoCell && h.since >= r.lastChange[cell] && !frozen {
 			frozen, first = true, i > 0
 		}
-		if cell != engine.NoCell && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
+		if cell != engine.NoCell && i >= maskFrom && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
 			m := []byte(b.cells)
 			m[cell] = '?'
 			b.cells = string(m)
 		}
 		next, whole := r.step(lines, b, &work)
 		if !whole {
-			return nil, skipped // too costly to tell: no answer
+			return nil, tooCostly // too costly to tell: no answer
 		}
 		if len(next) == 0 && before != nil {
 			// The board before may have been an illegal try that a line
 			// happened to explain, killing the true one: the lines from
 			// before it.
 			if next, whole = r.step(before, b, &work); !whole {
-				return nil, skipped
+				return nil, tooCostly
 			}
 			if len(next) > 0 {
 				skipped++

@@ -183,7 +183,7 @@ func TestReplayPassesOverAnExplainedTry(t *testing.T) {
 		at("D4=w A1=. D5=b G4=.", 2000), // read as BD5-G4...
 		at("D4=w A1=. E5=b G4=.", 3000), // ...but the marble goes on E5
 	}
-	lines, skipped := b.r.replay(boards, engine.NoCell, nil, -1)
+	lines, skipped := b.r.replay(boards, engine.NoCell, nil, -1, 0)
 	var got []string
 	for _, l := range lines {
 		var ts []string
