@@ -644,7 +644,8 @@ func (n *Node) questionNotice(q referee.Question, i int) string {
 			return n.disp.lang.T("notice.which-colour", q.Cell, i18n.Key("colour."+c.String()))
 		}
 	}
-	if q.About == "cell" && q.Options[i] == referee.OtherRing {
+	if q.Options[i] == referee.OtherRing {
+		// The last option of a page: the next ones.
 		return n.disp.lang.T("notice.which-cell-other", i+1, len(q.Options))
 	}
 	if q.About == "cell" {

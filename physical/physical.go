@@ -597,5 +597,8 @@ func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string
 	if best >= 0 {
 		return best, true
 	}
+	if n := len(options); n > 0 && options[n-1] == "other" {
+		return n - 1, true // a page of lines, none theirs: the next ones
+	}
 	return max(provisional, 0), false
 }
