@@ -88,6 +88,7 @@ type examResult struct {
 	wrongWinner  bool
 	questions    int
 	unanswerable int // questions none of whose options was the record's
+	tooMany      int // questions offering more than 24 options
 	detail       string
 }
 
@@ -187,6 +188,10 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 					continue
 				}
 				res.questions++
+				if len(q.Options) > 24 {
+					// docs/CONTRACTS.md: a question offers at most 24.
+					res.tooMany++
+				}
 				i, ok := answerFromRecord(b, rep.Game, q)
 				if !ok {
 					// The players played none of the options: they leave
@@ -301,6 +306,9 @@ func TestExams(t *testing.T) {
 			var followed, turns, wrong, askedLater, wrongWinners, questions, unanswerable int
 			var failed []string
 			for _, r := range results {
+				if r.tooMany > 0 {
+					t.Errorf("%s: %d questions offer more than 24 options", r.game, r.tooMany)
+				}
 				turns += r.turns
 				questions += r.questions
 				unanswerable += r.unanswerable
