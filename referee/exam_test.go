@@ -109,6 +109,9 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 		return res
 	}
 	cond.opt(&opt, rep, plain.DurationMS/2)
+	// The players answer from the turns they have begun.
+	begun := 0
+	opt.Begin = func(i int) { begun = i + 1 }
 	ref, err := referee.New(referee.Config{Board: b, Rules: start.Rules(), First: rec.First})
 	if err != nil {
 		res.detail = err.Error()
@@ -192,7 +195,7 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 					// docs/CONTRACTS.md: a question offers at most 24.
 					res.tooMany++
 				}
-				i, ok := answerFromRecord(b, rep.Game, q)
+				i, ok := physical.AnswerSoFar(b, rep.Game, begun, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
 				if !ok {
 					// The players played none of the options: they leave
 					// the question open, and the referee follows the board

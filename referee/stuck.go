@@ -154,6 +154,9 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || len(r.hist) < 2 {
 		return nil, false
 	}
+	if r.notStuck != 0 && r.game.Len()-r.notStuckAt > maxRevise {
+		r.notStuck = 0
+	}
 	boards := r.histSince()
 	if boards == nil {
 		return nil, false
@@ -227,7 +230,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 			for _, c := range near {
 				// A stuck sensor reads the same over the boards that
 				// contradict the game: the last two, at least.
-				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || done&bit(c) != 0 {
+				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || (done|r.notStuck)&bit(c) != 0 {
 					continue
 				}
 				if budget <= 0 {
@@ -565,7 +568,7 @@ func (r *Referee) askSocket(t int64, base int, found []socketLines, page int) []
 	}
 	_, from := r.shared(base, lines)
 	offer := found[page:]
-	if len(offer) > maxIndistinct {
+	if len(offer) > maxIndistinct-1 {
 		offer = offer[:maxIndistinct-1]
 	}
 	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: offer, allSockets: found, page: page}
@@ -573,9 +576,9 @@ func (r *Referee) askSocket(t int64, base int, found []socketLines, page int) []
 	for _, s := range offer {
 		q.options = append(q.options, option{label: r.b.Label(s.cell)})
 	}
-	if page+len(offer) < len(found) {
-		q.options = append(q.options, option{label: OtherRing})
-	}
+	// The last option is always "on none of these rings": the next page,
+	// or, after the last, another explanation.
+	q.options = append(q.options, option{label: OtherRing})
 	r.lines, r.linesBefore, r.linesOld, r.hyps = nil, nil, nil, nil
 	r.question = q
 	r.guide = r.idleGuidance()
@@ -588,7 +591,20 @@ func (r *Referee) askSocket(t int64, base int, found []socketLines, page int) []
 func (r *Referee) answerSocket(t int64, q *question, opt int) []Event {
 	if opt >= len(q.sockets) {
 		r.question = nil
-		return r.askSocket(t, q.base, q.allSockets, q.page+len(q.sockets))
+		if next := q.page + len(q.sockets); next < len(q.allSockets) {
+			return r.askSocket(t, q.base, q.allSockets, next)
+		}
+		// None of them: the search looks again without them.
+		for _, s := range q.allSockets {
+			r.notStuck |= bit(s.cell)
+		}
+		r.notStuckAt = r.game.Len()
+		raw := r.settled
+		if len(raw) != r.b.Len() {
+			raw = r.Expected()
+		}
+		ev, _ := r.stuckSearch(t, raw, false)
+		return ev
 	}
 	s := q.sockets[opt]
 	r.question = nil
