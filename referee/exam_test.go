@@ -368,11 +368,17 @@ func TestExamRegressions(t *testing.T) {
 		{"149_T_Z11-sbstnmntlf-f1do-2025-07-14-2112.sgf", "stuck", 7},
 		{"176_T_Z24-ddyer-preve-2020-11-22-1848.sgf", "stuck", 7},
 		{"176_T_Z24-ddyer-preve-2020-11-22-1848.sgf", "stuck", 8},
+		// Built-in games (internal/samples/boardspace).
+		{"002_U_Z-guest-guest-2011-04-12-2057.sgf", "stuck", 9},
+		{"038_Z11-SmartBot-superqwert-2020-11-26-0225.sgf", "stuck", 9},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s/seed%d", c.game, c.cond, c.seed), func(t *testing.T) {
 			t.Parallel()
 			file := filepath.Join("testdata", "exam", c.game)
+			if _, err := os.Stat(file); err != nil {
+				file = filepath.Join("..", "internal", "samples", "boardspace", c.game)
+			}
 			rec, err := record.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)

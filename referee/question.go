@@ -39,6 +39,10 @@ type question struct {
 	// than one asks about them next.
 	groups [][]option
 	follow []engine.Turn // the line the game follows meanwhile (prov's)
+	// stuckCells: the sockets taken for stuck together when the question
+	// was asked (two would do); the answer trusts again those its line
+	// is not read with.
+	stuckCells uint64
 	// sockets: a socket question (askSocket); each option is a socket
 	// that, stuck, explains the boards, with the lines it explains them
 	// by.
@@ -61,6 +65,9 @@ type option struct {
 	label string // the turns in notation, separated by spaces
 	end   engine.Result
 	other bool // OtherRing: the options of the next page (see beginnings)
+	// read: the sockets taken for stuck that the option's line is read
+	// with (askRevisionBy); 0 when not told.
+	read uint64
 }
 
 // Question: the board is explained by more than one line of play and the
@@ -471,6 +478,12 @@ func (r *Referee) beginnings(base int, opts []option) ([]option, [][]option) {
 func (r *Referee) askGroup(t int64, q *question, opt int) []Event {
 	g := q.groups[opt]
 	label := q.options[opt].label
+	stuck := q.stuckCells
+	defer func() {
+		if r.question != nil && r.question != q {
+			r.question.stuckCells = stuck
+		}
+	}()
 	r.question = nil
 	obs := r.known(r.settled)
 	if len(obs) != r.b.Len() {
@@ -669,6 +682,14 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 		q.options[opt].label = r.notation(g[0].turns)
 	}
 	chosen := q.options[opt]
+	trusted := r.trustAgain(t, q, chosen)
+	ev := r.answerTurns(t, q, opt, chosen)
+	return append(trusted, ev...)
+}
+
+// answerTurns takes the answer chosen (option opt) to a question about
+// turns (see Answer).
+func (r *Referee) answerTurns(t int64, q *question, opt int, chosen option) []Event {
 	r.question = nil
 	if q.lines == nil || opt != q.prov {
 		// Lines followed for the option the game took (askFirst) go on.

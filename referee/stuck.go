@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -288,9 +289,13 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	}
 	var cells uint64
 	var lines [][]engine.Turn
+	var by []uint64 // the socket each line is read with
 	for _, s := range found {
 		cells |= bit(s.cell)
 		lines = append(lines, s.lines...)
+		for range s.lines {
+			by = append(by, bit(s.cell))
+		}
 	}
 	if cells == 0 {
 		return nil, false
@@ -302,7 +307,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	}
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
-	return append(ev, r.askRevision(t, raw, cells, base, lines)...), true
+	return append(ev, r.askRevisionBy(t, raw, cells, base, lines, by)...), true
 }
 
 // freezes returns the boards of w from which a socket may be taken for
@@ -493,21 +498,35 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most
 // (read with cell unknown) say were played, where they are not those
 // committed: a stuck sensor made the referee commit on its reading.
 func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines [][]engine.Turn) []Event {
+	return r.askRevisionBy(t, raw, cells, base, lines, nil)
+}
+
+// askRevisionBy is askRevision with the socket each line is read with
+// (by, beside lines), when two sockets were taken for stuck: the answer
+// tells which was, and the other is trusted again.
+func (r *Referee) askRevisionBy(t int64, raw string, cells uint64, base int, lines [][]engine.Turn, by []uint64) []Event {
 	// The turns every line and the game share stand.
 	keep, from := r.shared(base, lines)
 	var opts []option
 	start := r.game.PositionAfter(from)
-	for _, l := range lines {
+	for k, l := range lines {
 		rest := l[keep:]
+		var read uint64
+		if k < len(by) {
+			read = by[k]
+		}
 		dup := len(rest) == 0
-		for _, o := range opts {
-			dup = dup || sameTurns(o.turns, rest)
+		for i := range opts {
+			if sameTurns(opts[i].turns, rest) {
+				dup = true
+				opts[i].read |= read
+			}
 		}
 		if dup {
 			continue
 		}
 		if q, ok := r.playable(start, rest); ok {
-			opts = append(opts, option{turns: append([]engine.Turn(nil), rest...), end: q.Result()})
+			opts = append(opts, option{turns: append([]engine.Turn(nil), rest...), end: q.Result(), read: read})
 		}
 	}
 	known := []byte(r.known(raw))
@@ -523,13 +542,40 @@ func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines
 		reason = fmt.Sprintf("read with the sensor of %s stuck", strings.Join(r.labels(cellsOf(cells)), " or "))
 	}
 	back := r.game.Len() - from
+	var ev []Event
+	ended := false
 	for _, o := range opts {
-		if o.end.Over {
-			return r.askEnd(t, string(known), back, opts, reason)
-		}
+		ended = ended || o.end.Over
 	}
-	r.doubtful = true
-	return r.ask(t, string(known), back, opts, reason)
+	if ended {
+		ev = r.askEnd(t, string(known), back, opts, reason)
+	} else {
+		r.doubtful = true
+		ev = r.ask(t, string(known), back, opts, reason)
+	}
+	if q := r.question; q != nil && by != nil && bits.OnesCount64(cells) > 1 {
+		q.stuckCells = cells
+	}
+	return ev
+}
+
+// trustAgain takes the sockets an answer shows were not stuck for sound
+// again: the question was asked with two sockets taken for stuck
+// (stuckCells), and the line answered is read with only one of them.
+func (r *Referee) trustAgain(t int64, q *question, chosen option) []Event {
+	if q.stuckCells == 0 || chosen.read == 0 || chosen.read&^q.stuckCells != 0 || chosen.read == q.stuckCells {
+		return nil
+	}
+	var ev []Event
+	for _, c := range cellsOf(q.stuckCells &^ chosen.read) {
+		if r.stuck&bit(c) == 0 {
+			continue
+		}
+		r.stuck &^= bit(c)
+		msg := Msg("fault.stuck-trusted", r.b.Label(c))
+		ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
+	}
+	return ev
 }
 
 // shared returns how many of the turns committed since base (passes left

@@ -385,3 +385,51 @@ func TestSocketQuestionNoneOfThese(t *testing.T) {
 		t.Fatalf("the search did not find D4 after \"none of these\": %v", ev)
 	}
 }
+
+// Two sockets taken for stuck together (either would explain the boards):
+// the players' answer says which line was played, and the socket that line
+// is not read with is trusted again, reported as such.
+func TestAnswerTrustsTheOtherSocketAgain(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	line := func(s ...string) []engine.Turn {
+		var out []engine.Turn
+		p := b.r.Game().PositionAfter(0)
+		for _, x := range s {
+			tn, err := engine.ParseTurn(b.r.b, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, err = p.Play(tn); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, tn)
+		}
+		return out
+	}
+	d4, e5 := mustCell(t, b, "D4"), mustCell(t, b, "E5")
+	cells := bit(d4) | bit(e5)
+	b.r.stuck |= cells
+	lines := [][]engine.Turn{line("WD4-A1", "BD3-G4"), line("GE5-A1", "BD3-G4")}
+	b.r.askRevisionBy(b.now, b.r.Expected(), cells, 0, lines, []uint64{bit(d4), bit(e5)})
+	q, ok := b.r.Asking()
+	if !ok || len(q.Options) != 2 {
+		t.Fatalf("question %+v", q)
+	}
+	i := 0
+	for i < len(q.Options) && q.Options[i] != "WD4-A1 BD3-G4" {
+		i++
+	}
+	ev := b.r.Answer(b.now, q.ID, i)
+	trusted := false
+	for _, e := range ev {
+		if f, ok := e.Body.(Fault); ok && f.ReasonMsg != nil && f.ReasonMsg.Key == "fault.stuck-trusted" && strings.Contains(f.Reason, "E5") {
+			trusted = true
+		}
+	}
+	if !trusted || b.r.stuck&bit(e5) != 0 || b.r.stuck&bit(d4) == 0 {
+		t.Fatalf("after the answer read with D4: stuck %v, events %v", b.r.DeadCells(), ev)
+	}
+}
