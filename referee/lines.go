@@ -125,7 +125,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		l.rest = true
 		add(l)
 	} else {
-		r.nextTurns(l, obs, d, add)
+		r.nextTurns(l, obs, d, 0, add)
 	}
 	// Two turns seen at once (the scan stalled), or turns the board shows
 	// only in part (a marble put on a dead socket, a dead ring removed):
@@ -161,10 +161,13 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		hidden = r.between(changed)
 	}
 	if at.stalled {
-		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, add)
+		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, 0, add)
 		return
 	}
-	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, func(n line) {
+	// A marble the board showed before, on a socket whose reading has
+	// not changed since, was not taken away and put back by these turns.
+	still := stillFor(l, at)
+	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, still, func(n line) {
 		if gain := len(n.turns) - len(l.turns); gain >= 2 {
 			n.leaps++
 		}
@@ -188,8 +191,9 @@ func (r *Referee) between(set uint64) uint64 {
 // furtherTurns adds the lines that explain obs with one turn from l
 // played whole (a placement on a cell in at removing a ring in rem, or a
 // capture leaving a cell in at), then what one more turn, whole or under
-// way, explains; with depth 2, two turns played whole first.
-func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, add func(line)) {
+// way, explains; with depth 2, two turns played whole first. No later
+// turn places a marble on a cell in still (see stillFor).
+func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, still uint64, add func(line)) {
 	var buf [64]engine.Turn
 	for _, t1 := range firstTurns(l.pos, at, rem, buf[:0]) {
 		n, ok := r.play(l, t1, false, obs)
@@ -200,18 +204,19 @@ func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, ad
 			n.rest = true
 			add(n)
 		} else if !n.pos.Result().Over {
-			r.nextTurns(n, obs, d, add)
+			r.nextTurns(n, obs, d, still, add)
 		}
 		if depth > 1 && !n.pos.Result().Over {
-			r.furtherTurns(n, obs, at, rem, depth-1, add)
+			r.furtherTurns(n, obs, at, rem, depth-1, still, add)
 		}
 	}
 }
 
 // nextTurns adds what one turn from l, whole or under way, explains obs
 // (d the cells that differ, with l's claimed rings): a turn under way
-// keeps l itself alive.
-func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
+// keeps l itself alive. A placement on a cell in still is none: that
+// marble was there before l's last turns (see stillFor).
+func (r *Referee) nextTurns(l line, obs string, d, still uint64, add func(line)) {
 	p := l.pos
 	capture := p.HasCapture()
 	if capture {
@@ -227,6 +232,9 @@ func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
 		}
 	}
 	pl := r.matchPlacement(obs, l.cells, d, p, capture)
+	if still&bit(pl.at) != 0 {
+		return
+	}
 	switch {
 	case pl.commit:
 		if n, ok := r.play(l, pl.turn, pl.over, obs); ok {

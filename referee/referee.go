@@ -202,6 +202,10 @@ type Referee struct {
 	// deeper is the turns played whole before the last that extend looks
 	// for beyond its usual depth (linesObserve's second look).
 	deeper int
+	// still: the marbles of the settled board being refereed whose
+	// sensors have read the same since the official position's last turn
+	// (stillMarbles): no turn since took one away and put it back.
+	still uint64
 }
 
 // New starts a referee.
@@ -369,6 +373,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	for _, c := range r.unknown {
 		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
 	}
+	r.still = r.stillMarbles(obs.Cells)
 	if !r.Over() {
 		r.remember(obs.Cells)
 	}

@@ -210,6 +210,10 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 			gone |= bit(engine.Cell(c))
 		}
 	}
+	var still uint64
+	if exp == r.Expected() {
+		still = r.still
+	}
 	var out []twoCand
 	tried := 0
 	for _, t1 := range base.LegalTurns(nil) {
@@ -252,6 +256,11 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 			}
 		}
 		pl := r.matchPlacement(obs, exp1, d, q, capture)
+		if still&bit(pl.at) != 0 {
+			// That marble stood there before t1 and its sensor has read
+			// the same since: no t2 put it there (see stillMarbles).
+			continue
+		}
 		switch {
 		case pl.commit:
 			var q2 engine.Position

@@ -263,3 +263,47 @@ func stuckFault(ev []Event, cell string) (bool, *Question) {
 	}
 	return found, q
 }
+
+// A sensor stuck while a jumper sat on it (the stuck exam's game 197):
+// the jumper leaves B1, but B1 still reads its grey marble. That is no
+// grey marble put on B1 by the next player: no hand takes a marble off a
+// ring and puts another back without the sensor reading the ring in
+// between. The referee must not commit a grey placement on B1 as fact.
+func TestFrozenJumperIsNoPlacement(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.expect(b.show("B1=g A1=."), "move")                // GB1-A1
+	b.expect(b.show("C2=b A2=."), "move forced-capture") // BC2-A2: B1xD3 is compulsory
+	// B1 reads g from now on. The jumper lands on D3, the jumped marble
+	// comes off, and the next player puts a white marble on B1 (unseen)
+	// and removes G4.
+	base := b.r.Expected()
+	for _, edits := range []string{"D3=g C2=o", "D3=g C2=o G4=.", "D3=g C2=o G4=."} {
+		ev := b.hold(b.from(base, edits))
+		asked := false
+		for _, e := range ev {
+			if _, ok := e.Body.(Question); ok {
+				asked = true
+			}
+		}
+		for _, e := range ev {
+			if m, ok := e.Body.(Move); ok && m.Turn > 2 && strings.HasPrefix(m.Notation, "GB1") && !asked {
+				t.Fatalf("committed %s without a question: no grey marble was put on B1\n%v", m.Notation, ev)
+			}
+		}
+	}
+}
+
+// On a healthy board the same colour put back where a jumper set off is
+// a placement: the sensor read the ring empty in between.
+func TestMarblePutBackWhereAJumperLeft(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.expect(b.show("B1=g A1=."), "move")
+	b.expect(b.show("C2=b A2=."), "move forced-capture")
+	base := b.r.Expected()
+	b.hold(b.from(base, "B1=o D3=g C2=o")) // B1xD3
+	b.hold(b.from(base, "D3=g C2=o"))      // a grey marble on B1
+	b.hold(b.from(base, "D3=g C2=o G4=.")) // and G4 removed
+	if got := strings.Join(b.gameTurns(), " "); got != "GB1-A1 BC2-A2 B1xD3 GB1-G4" {
+		t.Fatalf("the game is %s; want GB1-A1 BC2-A2 B1xD3 GB1-G4", got)
+	}
+}
