@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -35,6 +36,13 @@ const (
 	maxRevise = 12
 	maxHist   = 160
 )
+
+// maxReplayLines bounds the lines a replay follows. A socket unknown over
+// many turns lets through every colour put on it and every ring removed
+// around it: more lines than the live ones (maxLines), all of which must
+// be kept for the players' answer to be among them. replayWork bounds
+// their cost.
+const maxReplayLines = 512
 
 // stuckReach is how far (in steps between neighbouring sockets) a stuck
 // socket may lie from the cells where the board contradicts the official
@@ -167,7 +175,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
 	budget := searchWork
-	if lines, _ := r.replay(boards, engine.NoCell, &budget); plausible(restOnly(lines, held)) != nil {
+	if lines, _ := r.replay(boards, engine.NoCell, &budget, -1); plausible(restOnly(lines, held)) != nil {
 		return nil, false
 	}
 	// The candidates: the sockets whose reading contradicts the game,
@@ -210,29 +218,47 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	var found []socketLines
 	base := boards[0].n
 	for _, w := range r.windows(boards) {
-		fewest := len(w)
-		for _, c := range near {
-			// A stuck sensor reads the same over the boards that
-			// contradict the game: the last two, at least.
-			if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since {
-				continue
+		// The fewer boards a socket leaves unexplained, the likelier it
+		// is: every candidate is tried with no board passed over first,
+		// then one, two..., so that a wrong socket stops at its first
+		// unexplained boards and the search's work reaches them all.
+		// A socket is tried again with more boards passed over only when
+		// it stopped for passing over too many.
+		var done uint64
+		for most := 0; most < len(w) && found == nil && budget > 0; most = max(2*most, 1) {
+			for _, c := range near {
+				// A stuck sensor reads the same over the boards that
+				// contradict the game: the last two, at least.
+				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || done&bit(c) != 0 {
+					continue
+				}
+				if budget <= 0 {
+					break
+				}
+				b0 := budget
+				lines, skipped := r.replay(w, c, &budget, most)
+				if debugStuck {
+					fmt.Fprintf(os.Stderr, "stuck try %s window %d most %d: cost %d, %d lines, skipped %d\n", r.b.Label(c), len(w), most, b0-budget, len(lines), skipped)
+				}
+				if skipped <= most {
+					done |= bit(c) // its answer, whatever the limit
+				}
+				lines = plausible(restOnly(lines, held))
+				if lines == nil {
+					continue
+				}
+				if found != nil && skipped > found[0].skipped {
+					continue
+				}
+				if found != nil && skipped < found[0].skipped {
+					found = nil
+				}
+				s := socketLines{cell: c, skipped: skipped}
+				for _, l := range lines {
+					s.lines = append(s.lines, l.turns)
+				}
+				found = append(found, s)
 			}
-			if budget <= 0 {
-				break
-			}
-			lines, skipped := r.replay(w, c, &budget)
-			lines = plausible(restOnly(lines, held))
-			if lines == nil || skipped > fewest {
-				continue
-			}
-			if skipped < fewest {
-				found, fewest = nil, skipped
-			}
-			s := socketLines{cell: c}
-			for _, l := range lines {
-				s.lines = append(s.lines, l.turns)
-			}
-			found = append(found, s)
 		}
 		if found != nil {
 			base = w[0].n
@@ -291,8 +317,9 @@ func (r *Referee) windows(boards []histBoard) [][]histBoard {
 // socketLines are the lines of play that explain the boards with one
 // socket unknown (from the position after turn base).
 type socketLines struct {
-	cell  engine.Cell
-	lines [][]engine.Turn
+	cell    engine.Cell
+	lines   [][]engine.Turn
+	skipped int // boards the lines pass over as illegal tries
 }
 
 // histSince returns the settled boards kept since the deepest one read
@@ -323,7 +350,7 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	if boards == nil {
 		return nil, false
 	}
-	lines, _ := r.replay(boards, engine.NoCell, nil)
+	lines, _ := r.replay(boards, engine.NoCell, nil, -1)
 	if lines == nil {
 		return nil, false
 	}
@@ -371,8 +398,9 @@ func plausible(lines []line) []line {
 // board after its reading last changed. It returns the lines that explain
 // them all, or nil. A board no line explains, an illegal try put right
 // since, is passed over (skipped counts them); the last one must be
-// explained.
-func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lines []line, skipped int) {
+// explained. With most >= 0, lines that pass over more boards than that
+// are given up (nil).
+func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most int) (lines []line, skipped int) {
 	work := replayWork
 	if budget != nil {
 		work = min(work, *budget)
@@ -385,9 +413,11 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 		b := h.at
 		// The board that first shows the stuck reading shows the truth
 		// (a sensor freezes at what it reads), and is no illegal try.
+		// (The boards may begin after it, and none of them is that board:
+		// the first board kept may be passed over as any other.)
 		first := false
 		if cell != engine.NoCell && h.since >= r.lastChange[cell] && !frozen {
-			frozen, first = true, true
+			frozen, first = true, i > 0
 		}
 		if cell != engine.NoCell && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
 			m := []byte(b.cells)
@@ -413,12 +443,15 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 			// A board no line explains (an illegal try, put right since)
 			// changes no line; the last board must be explained.
 			skipped++
+			if most >= 0 && skipped > most {
+				return nil, skipped
+			}
 			continue
 		}
-		if len(next) == 0 {
+		if len(next) == 0 || most >= 0 && skipped > most {
 			return nil, skipped
 		}
-		before, lines = lines, next[:min(len(next), maxLines)]
+		before, lines = lines, next[:min(len(next), maxReplayLines)]
 	}
 	return lines, skipped
 }
@@ -539,3 +572,5 @@ func sameSockets(a, b []socketLines) bool {
 	}
 	return true
 }
+
+var debugStuck = os.Getenv("ZERTZ_DEBUG_STUCK") != ""

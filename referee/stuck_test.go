@@ -183,7 +183,7 @@ func TestReplayPassesOverAnExplainedTry(t *testing.T) {
 		at("D4=w A1=. D5=b G4=.", 2000), // read as BD5-G4...
 		at("D4=w A1=. E5=b G4=.", 3000), // ...but the marble goes on E5
 	}
-	lines, skipped := b.r.replay(boards, engine.NoCell, nil)
+	lines, skipped := b.r.replay(boards, engine.NoCell, nil, -1)
 	var got []string
 	for _, l := range lines {
 		var ts []string
@@ -305,5 +305,28 @@ func TestMarblePutBackWhereAJumperLeft(t *testing.T) {
 	b.hold(b.from(base, "D3=g C2=o G4=.")) // and G4 removed
 	if got := strings.Join(b.gameTurns(), " "); got != "GB1-A1 BC2-A2 B1xD3 GB1-G4" {
 		t.Fatalf("the game is %s; want GB1-A1 BC2-A2 B1xD3 GB1-G4", got)
+	}
+}
+
+// A stuck socket whose reading last changed before the boards kept begin
+// (here it never changed) may be found although the first board kept is
+// an illegal try: that board is passed over like any other try, for none
+// of the boards is the one that first showed the frozen reading.
+func TestStuckSocketFoundPastAnEarlyTry(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "C3=w E5=b")), "illegal") // two marbles: a try
+	b.expect(b.hold(start), "restored")
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")   // WD4-A1: the marble does not show
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=o D5=b G4=.")), "illegal")
+	if h := b.r.histSince(); len(h) == 0 || h[0].at.cells != b.from(start, "C3=w E5=b") {
+		t.Fatalf("the boards kept do not begin with the try: %+v", h)
+	}
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))
+	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
+	if found, _ := stuckFault(ev, "D4"); !found {
+		t.Fatalf("no stuck-sensor fault naming D4: %v", ev)
 	}
 }
