@@ -417,10 +417,48 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		l, _ := r.turnsPlayed(base, h.base)
 		lines[i] = append(l, h.turns...)
 	}
+	if r.unseenPlacement(base, lines) {
+		// A line puts a marble on a socket whose reading never changed:
+		// scanned without a stall, that is as likely a stuck sensor that
+		// hid it, and the turns since read one player shifted.
+		if ev, ok := r.stuckSearch(t, obs, false); ok {
+			return ev, true
+		}
+	}
 	// The referee was lost: it ends no game on its own word from here.
 	r.doubtful = true
 	ev := r.decide(t, obs, n-base, lines, fmt.Sprintf("resynchronised from the position after turn %d", base))
 	return ev, ev != nil
+}
+
+// unseenPlacement reports whether a line of turns from the position
+// after turn base puts a marble on a socket whose reading has not changed
+// since the first board kept from then on (none after a stall): the
+// marble never showed, not even as a hand over it.
+func (r *Referee) unseenPlacement(base int, lines [][]engine.Turn) bool {
+	if r.stalled {
+		return false
+	}
+	since, found := int64(0), false
+	for _, h := range r.hist {
+		if found && h.at.stalled {
+			return false
+		}
+		if !found && h.n >= base {
+			since, found = h.since, true
+		}
+	}
+	if !found {
+		return false
+	}
+	for _, l := range lines {
+		for _, turn := range l {
+			if turn.Kind == engine.Place && r.lastChange[turn.At] <= since {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // late gives the verdict that waited for the board to hold.

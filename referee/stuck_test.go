@@ -330,3 +330,30 @@ func TestStuckSocketFoundPastAnEarlyTry(t *testing.T) {
 		t.Fatalf("no stuck-sensor fault naming D4: %v", ev)
 	}
 }
+
+// A marble put on a stuck socket after its player lifted the ring first
+// (the stuck exam's game 076 under seed 9): the next player's marble
+// reads as the end of that turn, one player shifted. When the board then
+// needs a resynchronisation whose lines put a marble on a socket whose
+// reading never changed, the stuck sensor is as likely: the referee looks
+// for it, and asks about the turns from the one it hid, rather than
+// only about the marble's colour two turns later.
+func TestResyncOverAnUnseenMarbleLooksForAStuckSensor(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")           // WD4-A1, the ring first: D4 reads o
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move")         // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending") // BD3-G4, read as a ring lifted
+	b.hold(b.from(start, "A1=. D3=b G4=. A2=. A3=. A4=."))       // an illegal try...
+	b.hold(b.from(start, "A1=. D3=b G4=."))                      // ...put right
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))           // D3xD5 over the hidden marble
+	var first *Question
+	for _, e := range ev {
+		if q, ok := e.Body.(Question); ok && first == nil {
+			first = &q
+		}
+	}
+	if first == nil || first.Turn != 1 {
+		t.Fatalf("no question from turn 1 (the turn the stuck socket hid): %v", ev)
+	}
+}
