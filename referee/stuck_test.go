@@ -357,3 +357,39 @@ func TestResyncOverAnUnseenMarbleLooksForAStuckSensor(t *testing.T) {
 		t.Fatalf("no question from turn 1 (the turn the stuck socket hid): %v", ev)
 	}
 }
+
+// A jumper frozen on its start (the stuck exam's game 082 under seed 8,
+// A4 stuck): the capture A4xC4 never shows whole, and once the next turn
+// is on the board a resynchronisation explained the boards by changing
+// turns the board had shown whole (BB4-D6 read as BA4-D6), with no stall
+// to hide anything, and asked about that; the turns after it were then
+// committed on a reading no option of which was played. Changing turns
+// the board showed is as likely a stuck sensor's doing: the referee looks
+// for one first, and asks about the turns it misread.
+func TestResyncThatRevisesShownTurnsLooksForAStuckSensor(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 0)
+	p = playAll(t, p, "BA4-A2 WD4-B5 GF4-C6 BG3-D7 G3xE5 WF4-G3 F4xD6 BC5-E6 D6xB4 A4xC4xE3 WE2-E1 E2xE4")
+	b := newBench(t, p.String(), Casual)
+	played := strings.Fields("BB4-D6 BA4-G4 A4xC4 GC5-F4")
+	if !b.scanAll([]scanFrame{
+		{0, 0, "o.oooooo.ooooo.oooooo..oowo.ooooooo.o"},
+		{320, 0, "o.ooooo?.ooooo.oooooo..oowo.ooooooo.o"},
+		{370, 0, "o.ooooob.ooooo.oooooo..oowo.ooooooo.o"},
+		{400, 0, "o.ooooob.ooooo.ooooo?..oowo.ooooooo.o"},
+		{420, 0, "o.ooooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{790, 0, "o.o?ooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{810, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{1540, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.?"},
+		{1600, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.."},
+		{2330, 0, "o.obooob.ooo?o.ooooo...oowo.ooooooo.."},
+		{2370, 0, "o.obooob.ooobo.ooooo...oowo.ooooooo.."},
+		{2900, 0, "o.obooo?.ooobo.ooooo...oowo.ooooooo.."},
+		{2910, 0, "o.oboooo.ooobo.ooooo...oowo.ooooooo.."},
+		{3290, 0, "o.oboooo.ooob?.ooooo...oowo.ooooooo.."},
+		{3340, 0, "o.oboooo.ooobg.ooooo...oowo.ooooooo.."},
+		{3360, 0, "o.oboooo.ooobg.ooooo...oowo.ooo?ooo.."},
+		{3400, 0, "o.oboooo.ooobg.ooooo...oowo.ooo.ooo.."},
+	}, 1000, played) {
+		t.Errorf("no question offers %s", strings.Join(played, " "))
+	}
+}
