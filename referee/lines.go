@@ -328,6 +328,17 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	work := stepPlays
 	next, whole := r.step(r.lines, r.current(raw), &work)
 	prev, old := r.lines, r.linesBefore
+	// The lines the last board killed, if other lines explained it: that
+	// board may have been an illegal try, put right now.
+	try := r.linesTry
+	if len(r.hist) < 2 || r.hist[len(r.hist)-2].since != r.linesTrySince || r.linesTryLen != r.game.Len() {
+		try = nil
+	}
+	r.linesTry = nil
+	var died []line
+	if len(next) == 0 && whole {
+		died = r.lines
+	}
 	if len(next) == 0 && whole && r.linesBefore != nil {
 		// The last board may have been an illegal try put right since,
 		// which some line happened to explain: the lines before it.
@@ -337,6 +348,24 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if len(next) == 0 && whole {
 		// Perhaps a line was never followed: the official position's.
 		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
+	}
+	if whole && len(try) > 0 {
+		// The board before killed the lines that explained the one before
+		// it, but others explained it: if those lines explain this board,
+		// that board was an illegal try put right, and they go on beside
+		// the others (a placement the try's lines read is no fact).
+		more, ok := r.step(try, r.current(raw), &work)
+		if !ok {
+			whole = false
+		}
+		for _, l := range more {
+			if !hasLine(next, l) && len(next) < maxLines {
+				next = append(next, l)
+			}
+		}
+	}
+	if whole && len(next) > 0 && len(died) > 0 {
+		r.linesTry, r.linesTrySince, r.linesTryLen = died, r.obsSince, r.game.Len()
 	}
 	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && len(prev) == 1 && len(prev[0].turns) == 0 {
 		next, whole = r.afterStall(next, raw, &work)
@@ -696,6 +725,7 @@ func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event,
 	r.lines = trimLines(r.lines, p)
 	r.linesBefore = trimLines(r.linesBefore, p)
 	r.linesOld = trimLines(r.linesOld, p)
+	r.linesTry, r.linesTryLen = trimLines(r.linesTry, p), r.game.Len()
 	return ev, false
 }
 
