@@ -39,6 +39,7 @@ var screen = map[string]Entry{
 	"notice.which-colour":     {"%s %s? Confirm", "%s %s? OK", "%s %s ? OK", "%s %s? OK", "%s %s? ОК", "%s %s? OK", "%s %s? OK", "¿%s %s? OK"},
 	"notice.which-turns":      {"%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s", "%d/%d %s"},
 	"notice.which-cell":       {"%d/%d on %s? OK", "%d/%d auf %s? OK", "%d/%d sur %s ? OK", "%d/%d na %s? OK", "%d/%d на %s? ОК", "%d/%d su %s? OK", "%d/%d op %s? OK", "¿%d/%d en %s? OK"},
+	"notice.which-cell-other": {"%d/%d other? OK", "%d/%d anderswo? OK", "%d/%d autre ? OK", "%d/%d inne? OK", "%d/%d другое? ОК", "%d/%d altrove? OK", "%d/%d elders? OK", "¿%d/%d otro? OK"},
 	"colour.white":            {"white", "weiß", "blanche", "biała", "белый", "bianca", "wit", "blanca"},
 	"colour.grey":             {"grey", "grau", "grise", "szara", "серый", "grigia", "grijs", "gris"},
 	"colour.black":            {"black", "schwarz", "noire", "czarna", "чёрный", "nera", "zwart", "negra"},

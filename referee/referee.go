@@ -195,6 +195,11 @@ type Referee struct {
 	lastChange [engine.MaxCells]int64
 	hist       []histBoard
 	stuck      uint64
+	// notStuck: sockets the players said they put no marble on (a socket
+	// question answered "other"), since turn notStuckAt; the search
+	// passes over them for the next maxRevise turns.
+	notStuck   uint64
+	notStuckAt int
 	stuckRead  [engine.MaxCells]byte
 	masked     string
 	// captureHeld: the board shows a capture under way; look for a stuck

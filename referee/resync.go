@@ -417,16 +417,12 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		l, _ := r.turnsPlayed(base, h.base)
 		lines[i] = append(l, h.turns...)
 	}
-	revises := false
-	for _, l := range lines {
-		revises = revises || n > base && r.takesBack(n-base, l)
-	}
-	if revises || r.unseenPlacement(base, lines) {
-		// A line puts a marble on a socket whose reading never changed,
-		// or changes turns the board showed: scanned without a stall,
-		// that is as likely a stuck sensor (it hid a marble, or still
-		// shows one that left, and the turns since were read one player
-		// shifted).
+	if base < n || r.unseenPlacement(base, lines) {
+		// Turns committed were misread, or a line puts a marble on a
+		// socket whose reading never changed: perhaps a stuck sensor
+		// misled the referee (it hid a marble, or still shows one that
+		// left, and the turns since were read one player shifted), and
+		// the resynchronisation would follow it on.
 		if ev, ok := r.stuckSearch(t, obs, false); ok {
 			return ev, true
 		}

@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -62,6 +61,10 @@ const searchWork = 40000
 // for its place again now: after 1, 2, 4, 8... boards, so that boards that
 // never make sense cost little.
 func lostRetry(n int) bool { return n > 0 && n&(n-1) == 0 }
+
+// tooCostly is what replay reports as boards passed over when its work
+// ran out before the last board.
+const tooCostly = -1
 
 // maxStuck is how many sockets the referee takes for stuck at once, when
 // more than one would explain the boards.
@@ -156,6 +159,9 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || len(r.hist) < 2 {
 		return nil, false
 	}
+	if r.notStuck != 0 && r.game.Len()-r.notStuckAt > maxRevise {
+		r.notStuck = 0
+	}
 	boards := r.histSince()
 	if boards == nil {
 		return nil, false
@@ -175,7 +181,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
 	budget := searchWork
-	if lines, _ := r.replay(boards, engine.NoCell, &budget, -1); plausible(restOnly(lines, held)) != nil {
+	if lines, _ := r.replay(boards, engine.NoCell, &budget, -1, 0); plausible(restOnly(lines, held)) != nil {
 		return nil, false
 	}
 	// The candidates: the sockets whose reading contradicts the game,
@@ -229,16 +235,23 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 			for _, c := range near {
 				// A stuck sensor reads the same over the boards that
 				// contradict the game: the last two, at least.
-				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || done&bit(c) != 0 {
+				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || (done|r.notStuck)&bit(c) != 0 {
 					continue
 				}
 				if budget <= 0 {
 					break
 				}
-				b0 := budget
-				lines, skipped := r.replay(w, c, &budget, most)
-				if debugStuck {
-					fmt.Fprintf(os.Stderr, "stuck try %s window %d most %d: cost %d, %d lines, skipped %d\n", r.b.Label(c), len(w), most, b0-budget, len(lines), skipped)
+				lines, skipped := r.replay(w, c, &budget, most, 0)
+				if skipped == tooCostly {
+					// Unknown over all the boards, the socket lets
+					// through too many lines to follow: perhaps it froze
+					// later, and read the truth until then. From the
+					// boards of the last 8, 4 and 2 turns on.
+					for _, from := range r.freezes(w) {
+						if lines, skipped = r.replay(w, c, &budget, most, from); skipped != tooCostly && lines != nil || budget <= 0 {
+							break
+						}
+					}
 				}
 				if skipped <= most {
 					done |= bit(c) // its answer, whatever the limit
@@ -266,15 +279,17 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 		}
 	}
 	if len(found) > maxStuck {
-		if len(found) > maxIndistinct {
-			return nil, false // too many would do: let later boards tell
-		}
 		// Several sockets would do, and nothing on the board tells which:
 		// the players know where they put the marble the board missed.
-		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.sockets, found) {
+		// However many they are (a marble put down unseen and its ring
+		// claimed at once could have been on any ring that never changed;
+		// no later board will tell), they are sockets of the board: the
+		// screen and the buttons go through them one by one, the LEDs
+		// show each, the console lists them.
+		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.allSockets, found) {
 			return nil, false // asked already
 		}
-		return r.askSocket(t, base, found), true
+		return r.askSocket(t, base, found, 0), true
 	}
 	var cells uint64
 	var lines [][]engine.Turn
@@ -293,6 +308,25 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
 	return append(ev, r.askRevision(t, raw, cells, base, lines)...), true
+}
+
+// freezes returns the boards of w from which a socket may be taken for
+// unknown when unknown over all of them is too costly to replay: those
+// from 8, 4 and 2 turns before the last.
+func (r *Referee) freezes(w []histBoard) []int {
+	var out []int
+	last := w[len(w)-1].n
+	for _, back := range []int{8, 4, 2} {
+		for i, h := range w {
+			if h.n >= last-back {
+				if i > 0 && (len(out) == 0 || out[len(out)-1] != i) {
+					out = append(out, i)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // windows returns all the boards, then those since 8, 4 and 2 turns
@@ -350,7 +384,7 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	if boards == nil {
 		return nil, false
 	}
-	lines, _ := r.replay(boards, engine.NoCell, nil, -1)
+	lines, _ := r.replay(boards, engine.NoCell, nil, -1, 0)
 	if lines == nil {
 		return nil, false
 	}
@@ -399,8 +433,12 @@ func plausible(lines []line) []line {
 // them all, or nil. A board no line explains, an illegal try put right
 // since, is passed over (skipped counts them); the last one must be
 // explained. With most >= 0, lines that pass over more boards than that
-// are given up (nil).
-func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most int) (lines []line, skipped int) {
+// are given up (nil). When the work runs out, it returns nil and tooCostly.
+//
+// The socket is unknown from board maskFrom on, if that is later: a sensor
+// read the truth until it froze, and the later it froze, the fewer lines
+// explain the boards (see stuckSearch).
+func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most, maskFrom int) (lines []line, skipped int) {
 	work := replayWork
 	if budget != nil {
 		work = min(work, *budget)
@@ -419,21 +457,21 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most
 		if cell != engine.NoCell && h.since >= r.lastChange[cell] && !frozen {
 			frozen, first = true, i > 0
 		}
-		if cell != engine.NoCell && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
+		if cell != engine.NoCell && i >= maskFrom && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
 			m := []byte(b.cells)
 			m[cell] = '?'
 			b.cells = string(m)
 		}
 		next, whole := r.step(lines, b, &work)
 		if !whole {
-			return nil, skipped // too costly to tell: no answer
+			return nil, tooCostly // too costly to tell: no answer
 		}
 		if len(next) == 0 && before != nil {
 			// The board before may have been an illegal try that a line
 			// happened to explain, killing the true one: the lines from
 			// before it.
 			if next, whole = r.step(before, b, &work); !whole {
-				return nil, skipped
+				return nil, tooCostly
 			}
 			if len(next) > 0 {
 				skipped++
@@ -524,19 +562,28 @@ func (r *Referee) shared(base int, lines [][]engine.Turn) (keep, from int) {
 // with its sensor stuck (see stuckSearch), and nothing on the board tells
 // which. The turns committed stand until the answer; the answer takes
 // that socket for stuck and asks about the turns its lines change
-// (askRevision).
-func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
+// (askRevision). A question offers at most maxIndistinct options: more
+// sockets are offered a page at a time, from found[page] on, the last
+// option (OtherRing) asking about the next page.
+func (r *Referee) askSocket(t int64, base int, found []socketLines, page int) []Event {
 	// The question is about the first turn any line changes.
 	var lines [][]engine.Turn
 	for _, s := range found {
 		lines = append(lines, s.lines...)
 	}
 	_, from := r.shared(base, lines)
-	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: found}
+	offer := found[page:]
+	if len(offer) > maxIndistinct-1 {
+		offer = offer[:maxIndistinct-1]
+	}
+	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: offer, allSockets: found, page: page}
 	r.nextQuestion++
-	for _, s := range found {
+	for _, s := range offer {
 		q.options = append(q.options, option{label: r.b.Label(s.cell)})
 	}
+	// The last option is always "on none of these rings": the next page,
+	// or, after the last, another explanation.
+	q.options = append(q.options, option{label: OtherRing})
 	r.lines, r.linesBefore, r.linesOld, r.hyps = nil, nil, nil, nil
 	r.question = q
 	r.guide = r.idleGuidance()
@@ -544,8 +591,26 @@ func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
 }
 
 // answerSocket takes the socket the players named: its sensor is stuck,
-// and the turns its lines change are asked about.
+// and the turns its lines change are asked about. OtherRing asks about
+// the next page of sockets.
 func (r *Referee) answerSocket(t int64, q *question, opt int) []Event {
+	if opt >= len(q.sockets) {
+		r.question = nil
+		if next := q.page + len(q.sockets); next < len(q.allSockets) {
+			return r.askSocket(t, q.base, q.allSockets, next)
+		}
+		// None of them: the search looks again without them.
+		for _, s := range q.allSockets {
+			r.notStuck |= bit(s.cell)
+		}
+		r.notStuckAt = r.game.Len()
+		raw := r.settled
+		if len(raw) != r.b.Len() {
+			raw = r.Expected()
+		}
+		ev, _ := r.stuckSearch(t, raw, false)
+		return ev
+	}
 	s := q.sockets[opt]
 	r.question = nil
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
@@ -572,5 +637,3 @@ func sameSockets(a, b []socketLines) bool {
 	}
 	return true
 }
-
-var debugStuck = os.Getenv("ZERTZ_DEBUG_STUCK") != ""

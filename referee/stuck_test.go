@@ -183,7 +183,7 @@ func TestReplayPassesOverAnExplainedTry(t *testing.T) {
 		at("D4=w A1=. D5=b G4=.", 2000), // read as BD5-G4...
 		at("D4=w A1=. E5=b G4=.", 3000), // ...but the marble goes on E5
 	}
-	lines, skipped := b.r.replay(boards, engine.NoCell, nil, -1)
+	lines, skipped := b.r.replay(boards, engine.NoCell, nil, -1, 0)
 	var got []string
 	for _, l := range lines {
 		var ts []string
@@ -224,9 +224,9 @@ func TestSocketQuestion(t *testing.T) {
 		{cell: mustCell(t, b, "D4"), lines: [][]engine.Turn{line("WD4-A1", "BD3-G4")}},
 		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{line("GE5-A1", "BD3-G4")}},
 	}
-	ev := b.r.askSocket(b.now, 0, found)
+	ev := b.r.askSocket(b.now, 0, found, 0)
 	q, ok := b.r.Asking()
-	if len(ev) != 1 || !ok || q.About != "cell" || strings.Join(q.Options, " ") != "D4 E5" || q.Turn != 1 || q.Provisional != -1 {
+	if len(ev) != 1 || !ok || q.About != "cell" || strings.Join(q.Options, " ") != "D4 E5 "+OtherRing || q.Turn != 1 || q.Provisional != -1 {
 		t.Fatalf("socket question %+v, events %v", q, ev)
 	}
 	if b.r.Game().Len() != 1 {
@@ -391,5 +391,104 @@ func TestResyncThatRevisesShownTurnsLooksForAStuckSensor(t *testing.T) {
 		{3400, 0, "o.oboooo.ooobg.ooooo...oowo.ooo.ooo.."},
 	}, 1000, played) {
 		t.Errorf("no question offers %s", strings.Join(played, " "))
+	}
+}
+
+// More sockets than a question offers (a marble put down unseen and its
+// ring claimed at once could have been on any ring that never changed)
+// are offered a page at a time: 23 sockets and "other", which asks about
+// the next ones. The socket named on any page is taken for stuck.
+func TestSocketQuestionPages(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	p := b.r.Game().PositionAfter(0)
+	var found []socketLines
+	for c := 0; c < b.r.b.Len() && len(found) < 30; c++ {
+		cell := engine.Cell(c)
+		if l := b.r.b.Label(cell); l == "A1" || l == "D3" || l == "G4" {
+			continue
+		}
+		first := engine.Turn{Kind: engine.Place, Color: engine.White, At: cell, Remove: mustCell(t, b, "A1")}
+		q, err := p.Play(first)
+		if err != nil {
+			continue
+		}
+		second := engine.Turn{Kind: engine.Place, Color: engine.Black, At: mustCell(t, b, "D3"), Remove: mustCell(t, b, "G4")}
+		if _, err := q.Play(second); err != nil {
+			continue
+		}
+		found = append(found, socketLines{cell: cell, lines: [][]engine.Turn{{first, second}}})
+	}
+	if len(found) != 30 {
+		t.Fatalf("%d sockets; the test wants 30", len(found))
+	}
+	b.r.askSocket(b.now, 0, found, 0)
+	q, ok := b.r.Asking()
+	if !ok || q.About != "cell" || len(q.Options) != 24 || q.Options[23] != OtherRing || q.Options[0] != b.r.b.Label(found[0].cell) {
+		t.Fatalf("first page %+v", q)
+	}
+	if !strings.Contains(q.Text, "or another ring?") {
+		t.Fatalf("the question does not say another ring may be meant: %q", q.Text)
+	}
+	b.r.Answer(b.now, q.ID, 23)
+	q2, ok := b.r.Asking()
+	if !ok || q2.ID == q.ID || q2.About != "cell" || len(q2.Options) != 8 || q2.Options[0] != b.r.b.Label(found[23].cell) || q2.Options[7] != OtherRing {
+		t.Fatalf("second page %+v; want the other 7 and %q", q2, OtherRing)
+	}
+	want := found[26].cell
+	ev := b.r.Answer(b.now, q2.ID, 3)
+	fault, rev := stuckFault(ev, b.r.b.Label(want))
+	if !fault || rev == nil || rev.About != "turns" {
+		t.Fatalf("naming %s on the second page: %v", b.r.b.Label(want), ev)
+	}
+}
+
+// "Other" on the last page of a socket question: the players put the
+// marble on none of the sockets offered. The search passes over them, and
+// the socket they did put it on is found.
+func TestSocketQuestionNoneOfThese(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")   // WD4-A1: the marble does not show
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending")
+	// Ask about two sockets that are not D4 (as if the search had found
+	// them first): the players answer "other".
+	line := func(s ...string) []engine.Turn {
+		var out []engine.Turn
+		p := b.r.Game().PositionAfter(0)
+		for _, x := range s {
+			tn, err := engine.ParseTurn(b.r.b, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, err = p.Play(tn); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, tn)
+		}
+		return out
+	}
+	found := []socketLines{
+		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{line("GE5-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "C3"), lines: [][]engine.Turn{line("GC3-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "F2"), lines: [][]engine.Turn{line("GF2-A1", "BD3-G4")}},
+	}
+	b.r.askSocket(b.now, 0, found, 0)
+	q, ok := b.r.Asking()
+	if !ok || len(q.Options) != 4 || q.Options[3] != OtherRing {
+		t.Fatalf("socket question %+v", q)
+	}
+	b.expect(b.hold(b.from(start, "A1=. D3=o D5=b G4=.")), "illegal") // D3xD5 over the hidden marble
+	ev := b.r.Answer(b.now, q.ID, 3)
+	for _, s := range []string{"E5", "C3", "F2"} {
+		if b.r.notStuck&bit(mustCell(t, b, s)) == 0 {
+			t.Fatalf("%s is still a candidate after \"none of these\"", s)
+		}
+	}
+	if found, _ := stuckFault(ev, "D4"); !found {
+		t.Fatalf("the search did not find D4 after \"none of these\": %v", ev)
 	}
 }
