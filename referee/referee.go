@@ -127,6 +127,14 @@ type Referee struct {
 	// lines are the lines of play followed while a sensor is dead, and
 	// linesBefore and linesOld those before the last two settled boards.
 	lines, linesBefore, linesOld []line
+	// linesTry: the lines that explained the board before the last one,
+	// which the last board killed while other lines explained it (an
+	// illegal try that a line happened to explain): the next board may
+	// go on from them (see linesObserve). Kept for the board after the
+	// one of time linesTrySince, with the game linesTryLen turns long.
+	linesTry      []line
+	linesTrySince int64
+	linesTryLen   int
 	// kept: the lines no line of which explained the last board, an
 	// illegal board; they go on if the next board is keptCells again,
 	// the board before it, while the game is keptLen turns long (a try
@@ -207,6 +215,10 @@ type Referee struct {
 	// deeper is the turns played whole before the last that extend looks
 	// for beyond its usual depth (linesObserve's second look).
 	deeper int
+	// still: the marbles of the settled board being refereed whose
+	// sensors have read the same since the official position's last turn
+	// (stillMarbles): no turn since took one away and put it back.
+	still uint64
 }
 
 // New starts a referee.
@@ -374,6 +386,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	for _, c := range r.unknown {
 		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
 	}
+	r.still = r.stillMarbles(obs.Cells)
 	if !r.Over() {
 		r.remember(obs.Cells)
 	}

@@ -87,11 +87,16 @@ type board struct {
 	cells   string
 	touched uint64
 	stalled bool
+	// still is the marbles the official position (in frame-log form:
+	// root) and the board share whose sensors read the same since the
+	// board the position's last turn was read from (see stillMarbles).
+	still uint64
+	root  string
 }
 
 // current is the settled board being refereed.
 func (r *Referee) current(cells string) board {
-	return board{cells: cells, touched: r.touched, stalled: r.stalled}
+	return board{cells: cells, touched: r.touched, stalled: r.stalled, still: r.still, root: r.Expected()}
 }
 
 // remember keeps the settled board for stuckSearch, dropping boards from

@@ -264,6 +264,50 @@ func stuckFault(ev []Event, cell string) (bool, *Question) {
 	return found, q
 }
 
+// A sensor stuck while a jumper sat on it (the stuck exam's game 197):
+// the jumper leaves B1, but B1 still reads its grey marble. That is no
+// grey marble put on B1 by the next player: no hand takes a marble off a
+// ring and puts another back without the sensor reading the ring in
+// between. The referee must not commit a grey placement on B1 as fact.
+func TestFrozenJumperIsNoPlacement(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.expect(b.show("B1=g A1=."), "move")                // GB1-A1
+	b.expect(b.show("C2=b A2=."), "move forced-capture") // BC2-A2: B1xD3 is compulsory
+	// B1 reads g from now on. The jumper lands on D3, the jumped marble
+	// comes off, and the next player puts a white marble on B1 (unseen)
+	// and removes G4.
+	base := b.r.Expected()
+	for _, edits := range []string{"D3=g C2=o", "D3=g C2=o G4=.", "D3=g C2=o G4=."} {
+		ev := b.hold(b.from(base, edits))
+		asked := false
+		for _, e := range ev {
+			if _, ok := e.Body.(Question); ok {
+				asked = true
+			}
+		}
+		for _, e := range ev {
+			if m, ok := e.Body.(Move); ok && m.Turn > 2 && strings.HasPrefix(m.Notation, "GB1") && !asked {
+				t.Fatalf("committed %s without a question: no grey marble was put on B1\n%v", m.Notation, ev)
+			}
+		}
+	}
+}
+
+// On a healthy board the same colour put back where a jumper set off is
+// a placement: the sensor read the ring empty in between.
+func TestMarblePutBackWhereAJumperLeft(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.expect(b.show("B1=g A1=."), "move")
+	b.expect(b.show("C2=b A2=."), "move forced-capture")
+	base := b.r.Expected()
+	b.hold(b.from(base, "B1=o D3=g C2=o")) // B1xD3
+	b.hold(b.from(base, "D3=g C2=o"))      // a grey marble on B1
+	b.hold(b.from(base, "D3=g C2=o G4=.")) // and G4 removed
+	if got := strings.Join(b.gameTurns(), " "); got != "GB1-A1 BC2-A2 B1xD3 GB1-G4" {
+		t.Fatalf("the game is %s; want GB1-A1 BC2-A2 B1xD3 GB1-G4", got)
+	}
+}
+
 // A stuck socket whose reading last changed before the boards kept begin
 // (here it never changed) may be found although the first board kept is
 // an illegal try: that board is passed over like any other try, for none
@@ -284,6 +328,69 @@ func TestStuckSocketFoundPastAnEarlyTry(t *testing.T) {
 	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
 	if found, _ := stuckFault(ev, "D4"); !found {
 		t.Fatalf("no stuck-sensor fault naming D4: %v", ev)
+	}
+}
+
+// A marble put on a stuck socket after its player lifted the ring first
+// (the stuck exam's game 076 under seed 9): the next player's marble
+// reads as the end of that turn, one player shifted. When the board then
+// needs a resynchronisation whose lines put a marble on a socket whose
+// reading never changed, the stuck sensor is as likely: the referee looks
+// for it, and asks about the turns from the one it hid, rather than
+// only about the marble's colour two turns later.
+func TestResyncOverAnUnseenMarbleLooksForAStuckSensor(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")           // WD4-A1, the ring first: D4 reads o
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move")         // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending") // BD3-G4, read as a ring lifted
+	b.hold(b.from(start, "A1=. D3=b G4=. A2=. A3=. A4=."))       // an illegal try...
+	b.hold(b.from(start, "A1=. D3=b G4=."))                      // ...put right
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))           // D3xD5 over the hidden marble
+	var first *Question
+	for _, e := range ev {
+		if q, ok := e.Body.(Question); ok && first == nil {
+			first = &q
+		}
+	}
+	if first == nil || first.Turn != 1 {
+		t.Fatalf("no question from turn 1 (the turn the stuck socket hid): %v", ev)
+	}
+}
+
+// A jumper frozen on its start (the stuck exam's game 082 under seed 8,
+// A4 stuck): the capture A4xC4 never shows whole, and once the next turn
+// is on the board a resynchronisation explained the boards by changing
+// turns the board had shown whole (BB4-D6 read as BA4-D6), with no stall
+// to hide anything, and asked about that; the turns after it were then
+// committed on a reading no option of which was played. Changing turns
+// the board showed is as likely a stuck sensor's doing: the referee looks
+// for one first, and asks about the turns it misread.
+func TestResyncThatRevisesShownTurnsLooksForAStuckSensor(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 0)
+	p = playAll(t, p, "BA4-A2 WD4-B5 GF4-C6 BG3-D7 G3xE5 WF4-G3 F4xD6 BC5-E6 D6xB4 A4xC4xE3 WE2-E1 E2xE4")
+	b := newBench(t, p.String(), Casual)
+	played := strings.Fields("BB4-D6 BA4-G4 A4xC4 GC5-F4")
+	if !b.scanAll([]scanFrame{
+		{0, 0, "o.oooooo.ooooo.oooooo..oowo.ooooooo.o"},
+		{320, 0, "o.ooooo?.ooooo.oooooo..oowo.ooooooo.o"},
+		{370, 0, "o.ooooob.ooooo.oooooo..oowo.ooooooo.o"},
+		{400, 0, "o.ooooob.ooooo.ooooo?..oowo.ooooooo.o"},
+		{420, 0, "o.ooooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{790, 0, "o.o?ooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{810, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{1540, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.?"},
+		{1600, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.."},
+		{2330, 0, "o.obooob.ooo?o.ooooo...oowo.ooooooo.."},
+		{2370, 0, "o.obooob.ooobo.ooooo...oowo.ooooooo.."},
+		{2900, 0, "o.obooo?.ooobo.ooooo...oowo.ooooooo.."},
+		{2910, 0, "o.oboooo.ooobo.ooooo...oowo.ooooooo.."},
+		{3290, 0, "o.oboooo.ooob?.ooooo...oowo.ooooooo.."},
+		{3340, 0, "o.oboooo.ooobg.ooooo...oowo.ooooooo.."},
+		{3360, 0, "o.oboooo.ooobg.ooooo...oowo.ooo?ooo.."},
+		{3400, 0, "o.oboooo.ooobg.ooooo...oowo.ooo.ooo.."},
+	}, 1000, played) {
+		t.Errorf("no question offers %s", strings.Join(played, " "))
 	}
 }
 
