@@ -301,6 +301,9 @@ func TestScreenFits(t *testing.T) {
 				// on: the socket confirm answers.
 				st.Line = l.T("notice.which-cell", 24, 24, worstCell)
 				check("notice.which-cell", st, st.Line)
+				// Its last option when the sockets come a page at a time.
+				st.Line = l.T("notice.which-cell-other", 24, 24)
+				check("notice.which-cell-other", st, st.Line)
 			}
 		}
 		if lines < 100 {

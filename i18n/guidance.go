@@ -87,6 +87,7 @@ var guidanceShort = map[string]Entry{
 	"short.fault.dead-cells":         {"dead sensor", "Sensor ausgefallen", "capteur mort", "czujnik martwy", "датчик не отвечает", "sensore guasto", "sensor defect", "sensor averiado"},
 	"short.fault.cells-read":         {"sensors read again", "Sensoren lesen", "capteurs relus", "czujniki działają", "датчики снова ОК", "sensori riletti", "sensoren weer OK", "sensores en marcha"},
 	"short.fault.stuck-cell":         {"stuck sensor", "Sensor hängt", "capteur bloqué", "czujnik zawieszony", "датчик завис", "sensore bloccato", "sensor hangt", "sensor atascado"},
+	"short.fault.stuck-trusted":      {"sensor trusted", "Sensor entlastet", "capteur fiable", "czujnik OK", "датчик исправен", "sensore fidato", "sensor vertrouwd", "sensor fiable"},
 	"short.fault.stuck-reads":        {"sensor reads again", "Sensor liest", "capteur relu", "czujnik działa", "датчик снова ОК", "sensore riletto", "sensor weer OK", "sensor en marcha"},
 	"short.guide.take-off-claimed":   {"take off rings", "Ringe abnehmen", "retirer anneaux", "usuń pierścienie", "снимите кольца", "togliere tasselli", "tegels wegnemen", "retirar anillos"},
 	"short.guide.over-win":           {"%[1]s wins", "%[1]s gewinnt", "%[1]s gagne", "Wygrywa %[1]s", "Победа: %[1]s", "Vince %[1]s", "%[1]s wint", "Gana %[1]s"},

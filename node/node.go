@@ -644,6 +644,10 @@ func (n *Node) questionNotice(q referee.Question, i int) string {
 			return n.disp.lang.T("notice.which-colour", q.Cell, i18n.Key("colour."+c.String()))
 		}
 	}
+	if q.Options[i] == referee.OtherRing {
+		// The last option of a page: the next ones.
+		return n.disp.lang.T("notice.which-cell-other", i+1, len(q.Options))
+	}
 	if q.About == "cell" {
 		return n.disp.lang.T("notice.which-cell", i+1, len(q.Options), q.Options[i])
 	}

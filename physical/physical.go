@@ -64,6 +64,10 @@ type Options struct {
 	DeadCell    engine.Cell
 	DeadFromMS  int64
 	DeadReading byte
+	// Begin, if set, is told as the players begin each record turn (i
+	// counts from 0), so that they answer questions from what they have
+	// played so far (Answer's played).
+	Begin func(i int)
 }
 
 // DefaultOptions plays at human speed with a little of everything.
@@ -124,6 +128,9 @@ func Play(start engine.Position, turns []engine.Turn, opt Options, emit Emit) (S
 		q, err := p.Play(turn)
 		if err != nil {
 			return pl.stats, fmt.Errorf("physical: turn %d %s: %w", i+1, engine.FormatTurn(p.Board(), turn), err)
+		}
+		if opt.Begin != nil {
+			opt.Begin(i)
 		}
 		if err := pl.turn(p, turn, q); err != nil {
 			return pl.stats, err
@@ -535,10 +542,28 @@ func (pl *player) holdFor(ms int64) error {
 // is what they played: the players then leave the question open (the
 // index returned is the referee's provisional line, or 0).
 func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string, options []string, provisional int) (int, bool) {
+	return AnswerSoFar(b, g, g.Len(), about, turn, cell, options, provisional)
+}
+
+// AnswerSoFar is Answer by players who have begun only the first played
+// turns of g: what they did later is no answer to a question asked now.
+func AnswerSoFar(b *engine.Board, g *engine.Game, played int, about string, turn int, cell string, options []string, provisional int) (int, bool) {
+	if played < g.Len() {
+		h := engine.NewGame(g.Start())
+		for k := 0; k < played; k++ {
+			tn, _ := g.Turn(k)
+			if err := h.Play(tn); err != nil && h.PlayOverCapture(tn) != nil {
+				break
+			}
+		}
+		g = h
+	}
 	if about == "cell" {
 		// The board missed a marble put down from turn on: the players
 		// know where they put it, the first placement onto one of the
-		// sockets offered.
+		// sockets offered. None: "another ring" (referee.OtherRing, the
+		// last option when the sockets come a page at a time), if
+		// offered.
 		for k := max(turn-1, 0); k < g.Len(); k++ {
 			tn, _ := g.Turn(k)
 			if tn.Kind != engine.Place {
@@ -549,6 +574,9 @@ func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string
 					return i, true
 				}
 			}
+		}
+		if n := len(options); n > 0 && options[n-1] == "other" {
+			return n - 1, true
 		}
 		return max(provisional, 0), false
 	}
@@ -591,6 +619,9 @@ func Answer(b *engine.Board, g *engine.Game, about string, turn int, cell string
 	}
 	if best >= 0 {
 		return best, true
+	}
+	if n := len(options); n > 0 && options[n-1] == "other" {
+		return n - 1, true // a page of lines, none theirs: the next ones
 	}
 	return max(provisional, 0), false
 }

@@ -167,4 +167,8 @@ func TestAnswerSocket(t *testing.T) {
 	if _, ok := Answer(b, g, "cell", 1, "", []string{"A1", "G4"}, -1); ok {
 		t.Errorf("answered a socket question whose sockets held no marble put down")
 	}
+	// A page of sockets none of which held it: "another ring".
+	if i, ok := Answer(b, g, "cell", 1, "", []string{"A1", "G4", "other"}, -1); !ok || i != 2 {
+		t.Errorf("answer %d, %v; want 2 (another ring)", i, ok)
+	}
 }

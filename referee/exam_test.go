@@ -65,7 +65,7 @@ var examConditions = []examCondition{
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
-	}, 95, 1, 0},
+	}, 100, 0, 0},
 }
 
 // examCell is the socket that fails: the ring of the first placement in
@@ -90,6 +90,7 @@ type examResult struct {
 	wrongWinner  bool
 	questions    int
 	unanswerable int // questions none of whose options was the record's
+	tooMany      int // questions offering more than 24 options
 	detail       string
 }
 
@@ -110,6 +111,9 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 		return res
 	}
 	cond.opt(&opt, rep, plain.DurationMS/2)
+	// The players answer from the turns they have begun.
+	begun := 0
+	opt.Begin = func(i int) { begun = i + 1 }
 	ref, err := referee.New(referee.Config{Board: b, Rules: start.Rules(), First: rec.First})
 	if err != nil {
 		res.detail = err.Error()
@@ -189,7 +193,11 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 					continue
 				}
 				res.questions++
-				i, ok := answerFromRecord(b, rep.Game, q)
+				if len(q.Options) > 24 {
+					// docs/CONTRACTS.md: a question offers at most 24.
+					res.tooMany++
+				}
+				i, ok := physical.AnswerSoFar(b, rep.Game, begun, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
 				if !ok {
 					// The players played none of the options: they leave
 					// the question open, and the referee follows the board
@@ -303,6 +311,9 @@ func TestExams(t *testing.T) {
 			var followed, turns, wrong, askedLater, wrongWinners, questions, unanswerable int
 			var failed []string
 			for _, r := range results {
+				if r.tooMany > 0 {
+					t.Errorf("%s: %d questions offer more than 24 options", r.game, r.tooMany)
+				}
 				turns += r.turns
 				questions += r.questions
 				unanswerable += r.unanswerable
@@ -425,6 +436,57 @@ func TestExamsOtherSeeds(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestExamRegressions sits the exams that games shipped in
+// testdata/exam failed before a change (see its PROVENANCE.md), so that
+// they hold on a lone clone, where the larger sample is absent: each must
+// be followed to its last turn, with no wrong turn committed without a
+// question and the record's winner.
+func TestExamRegressions(t *testing.T) {
+	cases := []struct {
+		game, cond string
+		seed       uint64
+	}{
+		{"039_TU_Z24-t1M0t8yk-bluedog-2017-11-12-2200.sgf", "stuck", 7},
+		{"061_T_Z24-bluedog-thirdman-2013-11-10-1929.sgf", "stuck", 7},
+		{"149_T_Z11-sbstnmntlf-f1do-2025-07-14-2112.sgf", "stuck", 7},
+		{"176_T_Z24-ddyer-preve-2020-11-22-1848.sgf", "stuck", 7},
+		{"176_T_Z24-ddyer-preve-2020-11-22-1848.sgf", "stuck", 8},
+		// Built-in games (internal/samples/boardspace).
+		{"002_U_Z-guest-guest-2011-04-12-2057.sgf", "stuck", 9},
+		{"038_Z11-SmartBot-superqwert-2020-11-26-0225.sgf", "stuck", 9},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/%s/seed%d", c.game, c.cond, c.seed), func(t *testing.T) {
+			t.Parallel()
+			file := filepath.Join("testdata", "exam", c.game)
+			if _, err := os.Stat(file); err != nil {
+				file = filepath.Join("..", "internal", "samples", "boardspace", c.game)
+			}
+			rec, err := record.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := rec.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cond *examCondition
+			for i := range examConditions {
+				if examConditions[i].name == c.cond {
+					cond = &examConditions[i]
+				}
+			}
+			if cond == nil {
+				t.Fatalf("no exam condition %q", c.cond)
+			}
+			r := sitExam(file, rec, rep, *cond, c.seed)
+			if !r.followed || r.wrong > 0 || r.wrongWinner {
+				t.Errorf("followed %v, %d wrong turns, wrong winner %v: %s", r.followed, r.wrong, r.wrongWinner, r.detail)
+			}
+		})
 	}
 }
 

@@ -139,7 +139,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		l.rest = true
 		add(l)
 	} else {
-		r.nextTurns(l, obs, d, add)
+		r.nextTurns(l, obs, d, 0, add)
 	}
 	// Two turns seen at once (the scan stalled), or turns the board shows
 	// only in part (a marble put on a dead socket, a dead ring removed):
@@ -175,10 +175,13 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		hidden = r.between(changed)
 	}
 	if at.stalled {
-		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, add)
+		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, 0, add)
 		return
 	}
-	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, func(n line) {
+	// A marble the board showed before, on a socket whose reading has
+	// not changed since, was not taken away and put back by these turns.
+	still := stillFor(l, at)
+	r.furtherTurns(l, obs, changed|unknown|at.touched, gone|unknown, depth, still, func(n line) {
 		if gain := len(n.turns) - len(l.turns); gain >= 2 {
 			n.leaps++
 		}
@@ -202,8 +205,9 @@ func (r *Referee) between(set uint64) uint64 {
 // furtherTurns adds the lines that explain obs with one turn from l
 // played whole (a placement on a cell in at removing a ring in rem, or a
 // capture leaving a cell in at), then what one more turn, whole or under
-// way, explains; with depth 2, two turns played whole first.
-func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, add func(line)) {
+// way, explains; with depth 2, two turns played whole first. No later
+// turn places a marble on a cell in still (see stillFor).
+func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, still uint64, add func(line)) {
 	var buf [64]engine.Turn
 	for _, t1 := range firstTurns(l.pos, at, rem, buf[:0]) {
 		n, ok := r.play(l, t1, false, obs)
@@ -214,18 +218,19 @@ func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, ad
 			n.rest = true
 			add(n)
 		} else if !n.pos.Result().Over {
-			r.nextTurns(n, obs, d, add)
+			r.nextTurns(n, obs, d, still, add)
 		}
 		if depth > 1 && !n.pos.Result().Over {
-			r.furtherTurns(n, obs, at, rem, depth-1, add)
+			r.furtherTurns(n, obs, at, rem, depth-1, still, add)
 		}
 	}
 }
 
 // nextTurns adds what one turn from l, whole or under way, explains obs
 // (d the cells that differ, with l's claimed rings): a turn under way
-// keeps l itself alive.
-func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
+// keeps l itself alive. A placement on a cell in still is none: that
+// marble was there before l's last turns (see stillFor).
+func (r *Referee) nextTurns(l line, obs string, d, still uint64, add func(line)) {
 	p := l.pos
 	capture := p.HasCapture()
 	if capture {
@@ -241,6 +246,9 @@ func (r *Referee) nextTurns(l line, obs string, d uint64, add func(line)) {
 		}
 	}
 	pl := r.matchPlacement(obs, l.cells, d, p, capture)
+	if still&bit(pl.at) != 0 {
+		return
+	}
 	switch {
 	case pl.commit:
 		if n, ok := r.play(l, pl.turn, pl.over, obs); ok {
@@ -348,6 +356,17 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 			}
 		}
 	}
+	// The lines the last board killed, if other lines explained it: that
+	// board may have been an illegal try, put right now.
+	try := r.linesTry
+	if len(r.hist) < 2 || r.hist[len(r.hist)-2].since != r.linesTrySince || r.linesTryLen != r.game.Len() {
+		try = nil
+	}
+	r.linesTry = nil
+	var died []line
+	if len(next) == 0 && whole {
+		died = r.lines
+	}
 	if len(next) == 0 && whole && r.linesBefore != nil {
 		// The last board may have been an illegal try put right since,
 		// which some line happened to explain: the lines before it.
@@ -364,6 +383,24 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		if len(r.lines) > 0 && !(len(r.lines) == 1 && len(r.lines[0].turns) == 0) {
 			prev, old = r.lines, nil
 		}
+	}
+	if whole && len(try) > 0 {
+		// The board before killed the lines that explained the one before
+		// it, but others explained it: if those lines explain this board,
+		// that board was an illegal try put right, and they go on beside
+		// the others (a placement the try's lines read is no fact).
+		more, ok := r.step(try, r.current(raw), &work)
+		if !ok {
+			whole = false
+		}
+		for _, l := range more {
+			if !hasLine(next, l) && len(next) < maxLines {
+				next = append(next, l)
+			}
+		}
+	}
+	if whole && len(next) > 0 && len(died) > 0 {
+		r.linesTry, r.linesTrySince, r.linesTryLen = died, r.obsSince, r.game.Len()
 	}
 	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && hasOfficial(prev) {
 		// One line explains the board: a hidden marble jumping now may
@@ -747,6 +784,7 @@ func (r *Referee) commitPrefix(t int64, known string, p []engine.Turn) ([]Event,
 	r.lines = trimLines(r.lines, p)
 	r.linesBefore = trimLines(r.linesBefore, p)
 	r.linesOld = trimLines(r.linesOld, p)
+	r.linesTry, r.linesTryLen = trimLines(r.linesTry, p), r.game.Len()
 	return ev, false
 }
 

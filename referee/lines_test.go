@@ -858,3 +858,50 @@ func TestHiddenJumperLandsWhereTheHandsWere(t *testing.T) {
 		t.Errorf("D5 touched: BF3-B2 F3xD5 under way not read")
 	}
 }
+
+// An illegal try that a line explains by chance must not end the line
+// played (the stuck exam's game 187 under seed 8, F2 stuck): the board
+// showed WB4-A4 B4xD4, then the captured grey marble put back on C4 and a
+// grey one on H2 for a moment, which lines from the official position
+// explained (GH2-A4...), killing the line played. The try put right, the
+// referee went on from those lines alone and committed WD4-A4 as fact.
+// The lines the try killed now go on beside the others when the next
+// board follows from them.
+func TestLinesOutliveATryAnotherLineExplains(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
+	p = playAll(t, p, "GC4-I1 WG4-A1 BD3-G7 WD6-E1 BF2-A5 WE5-E9 BG2-H6 G2xE2 GF2-G6 F2xD1 GE2-G1 D1xF2 BG2-F1 G2xE2 "+
+		"BF2-D1 E2xG2 BF2-E2 F2xH2 WG5-D8 G5xG3 H2xF4xD5xD7 BC6-E8 D7xB5 GC6-I5 B5xD7 WF8-F7 BE7-D2 D7xF6")
+	b := newBench(t, p.String(), Casual)
+	f2 := mustCell(t, b, "F2") // stuck, found before: read as unknown
+	b.r.stuck |= bit(f2)
+	b.r.stuckRead[f2] = 'b'
+	played := strings.Fields("WB4-A4 B4xD4 D3xD5")
+	if !b.scanAll([]scanFrame{
+		{0, 0, ".oo?.ooooooooogooo..boooo...ooooo...booob...oooo..ooooo..ooo."},
+		{40, 0, ".oo..ooooooooogooo..boooo...ooooo...booob...oooo..ooooo..ooo."},
+		{470, 0, ".oo..ooo?ooooogooo..boooo...ooooo...booob...oooo..ooooo..ooo."},
+		{510, 0, ".oo..ooowooooogooo..boooo...ooooo...booob...oooo..ooooo..ooo."},
+		{1080, 0, ".oo..ooo?ooooogooo..boooo...ooooo...booob...oooo..ooooo..ooo."},
+		{1140, 0, ".oo..ooooooooogooo..boooo...ooooo...booob...oooo..ooooo..ooo."},
+		{1150, 0, ".oo..ooooooooogooo..b?ooo...ooooo...booob...oooo..ooooo..ooo."},
+		{1180, 0, ".oo..ooooooooogooo..bwooo...ooooo...booob...oooo..ooooo..ooo."},
+		{1190, 0, ".oo..ooooooooo?ooo..bwooo...ooooo...booob...oooo..ooooo..ooo."},
+		{1240, 0, ".oo..ooooooooooooo..bwooo...ooooo...booob...oooo..ooooo..ooo."},
+		{1810, 0, ".oo..ooooooooooooo..bwooo...ooooo...booob...oooo..o?ooo..ooo."},
+		{1820, 0, ".oo..ooooooooooooo..bwooo...ooooo...booob...oooo..ogooo..ooo."},
+		{1830, 0, ".oo..ooooooooo?ooo..bwooo...ooooo...booob...oooo..ogooo..ooo."},
+		{1870, 0, ".oo..ooooooooogooo..bwooo...ooooo...booob...oooo..ogooo..ooo."},
+		{2290, 0, ".oo..ooooooooo?ooo..bwooo...ooooo...booob...oooo..ogooo..ooo."},
+		{2350, 0, ".oo..ooooooooooooo..bwooo...ooooo...booob...oooo..ogooo..ooo."},
+		{2360, 0, ".oo..ooooooooooooo..bwooo...ooooo...booob...oooo..o?ooo..ooo."},
+		{2420, 0, ".oo..ooooooooooooo..bwooo...ooooo...booob...oooo..ooooo..ooo."},
+		{2760, 0, ".oo..ooooooooooooo..?wooo...ooooo...booob...oooo..ooooo..ooo."},
+		{2780, 0, ".oo..ooooooooooooo..owooo...ooooo...booob...oooo..ooooo..ooo."},
+		{2790, 0, ".oo..ooooooooooooo..ow?oo...ooooo...booob...oooo..ooooo..ooo."},
+		{2830, 0, ".oo..ooooooooooooo..owboo...ooooo...booob...oooo..ooooo..ooo."},
+		{2840, 0, ".oo..ooooooooooooo..o?boo...ooooo...booob...oooo..ooooo..ooo."},
+		{2880, 0, ".oo..ooooooooooooo..ooboo...ooooo...booob...oooo..ooooo..ooo."},
+	}, 2000, played) {
+		t.Errorf("no question offers %s", strings.Join(played, " "))
+	}
+}

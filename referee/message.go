@@ -62,6 +62,7 @@ var English = map[string]string{
 	"fault.cells-read":         "every socket reads again",
 	"fault.stuck-cell":         "the sensor of %s reads the same whatever is on it: refereeing on without it, and asking about the turns it misread",
 	"fault.stuck-reads":        "the sensor of %s reads again",
+	"fault.stuck-trusted":      "the players' answer clears the sensor of %s: it is read again",
 	"need.finish-turn":         "finish the turn (two turns seen at once)",
 	"content.no-ring":          "(no ring)",
 	"content.vacant":           "(empty ring)",

@@ -32,17 +32,42 @@ type question struct {
 	// lines: when the options are the beginnings of lines of play
 	// (askFirst), the lines that begin with each option, from base.
 	lines [][]line
+	// groups: when more options differ than a question offers, the
+	// options are the turns they begin with (or, when even their first
+	// turns differ too much, a page of them and OtherRing), and groups
+	// holds the options each stands for; an answer standing for more
+	// than one asks about them next.
+	groups [][]option
+	follow []engine.Turn // the line the game follows meanwhile (prov's)
+	// stuckCells: the sockets taken for stuck together when the question
+	// was asked (two would do); the answer trusts again those its line
+	// is not read with.
+	stuckCells uint64
 	// sockets: a socket question (askSocket); each option is a socket
 	// that, stuck, explains the boards, with the lines it explains them
 	// by.
 	sockets []socketLines
+	// allSockets: a socket question's sockets, those of every page (more
+	// than a question offers are asked about 23 at a time, the last
+	// option OtherRing turning the page).
+	allSockets []socketLines
+	page       int // where sockets begin in allSockets
 }
+
+// OtherRing is the last option of a socket question that does not offer
+// every socket that would do: "on none of these rings"; the answer asks
+// about the next ones.
+const OtherRing = "other"
 
 // option is one line of play a question offers.
 type option struct {
 	turns []engine.Turn
 	label string // the turns in notation, separated by spaces
 	end   engine.Result
+	other bool // OtherRing: the options of the next page (see beginnings)
+	// read: the sockets taken for stuck that the option's line is read
+	// with (askRevisionBy); 0 when not told.
+	read uint64
 }
 
 // Question: the board is explained by more than one line of play and the
@@ -238,7 +263,9 @@ func (r *Referee) turnsPlayed(from, to int) (turns []engine.Turn, after []int) {
 // committed until the answer.
 func (r *Referee) askEnd(t int64, obs string, back int, opts []option, reason string) []Event {
 	back, opts, _ = r.widen(back, opts)
-	q := r.openQuestion(back, opts)
+	shown, groups := r.beginnings(r.game.Len()-back, opts)
+	q := r.openQuestion(back, shown)
+	q.groups = groups
 	q.prov = -1
 	var ev []Event
 	if back > 0 {
@@ -317,14 +344,25 @@ func (r *Referee) ask(t int64, obs string, back int, opts []option, reason strin
 // were; see widen).
 func (r *Referee) askWith(t int64, obs string, back int, opts []option, reason string, widened bool) []Event {
 	base := r.game.Len() - back
-	q := r.openQuestion(back, opts)
-	for i, o := range opts {
-		if !o.end.Over {
-			q.prov = i
+	shown, groups := r.beginnings(base, opts)
+	q := r.openQuestion(back, shown)
+	q.groups = groups
+	// The game follows the first option that does not end it (of a group,
+	// its first such line).
+	var follow []option
+	for i := range shown {
+		for _, o := range q.standsFor(i) {
+			if !o.end.Over {
+				q.prov = i
+				follow = append(follow, o)
+				break
+			}
+		}
+		if q.prov >= 0 {
 			break
 		}
 	}
-	if q.prov < 0 && q.cell != engine.NoCell && !r.doubtful && !widened && sameEnd(opts) {
+	if q.prov < 0 && q.cell != engine.NoCell && !r.doubtful && !widened && groups == nil && sameEnd(opts) {
 		// Options that differ only in the colour of a marble never seen,
 		// every one ending the game with the same result: the turns and
 		// the end are certain, the colour is asked for the record. (Not
@@ -335,13 +373,19 @@ func (r *Referee) askWith(t int64, obs string, back int, opts []option, reason s
 	// Otherwise, when every option ends the game, none is followed: the
 	// lines are the referee's reading, and a game never ends on it.
 	var ev []Event
-	if cur, _ := r.turnsPlayed(base, r.game.Len()); q.prov >= 0 && widened && len(opts[q.prov].turns) >= len(cur) && sameTurns(opts[q.prov].turns[:len(cur)], cur) {
+	if len(follow) == 0 && q.prov >= 0 {
+		follow = q.standsFor(q.prov)[:1]
+	}
+	if q.prov >= 0 {
+		q.follow = follow[0].turns
+	}
+	if cur, _ := r.turnsPlayed(base, r.game.Len()); q.prov >= 0 && widened && len(follow[0].turns) >= len(cur) && sameTurns(follow[0].turns[:len(cur)], cur) {
 		// The game already follows the line up to now: no take-back.
-		ev = r.commitLine(t, obs, 0, opts[q.prov].turns[len(cur):])
-		ev = append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason + fmt.Sprintf("; the players are asked which was played (%s assumed meanwhile)", q.options[q.prov].label)}})
+		ev = r.commitLine(t, obs, 0, follow[0].turns[len(cur):])
+		ev = append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason + fmt.Sprintf("; the players are asked which was played (%s assumed meanwhile)", r.notation(follow[0].turns))}})
 	} else if q.prov >= 0 {
-		ev = r.commitLine(t, obs, back, opts[q.prov].turns)
-		ev = append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason + fmt.Sprintf("; the players are asked which was played (%s assumed meanwhile)", q.options[q.prov].label)}})
+		ev = r.commitLine(t, obs, back, follow[0].turns)
+		ev = append(ev, Event{t, Inferred{Turns: r.turnsFrom(base), Reason: reason + fmt.Sprintf("; the players are asked which was played (%s assumed meanwhile)", r.notation(follow[0].turns))}})
 	} else if back > 0 {
 		ev = append(ev, r.takeback(t, back)...)
 		r.redo = nil
@@ -350,6 +394,112 @@ func (r *Referee) askWith(t int64, obs string, back int, opts []option, reason s
 	r.question = q
 	r.guide = r.idleGuidance()
 	return append(ev, Event{t, r.questionBody()})
+}
+
+// standsFor is the options question option i stands for: itself, or
+// its group.
+func (q *question) standsFor(i int) []option {
+	if q.groups != nil {
+		return q.groups[i]
+	}
+	return q.options[i : i+1]
+}
+
+// beginnings fits options (lines from the position after turn base) to a
+// question: when more than maxIndistinct differ, it offers the turns they
+// begin with, the longest beginnings of which at most maxIndistinct
+// differ, and returns the options each stands for. When even their first
+// turns apart differ too much, it offers a page: maxIndistinct-1 of them
+// and a last option (OtherRing) standing for the others. Nothing is left
+// out: the line played is always one an answer leads to.
+func (r *Referee) beginnings(base int, opts []option) ([]option, [][]option) {
+	if len(opts) <= maxIndistinct {
+		return opts, nil
+	}
+	longest := 0
+	for _, o := range opts {
+		longest = max(longest, len(o.turns))
+	}
+	prefix := func(o option, k int) []engine.Turn { return o.turns[:min(k, len(o.turns))] }
+	group := func(k int) ([]option, [][]option) {
+		var shown []option
+		var groups [][]option
+		for _, o := range opts {
+			p := prefix(o, k)
+			i := 0
+			for i < len(shown) && !sameTurns(shown[i].turns, p) {
+				i++
+			}
+			if i == len(shown) {
+				if len(shown) == maxIndistinct {
+					return nil, nil
+				}
+				shown = append(shown, option{turns: p})
+				groups = append(groups, nil)
+			}
+			groups[i] = append(groups[i], o)
+		}
+		return shown, groups
+	}
+	var shown []option
+	var groups [][]option
+	for k := 1; k <= longest; k++ {
+		s, g := group(k)
+		if s == nil {
+			break
+		}
+		shown, groups = s, g
+	}
+	if len(shown) < 2 {
+		// Even their first turns apart differ too much: a page.
+		shown = append([]option(nil), opts[:maxIndistinct-1]...)
+		groups = nil
+		for _, o := range shown {
+			groups = append(groups, []option{o})
+		}
+		shown = append(shown, option{other: true})
+		groups = append(groups, opts[maxIndistinct-1:])
+		return shown, groups
+	}
+	from := r.game.PositionAfter(base)
+	for i := range shown {
+		if len(groups[i]) == 1 {
+			shown[i] = groups[i][0]
+			continue
+		}
+		if q, ok := r.playable(from, shown[i].turns); ok {
+			shown[i].end = q.Result()
+		}
+	}
+	return shown, groups
+}
+
+// askGroup asks about the lines an answer stands for (see beginnings).
+func (r *Referee) askGroup(t int64, q *question, opt int) []Event {
+	g := q.groups[opt]
+	label := q.options[opt].label
+	stuck := q.stuckCells
+	defer func() {
+		if r.question != nil && r.question != q {
+			r.question.stuckCells = stuck
+		}
+	}()
+	r.question = nil
+	obs := r.known(r.settled)
+	if len(obs) != r.b.Len() {
+		obs = r.Expected()
+	}
+	back := r.game.Len() - q.base
+	reason := fmt.Sprintf("the players answered %s", label)
+	if label == OtherRing {
+		reason = "the players answered none of the lines offered"
+	}
+	for _, o := range g {
+		if o.end.Over {
+			return r.askEnd(t, obs, back, g, reason)
+		}
+	}
+	return r.ask(t, obs, back, g, reason)
 }
 
 // widen keeps an open question's guess from standing as fact. While a
@@ -367,22 +517,25 @@ func (r *Referee) widen(back int, opts []option) (int, []option, bool) {
 		return back, opts, false
 	}
 	done, _ := r.turnsPlayed(old.base, base)
-	pt := old.options[old.prov].turns
+	pt := old.follow
 	if len(done) < len(pt) || !sameTurns(done[:len(pt)], pt) {
 		return back, opts, false // the game left the line it followed
 	}
 	between := done[len(pt):]
-	order := []int{old.prov}
+	// The open question's lines, the one the game follows first.
+	olds := [][]engine.Turn{pt}
 	for i := range old.options {
-		if i != old.prov {
-			order = append(order, i)
+		for _, o := range old.standsFor(i) {
+			if !sameTurns(o.turns, pt) {
+				olds = append(olds, o.turns)
+			}
 		}
 	}
 	from := r.game.PositionAfter(old.base)
 	var out []option
-	for _, i := range order {
+	for _, ot := range olds {
 		for _, o := range opts {
-			line := append(append(append([]engine.Turn(nil), old.options[i].turns...), between...), o.turns...)
+			line := append(append(append([]engine.Turn(nil), ot...), between...), o.turns...)
 			dup := false
 			for _, x := range out {
 				dup = dup || sameTurns(x.turns, line)
@@ -422,6 +575,9 @@ func (r *Referee) openQuestion(back int, opts []option) *question {
 	for i, o := range opts {
 		lines[i] = o.turns
 		q.options[i].label = r.notation(o.turns)
+		if o.other {
+			q.options[i].label = OtherRing
+		}
 	}
 	if cell, idx, cols, ok := colourOnly(lines); ok {
 		q.cell, q.colours, q.turn = cell, cols, base+1+idx
@@ -475,6 +631,9 @@ func (r *Referee) questionText() string {
 	if q.sockets != nil {
 		for i, o := range q.options {
 			labels[i] = o.label
+			if o.label == OtherRing {
+				labels[i] = "another ring"
+			}
 		}
 		return fmt.Sprintf("the board did not see a marble put down (turn %d or after): on which ring was it put, %s?", q.turn, strings.Join(labels, " or "))
 	}
@@ -513,7 +672,24 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	if q.sockets != nil {
 		return r.answerSocket(t, q, opt)
 	}
+	if q.groups != nil {
+		g := q.groups[opt]
+		if len(g) > 1 {
+			// The answer stands for several lines: ask about them.
+			return r.askGroup(t, q, opt)
+		}
+		q.options[opt] = g[0]
+		q.options[opt].label = r.notation(g[0].turns)
+	}
 	chosen := q.options[opt]
+	trusted := r.trustAgain(t, q, chosen)
+	ev := r.answerTurns(t, q, opt, chosen)
+	return append(trusted, ev...)
+}
+
+// answerTurns takes the answer chosen (option opt) to a question about
+// turns (see Answer).
+func (r *Referee) answerTurns(t int64, q *question, opt int, chosen option) []Event {
 	r.question = nil
 	if q.lines == nil || opt != q.prov {
 		// Lines followed for the option the game took (askFirst) go on.
@@ -528,7 +704,7 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	have := 0
 	if q.prov >= 0 {
-		have = len(q.options[q.prov].turns)
+		have = len(q.follow)
 	}
 	if r.game.Len() < q.base+have {
 		r.guide = r.idleGuidance()

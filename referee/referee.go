@@ -127,6 +127,14 @@ type Referee struct {
 	// lines are the lines of play followed while a sensor is dead, and
 	// linesBefore and linesOld those before the last two settled boards.
 	lines, linesBefore, linesOld []line
+	// linesTry: the lines that explained the board before the last one,
+	// which the last board killed while other lines explained it (an
+	// illegal try that a line happened to explain): the next board may
+	// go on from them (see linesObserve). Kept for the board after the
+	// one of time linesTrySince, with the game linesTryLen turns long.
+	linesTry      []line
+	linesTrySince int64
+	linesTryLen   int
 	// kept: the lines no line of which explained the last board, an
 	// illegal board; they go on if the next board is keptCells again,
 	// the board before it, while the game is keptLen turns long (a try
@@ -187,6 +195,11 @@ type Referee struct {
 	lastChange [engine.MaxCells]int64
 	hist       []histBoard
 	stuck      uint64
+	// notStuck: sockets the players said they put no marble on (a socket
+	// question answered "other"), since turn notStuckAt; the search
+	// passes over them for the next maxRevise turns.
+	notStuck   uint64
+	notStuckAt int
 	stuckRead  [engine.MaxCells]byte
 	masked     string
 	// captureHeld: the board shows a capture under way; look for a stuck
@@ -205,6 +218,10 @@ type Referee struct {
 	// jumping: a single turn explains the board seen after a stall, and
 	// the lines look for a hidden marble jumping now too (see doubt).
 	jumping bool
+	// still: the marbles of the settled board being refereed whose
+	// sensors have read the same since the official position's last turn
+	// (stillMarbles): no turn since took one away and put it back.
+	still uint64
 }
 
 // New starts a referee.
@@ -375,6 +392,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	for _, c := range r.unknown {
 		r.seen[c] = 0 // what a dead sensor showed before it died is no evidence
 	}
+	r.still = r.stillMarbles(obs.Cells)
 	if !r.Over() {
 		r.remember(obs.Cells)
 	}

@@ -210,6 +210,10 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 			gone |= bit(engine.Cell(c))
 		}
 	}
+	var still uint64
+	if exp == r.Expected() {
+		still = r.still
+	}
 	var out []twoCand
 	tried := 0
 	for _, t1 := range base.LegalTurns(nil) {
@@ -252,6 +256,11 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 			}
 		}
 		pl := r.matchPlacement(obs, exp1, d, q, capture)
+		if still&bit(pl.at) != 0 {
+			// That marble stood there before t1 and its sensor has read
+			// the same since: no t2 put it there (see stillMarbles).
+			continue
+		}
 		switch {
 		case pl.commit:
 			var q2 engine.Position
@@ -408,10 +417,50 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		l, _ := r.turnsPlayed(base, h.base)
 		lines[i] = append(l, h.turns...)
 	}
+	if base < n || r.unseenPlacement(base, lines) {
+		// Turns committed were misread, or a line puts a marble on a
+		// socket whose reading never changed: perhaps a stuck sensor
+		// misled the referee (it hid a marble, or still shows one that
+		// left, and the turns since were read one player shifted), and
+		// the resynchronisation would follow it on.
+		if ev, ok := r.stuckSearch(t, obs, false); ok {
+			return ev, true
+		}
+	}
 	// The referee was lost: it ends no game on its own word from here.
 	r.doubtful = true
 	ev := r.decide(t, obs, n-base, lines, fmt.Sprintf("resynchronised from the position after turn %d", base))
 	return ev, ev != nil
+}
+
+// unseenPlacement reports whether a line of turns from the position
+// after turn base puts a marble on a socket whose reading has not changed
+// since the first board kept from then on (none after a stall): the
+// marble never showed, not even as a hand over it.
+func (r *Referee) unseenPlacement(base int, lines [][]engine.Turn) bool {
+	if r.stalled {
+		return false
+	}
+	since, found := int64(0), false
+	for _, h := range r.hist {
+		if found && h.at.stalled {
+			return false
+		}
+		if !found && h.n >= base {
+			since, found = h.since, true
+		}
+	}
+	if !found {
+		return false
+	}
+	for _, l := range lines {
+		for _, turn := range l {
+			if turn.Kind == engine.Place && r.lastChange[turn.At] <= since {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // late gives the verdict that waited for the board to hold.

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -36,6 +37,13 @@ const (
 	maxHist   = 160
 )
 
+// maxReplayLines bounds the lines a replay follows. A socket unknown over
+// many turns lets through every colour put on it and every ring removed
+// around it: more lines than the live ones (maxLines), all of which must
+// be kept for the players' answer to be among them. replayWork bounds
+// their cost.
+const maxReplayLines = 512
+
 // stuckReach is how far (in steps between neighbouring sockets) a stuck
 // socket may lie from the cells where the board contradicts the official
 // one: a jump over it, a marble beside it.
@@ -54,6 +62,10 @@ const searchWork = 40000
 // for its place again now: after 1, 2, 4, 8... boards, so that boards that
 // never make sense cost little.
 func lostRetry(n int) bool { return n > 0 && n&(n-1) == 0 }
+
+// tooCostly is what replay reports as boards passed over when its work
+// ran out before the last board.
+const tooCostly = -1
 
 // maxStuck is how many sockets the referee takes for stuck at once, when
 // more than one would explain the boards.
@@ -75,11 +87,16 @@ type board struct {
 	cells   string
 	touched uint64
 	stalled bool
+	// still is the marbles the official position (in frame-log form:
+	// root) and the board share whose sensors read the same since the
+	// board the position's last turn was read from (see stillMarbles).
+	still uint64
+	root  string
 }
 
 // current is the settled board being refereed.
 func (r *Referee) current(cells string) board {
-	return board{cells: cells, touched: r.touched, stalled: r.stalled}
+	return board{cells: cells, touched: r.touched, stalled: r.stalled, still: r.still, root: r.Expected()}
 }
 
 // remember keeps the settled board for stuckSearch, dropping boards from
@@ -143,6 +160,9 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	if r.stuck != 0 || len(r.unknown) > 0 || r.stalled || r.Over() || len(r.hist) < 2 {
 		return nil, false
 	}
+	if r.notStuck != 0 && r.game.Len()-r.notStuckAt > maxRevise {
+		r.notStuck = 0
+	}
 	boards := r.histSince()
 	if boards == nil {
 		return nil, false
@@ -162,7 +182,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// As read, do the boards have a line of play (held: at rest)? Then
 	// nothing is stuck.
 	budget := searchWork
-	if lines, _ := r.replay(boards, engine.NoCell, &budget); plausible(restOnly(lines, held)) != nil {
+	if lines, _ := r.replay(boards, engine.NoCell, &budget, -1, 0); plausible(restOnly(lines, held)) != nil {
 		return nil, false
 	}
 	// The candidates: the sockets whose reading contradicts the game,
@@ -205,29 +225,54 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	var found []socketLines
 	base := boards[0].n
 	for _, w := range r.windows(boards) {
-		fewest := len(w)
-		for _, c := range near {
-			// A stuck sensor reads the same over the boards that
-			// contradict the game: the last two, at least.
-			if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since {
-				continue
+		// The fewer boards a socket leaves unexplained, the likelier it
+		// is: every candidate is tried with no board passed over first,
+		// then one, two..., so that a wrong socket stops at its first
+		// unexplained boards and the search's work reaches them all.
+		// A socket is tried again with more boards passed over only when
+		// it stopped for passing over too many.
+		var done uint64
+		for most := 0; most < len(w) && found == nil && budget > 0; most = max(2*most, 1) {
+			for _, c := range near {
+				// A stuck sensor reads the same over the boards that
+				// contradict the game: the last two, at least.
+				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || (done|r.notStuck)&bit(c) != 0 {
+					continue
+				}
+				if budget <= 0 {
+					break
+				}
+				lines, skipped := r.replay(w, c, &budget, most, 0)
+				if skipped == tooCostly {
+					// Unknown over all the boards, the socket lets
+					// through too many lines to follow: perhaps it froze
+					// later, and read the truth until then. From the
+					// boards of the last 8, 4 and 2 turns on.
+					for _, from := range r.freezes(w) {
+						if lines, skipped = r.replay(w, c, &budget, most, from); skipped != tooCostly && lines != nil || budget <= 0 {
+							break
+						}
+					}
+				}
+				if skipped <= most {
+					done |= bit(c) // its answer, whatever the limit
+				}
+				lines = plausible(restOnly(lines, held))
+				if lines == nil {
+					continue
+				}
+				if found != nil && skipped > found[0].skipped {
+					continue
+				}
+				if found != nil && skipped < found[0].skipped {
+					found = nil
+				}
+				s := socketLines{cell: c, skipped: skipped}
+				for _, l := range lines {
+					s.lines = append(s.lines, l.turns)
+				}
+				found = append(found, s)
 			}
-			if budget <= 0 {
-				break
-			}
-			lines, skipped := r.replay(w, c, &budget)
-			lines = plausible(restOnly(lines, held))
-			if lines == nil || skipped > fewest {
-				continue
-			}
-			if skipped < fewest {
-				found, fewest = nil, skipped
-			}
-			s := socketLines{cell: c}
-			for _, l := range lines {
-				s.lines = append(s.lines, l.turns)
-			}
-			found = append(found, s)
 		}
 		if found != nil {
 			base = w[0].n
@@ -235,21 +280,27 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 		}
 	}
 	if len(found) > maxStuck {
-		if len(found) > maxIndistinct {
-			return nil, false // too many would do: let later boards tell
-		}
 		// Several sockets would do, and nothing on the board tells which:
 		// the players know where they put the marble the board missed.
-		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.sockets, found) {
+		// However many they are (a marble put down unseen and its ring
+		// claimed at once could have been on any ring that never changed;
+		// no later board will tell), they are sockets of the board: the
+		// screen and the buttons go through them one by one, the LEDs
+		// show each, the console lists them.
+		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.allSockets, found) {
 			return nil, false // asked already
 		}
-		return r.askSocket(t, base, found), true
+		return r.askSocket(t, base, found, 0), true
 	}
 	var cells uint64
 	var lines [][]engine.Turn
+	var by []uint64 // the socket each line is read with
 	for _, s := range found {
 		cells |= bit(s.cell)
 		lines = append(lines, s.lines...)
+		for range s.lines {
+			by = append(by, bit(s.cell))
+		}
 	}
 	if cells == 0 {
 		return nil, false
@@ -261,7 +312,26 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	}
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
-	return append(ev, r.askRevision(t, raw, cells, base, lines)...), true
+	return append(ev, r.askRevisionBy(t, raw, cells, base, lines, by)...), true
+}
+
+// freezes returns the boards of w from which a socket may be taken for
+// unknown when unknown over all of them is too costly to replay: those
+// from 8, 4 and 2 turns before the last.
+func (r *Referee) freezes(w []histBoard) []int {
+	var out []int
+	last := w[len(w)-1].n
+	for _, back := range []int{8, 4, 2} {
+		for i, h := range w {
+			if h.n >= last-back {
+				if i > 0 && (len(out) == 0 || out[len(out)-1] != i) {
+					out = append(out, i)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // windows returns all the boards, then those since 8, 4 and 2 turns
@@ -286,8 +356,9 @@ func (r *Referee) windows(boards []histBoard) [][]histBoard {
 // socketLines are the lines of play that explain the boards with one
 // socket unknown (from the position after turn base).
 type socketLines struct {
-	cell  engine.Cell
-	lines [][]engine.Turn
+	cell    engine.Cell
+	lines   [][]engine.Turn
+	skipped int // boards the lines pass over as illegal tries
 }
 
 // histSince returns the settled boards kept since the deepest one read
@@ -318,7 +389,7 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	if boards == nil {
 		return nil, false
 	}
-	lines, _ := r.replay(boards, engine.NoCell, nil)
+	lines, _ := r.replay(boards, engine.NoCell, nil, -1, 0)
 	if lines == nil {
 		return nil, false
 	}
@@ -366,8 +437,13 @@ func plausible(lines []line) []line {
 // board after its reading last changed. It returns the lines that explain
 // them all, or nil. A board no line explains, an illegal try put right
 // since, is passed over (skipped counts them); the last one must be
-// explained.
-func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lines []line, skipped int) {
+// explained. With most >= 0, lines that pass over more boards than that
+// are given up (nil). When the work runs out, it returns nil and tooCostly.
+//
+// The socket is unknown from board maskFrom on, if that is later: a sensor
+// read the truth until it froze, and the later it froze, the fewer lines
+// explain the boards (see stuckSearch).
+func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int, most, maskFrom int) (lines []line, skipped int) {
 	work := replayWork
 	if budget != nil {
 		work = min(work, *budget)
@@ -380,25 +456,27 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 		b := h.at
 		// The board that first shows the stuck reading shows the truth
 		// (a sensor freezes at what it reads), and is no illegal try.
+		// (The boards may begin after it, and none of them is that board:
+		// the first board kept may be passed over as any other.)
 		first := false
 		if cell != engine.NoCell && h.since >= r.lastChange[cell] && !frozen {
-			frozen, first = true, true
+			frozen, first = true, i > 0
 		}
-		if cell != engine.NoCell && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
+		if cell != engine.NoCell && i >= maskFrom && h.since > r.lastChange[cell] && b.cells[cell] != '?' {
 			m := []byte(b.cells)
 			m[cell] = '?'
 			b.cells = string(m)
 		}
 		next, whole := r.step(lines, b, &work)
 		if !whole {
-			return nil, skipped // too costly to tell: no answer
+			return nil, tooCostly // too costly to tell: no answer
 		}
 		if len(next) == 0 && before != nil {
 			// The board before may have been an illegal try that a line
 			// happened to explain, killing the true one: the lines from
 			// before it.
 			if next, whole = r.step(before, b, &work); !whole {
-				return nil, skipped
+				return nil, tooCostly
 			}
 			if len(next) > 0 {
 				skipped++
@@ -408,12 +486,15 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 			// A board no line explains (an illegal try, put right since)
 			// changes no line; the last board must be explained.
 			skipped++
+			if most >= 0 && skipped > most {
+				return nil, skipped
+			}
 			continue
 		}
-		if len(next) == 0 {
+		if len(next) == 0 || most >= 0 && skipped > most {
 			return nil, skipped
 		}
-		before, lines = lines, next[:min(len(next), maxLines)]
+		before, lines = lines, next[:min(len(next), maxReplayLines)]
 	}
 	return lines, skipped
 }
@@ -422,21 +503,35 @@ func (r *Referee) replay(boards []histBoard, cell engine.Cell, budget *int) (lin
 // (read with cell unknown) say were played, where they are not those
 // committed: a stuck sensor made the referee commit on its reading.
 func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines [][]engine.Turn) []Event {
+	return r.askRevisionBy(t, raw, cells, base, lines, nil)
+}
+
+// askRevisionBy is askRevision with the socket each line is read with
+// (by, beside lines), when two sockets were taken for stuck: the answer
+// tells which was, and the other is trusted again.
+func (r *Referee) askRevisionBy(t int64, raw string, cells uint64, base int, lines [][]engine.Turn, by []uint64) []Event {
 	// The turns every line and the game share stand.
 	keep, from := r.shared(base, lines)
 	var opts []option
 	start := r.game.PositionAfter(from)
-	for _, l := range lines {
+	for k, l := range lines {
 		rest := l[keep:]
+		var read uint64
+		if k < len(by) {
+			read = by[k]
+		}
 		dup := len(rest) == 0
-		for _, o := range opts {
-			dup = dup || sameTurns(o.turns, rest)
+		for i := range opts {
+			if sameTurns(opts[i].turns, rest) {
+				dup = true
+				opts[i].read |= read
+			}
 		}
 		if dup {
 			continue
 		}
 		if q, ok := r.playable(start, rest); ok {
-			opts = append(opts, option{turns: append([]engine.Turn(nil), rest...), end: q.Result()})
+			opts = append(opts, option{turns: append([]engine.Turn(nil), rest...), end: q.Result(), read: read})
 		}
 	}
 	known := []byte(r.known(raw))
@@ -452,13 +547,40 @@ func (r *Referee) askRevision(t int64, raw string, cells uint64, base int, lines
 		reason = fmt.Sprintf("read with the sensor of %s stuck", strings.Join(r.labels(cellsOf(cells)), " or "))
 	}
 	back := r.game.Len() - from
+	var ev []Event
+	ended := false
 	for _, o := range opts {
-		if o.end.Over {
-			return r.askEnd(t, string(known), back, opts, reason)
-		}
+		ended = ended || o.end.Over
 	}
-	r.doubtful = true
-	return r.ask(t, string(known), back, opts, reason)
+	if ended {
+		ev = r.askEnd(t, string(known), back, opts, reason)
+	} else {
+		r.doubtful = true
+		ev = r.ask(t, string(known), back, opts, reason)
+	}
+	if q := r.question; q != nil && by != nil && bits.OnesCount64(cells) > 1 {
+		q.stuckCells = cells
+	}
+	return ev
+}
+
+// trustAgain takes the sockets an answer shows were not stuck for sound
+// again: the question was asked with two sockets taken for stuck
+// (stuckCells), and the line answered is read with only one of them.
+func (r *Referee) trustAgain(t int64, q *question, chosen option) []Event {
+	if q.stuckCells == 0 || chosen.read == 0 || chosen.read&^q.stuckCells != 0 || chosen.read == q.stuckCells {
+		return nil
+	}
+	var ev []Event
+	for _, c := range cellsOf(q.stuckCells &^ chosen.read) {
+		if r.stuck&bit(c) == 0 {
+			continue
+		}
+		r.stuck &^= bit(c)
+		msg := Msg("fault.stuck-trusted", r.b.Label(c))
+		ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
+	}
+	return ev
 }
 
 // shared returns how many of the turns committed since base (passes left
@@ -486,19 +608,28 @@ func (r *Referee) shared(base int, lines [][]engine.Turn) (keep, from int) {
 // with its sensor stuck (see stuckSearch), and nothing on the board tells
 // which. The turns committed stand until the answer; the answer takes
 // that socket for stuck and asks about the turns its lines change
-// (askRevision).
-func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
+// (askRevision). A question offers at most maxIndistinct options: more
+// sockets are offered a page at a time, from found[page] on, the last
+// option (OtherRing) asking about the next page.
+func (r *Referee) askSocket(t int64, base int, found []socketLines, page int) []Event {
 	// The question is about the first turn any line changes.
 	var lines [][]engine.Turn
 	for _, s := range found {
 		lines = append(lines, s.lines...)
 	}
 	_, from := r.shared(base, lines)
-	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: found}
+	offer := found[page:]
+	if len(offer) > maxIndistinct-1 {
+		offer = offer[:maxIndistinct-1]
+	}
+	q := &question{id: r.nextQuestion + 1, base: base, prov: -1, cell: engine.NoCell, turn: from + 1, sockets: offer, allSockets: found, page: page}
 	r.nextQuestion++
-	for _, s := range found {
+	for _, s := range offer {
 		q.options = append(q.options, option{label: r.b.Label(s.cell)})
 	}
+	// The last option is always "on none of these rings": the next page,
+	// or, after the last, another explanation.
+	q.options = append(q.options, option{label: OtherRing})
 	r.lines, r.linesBefore, r.linesOld, r.hyps = nil, nil, nil, nil
 	r.question = q
 	r.guide = r.idleGuidance()
@@ -506,8 +637,26 @@ func (r *Referee) askSocket(t int64, base int, found []socketLines) []Event {
 }
 
 // answerSocket takes the socket the players named: its sensor is stuck,
-// and the turns its lines change are asked about.
+// and the turns its lines change are asked about. OtherRing asks about
+// the next page of sockets.
 func (r *Referee) answerSocket(t int64, q *question, opt int) []Event {
+	if opt >= len(q.sockets) {
+		r.question = nil
+		if next := q.page + len(q.sockets); next < len(q.allSockets) {
+			return r.askSocket(t, q.base, q.allSockets, next)
+		}
+		// None of them: the search looks again without them.
+		for _, s := range q.allSockets {
+			r.notStuck |= bit(s.cell)
+		}
+		r.notStuckAt = r.game.Len()
+		raw := r.settled
+		if len(raw) != r.b.Len() {
+			raw = r.Expected()
+		}
+		ev, _ := r.stuckSearch(t, raw, false)
+		return ev
+	}
 	s := q.sockets[opt]
 	r.question = nil
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil

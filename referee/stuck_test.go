@@ -183,7 +183,7 @@ func TestReplayPassesOverAnExplainedTry(t *testing.T) {
 		at("D4=w A1=. D5=b G4=.", 2000), // read as BD5-G4...
 		at("D4=w A1=. E5=b G4=.", 3000), // ...but the marble goes on E5
 	}
-	lines, skipped := b.r.replay(boards, engine.NoCell, nil)
+	lines, skipped := b.r.replay(boards, engine.NoCell, nil, -1, 0)
 	var got []string
 	for _, l := range lines {
 		var ts []string
@@ -224,9 +224,9 @@ func TestSocketQuestion(t *testing.T) {
 		{cell: mustCell(t, b, "D4"), lines: [][]engine.Turn{line("WD4-A1", "BD3-G4")}},
 		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{line("GE5-A1", "BD3-G4")}},
 	}
-	ev := b.r.askSocket(b.now, 0, found)
+	ev := b.r.askSocket(b.now, 0, found, 0)
 	q, ok := b.r.Asking()
-	if len(ev) != 1 || !ok || q.About != "cell" || strings.Join(q.Options, " ") != "D4 E5" || q.Turn != 1 || q.Provisional != -1 {
+	if len(ev) != 1 || !ok || q.About != "cell" || strings.Join(q.Options, " ") != "D4 E5 "+OtherRing || q.Turn != 1 || q.Provisional != -1 {
 		t.Fatalf("socket question %+v, events %v", q, ev)
 	}
 	if b.r.Game().Len() != 1 {
@@ -262,4 +262,281 @@ func stuckFault(ev []Event, cell string) (bool, *Question) {
 		}
 	}
 	return found, q
+}
+
+// A sensor stuck while a jumper sat on it (the stuck exam's game 197):
+// the jumper leaves B1, but B1 still reads its grey marble. That is no
+// grey marble put on B1 by the next player: no hand takes a marble off a
+// ring and puts another back without the sensor reading the ring in
+// between. The referee must not commit a grey placement on B1 as fact.
+func TestFrozenJumperIsNoPlacement(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.expect(b.show("B1=g A1=."), "move")                // GB1-A1
+	b.expect(b.show("C2=b A2=."), "move forced-capture") // BC2-A2: B1xD3 is compulsory
+	// B1 reads g from now on. The jumper lands on D3, the jumped marble
+	// comes off, and the next player puts a white marble on B1 (unseen)
+	// and removes G4.
+	base := b.r.Expected()
+	for _, edits := range []string{"D3=g C2=o", "D3=g C2=o G4=.", "D3=g C2=o G4=."} {
+		ev := b.hold(b.from(base, edits))
+		asked := false
+		for _, e := range ev {
+			if _, ok := e.Body.(Question); ok {
+				asked = true
+			}
+		}
+		for _, e := range ev {
+			if m, ok := e.Body.(Move); ok && m.Turn > 2 && strings.HasPrefix(m.Notation, "GB1") && !asked {
+				t.Fatalf("committed %s without a question: no grey marble was put on B1\n%v", m.Notation, ev)
+			}
+		}
+	}
+}
+
+// On a healthy board the same colour put back where a jumper set off is
+// a placement: the sensor read the ring empty in between.
+func TestMarblePutBackWhereAJumperLeft(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	b.expect(b.show("B1=g A1=."), "move")
+	b.expect(b.show("C2=b A2=."), "move forced-capture")
+	base := b.r.Expected()
+	b.hold(b.from(base, "B1=o D3=g C2=o")) // B1xD3
+	b.hold(b.from(base, "D3=g C2=o"))      // a grey marble on B1
+	b.hold(b.from(base, "D3=g C2=o G4=.")) // and G4 removed
+	if got := strings.Join(b.gameTurns(), " "); got != "GB1-A1 BC2-A2 B1xD3 GB1-G4" {
+		t.Fatalf("the game is %s; want GB1-A1 BC2-A2 B1xD3 GB1-G4", got)
+	}
+}
+
+// A stuck socket whose reading last changed before the boards kept begin
+// (here it never changed) may be found although the first board kept is
+// an illegal try: that board is passed over like any other try, for none
+// of the boards is the one that first showed the frozen reading.
+func TestStuckSocketFoundPastAnEarlyTry(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "C3=w E5=b")), "illegal") // two marbles: a try
+	b.expect(b.hold(start), "restored")
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")   // WD4-A1: the marble does not show
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=o D5=b G4=.")), "illegal")
+	if h := b.r.histSince(); len(h) == 0 || h[0].at.cells != b.from(start, "C3=w E5=b") {
+		t.Fatalf("the boards kept do not begin with the try: %+v", h)
+	}
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))
+	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
+	if found, _ := stuckFault(ev, "D4"); !found {
+		t.Fatalf("no stuck-sensor fault naming D4: %v", ev)
+	}
+}
+
+// A marble put on a stuck socket after its player lifted the ring first
+// (the stuck exam's game 076 under seed 9): the next player's marble
+// reads as the end of that turn, one player shifted. When the board then
+// needs a resynchronisation whose lines put a marble on a socket whose
+// reading never changed, the stuck sensor is as likely: the referee looks
+// for it, and asks about the turns from the one it hid, rather than
+// only about the marble's colour two turns later.
+func TestResyncOverAnUnseenMarbleLooksForAStuckSensor(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")           // WD4-A1, the ring first: D4 reads o
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move")         // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending") // BD3-G4, read as a ring lifted
+	b.hold(b.from(start, "A1=. D3=b G4=. A2=. A3=. A4=."))       // an illegal try...
+	b.hold(b.from(start, "A1=. D3=b G4=."))                      // ...put right
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))           // D3xD5 over the hidden marble
+	var first *Question
+	for _, e := range ev {
+		if q, ok := e.Body.(Question); ok && first == nil {
+			first = &q
+		}
+	}
+	if first == nil || first.Turn != 1 {
+		t.Fatalf("no question from turn 1 (the turn the stuck socket hid): %v", ev)
+	}
+}
+
+// A jumper frozen on its start (the stuck exam's game 082 under seed 8,
+// A4 stuck): the capture A4xC4 never shows whole, and once the next turn
+// is on the board a resynchronisation explained the boards by changing
+// turns the board had shown whole (BB4-D6 read as BA4-D6), with no stall
+// to hide anything, and asked about that; the turns after it were then
+// committed on a reading no option of which was played. Changing turns
+// the board showed is as likely a stuck sensor's doing: the referee looks
+// for one first, and asks about the turns it misread.
+func TestResyncThatRevisesShownTurnsLooksForAStuckSensor(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 0)
+	p = playAll(t, p, "BA4-A2 WD4-B5 GF4-C6 BG3-D7 G3xE5 WF4-G3 F4xD6 BC5-E6 D6xB4 A4xC4xE3 WE2-E1 E2xE4")
+	b := newBench(t, p.String(), Casual)
+	played := strings.Fields("BB4-D6 BA4-G4 A4xC4 GC5-F4")
+	if !b.scanAll([]scanFrame{
+		{0, 0, "o.oooooo.ooooo.oooooo..oowo.ooooooo.o"},
+		{320, 0, "o.ooooo?.ooooo.oooooo..oowo.ooooooo.o"},
+		{370, 0, "o.ooooob.ooooo.oooooo..oowo.ooooooo.o"},
+		{400, 0, "o.ooooob.ooooo.ooooo?..oowo.ooooooo.o"},
+		{420, 0, "o.ooooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{790, 0, "o.o?ooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{810, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.o"},
+		{1540, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.?"},
+		{1600, 0, "o.obooob.ooooo.ooooo...oowo.ooooooo.."},
+		{2330, 0, "o.obooob.ooo?o.ooooo...oowo.ooooooo.."},
+		{2370, 0, "o.obooob.ooobo.ooooo...oowo.ooooooo.."},
+		{2900, 0, "o.obooo?.ooobo.ooooo...oowo.ooooooo.."},
+		{2910, 0, "o.oboooo.ooobo.ooooo...oowo.ooooooo.."},
+		{3290, 0, "o.oboooo.ooob?.ooooo...oowo.ooooooo.."},
+		{3340, 0, "o.oboooo.ooobg.ooooo...oowo.ooooooo.."},
+		{3360, 0, "o.oboooo.ooobg.ooooo...oowo.ooo?ooo.."},
+		{3400, 0, "o.oboooo.ooobg.ooooo...oowo.ooo.ooo.."},
+	}, 1000, played) {
+		t.Errorf("no question offers %s", strings.Join(played, " "))
+	}
+}
+
+// More sockets than a question offers (a marble put down unseen and its
+// ring claimed at once could have been on any ring that never changed)
+// are offered a page at a time: 23 sockets and "other", which asks about
+// the next ones. The socket named on any page is taken for stuck.
+func TestSocketQuestionPages(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	p := b.r.Game().PositionAfter(0)
+	var found []socketLines
+	for c := 0; c < b.r.b.Len() && len(found) < 30; c++ {
+		cell := engine.Cell(c)
+		if l := b.r.b.Label(cell); l == "A1" || l == "D3" || l == "G4" {
+			continue
+		}
+		first := engine.Turn{Kind: engine.Place, Color: engine.White, At: cell, Remove: mustCell(t, b, "A1")}
+		q, err := p.Play(first)
+		if err != nil {
+			continue
+		}
+		second := engine.Turn{Kind: engine.Place, Color: engine.Black, At: mustCell(t, b, "D3"), Remove: mustCell(t, b, "G4")}
+		if _, err := q.Play(second); err != nil {
+			continue
+		}
+		found = append(found, socketLines{cell: cell, lines: [][]engine.Turn{{first, second}}})
+	}
+	if len(found) != 30 {
+		t.Fatalf("%d sockets; the test wants 30", len(found))
+	}
+	b.r.askSocket(b.now, 0, found, 0)
+	q, ok := b.r.Asking()
+	if !ok || q.About != "cell" || len(q.Options) != 24 || q.Options[23] != OtherRing || q.Options[0] != b.r.b.Label(found[0].cell) {
+		t.Fatalf("first page %+v", q)
+	}
+	if !strings.Contains(q.Text, "or another ring?") {
+		t.Fatalf("the question does not say another ring may be meant: %q", q.Text)
+	}
+	b.r.Answer(b.now, q.ID, 23)
+	q2, ok := b.r.Asking()
+	if !ok || q2.ID == q.ID || q2.About != "cell" || len(q2.Options) != 8 || q2.Options[0] != b.r.b.Label(found[23].cell) || q2.Options[7] != OtherRing {
+		t.Fatalf("second page %+v; want the other 7 and %q", q2, OtherRing)
+	}
+	want := found[26].cell
+	ev := b.r.Answer(b.now, q2.ID, 3)
+	fault, rev := stuckFault(ev, b.r.b.Label(want))
+	if !fault || rev == nil || rev.About != "turns" {
+		t.Fatalf("naming %s on the second page: %v", b.r.b.Label(want), ev)
+	}
+}
+
+// "Other" on the last page of a socket question: the players put the
+// marble on none of the sockets offered. The search passes over them, and
+// the socket they did put it on is found.
+func TestSocketQuestionNoneOfThese(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")   // WD4-A1: the marble does not show
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending")
+	// Ask about two sockets that are not D4 (as if the search had found
+	// them first): the players answer "other".
+	line := func(s ...string) []engine.Turn {
+		var out []engine.Turn
+		p := b.r.Game().PositionAfter(0)
+		for _, x := range s {
+			tn, err := engine.ParseTurn(b.r.b, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, err = p.Play(tn); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, tn)
+		}
+		return out
+	}
+	found := []socketLines{
+		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{line("GE5-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "C3"), lines: [][]engine.Turn{line("GC3-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "F2"), lines: [][]engine.Turn{line("GF2-A1", "BD3-G4")}},
+	}
+	b.r.askSocket(b.now, 0, found, 0)
+	q, ok := b.r.Asking()
+	if !ok || len(q.Options) != 4 || q.Options[3] != OtherRing {
+		t.Fatalf("socket question %+v", q)
+	}
+	b.expect(b.hold(b.from(start, "A1=. D3=o D5=b G4=.")), "illegal") // D3xD5 over the hidden marble
+	ev := b.r.Answer(b.now, q.ID, 3)
+	for _, s := range []string{"E5", "C3", "F2"} {
+		if b.r.notStuck&bit(mustCell(t, b, s)) == 0 {
+			t.Fatalf("%s is still a candidate after \"none of these\"", s)
+		}
+	}
+	if found, _ := stuckFault(ev, "D4"); !found {
+		t.Fatalf("the search did not find D4 after \"none of these\": %v", ev)
+	}
+}
+
+// Two sockets taken for stuck together (either would explain the boards):
+// the players' answer says which line was played, and the socket that line
+// is not read with is trusted again, reported as such.
+func TestAnswerTrustsTheOtherSocketAgain(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	line := func(s ...string) []engine.Turn {
+		var out []engine.Turn
+		p := b.r.Game().PositionAfter(0)
+		for _, x := range s {
+			tn, err := engine.ParseTurn(b.r.b, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, err = p.Play(tn); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, tn)
+		}
+		return out
+	}
+	d4, e5 := mustCell(t, b, "D4"), mustCell(t, b, "E5")
+	cells := bit(d4) | bit(e5)
+	b.r.stuck |= cells
+	lines := [][]engine.Turn{line("WD4-A1", "BD3-G4"), line("GE5-A1", "BD3-G4")}
+	b.r.askRevisionBy(b.now, b.r.Expected(), cells, 0, lines, []uint64{bit(d4), bit(e5)})
+	q, ok := b.r.Asking()
+	if !ok || len(q.Options) != 2 {
+		t.Fatalf("question %+v", q)
+	}
+	i := 0
+	for i < len(q.Options) && q.Options[i] != "WD4-A1 BD3-G4" {
+		i++
+	}
+	ev := b.r.Answer(b.now, q.ID, i)
+	trusted := false
+	for _, e := range ev {
+		if f, ok := e.Body.(Fault); ok && f.ReasonMsg != nil && f.ReasonMsg.Key == "fault.stuck-trusted" && strings.Contains(f.Reason, "E5") {
+			trusted = true
+		}
+	}
+	if !trusted || b.r.stuck&bit(e5) != 0 || b.r.stuck&bit(d4) == 0 {
+		t.Fatalf("after the answer read with D4: stuck %v, events %v", b.r.DeadCells(), ev)
+	}
 }

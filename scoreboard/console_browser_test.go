@@ -24,8 +24,8 @@ func TestConsoleBrowser(t *testing.T) {
 	// t2's referee asks on which socket a marble the board missed is: the
 	// arbiter's answer buttons must fit a phone too.
 	st2 := gameStates(t, rec, rep, "t2")[2]
-	st2.Question = &referee.Question{ID: 1, Turn: 2, About: "cell", Options: []string{"A1", "B2", "D1", "E1", "F3", "G4"}, Provisional: -1,
-		Text: "the board did not see a marble put down (turn 2 or after): on which ring was it put, A1 or B2 or D1 or E1 or F3 or G4?"}
+	st2.Question = &referee.Question{ID: 1, Turn: 2, About: "cell", Options: []string{"A1", "B2", "D1", "E1", "F3", "G4", referee.OtherRing}, Provisional: -1,
+		Text: "the board did not see a marble put down (turn 2 or after): on which ring was it put, A1 or B2 or D1 or E1 or F3 or G4 or another ring?"}
 	fb2 := newFakeBoard(t, "tcp://"+r.mb.TCPAddr(), "board", "board-pw", "t2", st2, recordUpTo(rec, rep, 2))
 	closeBrokerFirst(t, r.mb)
 
@@ -59,7 +59,7 @@ func TestConsoleBrowser(t *testing.T) {
 
 	var answers string
 	br.eval(`Array.from(document.querySelectorAll('#view tr[data-board="t2"] button[data-act="answer"]')).map((b) => b.textContent).join("|")`, &answers)
-	if answers != "marble on A1|marble on B2|marble on D1|marble on E1|marble on F3|marble on G4" {
+	if answers != "marble on A1|marble on B2|marble on D1|marble on E1|marble on F3|marble on G4|marble on another ring" {
 		t.Errorf("t2's answer buttons read %q", answers)
 	}
 

@@ -144,6 +144,13 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 			switch {
 			case q.About == "colour" && q.Cell != "":
 				label = q.Cell + " " + colourWord(o, l)
+			case q.About == "cell" && o == "other":
+				// None of the sockets offered: the next ones
+				// (referee.OtherRing).
+				label = l.T("console.marble-elsewhere")
+			case o == "other":
+				// None of the lines offered: the next ones.
+				label = l.T("console.other-lines")
 			case q.About == "cell":
 				// The socket the missed marble is on.
 				label = l.T("console.marble-on", o)

@@ -401,8 +401,12 @@ type simPlayers struct {
 	// clock the stalls pass on (nil: the wall clock).
 	stallEvery time.Duration
 	virtual    hwclock.Clock
-	// game is the record being played, as the players remember it.
-	game atomic.Pointer[engine.Game]
+	// game is the record being played, as the players remember it;
+	// begun counts the turns of it they have begun (answers come from
+	// those), from playedBase, the turns before the current play call.
+	game       atomic.Pointer[engine.Game]
+	begun      atomic.Int64
+	playedBase int
 	// vs, if not nil, plays against the engine (--vs-engine).
 	vs *vsEngine
 	// leftOpen is the last question the players leave open (none of its
@@ -525,6 +529,7 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 			return err
 		}
 		p.game.Store(rep.Game)
+		p.begun.Store(int64(k))
 		from := rep.Game.PositionAfter(k)
 		m, err := p.wiring.Mount(from.Board())
 		if err != nil {
@@ -535,6 +540,7 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 		if p.vs != nil {
 			err = p.playVsEngine(ctx, n, m, from, rec, k, p.seed+uint64(i))
 		} else {
+			p.playedBase = k
 			err = p.play(ctx, m, from, rec.Turns[k:], p.seed+uint64(i))
 		}
 		if errors.Is(err, errEndedOffBoard) {
@@ -615,6 +621,8 @@ func (p *simPlayers) place(m *wiring.Mount, cells []byte) {
 // a slow machine stretches the game but never skips what must be seen.
 func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Position, turns []engine.Turn, seed uint64) error {
 	opt := playerOptions(seed, p.speed, p.settleMS, p.stallEvery)
+	base := p.playedBase
+	opt.Begin = func(i int) { p.begun.Store(int64(base + i + 1)) }
 	if p.vs != nil {
 		// Claimed rings come off with their turn: the engine's hand
 		// starts from the official board.
@@ -694,7 +702,11 @@ func (p *simPlayers) answer(ctx context.Context, n *node.Node, h hands) {
 			}
 			continue
 		}
-		opt, known := physical.Answer(g.Start().Board(), g, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
+		played := int(p.begun.Load())
+		if played <= 0 || played > g.Len() {
+			played = g.Len()
+		}
+		opt, known := physical.AnswerSoFar(g.Start().Board(), g, played, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
 		if !known {
 			// None of the options is what they played: they leave the
 			// question open, and the referee follows the board on.

@@ -118,6 +118,7 @@ func (p *simPlayers) playVsEngine(ctx context.Context, n *node.Node, m *wiring.M
 				turn = search.Search(ctx, pos, search.Options{Level: 1, Seed: seed + uint64(played)}).Move
 			}
 			p.log.Debug("the person plays", "turn", played+1, "move", engine.FormatTurn(pos.Board(), turn), "from_record", !ve.deviated)
+			p.playedBase = played
 			if err := p.play(ctx, m, pos, []engine.Turn{turn}, seed+uint64(played)); err != nil {
 				return err
 			}
