@@ -423,6 +423,11 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 			next = deep
 		}
 	}
+	// After a stall, lines none of which puts a marble where the board
+	// showed one in passing, even looking deeper, are not the whole story:
+	// the line played may be longer still. They are asked about rather
+	// than committed.
+	unsure := whole && r.stalled && len(r.unknown) == 0 && len(next) > 0 && !r.colourShown(next)
 	known := r.known(raw)
 	if !whole {
 		// Too many ways the board may have come about to follow them
@@ -468,6 +473,9 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	// like one; after the referee was lost, the lines may not be the whole
 	// story: then three settled boards in a row must agree on it (or a
 	// board must hold).
+	if unsure && len(commonPrefix(next)) > 0 {
+		return append(ev, r.askUnsure(t, known, next)...), true
+	}
 	agree := next
 	if len(r.unknown) > 0 || r.doubtful {
 		agree = append(append(append([]line(nil), next...), prev...), old...)
@@ -593,6 +601,24 @@ func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
 		ends = ends || o.end.Over
 	}
 	if ends && len(r.unknown) > 0 {
+		return r.askEnd(t, obs, 0, opts, r.linesReason())
+	}
+	return r.ask(t, obs, 0, opts, r.linesReason())
+}
+
+// askUnsure asks which of the lines was played, even when they are one:
+// lines the board does not bear out whole (see linesObserve).
+func (r *Referee) askUnsure(t int64, obs string, lines []line) []Event {
+	if len(lines) > 1 {
+		return r.askLines(t, obs, lines)
+	}
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	q, ok := r.playable(r.game.Position(), lines[0].turns)
+	if !ok || len(lines[0].turns) == 0 {
+		return nil
+	}
+	opts := []option{{turns: lines[0].turns, end: q.Result()}}
+	if q.Result().Over {
 		return r.askEnd(t, obs, 0, opts, r.linesReason())
 	}
 	return r.ask(t, obs, 0, opts, r.linesReason())

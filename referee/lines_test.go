@@ -905,3 +905,28 @@ func TestLinesOutliveATryAnotherLineExplains(t *testing.T) {
 		t.Errorf("no question offers %s", strings.Join(played, " "))
 	}
 }
+
+// Lines that put no marble where the board showed one in passing after a
+// stall, even looking deeper, are asked about, not committed (the starved
+// exam's game 187 with seed 10): three stalls hid WB4-A4 B4xD4 and most of
+// D3xD5, and the white marble seen on B4 in passing was in no line; the
+// one line left, WD4-A4 with a capture under way, was committed.
+func TestLinesMissingAMarbleSeenAreAsked(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
+	p = playAll(t, p, "GC4-I1 WG4-A1 BD3-G7 WD6-E1 BF2-A5 WE5-E9 BG2-H6 G2xE2 GF2-G6 F2xD1 GE2-G1 D1xF2 BG2-F1 G2xE2 "+
+		"BF2-D1 E2xG2 BF2-E2 F2xH2 WG5-D8 G5xG3 H2xF4xD5xD7 BC6-E8 D7xB5 GC6-I5 B5xD7 WF8-F7 BE7-D2")
+	b := newBench(t, p.String(), Casual)
+	b.holdFor(b.r.Expected(), 300)
+	played := strings.Fields("D7xF6 WB4-A4 B4xD4 D3xD5")
+	b.scanAll([]scanFrame{
+		{0, 0, ".ooo.ooooooooogooo..boooo...oooob...oooob...oooo..ooooo..ooo."},
+		{180, 0, ".ooo.ooooooooogooo..boooo...oooo?...oooob...oooo..ooooo..ooo."},
+		{240, 0, ".ooo.ooooooooogooo..boooo...ooooo...oooob...oooo..ooooo..ooo."},
+		{890, 610, ".oo..ooowooooogooo..boooo...ooooo...oooob...oooo..ooooo..ooo."},
+		{920, 0, ".oo..ooowooooogooo..booog...ooooo...oooob...oooo..ooooo..ooo."},
+		{940, 0, ".oo..ooowooooogooo..boooo...ooooo...oooob...oooo..ooooo..ooo."},
+		{1360, 370, ".oo..ooooooooooooo..bwooo...ooooo...oooob...oooo..ooooo..ooo."},
+		{1770, 380, ".oo..ooooooooooooo..owboo...ooooo...oooob...oooo..ooooo..ooo."},
+		{2220, 200, ".oo..ooooooooooooo..ooboo...ooooo...oooob...oooo..ooooo..ooo."},
+	}, 2000, played)
+}
