@@ -539,7 +539,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	// they explain wait for the next board or for the board to hold: an
 	// illegal try put right at once can look like turns with the dead
 	// socket's ring in them.
-	wait := fresh && len(r.unknown) > 0
+	wait := fresh && len(r.unknown) > 0 || r.newUnseenRemoval(r.lines, r.linesBefore)
 	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter && !wait {
 		if len(r.lines) <= limit {
 			return append(ev, r.askLines(t, known, r.lines)...), true
@@ -554,6 +554,28 @@ func hasOfficial(lines []line) bool {
 	for _, l := range lines {
 		if len(l.turns) == 0 {
 			return true
+		}
+	}
+	return false
+}
+
+// newUnseenRemoval reports whether a line, new on this board (not in
+// before), ends with a placement whose ring removed is a socket read
+// '?': a marble set down anywhere and put back (an illegal try) reads as
+// such a turn, the dead ring "removed".
+func (r *Referee) newUnseenRemoval(lines, before []line) bool {
+	for _, l := range lines {
+		if len(l.turns) == 0 || hasLine(before, l) {
+			continue
+		}
+		last := l.turns[len(l.turns)-1]
+		if last.Kind != engine.Place || last.Remove == engine.NoCell {
+			continue
+		}
+		for _, u := range r.unknown {
+			if engine.Cell(u) == last.Remove {
+				return true
+			}
 		}
 	}
 	return false
