@@ -540,12 +540,38 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	// illegal try put right at once can look like turns with the dead
 	// socket's ring in them.
 	wait := fresh && len(r.unknown) > 0 || r.newUnseenRemoval(r.lines, r.linesBefore)
+	// Nor on a board that ended a line at rest while others explain it:
+	// it may be an illegal try (two marbles put down at once read as
+	// turns), and the next board, the try put right, goes to that line
+	// again (see above).
+	wait = wait || len(r.unknown) > 0 && restDied(prev, r.lines)
 	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter && !wait {
 		if len(r.lines) <= limit {
 			return append(ev, r.askLines(t, known, r.lines)...), true
 		}
 	}
 	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...), true
+}
+
+// restDied reports whether a line of before at rest has no line in now
+// that begins with its turns: the board ended it.
+func restDied(before, now []line) bool {
+	for _, b := range before {
+		if !b.rest {
+			continue
+		}
+		found := false
+		for _, n := range now {
+			if len(n.turns) >= len(b.turns) && sameTurns(n.turns[:len(b.turns)], b.turns) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return true
+		}
+	}
+	return false
 }
 
 // hasOfficial reports whether one of lines is the official position, with
