@@ -147,7 +147,7 @@ func examples() []referee.Message {
 		m("guide.take-off-claimed", list),
 		m("guide.hint", longTurn), m("guide.engine-last", longTurn),
 		m("fault.dead-cells", list), m("fault.cells-read"),
-		m("fault.stuck-cell", "D4/E5"), m("fault.stuck-reads", "D4"))
+		m("fault.stuck-cell", "D4/E5"), m("fault.stuck-reads", "D4"), m("fault.stuck-trusted", "E5"))
 	return out
 }
 
