@@ -360,15 +360,20 @@ func TestExams(t *testing.T) {
 // never wrong does not depend on the players' dice.
 var (
 	otherSeeds = []uint64{8, 9, 10, 11, 12}
-	seedExams  = []string{"stalls", "10hz", "dead"}
+	seedExams  = []string{"stalls", "10hz", "dead", "stuck"}
+	// seedFollowed is the share of games (per cent) an exam must follow to
+	// the end with other seeds where it does not pass whole yet: the stuck
+	// exam, whose wrong turns must still be none (31 of the 33 built-in
+	// games are followed with seed 11, all or all but one with the others).
+	seedFollowed = map[string]int{"stuck": 90}
 )
 
-// TestExamsOtherSeeds sits the stalls, 10hz and dead exams over the built-in
-// games (the larger sample aside, so that a clone and CI sit the same
-// games) with other seeds than TestExams's (otherSeeds), and asks for the
-// exam whole:
-// every game followed to its last turn, no wrong turn committed without a
-// question, no wrong winner. -short sits every tenth game.
+// TestExamsOtherSeeds sits the stalls, 10hz, dead and stuck exams over the
+// built-in games (the larger sample aside, so that a clone and CI sit the
+// same games) with other seeds than TestExams's (otherSeeds), and asks for
+// the exam whole: every game followed to its last turn (stuck: a share of
+// them, seedFollowed), no wrong turn committed without a question, no
+// wrong winner. -short sits every tenth game.
 func TestExamsOtherSeeds(t *testing.T) {
 	files, err := samples.Records(samples.BuiltinDir())
 	if err != nil || len(files) == 0 {
@@ -422,12 +427,16 @@ func TestExamsOtherSeeds(t *testing.T) {
 					if r.wrongWinner {
 						winners++
 					}
-					if !r.followed || r.wrong > 0 || r.wrongWinner {
+					_, floor := seedFollowed[cond.name]
+					if !r.followed && !floor || r.wrong > 0 || r.wrongWinner {
 						failed = append(failed, fmt.Sprintf("%s: followed %v, %d wrong turns, wrong winner %v: %s", r.game, r.followed, r.wrong, r.wrongWinner, r.detail))
 					}
 				}
 				t.Logf("exam %s, seed %d: %d games: %d followed to the last turn, %d questions, %d wrong turns committed without a question, %d wrong winners",
 					cond.name, seed, len(results), followed, questions, wrong, winners)
+				if floor, ok := seedFollowed[cond.name]; ok && !testing.Short() && followed*100 < floor*len(results) {
+					t.Errorf("the %s exam with seed %d followed %d of %d games; at least %d %% must be", cond.name, seed, followed, len(results), floor)
+				}
 				if len(failed) > 0 {
 					t.Errorf("%d of %d games failed the %s exam with seed %d (ZERTZ_EXAM_SEED=%d ZERTZ_EXAM_TRACE=GAME/%s traces one):\n%s",
 						len(failed), len(results), cond.name, seed, seed, cond.name, strings.Join(failed, "\n"))
