@@ -65,7 +65,7 @@ var examConditions = []examCondition{
 	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
-	}, 100, 0, 0},
+	}, 99, 0, 0},
 }
 
 // examCell is the socket that fails: the ring of the first placement in

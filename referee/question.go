@@ -43,6 +43,11 @@ type question struct {
 	// was asked (two would do); the answer trusts again those its line
 	// is not read with.
 	stuckCells uint64
+	// revised: a question about the turns read with these sockets taken
+	// for stuck, the boards kept from turn revisedBase on; its last option
+	// (OtherRing) is "none of these" (answerNone).
+	revised     uint64
+	revisedBase int
 	// sockets: a socket question (askSocket); each option is a socket
 	// that, stuck, explains the boards, with the lines it explains them
 	// by.
@@ -671,6 +676,9 @@ func (r *Referee) Answer(t int64, id, opt int) []Event {
 	}
 	if q.sockets != nil {
 		return r.answerSocket(t, q, opt)
+	}
+	if q.revised != 0 && q.options[opt].other {
+		return r.answerNone(t, q)
 	}
 	if q.groups != nil {
 		g := q.groups[opt]

@@ -561,6 +561,48 @@ func (r *Referee) askRevisionBy(t int64, raw string, cells uint64, base int, lin
 	if q := r.question; q != nil && by != nil && bits.OnesCount64(cells) > 1 {
 		q.stuckCells = cells
 	}
+	if q := r.question; q != nil && cells != 0 && q.groups == nil && q.cell == engine.NoCell && q.sockets == nil && len(q.options) < maxIndistinct {
+		// Read with a socket taken for stuck, the lines may all be wrong
+		// (the socket was not the one): the players can say so.
+		q.options = append(q.options, option{label: OtherRing, other: true})
+		q.revised, q.revisedBase = cells, base
+		ev[len(ev)-1] = Event{t, r.questionBody()}
+	}
+	return ev
+}
+
+// answerNone takes the players' "none of these" to a question about the
+// turns read with a socket taken for stuck: the socket was not the one.
+// It is trusted again and passed over, and the search looks again. When
+// nothing explains the boards then, the turns since the first board the
+// search kept are taken back and the board is refereed from there: the
+// players are shown the position to put back, as no guess may stand as
+// fact.
+func (r *Referee) answerNone(t int64, q *question) []Event {
+	r.question = nil
+	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	var ev []Event
+	for _, c := range cellsOf(q.revised) {
+		if r.stuck&bit(c) != 0 {
+			r.stuck &^= bit(c)
+			msg := Msg("fault.stuck-trusted", r.b.Label(c))
+			ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
+		}
+	}
+	r.notStuck |= q.revised
+	r.notStuckAt = r.game.Len()
+	raw := r.settled
+	if len(raw) != r.b.Len() {
+		raw = r.Expected()
+	}
+	if more, ok := r.stuckSearch(t, raw, false); ok {
+		return append(ev, more...)
+	}
+	if back := r.game.Len() - q.revisedBase; back > 0 {
+		ev = append(ev, r.takeback(t, back)...)
+		r.redo = nil
+	}
+	r.guide = r.idleGuidance()
 	return ev
 }
 

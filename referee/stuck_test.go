@@ -234,7 +234,7 @@ func TestSocketQuestion(t *testing.T) {
 	}
 	ev = b.r.Answer(b.now, q.ID, 0)
 	fault, rev := stuckFault(ev, "D4")
-	if !fault || rev == nil || rev.About != "turns" || rev.Turn != 1 || len(rev.Options) != 1 || rev.Options[0] != "WD4-A1 BD3-G4" {
+	if !fault || rev == nil || rev.About != "turns" || rev.Turn != 1 || len(rev.Options) != 2 || rev.Options[0] != "WD4-A1 BD3-G4" || rev.Options[1] != OtherRing {
 		t.Fatalf("after naming D4: events %v", ev)
 	}
 	b.r.Answer(b.now, rev.ID, 0)
@@ -522,8 +522,8 @@ func TestAnswerTrustsTheOtherSocketAgain(t *testing.T) {
 	lines := [][]engine.Turn{line("WD4-A1", "BD3-G4"), line("GE5-A1", "BD3-G4")}
 	b.r.askRevisionBy(b.now, b.r.Expected(), cells, 0, lines, []uint64{bit(d4), bit(e5)})
 	q, ok := b.r.Asking()
-	if !ok || len(q.Options) != 2 {
-		t.Fatalf("question %+v", q)
+	if !ok || len(q.Options) != 3 || q.Options[2] != OtherRing {
+		t.Fatalf("question %+v; want the two lines and %q", q, OtherRing)
 	}
 	i := 0
 	for i < len(q.Options) && q.Options[i] != "WD4-A1 BD3-G4" {
@@ -538,5 +538,45 @@ func TestAnswerTrustsTheOtherSocketAgain(t *testing.T) {
 	}
 	if !trusted || b.r.stuck&bit(e5) != 0 || b.r.stuck&bit(d4) == 0 {
 		t.Fatalf("after the answer read with D4: stuck %v, events %v", b.r.DeadCells(), ev)
+	}
+}
+
+// "None of these" to the turns read with a socket taken for stuck: the
+// socket was not the one. It is trusted again, and when nothing else
+// explains the boards, the turns read since the first board kept are
+// taken back: no guess stands as fact.
+func TestRevisionNoneOfThese(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	p := b.r.Game().PositionAfter(0)
+	first, err := engine.ParseTurn(b.r.b, "WE5-A1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := engine.ParseTurn(b.r.b, "BD3-G4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.MustPlay(first).Play(second); err != nil {
+		t.Fatal(err)
+	}
+	e5 := mustCell(t, b, "E5")
+	b.r.stuck |= bit(e5)
+	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{{first, second}}, []uint64{bit(e5)})
+	q, ok := b.r.Asking()
+	if !ok || q.Options[len(q.Options)-1] != OtherRing {
+		t.Fatalf("question %+v; want %q last", q, OtherRing)
+	}
+	ev := b.r.Answer(b.now, q.ID, len(q.Options)-1)
+	if b.r.stuck&bit(e5) != 0 || b.r.notStuck&bit(e5) == 0 {
+		t.Fatalf("E5 is still taken for stuck, or not passed over: %v", ev)
+	}
+	if _, ok := b.r.Asking(); ok {
+		t.Fatalf("a question is still open: %v", ev)
+	}
+	if n := b.r.Game().Len(); n != 0 {
+		t.Fatalf("the game keeps %d turns read on the guess; want them taken back: %v", n, ev)
 	}
 }
