@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -18,7 +17,9 @@ func TestSimRefusesAnUnusableJournal(t *testing.T) {
 	os.WriteFile(damaged, []byte("{\"op\":\"game\",\"seq\":1,\"t\":0,\"variant\":\"37\",\"mode\":\"casual\"}\nnot json\n"), 0o644)
 	os.Mkdir(damaged+".damaged", 0o755) // the damage cannot be moved aside
 	for _, path := range []string{dir, "/proc/self/zertzboard-journal", damaged} {
-		var out, errb bytes.Buffer
+		// The MQTT client's goroutines may still log as the command
+		// returns: the buffers take concurrent writes, as stderr does.
+		var out, errb logBuffer
 		code := runSimContext(context.Background(), []string{"--journal", path, "--mqtt-listen", "127.0.0.1:0", "--ws-listen", "off", "--http", "off"}, &out, &errb)
 		if code != exitFault || !strings.Contains(errb.String(), path) || !strings.Contains(errb.String(), "--journal off") {
 			t.Errorf("sim --journal %s: exit %d, stderr %q; want 1 naming the path and --journal off", path, code, errb.String())
