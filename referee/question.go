@@ -531,7 +531,7 @@ func (r *Referee) widen(back int, opts []option) (int, []option, bool) {
 	olds := [][]engine.Turn{pt}
 	for i := range old.options {
 		for _, o := range old.standsFor(i) {
-			if !sameTurns(o.turns, pt) {
+			if !o.other && !sameTurns(o.turns, pt) { // "none of these" is no line
 				olds = append(olds, o.turns)
 			}
 		}
