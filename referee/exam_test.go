@@ -266,17 +266,17 @@ func sameLoopNotation(b *engine.Board, g *engine.Game, m referee.Move) bool {
 	return m.Move.Path[0] == b.Label(p[0]) && m.Move.Path[len(p)-1] == b.Label(p[len(p)-1])
 }
 
-// TestExams sits every exam over the built-in games (and the larger
-// sample when it is there) and reports the figures. -short sits every
-// tenth game.
-func TestExams(t *testing.T) {
-	files := sampleFiles(t)
-	type job struct {
-		file string
-		rec  *record.Record
-		rep  *record.Replay
-	}
-	var jobs []job
+// examJob is one game an exam is sat on.
+type examJob struct {
+	file string
+	rec  *record.Record
+	rep  *record.Replay
+}
+
+// examJobs reads the games; -short keeps every tenth.
+func examJobs(t *testing.T, files []string) []examJob {
+	t.Helper()
+	var jobs []examJob
 	for i, file := range files {
 		if testing.Short() && i%10 != 0 {
 			continue
@@ -289,8 +289,17 @@ func TestExams(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		jobs = append(jobs, job{file, rec, rep})
+		jobs = append(jobs, examJob{file, rec, rep})
 	}
+	return jobs
+}
+
+// TestExams sits every exam over the built-in games (and the larger
+// sample when it is there) and reports the figures. -short sits every
+// tenth game.
+func TestExams(t *testing.T) {
+	files := sampleFiles(t)
+	jobs := examJobs(t, files)
 	for _, cond := range examConditions {
 		t.Run(cond.name, func(t *testing.T) {
 			t.Parallel()
@@ -379,26 +388,7 @@ func TestExamsOtherSeeds(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no built-in games: %v", err)
 	}
-	type job struct {
-		file string
-		rec  *record.Record
-		rep  *record.Replay
-	}
-	var jobs []job
-	for i, file := range files {
-		if testing.Short() && i%10 != 0 {
-			continue
-		}
-		rec, err := record.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := rec.Replay()
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		jobs = append(jobs, job{file, rec, rep})
-	}
+	jobs := examJobs(t, files)
 	for _, seed := range otherSeeds {
 		for _, cond := range examConditions {
 			if !slices.Contains(seedExams, cond.name) {

@@ -205,24 +205,10 @@ func TestSocketQuestion(t *testing.T) {
 	start := b.r.Expected()
 	b.expect(b.hold(b.from(start, "A1=.")), "pending")
 	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
-	line := func(s ...string) []engine.Turn {
-		var out []engine.Turn
-		p := b.r.Game().PositionAfter(0)
-		for _, x := range s {
-			tn, err := engine.ParseTurn(b.r.b, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if p, err = p.Play(tn); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, tn)
-		}
-		return out
-	}
+
 	found := []socketLines{
-		{cell: mustCell(t, b, "D4"), lines: [][]engine.Turn{line("WD4-A1", "BD3-G4")}},
-		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{line("GE5-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "D4"), lines: [][]engine.Turn{b.lineFromStart("WD4-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{b.lineFromStart("GE5-A1", "BD3-G4")}},
 	}
 	ev := b.r.askSocket(b.now, 0, found, 0)
 	q, ok := b.r.Asking()
@@ -246,6 +232,25 @@ func TestSocketQuestion(t *testing.T) {
 	if ev := b.r.Answer(b.now, 99, 0); len(ev) != 1 || ev[0].Body.Kind() != "fault" {
 		t.Fatalf("answer to no question: %v", ev)
 	}
+}
+
+// lineFromStart parses turns in notation played one after the other
+// from the game's start position.
+func (b *bench) lineFromStart(s ...string) []engine.Turn {
+	b.t.Helper()
+	var out []engine.Turn
+	p := b.r.Game().PositionAfter(0)
+	for _, x := range s {
+		tn, err := engine.ParseTurn(b.r.b, x)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		if p, err = p.Play(tn); err != nil {
+			b.t.Fatal(err)
+		}
+		out = append(out, tn)
+	}
+	return out
 }
 
 // stuckFault reports whether events report the socket cell stuck, and
@@ -456,25 +461,11 @@ func TestSocketQuestionNoneOfThese(t *testing.T) {
 	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending")
 	// Ask about two sockets that are not D4 (as if the search had found
 	// them first): the players answer "other".
-	line := func(s ...string) []engine.Turn {
-		var out []engine.Turn
-		p := b.r.Game().PositionAfter(0)
-		for _, x := range s {
-			tn, err := engine.ParseTurn(b.r.b, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if p, err = p.Play(tn); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, tn)
-		}
-		return out
-	}
+
 	found := []socketLines{
-		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{line("GE5-A1", "BD3-G4")}},
-		{cell: mustCell(t, b, "C3"), lines: [][]engine.Turn{line("GC3-A1", "BD3-G4")}},
-		{cell: mustCell(t, b, "F2"), lines: [][]engine.Turn{line("GF2-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "E5"), lines: [][]engine.Turn{b.lineFromStart("GE5-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "C3"), lines: [][]engine.Turn{b.lineFromStart("GC3-A1", "BD3-G4")}},
+		{cell: mustCell(t, b, "F2"), lines: [][]engine.Turn{b.lineFromStart("GF2-A1", "BD3-G4")}},
 	}
 	b.r.askSocket(b.now, 0, found, 0)
 	q, ok := b.r.Asking()
@@ -501,25 +492,11 @@ func TestAnswerTrustsTheOtherSocketAgain(t *testing.T) {
 	start := b.r.Expected()
 	b.expect(b.hold(b.from(start, "A1=.")), "pending")
 	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
-	line := func(s ...string) []engine.Turn {
-		var out []engine.Turn
-		p := b.r.Game().PositionAfter(0)
-		for _, x := range s {
-			tn, err := engine.ParseTurn(b.r.b, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if p, err = p.Play(tn); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, tn)
-		}
-		return out
-	}
+
 	d4, e5 := mustCell(t, b, "D4"), mustCell(t, b, "E5")
 	cells := bit(d4) | bit(e5)
 	b.r.stuck |= cells
-	lines := [][]engine.Turn{line("WD4-A1", "BD3-G4"), line("GE5-A1", "BD3-G4")}
+	lines := [][]engine.Turn{b.lineFromStart("WD4-A1", "BD3-G4"), b.lineFromStart("GE5-A1", "BD3-G4")}
 	b.r.askRevisionBy(b.now, b.r.Expected(), cells, 0, lines, []uint64{bit(d4), bit(e5)})
 	q, ok := b.r.Asking()
 	if !ok || len(q.Options) != 3 || q.Options[2] != OtherRing {
@@ -550,21 +527,9 @@ func TestRevisionNoneOfThese(t *testing.T) {
 	start := b.r.Expected()
 	b.expect(b.hold(b.from(start, "A1=.")), "pending")
 	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
-	p := b.r.Game().PositionAfter(0)
-	first, err := engine.ParseTurn(b.r.b, "WE5-A1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := engine.ParseTurn(b.r.b, "BD3-G4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.MustPlay(first).Play(second); err != nil {
-		t.Fatal(err)
-	}
 	e5 := mustCell(t, b, "E5")
 	b.r.stuck |= bit(e5)
-	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{{first, second}}, []uint64{bit(e5)})
+	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{b.lineFromStart("WE5-A1", "BD3-G4")}, []uint64{bit(e5)})
 	q, ok := b.r.Asking()
 	if !ok || q.Options[len(q.Options)-1] != OtherRing {
 		t.Fatalf("question %+v; want %q last", q, OtherRing)
