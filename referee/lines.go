@@ -428,6 +428,23 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	// the line played may be longer still. They are asked about rather
 	// than committed.
 	unsure := whole && r.stalled && len(r.unknown) == 0 && len(next) > 0 && !r.colourShown(next)
+	if whole && r.stalled && len(r.unknown) == 0 && len(next) > 0 {
+		// After a stall, the frames seen in passing rule out the lines
+		// that could not have shown them in order; when they rule out
+		// every line, the line played is one the search did not reach,
+		// and the lines are asked about rather than committed.
+		if kept := r.agreeing(next, raw); len(kept) == 0 {
+			unsure = true
+		} else {
+			next = kept
+		}
+		// While a question about turns is open, the game follows its
+		// guess: turns read after a stall on top of it are no more
+		// certain, and are asked about with it (see widen).
+		if q := r.question; q != nil && q.prov >= 0 && q.sockets == nil {
+			unsure = true
+		}
+	}
 	known := r.known(raw)
 	if !whole {
 		// Too many ways the board may have come about to follow them
@@ -657,6 +674,11 @@ func (r *Referee) askLines(t int64, obs string, lines []line) []Event {
 // askUnsure asks which of the lines was played, even when they are one:
 // lines the board does not bear out whole (see linesObserve).
 func (r *Referee) askUnsure(t int64, obs string, lines []line) []Event {
+	// The turns the lines share are no more certain than the rest: the
+	// question is about them all, even when the lines differ only in a
+	// marble's colour (see openQuestion).
+	r.askingUnsure = true
+	defer func() { r.askingUnsure = false }()
 	if len(lines) > 1 {
 		return r.askLines(t, obs, lines)
 	}

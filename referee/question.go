@@ -584,7 +584,7 @@ func (r *Referee) openQuestion(back int, opts []option) *question {
 			q.options[i].label = OtherRing
 		}
 	}
-	if cell, idx, cols, ok := colourOnly(lines); ok {
+	if cell, idx, cols, ok := colourOnly(lines); ok && !r.askingUnsure {
 		q.cell, q.colours, q.turn = cell, cols, base+1+idx
 	}
 	return q

@@ -222,6 +222,15 @@ type Referee struct {
 	// sensors have read the same since the official position's last turn
 	// (stillMarbles): no turn since took one away and put it back.
 	still uint64
+	// passing holds the frames seen since the last settled board, passed
+	// those that led to the board settled last; passFull and passedFull
+	// say there were too many to keep (see passing.go).
+	passing, passed      []string
+	passFull, passedFull bool
+	// askingUnsure: the lines being asked about are not borne out whole
+	// by the board (askUnsure), and no turn they share is taken as
+	// certain.
+	askingUnsure bool
 }
 
 // New starts a referee.
@@ -338,6 +347,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 		r.frame = cells
 		var stuckEv []Event
 		r.masked, stuckEv = r.mask(t, cells)
+		r.notePassing(r.masked)
 		if len(r.settled) == len(cells) {
 			for i := 0; i < len(cells); i++ {
 				if r.masked[i] != r.settled[i] {
@@ -371,6 +381,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	blind := r.gap >= stallMS || newlyUnknown(r.unknown, obs.Unknown)
 	before := r.settled
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
+	r.settlePassing(r.illegal)
 	if r.illegal {
 		// The last board explained nothing (an illegal try, or turns not
 		// yet understood): what the hands did before it still counts.
@@ -485,6 +496,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.hist, r.stuck = nil, 0
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
+	r.resetPassing()
 	r.guide = r.idleGuidance()
 	return nil
 }

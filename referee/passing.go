@@ -1,0 +1,146 @@
+package referee
+
+import "github.com/zertzboard/zertzboard/engine"
+
+// The boards seen in passing.
+//
+// Between two settled boards the scan sees the hands at work: frames that
+// never held for the settle time. After a stall they are all the referee
+// knows of the turns it did not see settle, and they come in order: a line
+// of play that explains the settled board but whose turns could not have
+// shown those frames one after the other (a marble seen on a cell after
+// the capture that, in the line, took it away; a ring seen gone before the
+// turn that removes it) is not what was played. Lines the frames rule out
+// are dropped; when the frames rule out every line, the line played is
+// one the search did not reach (more turns were hidden than it looks
+// for), and nothing is committed as certain (see linesObserve).
+
+// maxPassing bounds the frames kept between two settled boards; past it
+// none is checked.
+const maxPassing = 64
+
+// notePassing records a frame that differs from the last (after masking):
+// a frame that came and went again, the one before it back (a glitch, a
+// hand's flicker), is no evidence and is dropped.
+func (r *Referee) notePassing(cells string) {
+	if r.passFull {
+		return
+	}
+	if n := len(r.passing); n >= 2 && r.passing[n-2] == cells {
+		r.passing = r.passing[:n-1]
+		return
+	}
+	if len(r.passing) == maxPassing {
+		r.passFull, r.passing = true, r.passing[:0]
+		return
+	}
+	r.passing = append(r.passing, cells)
+}
+
+// settlePassing makes the frames seen since the last settled board those
+// that led to the board settling now; keep adds them to those that led to
+// the last one (that board explained nothing: what the hands did before it
+// still counts).
+func (r *Referee) settlePassing(keep bool) {
+	if keep && !r.passedFull && !r.passFull && len(r.passed)+len(r.passing) <= maxPassing {
+		r.passed = append(r.passed, r.passing...)
+	} else {
+		r.passed, r.passing = r.passing, r.passed
+		r.passedFull = r.passFull || keep
+	}
+	r.passing, r.passFull = r.passing[:0], false
+}
+
+// resetPassing forgets the frames seen in passing (a new game).
+func (r *Referee) resetPassing() {
+	r.passing, r.passed, r.passFull, r.passedFull = r.passing[:0], r.passed[:0], false, true
+}
+
+// agreeing returns the lines whose turns, played from the official
+// position, could have shown the frames seen since the last settled board
+// in the order they came, on the way to raw (see framesAgree).
+func (r *Referee) agreeing(lines []line, raw string) []line {
+	var out []line
+	for _, l := range lines {
+		if r.framesAgree(l, raw) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// framesAgree reports whether line l, played from the official position,
+// could have shown the frames seen in passing since the last settled
+// board, in order, ending with the settled board raw (its last turn may
+// be under way there). A frame fits between two positions of the line one
+// turn apart when each of its cells shows what one of them holds, a hand
+// ('?'), the jumper of that turn on a cell of its path, or anything on a
+// ring gone by the later one (a claimed ring may stay on the board a
+// while). With no frames kept (none, or too many), every line agrees.
+func (r *Referee) framesAgree(l line, raw string) bool {
+	if r.passedFull || len(r.passed) == 0 || len(raw) != r.b.Len() {
+		return true
+	}
+	p := r.game.Position()
+	pos := []string{p.Cells()}
+	type step struct {
+		path   uint64
+		jumper byte
+	}
+	steps := make([]step, 0, len(l.turns))
+	for _, turn := range l.turns {
+		q, err := p.Play(turn)
+		if err != nil {
+			if q, err = p.PlayOverCapture(turn); err != nil {
+				return true // not a line from here: no evidence either way
+			}
+		}
+		var s step
+		if path := turn.Path(); len(path) > 0 {
+			s.jumper = p.Cells()[path[0]]
+			for _, c := range path {
+				s.path |= bit(c)
+			}
+		}
+		for q.MustPass() && !q.Result().Over {
+			q = q.MustPlay(engine.PassTurn())
+		}
+		p = q
+		pos = append(pos, p.Cells())
+		steps = append(steps, s)
+	}
+	fits := func(f string, k int) bool {
+		a := pos[k]
+		if k == len(steps) {
+			// After the line's last turn: its position, or the settled
+			// board (a turn under way).
+			for c := 0; c < len(f); c++ {
+				if o := f[c]; o != '?' && o != a[c] && o != raw[c] && a[c] != '.' {
+					return false
+				}
+			}
+			return true
+		}
+		b, s := pos[k+1], steps[k]
+		for c := 0; c < len(f); c++ {
+			o := f[c]
+			if o == '?' || o == a[c] || o == b[c] || b[c] == '.' || s.path&bit(engine.Cell(c)) != 0 && o == s.jumper {
+				continue
+			}
+			return false
+		}
+		return true
+	}
+	k := 0
+	for _, f := range r.passed {
+		if len(f) != len(raw) {
+			return true
+		}
+		for !fits(f, k) {
+			if k++; k > len(steps) {
+				return false
+			}
+		}
+	}
+	return true
+}
