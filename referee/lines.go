@@ -976,9 +976,11 @@ func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
 		defer func() { r.jumping = false }()
 		next, whole = r.afterStall(next, obs, &work)
 	}
-	if whole && len(next) < 2 {
+	if whole && len(next) < 2 && (len(next) == 0 || len(r.unknown) > 0 || r.framesAgree(next[0], obs)) {
 		return nil, false
 	}
+	// More than one line, or one the frames seen in passing rule out (the
+	// line played is one the search did not reach): the lines decide.
 	return r.linesObserve(t, obs)
 }
 

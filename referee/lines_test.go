@@ -177,8 +177,10 @@ func TestStallHidesALongerLine(t *testing.T) {
 		{1760, 0, ".o..oooo..oooooooooowoo?oooooooooooooooooooooooo"},
 		{1780, 0, ".o..oooo..oooooooooowoowoooooooooooooooooooooooo"},
 		{2300, 340, ".o..wooo...ooooooooowoowoooooooooooooooooooooooo"},
-	}, 1000, played) {
-		t.Errorf("no question offers %s", strings.Join(played, " "))
+	}, 1000, played) && !b.committed(0, played) {
+		// The frames seen in passing may rule out the shorter line: then
+		// the played one is committed (scanAll checks no other was).
+		t.Errorf("no question offers %s, nor was it committed; the game is %v", strings.Join(played, " "), b.gameTurns())
 	}
 }
 

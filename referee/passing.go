@@ -75,8 +75,8 @@ func (r *Referee) agreeing(lines []line, raw string) []line {
 // be under way there). A frame fits between two positions of the line one
 // turn apart when each of its cells shows what one of them holds, a hand
 // ('?'), the jumper of that turn on a cell of its path, or anything on a
-// ring gone by the later one (a claimed ring may stay on the board a
-// while). With no frames kept (none, or too many), every line agrees.
+// ring claimed by the later one (a claimed ring may stay on the board a
+// while; a ring a placement removed does not come back). With no frames kept (none, or too many), every line agrees.
 func (r *Referee) framesAgree(l line, raw string) bool {
 	if r.passedFull || len(r.passed) == 0 || len(raw) != r.b.Len() {
 		return true
@@ -86,6 +86,10 @@ func (r *Referee) framesAgree(l line, raw string) bool {
 	type step struct {
 		path   uint64
 		jumper byte
+		// taken: the rings the turns so far removed as their own (a
+		// placement's ring), which do not come back; a ring claimed
+		// with a group may stay on the board a while.
+		taken uint64
 	}
 	steps := make([]step, 0, len(l.turns))
 	for _, turn := range l.turns {
@@ -96,6 +100,12 @@ func (r *Referee) framesAgree(l line, raw string) bool {
 			}
 		}
 		var s step
+		if len(steps) > 0 {
+			s.taken = steps[len(steps)-1].taken
+		}
+		if turn.Kind == engine.Place {
+			s.taken |= bit(turn.Remove)
+		}
 		if path := turn.Path(); len(path) > 0 {
 			s.jumper = p.Cells()[path[0]]
 			for _, c := range path {
@@ -114,8 +124,12 @@ func (r *Referee) framesAgree(l line, raw string) bool {
 		if k == len(steps) {
 			// After the line's last turn: its position, or the settled
 			// board (a turn under way).
+			var taken uint64
+			if k > 0 {
+				taken = steps[k-1].taken
+			}
 			for c := 0; c < len(f); c++ {
-				if o := f[c]; o != '?' && o != a[c] && o != raw[c] && a[c] != '.' {
+				if o := f[c]; o != '?' && o != a[c] && o != raw[c] && (a[c] != '.' || taken&bit(engine.Cell(c)) != 0) {
 					return false
 				}
 			}
@@ -123,8 +137,8 @@ func (r *Referee) framesAgree(l line, raw string) bool {
 		}
 		b, s := pos[k+1], steps[k]
 		for c := 0; c < len(f); c++ {
-			o := f[c]
-			if o == '?' || o == a[c] || o == b[c] || b[c] == '.' || s.path&bit(engine.Cell(c)) != 0 && o == s.jumper {
+			o, at := f[c], bit(engine.Cell(c))
+			if o == '?' || o == a[c] || o == b[c] || b[c] == '.' && s.taken&at == 0 || s.path&at != 0 && o == s.jumper {
 				continue
 			}
 			return false

@@ -1,0 +1,117 @@
+package referee
+
+import (
+	"strings"
+	"testing"
+)
+
+// The empty 37-ring board, player 0 to move.
+const empty37 = "37 oooo/ooooo/oooooo/ooooooo/oooooo/ooooo/oooo 6,8,10 0,0,0 0,0,0 0"
+
+// stallAfter plays a frame seen in passing for 40 ms, then a stall of 500
+// ms, then the board end held for a second, and returns every batch of
+// events.
+func (b *bench) stallAfter(passing []string, end string) [][]Event {
+	var out [][]Event
+	for _, f := range passing {
+		for stop := b.now + 40; b.now < stop; b.now += 10 {
+			if ev := b.r.Observe(b.now, f); len(ev) > 0 {
+				out = append(out, ev)
+			}
+		}
+	}
+	b.now += 500
+	for stop := b.now + 1000; b.now < stop; b.now += 10 {
+		if ev := b.r.Observe(b.now, end); len(ev) > 0 {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// Two placements seen at once after a stall: the settled board cannot
+// tell WD4-A1 GD5-A2 from GD5-A1 WD4-A2, but the frames seen before the
+// stall can (the white marble and A1 gone first, or the grey one): the
+// order they show is committed, without a question.
+func TestPassingFramesPickTheLine(t *testing.T) {
+	for _, tc := range []struct {
+		passing string
+		played  []string
+	}{
+		{"A1=. D4=w", []string{"WD4-A1", "GD5-A2"}},
+		{"A1=. D5=g", []string{"GD5-A1", "WD4-A2"}},
+	} {
+		b := newBench(t, empty37, Casual)
+		b.holdFor(b.r.Expected(), 300)
+		for _, ev := range b.stallAfter([]string{b.board(tc.passing)}, b.board("A1=. A2=. D4=w D5=g")) {
+			for _, e := range ev {
+				if _, ok := e.Body.(Question); ok {
+					t.Errorf("frames %s: asked %v; the frames tell the order", tc.passing, e)
+				}
+			}
+		}
+		if got := b.gameTurns(); strings.Join(got, " ") != strings.Join(tc.played, " ") {
+			t.Errorf("frames %s: the game is %v; want %v", tc.passing, got, tc.played)
+		}
+	}
+}
+
+// Frames that no line of play could have shown in order (the white marble
+// on D4, then gone with the grey one on D5, then back): the search did not
+// reach the line played, and the referee asks rather than commits.
+func TestPassingFramesNoLineAsks(t *testing.T) {
+	b := newBench(t, empty37, Casual)
+	b.holdFor(b.r.Expected(), 300)
+	asked := false
+	for _, ev := range b.stallAfter([]string{b.board("A1=. D4=w"), b.board("A1=. D5=g")}, b.board("A1=. A2=. D4=w D5=g")) {
+		question := false
+		for _, e := range ev {
+			if _, ok := e.Body.(Question); ok {
+				question, asked = true, true
+			}
+		}
+		for _, e := range ev {
+			if m, ok := e.Body.(Move); ok && !question {
+				t.Errorf("turn %d %s committed without a question", m.Turn, m.Notation)
+			}
+		}
+	}
+	if !asked {
+		t.Errorf("no question; the game is %v", b.gameTurns())
+	}
+}
+
+// framesAgree follows the frames in order: a frame showing a later turn's
+// marble before an earlier turn's rules the line out.
+func TestFramesAgreeInOrder(t *testing.T) {
+	b := newBench(t, empty37, Casual)
+	r := b.r
+	first := b.expectTurn("WD4-A1")
+	second := b.expectTurn("GD5-A2")
+	l1, ok := r.play(r.rootLine(), first, false, r.Expected())
+	if !ok {
+		t.Fatal("WD4-A1 is not legal")
+	}
+	l2, ok := r.play(l1, second, false, r.Expected())
+	if !ok {
+		t.Fatal("GD5-A2 is not legal")
+	}
+	end := b.board("A1=. A2=. D4=w D5=g")
+	r.passedFull = false
+	for _, tc := range []struct {
+		frames []string
+		want   bool
+	}{
+		{nil, true},
+		{[]string{b.board("D4=w")}, true},
+		{[]string{b.board("D4=w"), b.board("A1=. D4=? D5=g")}, true},
+		{[]string{b.board("D5=g")}, false},
+		{[]string{b.board("D4=w A1=. D5=g"), b.board("D4=w")}, false},
+		{[]string{b.board("A1=. D4=w"), b.board("A1=. D5=g")}, false},
+	} {
+		r.passed = tc.frames
+		if got := r.framesAgree(l2, end); got != tc.want {
+			t.Errorf("frames %q: framesAgree %v; want %v", tc.frames, got, tc.want)
+		}
+	}
+}
