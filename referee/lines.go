@@ -175,6 +175,14 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		hidden = r.between(changed)
 	}
 	if at.stalled {
+		if unknown == 0 {
+			// Nor did a marble put down where a jumper set off from: the
+			// jump may be under way, the marble jumped over not yet
+			// lifted (see hiddenJumps).
+			r.jumpsHidden = true
+			defer func() { r.jumpsHidden = false }()
+			r.hiddenJumps(l, obs, gone, add)
+		}
 		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, 0, add)
 		return
 	}
@@ -202,6 +210,75 @@ func (r *Referee) between(set uint64) uint64 {
 	return out
 }
 
+// jumpSources is the rings vacant in cells and on the board obs from
+// which one hop lands on a cell of set that obs shows a marble on, over a
+// marble: where a marble put down in a stall may have set off as a jumper
+// before the scan saw it.
+func (r *Referee) jumpSources(set uint64, obs, cells string) uint64 {
+	var out uint64
+	for a := set; a != 0; a &= a - 1 {
+		to := engine.Cell(bits.TrailingZeros64(a))
+		if !isMarble(obs[to]) {
+			continue
+		}
+		for _, mid := range r.b.Neighbours(to) {
+			if !isMarble(obs[mid]) {
+				continue
+			}
+			for _, from := range r.b.Neighbours(mid) {
+				if from != to && cells[from] == 'o' && obs[from] == 'o' && r.b.Between(from, to) == mid {
+					out |= bit(from)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hiddenJumps adds the lines that explain obs with a marble put down
+// from l where the board never showed it, on a ring from which one hop
+// lands on a marble obs shows new (see jumpSources), removing a ring in
+// rem, and the capture from there under way or done: after a stall, the
+// jumper seen on its landing ring may have set off from a marble put down
+// unseen (the marble jumped over not yet lifted), where the lines would
+// read the jumper as the placement.
+func (r *Referee) hiddenJumps(l line, obs string, rem uint64, add func(line)) {
+	if l.pos.Result().Over || l.pos.HasCapture() {
+		return
+	}
+	var landed uint64
+	for c := 0; c < len(obs); c++ {
+		if isMarble(obs[c]) && obs[c] != l.cells[c] {
+			landed |= bit(engine.Cell(c))
+		}
+	}
+	src := r.jumpSources(landed, obs, l.cells)
+	if src == 0 {
+		return
+	}
+	var buf [64]engine.Turn
+	for _, t := range firstTurns(l.pos, src, rem, buf[:0]) {
+		n, ok := r.play(l, t, false, obs)
+		if !ok || !n.pos.HasCapture() {
+			continue
+		}
+		d := n.cl.diff(obs, n.cells)
+		if d == 0 {
+			continue
+		}
+		r.nextTurns(n, obs, d, 0, func(m line) {
+			// The capture under way (the line itself), or done, from the
+			// marble put down.
+			if len(m.turns) == len(n.turns) || len(m.turns[len(n.turns)].Path()) > 0 && m.turns[len(n.turns)].Path()[0] == t.At {
+				// Under way, the next board shows the capture done, or
+				// the line dies (see line.hop).
+				m.hop = len(m.turns) == len(n.turns)
+				add(m)
+			}
+		})
+	}
+}
+
 // furtherTurns adds the lines that explain obs with one turn from l
 // played whole (a placement on a cell in at removing a ring in rem, or a
 // capture leaving a cell in at), then what one more turn, whole or under
@@ -219,6 +296,9 @@ func (r *Referee) furtherTurns(l line, obs string, at, rem uint64, depth int, st
 			add(n)
 		} else if !n.pos.Result().Over {
 			r.nextTurns(n, obs, d, still, add)
+		}
+		if r.jumpsHidden {
+			r.hiddenJumps(n, obs, rem, add)
 		}
 		if depth > 1 && !n.pos.Result().Over {
 			r.furtherTurns(n, obs, at, rem, depth-1, still, add)
@@ -441,7 +521,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		// While a question about turns is open, the game follows its
 		// guess: turns read after a stall on top of it are no more
 		// certain, and are asked about with it (see widen).
-		if q := r.question; q != nil && q.prov >= 0 && q.sockets == nil {
+		if r.guessOpen() {
 			unsure = true
 		}
 	}
@@ -976,12 +1056,19 @@ func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
 		defer func() { r.jumping = false }()
 		next, whole = r.afterStall(next, obs, &work)
 	}
-	if whole && len(next) < 2 && (len(next) == 0 || len(r.unknown) > 0 || r.framesAgree(next[0], obs)) {
+	if whole && len(next) < 2 && (len(next) == 0 || len(r.unknown) > 0 || r.framesAgree(next[0], obs) && !r.guessOpen()) {
 		return nil, false
 	}
 	// More than one line, or one the frames seen in passing rule out (the
 	// line played is one the search did not reach): the lines decide.
 	return r.linesObserve(t, obs)
+}
+
+// guessOpen reports whether a question about turns is open, the game
+// following its guess meanwhile.
+func (r *Referee) guessOpen() bool {
+	q := r.question
+	return q != nil && q.prov >= 0 && q.sockets == nil
 }
 
 // sameLines reports whether two sets of lines are the same turns.

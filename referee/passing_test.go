@@ -3,13 +3,16 @@ package referee
 import (
 	"strings"
 	"testing"
+
+	"github.com/zertzboard/zertzboard/engine"
 )
 
 // The empty 37-ring board, player 0 to move.
 const empty37 = "37 oooo/ooooo/oooooo/ooooooo/oooooo/ooooo/oooo 6,8,10 0,0,0 0,0,0 0"
 
-// stallAfter plays a frame seen in passing for 40 ms, then a stall of 500
-// ms, then the board end held for a second, and returns every batch of
+// stallAfter plays each frame seen in passing for 40 ms, then a stall of
+// 500 ms, then the board end held for two seconds (past the hop time: a
+// capture under way that long is none), and returns every batch of
 // events.
 func (b *bench) stallAfter(passing []string, end string) [][]Event {
 	var out [][]Event
@@ -21,7 +24,7 @@ func (b *bench) stallAfter(passing []string, end string) [][]Event {
 		}
 	}
 	b.now += 500
-	for stop := b.now + 1000; b.now < stop; b.now += 10 {
+	for stop := b.now + 2000; b.now < stop; b.now += 10 {
 		if ev := b.r.Observe(b.now, end); len(ev) > 0 {
 			out = append(out, ev)
 		}
@@ -112,6 +115,32 @@ func TestFramesAgreeInOrder(t *testing.T) {
 		r.passed = tc.frames
 		if got := r.framesAgree(l2, end); got != tc.want {
 			t.Errorf("frames %q: framesAgree %v; want %v", tc.frames, got, tc.want)
+		}
+	}
+}
+
+// A marble put down unseen in a stall and jumping (the starved exam's game
+// 009, seed 11): C2xE3, then WF2-A3 and F2xD4 under way, the grey marble
+// jumped over not yet lifted, leave the board C2xE3 WD4-A3 would. The
+// referee committed WD4-A3; now it waits for the next board, which shows
+// the capture done.
+func TestStallHiddenJumperNotReadAsPlacement(t *testing.T) {
+	p := engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 0)
+	p = playAll(t, p, "GC2-A1 BD3-A2")
+	b := newBench(t, p.String(), Casual)
+	b.holdFor(b.r.Expected(), 300)
+	seen := b.board("A3=. C2=o D3=o E3=g D4=w")
+	hand := b.board("A3=. C2=o D3=o E3=? D4=w")
+	done := b.board("A3=. C2=o D3=o E3=o D4=w")
+	played := strings.Fields("C2xE3 WF2-A3 F2xD4")
+	b.scanAll([]scanFrame{
+		{600, 600, seen},
+		{1000, 0, hand},
+		{1020, 0, done},
+	}, 2000, played)
+	for _, turn := range b.gameTurns() {
+		if turn == "WD4-A3" {
+			t.Errorf("the game is %v: the hidden jumper read as a placement", b.gameTurns())
 		}
 	}
 }

@@ -231,6 +231,9 @@ type Referee struct {
 	// by the board (askUnsure), and no turn they share is taken as
 	// certain.
 	askingUnsure bool
+	// jumpsHidden: extend looks, after a stall, for marbles put down
+	// unseen and jumping (hiddenJumps).
+	jumpsHidden bool
 }
 
 // New starts a referee.
