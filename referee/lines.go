@@ -238,7 +238,8 @@ func (r *Referee) jumpSources(set uint64, obs, cells string) uint64 {
 // hiddenJumps adds the lines that explain obs with a marble put down
 // from l where the board never showed it, on a ring from which one hop
 // lands on a marble obs shows new (see jumpSources), removing a ring in
-// rem, and the capture from there under way or done: after a stall, the
+// rem, and the capture from there under way, its first hop made and
+// nothing else changed: after a stall, the
 // jumper seen on its landing ring may have set off from a marble put down
 // unseen (the marble jumped over not yet lifted), where the lines would
 // read the jumper as the placement.
@@ -262,20 +263,18 @@ func (r *Referee) hiddenJumps(l line, obs string, rem uint64, add func(line)) {
 		if !ok || !n.pos.HasCapture() {
 			continue
 		}
+		// Exactly the jumper moved one hop on, from the marble put down:
+		// nothing else the board shows differs from the line.
 		d := n.cl.diff(obs, n.cells)
-		if d == 0 {
-			continue
-		}
-		r.nextTurns(n, obs, d, 0, func(m line) {
-			// The capture under way (the line itself), or done, from the
-			// marble put down.
-			if len(m.turns) == len(n.turns) || len(m.turns[len(n.turns)].Path()) > 0 && m.turns[len(n.turns)].Path()[0] == t.At {
-				// Under way, the next board shows the capture done, or
-				// the line dies (see line.hop).
-				m.hop = len(m.turns) == len(n.turns)
-				add(m)
+		for _, c := range n.pos.CaptureTurns() {
+			if path := c.Path(); path[0] == t.At && d == bit(path[0])|bit(path[1]) && obs[path[1]] == n.cells[t.At] {
+				// The next board shows the capture done, or the line
+				// dies (see line.hop).
+				n.rest, n.hop = false, true
+				add(n)
+				break
 			}
-		})
+		}
 	}
 }
 
@@ -518,12 +517,12 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		} else {
 			next = kept
 		}
+	}
+	if whole && len(r.unknown) == 0 && len(next) > 0 && r.guessOpen() {
 		// While a question about turns is open, the game follows its
-		// guess: turns read after a stall on top of it are no more
-		// certain, and are asked about with it (see widen).
-		if r.guessOpen() {
-			unsure = true
-		}
+		// guess: turns read on top of it are no more certain, and are
+		// asked about with it (see widen).
+		unsure = true
 	}
 	known := r.known(raw)
 	if !whole {
