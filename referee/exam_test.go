@@ -51,7 +51,7 @@ var examConditions = []examCondition{
 		// human speed (TestHall's), a 150 ms settle, and scans that stall
 		// twice a second for up to 600 ms: whole turns go unseen.
 		o.Speed, o.SettleMS, o.ScanMS, o.Stalls, o.StallMS = 20, 150, 10, 0.02, 600
-	}, 94, 0, 0},
+	}, 90, 0, 0},
 	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
 	}, 100, 0, 0},
