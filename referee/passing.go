@@ -21,12 +21,13 @@ const maxPassing = 64
 
 // notePassing records a frame that differs from the last (after masking):
 // a frame that came and went again, the one before it back (a glitch, a
-// hand's flicker), is no evidence and is dropped.
+// hand's flicker), is no evidence and is dropped; the first one is
+// compared with the board settled last (passBase).
 func (r *Referee) notePassing(cells string) {
 	if r.passFull {
 		return
 	}
-	if n := len(r.passing); n >= 2 && r.passing[n-2] == cells {
+	if n := len(r.passing); n >= 2 && r.passing[n-2] == cells || n == 1 && cells == r.passBase {
 		r.passing = r.passing[:n-1]
 		return
 	}
@@ -38,17 +39,19 @@ func (r *Referee) notePassing(cells string) {
 }
 
 // settlePassing makes the frames seen since the last settled board those
-// that led to the board settling now; keep adds them to those that led to
-// the last one (that board explained nothing: what the hands did before it
-// still counts).
-func (r *Referee) settlePassing(keep bool) {
-	if keep && !r.passedFull && !r.passFull && len(r.passed)+len(r.passing) <= maxPassing {
+// that led to the board settling now. After a board that explained
+// nothing, they are added to those that led to it (what the hands did
+// before it still counts), unless it broke a rule: an illegal try, whose
+// frames, and those putting it right, no line of play shows; then none
+// is checked.
+func (r *Referee) settlePassing(illegal, try bool) {
+	if illegal && !try && !r.passedFull && !r.passFull && len(r.passed)+len(r.passing) <= maxPassing {
 		r.passed = append(r.passed, r.passing...)
 	} else {
 		r.passed, r.passing = r.passing, r.passed
-		r.passedFull = r.passFull || keep
+		r.passedFull = r.passFull || illegal
 	}
-	r.passing, r.passFull = r.passing[:0], false
+	r.passing, r.passFull, r.passBase = r.passing[:0], false, r.masked
 }
 
 // resetPassing forgets the frames seen in passing (a new game).

@@ -144,3 +144,31 @@ func TestStallHiddenJumperNotReadAsPlacement(t *testing.T) {
 		}
 	}
 }
+
+// A one-scan glitch right after the board settled, before a stall (the
+// stalls exam's game 070, seed 8): the frame came and went again, the
+// settled board back, and is no evidence against the turn the board
+// shows after the stall, which is committed without a question.
+func TestPassingGlitchAfterSettleIsNoEvidence(t *testing.T) {
+	b := newBench(t, empty37, Casual)
+	start := b.r.Expected()
+	b.holdFor(start, 300)
+	var ev []Event
+	ev = append(ev, b.r.Observe(b.now, b.board("A1=."))...) // the glitch
+	b.now += 10
+	for stop := b.now + 30; b.now < stop; b.now += 10 {
+		ev = append(ev, b.r.Observe(b.now, start)...)
+	}
+	b.now += 500 // the stall
+	for stop := b.now + 1000; b.now < stop; b.now += 10 {
+		ev = append(ev, b.r.Observe(b.now, b.board("B1=. D4=w"))...)
+	}
+	for _, e := range ev {
+		if _, ok := e.Body.(Question); ok {
+			t.Errorf("asked %v; the glitch came and went", e)
+		}
+	}
+	if got := strings.Join(b.gameTurns(), " "); got != "WD4-B1" {
+		t.Errorf("the game is %q; want WD4-B1", got)
+	}
+}

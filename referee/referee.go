@@ -227,10 +227,14 @@ type Referee struct {
 	// say there were too many to keep (see passing.go).
 	passing, passed      []string
 	passFull, passedFull bool
+	passBase             string // the frame the board settled on last
 	// askingUnsure: the lines being asked about are not borne out whole
 	// by the board (askUnsure), and no turn they share is taken as
 	// certain.
 	askingUnsure bool
+	// illegalTry: the illegal board broke a named rule (an illegal try),
+	// rather than differing from every reading (see settlePassing).
+	illegalTry bool
 	// jumpsHidden: extend looks, after a stall, for marbles put down
 	// unseen and jumping (hiddenJumps).
 	jumpsHidden bool
@@ -384,7 +388,7 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	blind := r.gap >= stallMS || newlyUnknown(r.unknown, obs.Unknown)
 	before := r.settled
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
-	r.settlePassing(r.illegal)
+	r.settlePassing(r.illegal, r.illegalTry)
 	if r.illegal {
 		// The last board explained nothing (an illegal try, or turns not
 		// yet understood): what the hands did before it still counts.

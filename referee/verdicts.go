@@ -161,7 +161,7 @@ func (r *Referee) pendingEvent(t int64, need Message, cells []engine.Cell, h hin
 
 // flagIllegal reports an illegal board and says, per cell, what to restore.
 func (r *Referee) flagIllegal(t int64, obs, exp string, d uint64, reason, rule string) []Event {
-	r.illegal = true
+	r.illegal, r.illegalTry = true, rule != ""
 	r.lost = r.lostBefore + 1
 	if r.lost >= lostBoards {
 		// Lost for boards on end: what the referee follows from here may
