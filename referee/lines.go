@@ -239,10 +239,10 @@ func (r *Referee) jumpSources(set uint64, obs, cells string) uint64 {
 // from l where the board never showed it, on a ring from which one hop
 // lands on a marble obs shows new (see jumpSources), removing a ring in
 // rem, and the capture from there under way, its first hop made and
-// nothing else changed: after a stall, the
-// jumper seen on its landing ring may have set off from a marble put down
-// unseen (the marble jumped over not yet lifted), where the lines would
-// read the jumper as the placement.
+// nothing else changed. After a stall, the jumper seen on its landing
+// ring may have set off from a marble put down unseen (the marble jumped
+// over not yet lifted), where the other lines read the jumper as a
+// placement there.
 func (r *Referee) hiddenJumps(l line, obs string, rem uint64, add func(line)) {
 	if l.pos.Result().Over || l.pos.HasCapture() {
 		return
