@@ -466,6 +466,7 @@ func TestExamRegressions(t *testing.T) {
 		{"045_Z11-SmartBot-gacek-2006-03-24-1713.sgf", "starved", 8, true},
 		{"131_T_Z-mankalacz1-ddyer-2022-12-03-1933.sgf", "starved", 12, true},
 		{"037_Z24-v020245-guest1485-2008-10-03-0837.sgf", "starved", 12, false},
+		{"088_Z-Walsch-ddyer-2022-04-05-2342.sgf", "starved", 8, false},
 		// Built-in games (internal/samples/boardspace).
 		{"002_U_Z-guest-guest-2011-04-12-2057.sgf", "stuck", 9, false},
 		{"038_Z11-SmartBot-superqwert-2020-11-26-0225.sgf", "stuck", 9, false},

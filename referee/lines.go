@@ -546,7 +546,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	}
 	fresh := len(prev) == 1 && len(prev[0].turns) == 0
 	r.linesOld, r.linesBefore, r.lines = old, prev, next
-	if fresh && len(r.unknown) == 0 && unseenOnly(next, known) {
+	if fresh && len(r.unknown) == 0 && unseenOnly(next, known, r.showed) {
 		// Every line has a turn whose marble the board never showed: an
 		// illegal try (a ring lifted that is not free) looks the same.
 		// Red until the board holds or goes on; the lines are followed.
@@ -1084,12 +1084,13 @@ func sameLines(a, b []line) bool {
 }
 
 // unseenOnly reports whether every line has a placement whose marble obs
-// does not show (put down and claimed before the scan saw it).
-func unseenOnly(lines []line, obs string) bool {
+// does not show (put down and claimed before the scan saw it), nor showed
+// in passing on its ring (showed, by colour: see Referee.showed).
+func unseenOnly(lines []line, obs string, showed [3]uint64) bool {
 	for _, l := range lines {
 		unseen := false
 		for _, t := range l.turns {
-			unseen = unseen || t.Kind == engine.Place && !isMarble(obs[t.At])
+			unseen = unseen || t.Kind == engine.Place && !isMarble(obs[t.At]) && showed[t.Color]&bit(t.At) == 0
 		}
 		if !unseen {
 			return false

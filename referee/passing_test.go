@@ -172,3 +172,30 @@ func TestPassingGlitchAfterSettleIsNoEvidence(t *testing.T) {
 		t.Errorf("the game is %q; want WD4-B1", got)
 	}
 }
+
+// A placement whose marble the settled board does not show is unseen (an
+// illegal try can look like it), unless the frames showed that marble on
+// its ring in passing (the starved exam's game 088, seed 8, was taken for
+// a try and lost).
+func TestUnseenOnlyCountsMarblesShownInPassing(t *testing.T) {
+	b := newBench(t, empty37, Casual)
+	r := b.r
+	turn := b.expectTurn("WA2-G3")
+	l, ok := r.play(r.rootLine(), turn, false, r.Expected())
+	if !ok {
+		t.Fatal("WA2-G3 is not legal")
+	}
+	obs := b.board("G3=.") // the marble gone again
+	if !unseenOnly([]line{l}, obs, [3]uint64{}) {
+		t.Error("a marble never shown is not unseen")
+	}
+	var showed [3]uint64
+	showed[engine.Grey] |= bit(turn.At)
+	if !unseenOnly([]line{l}, obs, showed) {
+		t.Error("a grey marble shown on A2 counts for the white one")
+	}
+	showed[engine.White] |= bit(turn.At)
+	if unseenOnly([]line{l}, obs, showed) {
+		t.Error("the white marble shown on A2 in passing is still unseen")
+	}
+}
