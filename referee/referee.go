@@ -202,6 +202,12 @@ type Referee struct {
 	notStuckAt int
 	stuckRead  [engine.MaxCells]byte
 	masked     string
+
+	// rejected: the lines of play the players answered "none of these"
+	// to (a revision read with a socket taken for stuck), each from the
+	// position after its turn base; a search passes over the lines that
+	// begin with one (see answerNone).
+	rejected []rejectedLine
 	// captureHeld: the board shows a capture under way; look for a stuck
 	// sensor once it has held.
 	captureHeld bool
@@ -482,7 +488,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.lines, r.linesBefore, r.linesOld, r.kept = nil, nil, nil, nil
 	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
-	r.hist, r.stuck = nil, 0
+	r.hist, r.stuck, r.rejected = nil, 0, nil
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
 	r.guide = r.idleGuidance()

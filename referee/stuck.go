@@ -261,17 +261,22 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 				if lines == nil {
 					continue
 				}
+				var ls [][]engine.Turn
+				for _, l := range lines {
+					if !r.isRejected(w[0].n, l.turns) {
+						ls = append(ls, l.turns)
+					}
+				}
+				if ls == nil {
+					continue
+				}
 				if found != nil && skipped > found[0].skipped {
 					continue
 				}
 				if found != nil && skipped < found[0].skipped {
 					found = nil
 				}
-				s := socketLines{cell: c, skipped: skipped}
-				for _, l := range lines {
-					s.lines = append(s.lines, l.turns)
-				}
-				found = append(found, s)
+				found = append(found, socketLines{cell: c, skipped: skipped, lines: ls})
 			}
 		}
 		if found != nil {
@@ -389,7 +394,14 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	if boards == nil {
 		return nil, false
 	}
-	lines, _ := r.replay(boards, engine.NoCell, nil, -1, 0)
+	// A socket taken for stuck is unknown from the board that first showed
+	// its frozen reading, not only since it was found: the boards kept
+	// from before then read it as it froze.
+	cell, cells := engine.NoCell, uint64(0)
+	if cs := cellsOf(r.stuck); len(cs) == 1 {
+		cell, cells = cs[0], r.stuck
+	}
+	lines, _ := r.replay(boards, cell, nil, -1, 0)
 	if lines == nil {
 		return nil, false
 	}
@@ -397,8 +409,11 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	for _, l := range lines {
 		ls = append(ls, l.turns)
 	}
+	if ls, _ = r.dropRejected(boards[0].n, ls, nil); len(ls) == 0 {
+		return nil, false
+	}
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
-	ev := r.askRevision(t, raw, 0, boards[0].n, ls)
+	ev := r.askRevision(t, raw, cells, boards[0].n, ls)
 	if r.illegal {
 		r.illegal = false
 		ev = append([]Event{{t, Restored{Player: r.game.Position().ToMove()}}}, ev...)
@@ -572,38 +587,176 @@ func (r *Referee) askRevisionBy(t int64, raw string, cells uint64, base int, lin
 }
 
 // answerNone takes the players' "none of these" to a question about the
-// turns read with a socket taken for stuck: the socket was not the one.
-// It is trusted again and passed over, and the search looks again. When
-// nothing explains the boards then, the turns since the first board the
-// search kept are taken back and the board is refereed from there: the
-// players are shown the position to put back, as no guess may stand as
-// fact.
+// turns read with a socket taken for stuck. The answer rejects the lines
+// offered; it does not say the sensor is sound, nor that the turns the
+// boards showed whole before the socket froze are wrong. So the turns
+// asked about (the guess, and those committed on it since) are taken
+// back, the turns before them stand, and the boards as read are searched
+// again with the socket still unknown, the rejected lines passed over:
+// the players are asked about what explains them. When nothing does, the
+// socket is passed over and the search looks at the others; when nothing
+// explains the boards that way either, the socket stays unknown and the
+// board is refereed on from the turns that stand (the boards to come,
+// read with it unknown, tell where the game went: see relock).
 func (r *Referee) answerNone(t int64, q *question) []Event {
 	r.question = nil
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	r.reject(q)
 	var ev []Event
-	for _, c := range cellsOf(q.revised) {
-		if r.stuck&bit(c) != 0 {
-			r.stuck &^= bit(c)
-			msg := Msg("fault.stuck-trusted", r.b.Label(c))
-			ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
-		}
+	if back := r.game.Len() - q.base; back > 0 {
+		ev = append(ev, r.takeback(t, back)...)
+		r.redo = nil
 	}
-	r.notStuck |= q.revised
-	r.notStuckAt = r.game.Len()
 	raw := r.settled
 	if len(raw) != r.b.Len() {
 		raw = r.Expected()
 	}
-	if more, ok := r.stuckSearch(t, raw, false); ok {
+	if more, ok := r.lookAgain(t, raw, q.revised&r.stuck, q.base); ok {
 		return append(ev, more...)
 	}
-	if back := r.game.Len() - q.revisedBase; back > 0 {
-		ev = append(ev, r.takeback(t, back)...)
-		r.redo = nil
+	// No line read with the socket unknown explains the boards: perhaps it
+	// was not the one. The search looks at the others.
+	stuck, notStuck, at := r.stuck, r.notStuck, r.notStuckAt
+	r.stuck &^= q.revised
+	r.notStuck |= q.revised
+	r.notStuckAt = r.game.Len()
+	if more, ok := r.stuckSearch(t, raw, false); ok {
+		for _, c := range cellsOf(stuck & q.revised) {
+			msg := Msg("fault.stuck-trusted", r.b.Label(c))
+			ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
+		}
+		return append(ev, more...)
 	}
+	r.stuck, r.notStuck, r.notStuckAt = stuck, notStuck, at
 	r.guide = r.idleGuidance()
 	return ev
+}
+
+// maxRejected bounds the rejected lines kept.
+const maxRejected = 32
+
+// rejectedLine is a line of play the players said was not played, from
+// the position after turn base.
+type rejectedLine struct {
+	base  int
+	turns []engine.Turn
+}
+
+// reject keeps the lines question q offered (but OtherRing) as rejected:
+// the players answered "none of these". Lines from turns taken back since,
+// or from more than twice maxRevise turns back, are dropped.
+func (r *Referee) reject(q *question) {
+	n := r.game.Len()
+	k := 0
+	for _, x := range r.rejected {
+		if x.base <= n && x.base >= n-2*maxRevise {
+			r.rejected[k] = x
+			k++
+		}
+	}
+	r.rejected = r.rejected[:k]
+	for i := range q.options {
+		for _, o := range q.standsFor(i) {
+			if !o.other && len(o.turns) > 0 {
+				r.rejected = append(r.rejected, rejectedLine{base: q.base, turns: append([]engine.Turn(nil), o.turns...)})
+			}
+		}
+	}
+	if len(r.rejected) > maxRejected {
+		r.rejected = r.rejected[len(r.rejected)-maxRejected:]
+	}
+}
+
+// isRejected reports whether the line of play l, from the position after
+// turn base (as the game stands), begins with a line the players rejected.
+func (r *Referee) isRejected(base int, l []engine.Turn) bool {
+	for _, x := range r.rejected {
+		if x.base > r.game.Len() {
+			continue // from turns taken back since
+		}
+		want := x.turns
+		if x.base >= base {
+			// The game's turns from base to the rejected line's base, then it.
+			pre, _ := r.turnsPlayed(base, x.base)
+			want = append(pre, x.turns...)
+		} else {
+			// The rejected line begins before base: the game's turns since
+			// its base must be its beginning.
+			pre, _ := r.turnsPlayed(x.base, base)
+			if len(pre) > len(want) || !sameTurns(pre, want[:len(pre)]) {
+				continue
+			}
+			want = want[len(pre):]
+		}
+		if len(want) > 0 && len(l) >= len(want) && sameTurns(l[:len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropRejected keeps the lines (from the position after turn base) that
+// do not begin with a rejected line, and the socket each is read with (by,
+// beside them, when given).
+func (r *Referee) dropRejected(base int, lines [][]engine.Turn, by []uint64) ([][]engine.Turn, []uint64) {
+	if len(r.rejected) == 0 {
+		return lines, by
+	}
+	var out [][]engine.Turn
+	var outBy []uint64
+	for i, l := range lines {
+		if r.isRejected(base, l) {
+			continue
+		}
+		out = append(out, l)
+		if i < len(by) {
+			outBy = append(outBy, by[i])
+		}
+	}
+	return out, outBy
+}
+
+// lookAgain searches the boards kept since the position after turn base
+// for the lines of play that explain them with one of the sockets cells
+// unknown, but for those the players rejected, and asks about them
+// (askRevisionBy). The turns up to base stand: every line the search
+// found agreed on them. It reports false when no line explains the
+// boards.
+func (r *Referee) lookAgain(t int64, raw string, cells uint64, base int) ([]Event, bool) {
+	if cells == 0 || r.Over() || base > r.game.Len() {
+		return nil, false
+	}
+	var boards []histBoard
+	for i, h := range r.hist {
+		if h.n == base && r.game.PositionAfter(base).Equal(h.root.pos) {
+			boards = r.hist[i:]
+			break
+		}
+	}
+	if len(boards) < 2 {
+		return nil, false
+	}
+	budget := searchWork
+	var lines [][]engine.Turn
+	var by []uint64
+	for _, c := range cellsOf(cells) {
+		ls, skipped := r.replay(boards, c, &budget, -1, 0)
+		if skipped == tooCostly {
+			for _, from := range r.freezes(boards) {
+				if ls, skipped = r.replay(boards, c, &budget, -1, from); skipped != tooCostly && ls != nil || budget <= 0 {
+					break
+				}
+			}
+		}
+		for _, l := range plausible(ls) {
+			lines = append(lines, l.turns)
+			by = append(by, bit(c))
+		}
+	}
+	if lines, by = r.dropRejected(base, lines, by); len(lines) > 0 {
+		return r.askRevisionBy(t, raw, cells, base, lines, by), true
+	}
+	return nil, false
 }
 
 // trustAgain takes the sockets an answer shows were not stuck for sound

@@ -519,29 +519,57 @@ func TestAnswerTrustsTheOtherSocketAgain(t *testing.T) {
 }
 
 // "None of these" to the turns read with a socket taken for stuck: the
-// socket was not the one. It is trusted again, and when nothing else
-// explains the boards, the turns read since the first board kept are
-// taken back: no guess stands as fact.
+// answer rejects the lines offered, nothing more. The turns before those
+// asked about stand (the boards showed them whole), the guess is taken
+// back, the socket stays unknown (the answer does not say its sensor is
+// sound), and the players are asked again about what the boards as read
+// show, the rejected line left out.
 func TestRevisionNoneOfThese(t *testing.T) {
 	b := newBench(t, start37, Casual)
 	start := b.r.Expected()
 	b.expect(b.hold(b.from(start, "A1=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1, seen whole
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b")), "move") // BB2-G1, seen whole
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=. F2=g")), "move") // GF2-G4, as read
 	e5 := mustCell(t, b, "E5")
 	b.r.stuck |= bit(e5)
-	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{b.lineFromStart("WE5-A1", "BD3-G4")}, []uint64{bit(e5)})
+	b.r.stuckRead[e5] = 'o'
+	rejected := b.lineFromStart("WD4-A1", "BB2-G1", "WE5-G4", "GF2-A4")
+	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{rejected}, []uint64{bit(e5)})
 	q, ok := b.r.Asking()
-	if !ok || q.Options[len(q.Options)-1] != OtherRing {
-		t.Fatalf("question %+v; want %q last", q, OtherRing)
+	if !ok || q.Turn != 3 || len(q.Options) != 2 || q.Options[0] != "WE5-G4 GF2-A4" || q.Options[1] != OtherRing {
+		t.Fatalf("question %+v; want WE5-G4 GF2-A4 from turn 3, and %q", q, OtherRing)
 	}
 	ev := b.r.Answer(b.now, q.ID, len(q.Options)-1)
-	if b.r.stuck&bit(e5) != 0 || b.r.notStuck&bit(e5) == 0 {
-		t.Fatalf("E5 is still taken for stuck, or not passed over: %v", ev)
+	if got := b.gameTurns(); len(got) < 2 || got[0] != "WD4-A1" || got[1] != "BB2-G1" {
+		t.Fatalf("the game is %v after \"none of these\"; want the turns seen whole kept: %v", got, ev)
 	}
-	if _, ok := b.r.Asking(); ok {
-		t.Fatalf("a question is still open: %v", ev)
+	if b.r.stuck&bit(e5) == 0 || b.r.notStuck&bit(e5) != 0 {
+		t.Fatalf("E5 is trusted again after \"none of these\": %v", ev)
 	}
-	if n := b.r.Game().Len(); n != 0 {
-		t.Fatalf("the game keeps %d turns read on the guess; want them taken back: %v", n, ev)
+	q2, ok := b.r.Asking()
+	if !ok || q2.ID == q.ID {
+		t.Fatalf("no new question from the boards as read: %v", ev)
+	}
+	found := false
+	for _, o := range q2.Options {
+		if strings.HasPrefix(o, "WE5-G4 GF2-A4") {
+			t.Fatalf("the rejected line is offered again: %+v", q2)
+		}
+		found = found || o == "GF2-G4"
+	}
+	if !found || q2.Turn != 3 {
+		t.Fatalf("question %+v; want GF2-G4 (the boards as read) offered from turn 3", q2)
+	}
+	// Answered, the game is the boards' again.
+	for i, o := range q2.Options {
+		if o == "GF2-G4" {
+			b.r.Answer(b.now, q2.ID, i)
+		}
+	}
+	if got := strings.Join(b.gameTurns(), " "); got != "WD4-A1 BB2-G1 GF2-G4" {
+		t.Fatalf("after the answer the game is %s", got)
 	}
 }
