@@ -396,10 +396,12 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	}
 	// A socket taken for stuck is unknown from the board that first showed
 	// its frozen reading, not only since it was found: the boards kept
-	// from before then read it as it froze.
-	cell, cells := engine.NoCell, uint64(0)
+	// from before then read it as it froze. The lines are read with it
+	// unknown, and may all be wrong (it was not the one): the question
+	// lets the players say so (askRevisionBy's "none of these").
+	cell, cells := engine.NoCell, r.stuck
 	if cs := cellsOf(r.stuck); len(cs) == 1 {
-		cell, cells = cs[0], r.stuck
+		cell = cs[0]
 	}
 	lines, _ := r.replay(boards, cell, nil, -1, 0)
 	if lines == nil {
@@ -615,19 +617,16 @@ func (r *Referee) answerNone(t int64, q *question) []Event {
 		return append(ev, more...)
 	}
 	// No line read with the socket unknown explains the boards: perhaps it
-	// was not the one. The search looks at the others.
-	stuck, notStuck, at := r.stuck, r.notStuck, r.notStuckAt
-	r.stuck &^= q.revised
-	r.notStuck |= q.revised
-	r.notStuckAt = r.game.Len()
+	// was not the one. It is read again, and the search looks at every
+	// socket, this one too (but for the lines rejected).
+	for _, c := range cellsOf(q.revised & r.stuck) {
+		r.stuck &^= bit(c)
+		msg := Msg("fault.stuck-trusted", r.b.Label(c))
+		ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
+	}
 	if more, ok := r.stuckSearch(t, raw, false); ok {
-		for _, c := range cellsOf(stuck & q.revised) {
-			msg := Msg("fault.stuck-trusted", r.b.Label(c))
-			ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
-		}
 		return append(ev, more...)
 	}
-	r.stuck, r.notStuck, r.notStuckAt = stuck, notStuck, at
 	r.guide = r.idleGuidance()
 	return ev
 }
