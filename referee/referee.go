@@ -208,6 +208,11 @@ type Referee struct {
 	// position after its turn base; a search passes over the lines that
 	// begin with one (see answerNone).
 	rejected []rejectedLine
+	// doubted: those of notStuck passed over because the players answered
+	// "none of these" to the lines read with them (answerNone), not
+	// because they put no marble there: the search tries them again,
+	// with other lines, when no other socket explains the boards.
+	doubted uint64
 	// captureHeld: the board shows a capture under way; look for a stuck
 	// sensor once it has held.
 	captureHeld bool
@@ -488,7 +493,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.lines, r.linesBefore, r.linesOld, r.kept = nil, nil, nil, nil
 	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
-	r.hist, r.stuck, r.rejected = nil, 0, nil
+	r.hist, r.stuck, r.rejected, r.notStuck, r.doubted = nil, 0, nil, 0, 0
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
 	r.guide = r.idleGuidance()

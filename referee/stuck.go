@@ -161,7 +161,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 		return nil, false
 	}
 	if r.notStuck != 0 && r.game.Len()-r.notStuckAt > maxRevise {
-		r.notStuck = 0
+		r.notStuck, r.doubted = 0, 0
 	}
 	boards := r.histSince()
 	if boards == nil {
@@ -222,66 +222,29 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// socket explains them, from fewer turns back: the fewer boards, the
 	// fewer illegal tries to mislead the replay (a socket that never
 	// changed is unknown over all of them).
-	var found []socketLines
-	base := boards[0].n
-	for _, w := range r.windows(boards) {
-		// The fewer boards a socket leaves unexplained, the likelier it
-		// is: every candidate is tried with no board passed over first,
-		// then one, two..., so that a wrong socket stops at its first
-		// unexplained boards and the search's work reaches them all.
-		// A socket is tried again with more boards passed over only when
-		// it stopped for passing over too many.
-		var done uint64
-		for most := 0; most < len(w) && found == nil && budget > 0; most = max(2*most, 1) {
-			for _, c := range near {
-				// A stuck sensor reads the same over the boards that
-				// contradict the game: the last two, at least.
-				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || (done|r.notStuck)&bit(c) != 0 {
-					continue
+	// The sockets passed over (notStuck) are tried last, when no other
+	// explains the boards: "none of these" rejected the lines read with
+	// them, or the marble on them, and a socket may explain the boards
+	// with other lines (those rejected are passed over), or hide a ring
+	// removed rather than a marble put down. Else a stuck socket whose first lines were wrong
+	// would stay hidden from the search, and the referee lost, for as
+	// long as it is passed over.
+	found, base := r.searchSockets(boards, near, raw, held, r.notStuck, &budget)
+	if found == nil && r.notStuck != 0 {
+		budget = searchWork
+		found, base = r.searchSockets(boards, near, raw, held, ^r.notStuck, &budget)
+		if len(found) > maxStuck {
+			// The players said they put no marble on the sockets of a
+			// socket question: it is not asked again, and those whose
+			// lines were rejected are.
+			k := 0
+			for _, s := range found {
+				if r.doubted&bit(s.cell) != 0 {
+					found[k] = s
+					k++
 				}
-				if budget <= 0 {
-					break
-				}
-				lines, skipped := r.replay(w, c, &budget, most, 0)
-				if skipped == tooCostly {
-					// Unknown over all the boards, the socket lets
-					// through too many lines to follow: perhaps it froze
-					// later, and read the truth until then. From the
-					// boards of the last 8, 4 and 2 turns on.
-					for _, from := range r.freezes(w) {
-						if lines, skipped = r.replay(w, c, &budget, most, from); skipped != tooCostly && lines != nil || budget <= 0 {
-							break
-						}
-					}
-				}
-				if skipped <= most {
-					done |= bit(c) // its answer, whatever the limit
-				}
-				lines = plausible(restOnly(lines, held))
-				if lines == nil {
-					continue
-				}
-				var ls [][]engine.Turn
-				for _, l := range lines {
-					if !r.isRejected(w[0].n, l.turns) {
-						ls = append(ls, l.turns)
-					}
-				}
-				if ls == nil {
-					continue
-				}
-				if found != nil && skipped > found[0].skipped {
-					continue
-				}
-				if found != nil && skipped < found[0].skipped {
-					found = nil
-				}
-				found = append(found, socketLines{cell: c, skipped: skipped, lines: ls})
 			}
-		}
-		if found != nil {
-			base = w[0].n
-			break
+			found = found[:k]
 		}
 	}
 	if len(found) > maxStuck {
@@ -318,6 +281,76 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
 	return append(ev, r.askRevisionBy(t, raw, cells, base, lines, by)...), true
+}
+
+// searchSockets is stuckSearch's search: the sockets of near (but those
+// of skip) that explain the boards, each with its lines, over all the
+// boards first, then over fewer (windows); and the turn the lines begin
+// after.
+func (r *Referee) searchSockets(boards []histBoard, near []engine.Cell, raw string, held bool, skip uint64, budget *int) ([]socketLines, int) {
+	var found []socketLines
+	base := boards[0].n
+	for _, w := range r.windows(boards) {
+		// The fewer boards a socket leaves unexplained, the likelier it
+		// is: every candidate is tried with no board passed over first,
+		// then one, two..., so that a wrong socket stops at its first
+		// unexplained boards and the search's work reaches them all.
+		// A socket is tried again with more boards passed over only when
+		// it stopped for passing over too many.
+		var done uint64
+		for most := 0; most < len(w) && found == nil && *budget > 0; most = max(2*most, 1) {
+			for _, c := range near {
+				// A stuck sensor reads the same over the boards that
+				// contradict the game: the last two, at least.
+				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || (done|skip)&bit(c) != 0 {
+					continue
+				}
+				if *budget <= 0 {
+					break
+				}
+				lines, skipped := r.replay(w, c, budget, most, 0)
+				if skipped == tooCostly {
+					// Unknown over all the boards, the socket lets
+					// through too many lines to follow: perhaps it froze
+					// later, and read the truth until then. From the
+					// boards of the last 8, 4 and 2 turns on.
+					for _, from := range r.freezes(w) {
+						if lines, skipped = r.replay(w, c, budget, most, from); skipped != tooCostly && lines != nil || *budget <= 0 {
+							break
+						}
+					}
+				}
+				if skipped <= most {
+					done |= bit(c) // its answer, whatever the limit
+				}
+				lines = plausible(restOnly(lines, held))
+				if lines == nil {
+					continue
+				}
+				var ls [][]engine.Turn
+				for _, l := range lines {
+					if !r.isRejected(w[0].n, l.turns) {
+						ls = append(ls, l.turns)
+					}
+				}
+				if ls == nil {
+					continue
+				}
+				if found != nil && skipped > found[0].skipped {
+					continue
+				}
+				if found != nil && skipped < found[0].skipped {
+					found = nil
+				}
+				found = append(found, socketLines{cell: c, skipped: skipped, lines: ls})
+			}
+		}
+		if found != nil {
+			base = w[0].n
+			break
+		}
+	}
+	return found, base
 }
 
 // freezes returns the boards of w from which a socket may be taken for
@@ -617,13 +650,17 @@ func (r *Referee) answerNone(t int64, q *question) []Event {
 		return append(ev, more...)
 	}
 	// No line read with the socket unknown explains the boards: perhaps it
-	// was not the one. It is read again, and the search looks at every
-	// socket, this one too (but for the lines rejected).
+	// was not the one. It is read again, and the search looks at the
+	// others first; at it again (with other lines than those rejected)
+	// only when no other explains the boards (see stuckSearch).
 	for _, c := range cellsOf(q.revised & r.stuck) {
 		r.stuck &^= bit(c)
 		msg := Msg("fault.stuck-trusted", r.b.Label(c))
 		ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
 	}
+	r.notStuck |= q.revised
+	r.doubted |= q.revised
+	r.notStuckAt = r.game.Len()
 	if more, ok := r.stuckSearch(t, raw, false); ok {
 		return append(ev, more...)
 	}
@@ -632,7 +669,7 @@ func (r *Referee) answerNone(t int64, q *question) []Event {
 }
 
 // maxRejected bounds the rejected lines kept.
-const maxRejected = 32
+const maxRejected = 128
 
 // rejectedLine is a line of play the players said was not played, from
 // the position after turn base.
@@ -842,6 +879,7 @@ func (r *Referee) answerSocket(t int64, q *question, opt int) []Event {
 		// None of them: the search looks again without them.
 		for _, s := range q.allSockets {
 			r.notStuck |= bit(s.cell)
+			r.doubted &^= bit(s.cell) // no marble there, the players say
 		}
 		r.notStuckAt = r.game.Len()
 		raw := r.settled
