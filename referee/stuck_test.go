@@ -573,3 +573,100 @@ func TestRevisionNoneOfThese(t *testing.T) {
 		t.Fatalf("after the answer the game is %s", got)
 	}
 }
+
+// "None of these" when no line read with the socket unknown explains the
+// boards: the socket was perhaps not the one, and is read again. The
+// turns before those asked about stand all the same (they are not taken
+// back to the first board the search kept), and the socket is passed
+// over by the search while another explains the boards, not for good.
+func TestRevisionNoneReadsTheSocketAgain(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b")), "move") // BB2-G1
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=. F2=g")), "move") // GF2-G4
+	// Take E5 for stuck, and ask about a line read with it.
+	e5 := mustCell(t, b, "E5")
+	b.r.stuck |= bit(e5)
+	b.r.stuckRead[e5] = 'o'
+	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{b.lineFromStart("WD4-A1", "BB2-G1", "WE5-G4")}, []uint64{bit(e5)})
+	q, ok := b.r.Asking()
+	if !ok || q.Options[len(q.Options)-1] != OtherRing {
+		t.Fatalf("question %+v; want %q last", q, OtherRing)
+	}
+	// No board is kept (as after a restart): no line read with E5 unknown
+	// explains the boards, nor one read with any other socket.
+	b.r.hist = nil
+	ev := b.r.Answer(b.now, q.ID, len(q.Options)-1)
+	if got := b.gameTurns(); len(got) != 2 || got[0] != "WD4-A1" || got[1] != "BB2-G1" {
+		t.Fatalf("the game is %v after \"none of these\"; want the two turns before those asked about: %v", got, ev)
+	}
+	if b.r.stuck&bit(e5) != 0 {
+		t.Fatalf("E5 is still unknown though no line read so explains the boards: %v", ev)
+	}
+	if b.r.notStuck&bit(e5) == 0 || b.r.doubted&bit(e5) == 0 {
+		t.Fatalf("E5 is not passed over (doubted) after \"none of these\": %v", ev)
+	}
+}
+
+// Lines the players rejected are recognised from any base: a line from
+// the same base that begins with one, and from an earlier base through
+// the turns the game committed in between.
+func TestRejectedLines(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
+	l := b.lineFromStart("WD4-A1", "BB2-G1", "GF2-G4")
+	b.r.rejected = []rejectedLine{{base: 1, turns: l[1:2]}}
+	cases := []struct {
+		base int
+		line []engine.Turn
+		want bool
+	}{
+		{1, l[1:], true},   // begins with the rejected line
+		{1, l[1:2], true},  // is it
+		{0, l, true},       // from before, through the game's WD4-A1
+		{0, l[:1], false},  // stops short of it
+		{1, l[2:3], false}, // another line
+	}
+	for i, c := range cases {
+		if got := b.r.isRejected(c.base, c.line); got != c.want {
+			t.Errorf("case %d: isRejected(%d, %s) = %v; want %v", i, c.base, b.r.notation(c.line), got, c.want)
+		}
+	}
+	if lines, _ := b.r.dropRejected(1, [][]engine.Turn{l[1:], l[2:3]}, nil); len(lines) != 1 || !sameTurns(lines[0], l[2:3]) {
+		t.Fatalf("dropRejected kept %d lines; want only the one not rejected", len(lines))
+	}
+	// Turns taken back past its base: the rejected line no longer applies.
+	b.r.rejected = []rejectedLine{{base: 2, turns: l[2:]}}
+	if b.r.isRejected(0, l) {
+		t.Fatalf("a line rejected after turn 2 applies with the game at turn %d", b.r.Game().Len())
+	}
+}
+
+// A socket passed over after "none of these" to the lines read with it is
+// tried again when no other socket explains the boards: the answer
+// rejected those lines, not the socket. (Before, the search never looked
+// at it again while it was passed over, and the referee stayed lost.)
+func TestDoubtedSocketTriedAgain(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	// D4 was doubted ("none of these" to lines read with it); every other
+	// socket was offered in a socket question, and the players put no
+	// marble there: those are not asked about again.
+	d4 := mustCell(t, b, "D4")
+	b.r.notStuck, b.r.doubted, b.r.notStuckAt = 1<<uint(b.r.b.Len())-1, bit(d4), 0
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")                // WD4-A1: the marble does not show
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move")              // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending")      // BD3-G4 read as a ring lifted
+	b.expect(b.hold(b.from(start, "A1=. D3=o D5=b G4=.")), "illegal") // D3xD5 over the hidden marble
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))
+	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
+	if found, q := stuckFault(ev, "D4"); !found || q == nil || q.About == "cell" {
+		t.Fatalf("D4, passed over after \"none of these\", was not tried again alone: %v", ev)
+	}
+}
