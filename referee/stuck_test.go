@@ -670,3 +670,27 @@ func TestDoubtedSocketTriedAgain(t *testing.T) {
 		t.Fatalf("D4, passed over after \"none of these\", was not tried again alone: %v", ev)
 	}
 }
+
+// Finding its place again with a socket taken for stuck, the referee reads
+// the boards with that socket unknown, and its question ends with "none
+// of these": the lines are read with a socket that may not be the one.
+func TestRelockWithStuckSocketOffersNone(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
+	// The game says otherwise (as if misread), and G4 is taken for stuck.
+	b.r.takeback(b.now, 1)
+	b.r.commitLine(b.now, b.r.Expected(), 0, b.lineFromStart("WE5-A1"))
+	g4 := mustCell(t, b, "G4")
+	b.r.stuck |= bit(g4)
+	b.r.stuckRead[g4] = 'o'
+	ev, ok := b.r.relock(b.now, b.from(start, "A1=. D4=w G4=?"))
+	if !ok {
+		t.Fatalf("no place found again: %v", ev)
+	}
+	q, asked := b.r.Asking()
+	if !asked || len(q.Options) < 2 || q.Options[len(q.Options)-1] != OtherRing || !strings.Contains(strings.Join(q.Options, " "), "WD4-A1") {
+		t.Fatalf("question %+v; want WD4-A1 offered and %q last", q, OtherRing)
+	}
+}
