@@ -222,13 +222,14 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// socket explains them, from fewer turns back: the fewer boards, the
 	// fewer illegal tries to mislead the replay (a socket that never
 	// changed is unknown over all of them).
+	//
 	// The sockets passed over (notStuck) are tried last, when no other
 	// explains the boards: "none of these" rejected the lines read with
 	// them, or the marble on them, and a socket may explain the boards
 	// with other lines (those rejected are passed over), or hide a ring
-	// removed rather than a marble put down. Else a stuck socket whose first lines were wrong
-	// would stay hidden from the search, and the referee lost, for as
-	// long as it is passed over.
+	// removed rather than a marble put down. Else a stuck socket whose
+	// first lines were wrong would stay hidden from the search, and the
+	// referee lost, for as long as it is passed over.
 	found, base := r.searchSockets(boards, near, raw, held, r.notStuck, &budget)
 	if found == nil && r.notStuck != 0 {
 		budget = searchWork
@@ -615,7 +616,7 @@ func (r *Referee) askRevisionBy(t int64, raw string, cells uint64, base int, lin
 		// Read with a socket taken for stuck, the lines may all be wrong
 		// (the socket was not the one): the players can say so.
 		q.options = append(q.options, option{label: OtherRing, other: true})
-		q.revised, q.revisedBase = cells, base
+		q.revised = cells
 		ev[len(ev)-1] = Event{t, r.questionBody()}
 	}
 	return ev
@@ -629,10 +630,11 @@ func (r *Referee) askRevisionBy(t int64, raw string, cells uint64, base int, lin
 // back, the turns before them stand, and the boards as read are searched
 // again with the socket still unknown, the rejected lines passed over:
 // the players are asked about what explains them. When nothing does, the
-// socket is passed over and the search looks at the others; when nothing
-// explains the boards that way either, the socket stays unknown and the
-// board is refereed on from the turns that stand (the boards to come,
-// read with it unknown, tell where the game went: see relock).
+// socket was perhaps not the one: it is read again and passed over while
+// another socket explains the boards (doubted: tried again, with other
+// lines, when none does). When nothing explains the boards yet, the board
+// is refereed on from the turns that stand: the boards to come tell where
+// the game went (the lost referee's stuck search, relock).
 func (r *Referee) answerNone(t int64, q *question) []Event {
 	r.question = nil
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
