@@ -372,9 +372,9 @@ var (
 	seedExams  = []string{"stalls", "10hz", "dead", "stuck"}
 	// seedFollowed is the share of games (per cent) an exam must follow to
 	// the end with other seeds where it does not pass whole yet: the stuck
-	// exam, whose wrong turns must still be none (31 of the 33 built-in
+	// exam, whose wrong turns must still be none (32 of the 33 built-in
 	// games are followed with seed 11, all of them with the others).
-	seedFollowed = map[string]int{"stuck": 93}
+	seedFollowed = map[string]int{"stuck": 96}
 )
 
 // TestExamsOtherSeeds sits the stalls, 10hz, dead and stuck exams over the
@@ -459,6 +459,10 @@ func TestExamRegressions(t *testing.T) {
 		{"120_T_Z-eratos-Raccoons-2015-10-07-2010.sgf", "stuck", 9},
 		{"026_Z-mungnyo-chiniro-2009-06-29-1342.sgf", "stuck", 10},
 		{"162_T_Z11-Raccoons-bluedog-2021-11-13-1405.sgf", "stuck", 10},
+		// A socket that never changed, unknown over all the boards kept: the
+		// stuck search's work must reach it (searchWork).
+		{"157_T_Z11-preve-Walsch-2022-10-15-1907.sgf", "stuck", 8},
+		{"038_Z11-SmartBot-superqwert-2020-11-26-0225.sgf", "stuck", 11},
 		// Built-in games (internal/samples/boardspace).
 		{"002_U_Z-guest-guest-2011-04-12-2057.sgf", "stuck", 9},
 		{"038_Z11-SmartBot-superqwert-2020-11-26-0225.sgf", "stuck", 9},

@@ -55,8 +55,13 @@ const stuckReach = 2
 const replayWork = 8000
 
 // searchWork bounds a whole stuck search: the replays of all its
-// candidate sockets share it.
-const searchWork = 40000
+// candidate sockets share it (80,000 turns played: a tenth of a second or
+// so here, under a second on a Pi Zero; the search runs only once boards
+// stop making sense, after 1, 2, 4, 8... such boards). A socket that never changed is unknown over
+// all the boards kept, and each of its replays can cost a whole
+// replayWork: 40,000 left the socket stuck untried in games the exams
+// follow with 80,000.
+const searchWork = 80000
 
 // lostRetry reports whether the referee, lost for n settled boards, looks
 // for its place again now: after 1, 2, 4, 8... boards, so that boards that
@@ -230,10 +235,15 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// removed rather than a marble put down. Else a stuck socket whose
 	// first lines were wrong would stay hidden from the search, and the
 	// referee lost, for as long as it is passed over.
-	found, base := r.searchSockets(boards, near, raw, held, r.notStuck, &budget)
+	pass := budget
+	if r.notStuck != 0 {
+		pass = budget / 2 // the rest for the sockets passed over
+	}
+	rest := budget - pass
+	found, base := r.searchSockets(boards, near, raw, held, r.notStuck, &pass)
 	if found == nil && r.notStuck != 0 {
-		budget = searchWork
-		found, base = r.searchSockets(boards, near, raw, held, ^r.notStuck, &budget)
+		rest += max(pass, 0)
+		found, base = r.searchSockets(boards, near, raw, held, ^r.notStuck, &rest)
 		if len(found) > maxStuck {
 			// The players said they put no marble on the sockets of a
 			// socket question: it is not asked again, and those whose
