@@ -44,10 +44,9 @@ type question struct {
 	// is not read with.
 	stuckCells uint64
 	// revised: a question about the turns read with these sockets taken
-	// for stuck, the boards kept from turn revisedBase on; its last option
-	// (OtherRing) is "none of these" (answerNone).
-	revised     uint64
-	revisedBase int
+	// for stuck; its last option (OtherRing) is "none of these"
+	// (answerNone).
+	revised uint64
 	// sockets: a socket question (askSocket); each option is a socket
 	// that, stuck, explains the boards, with the lines it explains them
 	// by.

@@ -202,6 +202,17 @@ type Referee struct {
 	notStuckAt int
 	stuckRead  [engine.MaxCells]byte
 	masked     string
+
+	// rejected: the lines of play the players answered "none of these"
+	// to (a revision read with a socket taken for stuck), each from the
+	// position after its turn base; a search passes over the lines that
+	// begin with one (see answerNone).
+	rejected []rejectedLine
+	// doubted: those of notStuck passed over because the players answered
+	// "none of these" to the lines read with them (answerNone), not
+	// because they put no marble there: the search tries them again,
+	// with other lines, when no other socket explains the boards.
+	doubted uint64
 	// captureHeld: the board shows a capture under way; look for a stuck
 	// sensor once it has held.
 	captureHeld bool
@@ -500,7 +511,7 @@ func (r *Referee) NewGame(t int64, first int) []Event {
 	r.lines, r.linesBefore, r.linesOld, r.kept = nil, nil, nil, nil
 	r.ended, r.expect = nil, nil
 	r.seen = [engine.MaxCells]byte{}
-	r.hist, r.stuck = nil, 0
+	r.hist, r.stuck, r.rejected, r.notStuck, r.doubted = nil, 0, nil, 0, 0
 	r.stage.Reset() // look at the board afresh
 	r.settled = ""
 	r.resetPassing()

@@ -55,8 +55,13 @@ const stuckReach = 2
 const replayWork = 8000
 
 // searchWork bounds a whole stuck search: the replays of all its
-// candidate sockets share it.
-const searchWork = 40000
+// candidate sockets share it (80,000 turns played: a tenth of a second or
+// so here, under a second on a Pi Zero; the search runs only once boards
+// stop making sense, after 1, 2, 4, 8... such boards). A socket that never changed is unknown over
+// all the boards kept, and each of its replays can cost a whole
+// replayWork: 40,000 left the socket stuck untried in games the exams
+// follow with 80,000.
+const searchWork = 80000
 
 // lostRetry reports whether the referee, lost for n settled boards, looks
 // for its place again now: after 1, 2, 4, 8... boards, so that boards that
@@ -161,7 +166,7 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 		return nil, false
 	}
 	if r.notStuck != 0 && r.game.Len()-r.notStuckAt > maxRevise {
-		r.notStuck = 0
+		r.notStuck, r.doubted = 0, 0
 	}
 	boards := r.histSince()
 	if boards == nil {
@@ -222,61 +227,35 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	// socket explains them, from fewer turns back: the fewer boards, the
 	// fewer illegal tries to mislead the replay (a socket that never
 	// changed is unknown over all of them).
-	var found []socketLines
-	base := boards[0].n
-	for _, w := range r.windows(boards) {
-		// The fewer boards a socket leaves unexplained, the likelier it
-		// is: every candidate is tried with no board passed over first,
-		// then one, two..., so that a wrong socket stops at its first
-		// unexplained boards and the search's work reaches them all.
-		// A socket is tried again with more boards passed over only when
-		// it stopped for passing over too many.
-		var done uint64
-		for most := 0; most < len(w) && found == nil && budget > 0; most = max(2*most, 1) {
-			for _, c := range near {
-				// A stuck sensor reads the same over the boards that
-				// contradict the game: the last two, at least.
-				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || (done|r.notStuck)&bit(c) != 0 {
-					continue
+	//
+	// The sockets passed over (notStuck) are tried last, when no other
+	// explains the boards: "none of these" rejected the lines read with
+	// them, or the marble on them, and a socket may explain the boards
+	// with other lines (those rejected are passed over), or hide a ring
+	// removed rather than a marble put down. Else a stuck socket whose
+	// first lines were wrong would stay hidden from the search, and the
+	// referee lost, for as long as it is passed over.
+	pass := budget
+	if r.notStuck != 0 {
+		pass = budget / 2 // the rest for the sockets passed over
+	}
+	rest := budget - pass
+	found, base := r.searchSockets(boards, near, raw, held, r.notStuck, &pass)
+	if found == nil && r.notStuck != 0 {
+		rest += max(pass, 0)
+		found, base = r.searchSockets(boards, near, raw, held, ^r.notStuck, &rest)
+		if len(found) > maxStuck {
+			// The players said they put no marble on the sockets of a
+			// socket question: it is not asked again, and those whose
+			// lines were rejected are.
+			k := 0
+			for _, s := range found {
+				if r.doubted&bit(s.cell) != 0 {
+					found[k] = s
+					k++
 				}
-				if budget <= 0 {
-					break
-				}
-				lines, skipped := r.replay(w, c, &budget, most, 0)
-				if skipped == tooCostly {
-					// Unknown over all the boards, the socket lets
-					// through too many lines to follow: perhaps it froze
-					// later, and read the truth until then. From the
-					// boards of the last 8, 4 and 2 turns on.
-					for _, from := range r.freezes(w) {
-						if lines, skipped = r.replay(w, c, &budget, most, from); skipped != tooCostly && lines != nil || budget <= 0 {
-							break
-						}
-					}
-				}
-				if skipped <= most {
-					done |= bit(c) // its answer, whatever the limit
-				}
-				lines = plausible(restOnly(lines, held))
-				if lines == nil {
-					continue
-				}
-				if found != nil && skipped > found[0].skipped {
-					continue
-				}
-				if found != nil && skipped < found[0].skipped {
-					found = nil
-				}
-				s := socketLines{cell: c, skipped: skipped}
-				for _, l := range lines {
-					s.lines = append(s.lines, l.turns)
-				}
-				found = append(found, s)
 			}
-		}
-		if found != nil {
-			base = w[0].n
-			break
+			found = found[:k]
 		}
 	}
 	if len(found) > maxStuck {
@@ -313,6 +292,76 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	msg := Msg("fault.stuck-cell", strings.Join(labels, "/"))
 	ev := []Event{{t, Fault{Reason: msg.English(), ReasonMsg: &msg}}}
 	return append(ev, r.askRevisionBy(t, raw, cells, base, lines, by)...), true
+}
+
+// searchSockets is stuckSearch's search: the sockets of near (but those
+// of skip) that explain the boards, each with its lines, over all the
+// boards first, then over fewer (windows); and the turn the lines begin
+// after.
+func (r *Referee) searchSockets(boards []histBoard, near []engine.Cell, raw string, held bool, skip uint64, budget *int) ([]socketLines, int) {
+	var found []socketLines
+	base := boards[0].n
+	for _, w := range r.windows(boards) {
+		// The fewer boards a socket leaves unexplained, the likelier it
+		// is: every candidate is tried with no board passed over first,
+		// then one, two..., so that a wrong socket stops at its first
+		// unexplained boards and the search's work reaches them all.
+		// A socket is tried again with more boards passed over only when
+		// it stopped for passing over too many.
+		var done uint64
+		for most := 0; most < len(w) && found == nil && *budget > 0; most = max(2*most, 1) {
+			for _, c := range near {
+				// A stuck sensor reads the same over the boards that
+				// contradict the game: the last two, at least.
+				if raw[c] == '?' || r.lastChange[c] >= boards[len(boards)-2].since || (done|skip)&bit(c) != 0 {
+					continue
+				}
+				if *budget <= 0 {
+					break
+				}
+				lines, skipped := r.replay(w, c, budget, most, 0)
+				if skipped == tooCostly {
+					// Unknown over all the boards, the socket lets
+					// through too many lines to follow: perhaps it froze
+					// later, and read the truth until then. From the
+					// boards of the last 8, 4 and 2 turns on.
+					for _, from := range r.freezes(w) {
+						if lines, skipped = r.replay(w, c, budget, most, from); skipped != tooCostly && lines != nil || *budget <= 0 {
+							break
+						}
+					}
+				}
+				if skipped <= most {
+					done |= bit(c) // its answer, whatever the limit
+				}
+				lines = plausible(restOnly(lines, held))
+				if lines == nil {
+					continue
+				}
+				var ls [][]engine.Turn
+				for _, l := range lines {
+					if !r.isRejected(w[0].n, l.turns) {
+						ls = append(ls, l.turns)
+					}
+				}
+				if ls == nil {
+					continue
+				}
+				if found != nil && skipped > found[0].skipped {
+					continue
+				}
+				if found != nil && skipped < found[0].skipped {
+					found = nil
+				}
+				found = append(found, socketLines{cell: c, skipped: skipped, lines: ls})
+			}
+		}
+		if found != nil {
+			base = w[0].n
+			break
+		}
+	}
+	return found, base
 }
 
 // freezes returns the boards of w from which a socket may be taken for
@@ -389,7 +438,16 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	if boards == nil {
 		return nil, false
 	}
-	lines, _ := r.replay(boards, engine.NoCell, nil, -1, 0)
+	// A socket taken for stuck is unknown from the board that first showed
+	// its frozen reading, not only since it was found: the boards kept
+	// from before then read it as it froze. The lines are read with it
+	// unknown, and may all be wrong (it was not the one): the question
+	// lets the players say so (askRevisionBy's "none of these").
+	cell, cells := engine.NoCell, r.stuck
+	if cs := cellsOf(r.stuck); len(cs) == 1 {
+		cell = cs[0]
+	}
+	lines, _ := r.replay(boards, cell, nil, -1, 0)
 	if lines == nil {
 		return nil, false
 	}
@@ -397,8 +455,11 @@ func (r *Referee) relock(t int64, raw string) ([]Event, bool) {
 	for _, l := range lines {
 		ls = append(ls, l.turns)
 	}
+	if ls, _ = r.dropRejected(boards[0].n, ls, nil); len(ls) == 0 {
+		return nil, false
+	}
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
-	ev := r.askRevision(t, raw, 0, boards[0].n, ls)
+	ev := r.askRevision(t, raw, cells, boards[0].n, ls)
 	if r.illegal {
 		r.illegal = false
 		ev = append([]Event{{t, Restored{Player: r.game.Position().ToMove()}}}, ev...)
@@ -565,45 +626,185 @@ func (r *Referee) askRevisionBy(t int64, raw string, cells uint64, base int, lin
 		// Read with a socket taken for stuck, the lines may all be wrong
 		// (the socket was not the one): the players can say so.
 		q.options = append(q.options, option{label: OtherRing, other: true})
-		q.revised, q.revisedBase = cells, base
+		q.revised = cells
 		ev[len(ev)-1] = Event{t, r.questionBody()}
 	}
 	return ev
 }
 
 // answerNone takes the players' "none of these" to a question about the
-// turns read with a socket taken for stuck: the socket was not the one.
-// It is trusted again and passed over, and the search looks again. When
-// nothing explains the boards then, the turns since the first board the
-// search kept are taken back and the board is refereed from there: the
-// players are shown the position to put back, as no guess may stand as
-// fact.
+// turns read with a socket taken for stuck. The answer rejects the lines
+// offered; it does not say the sensor is sound, nor that the turns the
+// boards showed whole before the socket froze are wrong. So the turns
+// asked about (the guess, and those committed on it since) are taken
+// back, the turns before them stand, and the boards as read are searched
+// again with the socket still unknown, the rejected lines passed over:
+// the players are asked about what explains them. When nothing does, the
+// socket was perhaps not the one: it is read again and passed over while
+// another socket explains the boards (doubted: tried again, with other
+// lines, when none does). When nothing explains the boards yet, the board
+// is refereed on from the turns that stand: the boards to come tell where
+// the game went (the lost referee's stuck search, relock).
 func (r *Referee) answerNone(t int64, q *question) []Event {
 	r.question = nil
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
+	r.reject(q)
 	var ev []Event
-	for _, c := range cellsOf(q.revised) {
-		if r.stuck&bit(c) != 0 {
-			r.stuck &^= bit(c)
-			msg := Msg("fault.stuck-trusted", r.b.Label(c))
-			ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
-		}
+	if back := r.game.Len() - q.base; back > 0 {
+		ev = append(ev, r.takeback(t, back)...)
+		r.redo = nil
 	}
-	r.notStuck |= q.revised
-	r.notStuckAt = r.game.Len()
 	raw := r.settled
 	if len(raw) != r.b.Len() {
 		raw = r.Expected()
 	}
+	if more, ok := r.lookAgain(t, raw, q.revised&r.stuck, q.base); ok {
+		return append(ev, more...)
+	}
+	// No line read with the socket unknown explains the boards: perhaps it
+	// was not the one. It is read again, and the search looks at the
+	// others first; at it again (with other lines than those rejected)
+	// only when no other explains the boards (see stuckSearch).
+	for _, c := range cellsOf(q.revised & r.stuck) {
+		r.stuck &^= bit(c)
+		msg := Msg("fault.stuck-trusted", r.b.Label(c))
+		ev = append(ev, Event{t, Fault{Reason: msg.English(), ReasonMsg: &msg}})
+	}
+	r.notStuck |= q.revised
+	r.doubted |= q.revised
+	r.notStuckAt = r.game.Len()
 	if more, ok := r.stuckSearch(t, raw, false); ok {
 		return append(ev, more...)
 	}
-	if back := r.game.Len() - q.revisedBase; back > 0 {
-		ev = append(ev, r.takeback(t, back)...)
-		r.redo = nil
-	}
 	r.guide = r.idleGuidance()
 	return ev
+}
+
+// maxRejected bounds the rejected lines kept.
+const maxRejected = 128
+
+// rejectedLine is a line of play the players said was not played, from
+// the position after turn base.
+type rejectedLine struct {
+	base  int
+	turns []engine.Turn
+}
+
+// reject keeps the lines question q offered (but OtherRing) as rejected:
+// the players answered "none of these". Lines from turns taken back since,
+// or from more than twice maxRevise turns back, are dropped.
+func (r *Referee) reject(q *question) {
+	n := r.game.Len()
+	k := 0
+	for _, x := range r.rejected {
+		if x.base <= n && x.base >= n-2*maxRevise {
+			r.rejected[k] = x
+			k++
+		}
+	}
+	r.rejected = r.rejected[:k]
+	for i := range q.options {
+		for _, o := range q.standsFor(i) {
+			if !o.other && len(o.turns) > 0 {
+				r.rejected = append(r.rejected, rejectedLine{base: q.base, turns: append([]engine.Turn(nil), o.turns...)})
+			}
+		}
+	}
+	if len(r.rejected) > maxRejected {
+		r.rejected = r.rejected[len(r.rejected)-maxRejected:]
+	}
+}
+
+// isRejected reports whether the line of play l, from the position after
+// turn base (as the game stands), begins with a line the players rejected.
+func (r *Referee) isRejected(base int, l []engine.Turn) bool {
+	for _, x := range r.rejected {
+		if x.base > r.game.Len() {
+			continue // from turns taken back since
+		}
+		want := x.turns
+		if x.base >= base {
+			// The game's turns from base to the rejected line's base, then it.
+			pre, _ := r.turnsPlayed(base, x.base)
+			want = append(pre, x.turns...)
+		} else {
+			// The rejected line begins before base: the game's turns since
+			// its base must be its beginning.
+			pre, _ := r.turnsPlayed(x.base, base)
+			if len(pre) > len(want) || !sameTurns(pre, want[:len(pre)]) {
+				continue
+			}
+			want = want[len(pre):]
+		}
+		if len(want) > 0 && len(l) >= len(want) && sameTurns(l[:len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropRejected keeps the lines (from the position after turn base) that
+// do not begin with a rejected line, and the socket each is read with (by,
+// beside them, when given).
+func (r *Referee) dropRejected(base int, lines [][]engine.Turn, by []uint64) ([][]engine.Turn, []uint64) {
+	if len(r.rejected) == 0 {
+		return lines, by
+	}
+	var out [][]engine.Turn
+	var outBy []uint64
+	for i, l := range lines {
+		if r.isRejected(base, l) {
+			continue
+		}
+		out = append(out, l)
+		if i < len(by) {
+			outBy = append(outBy, by[i])
+		}
+	}
+	return out, outBy
+}
+
+// lookAgain searches the boards kept since the position after turn base
+// for the lines of play that explain them with one of the sockets cells
+// unknown, but for those the players rejected, and asks about them
+// (askRevisionBy). The turns up to base stand: every line the search
+// found agreed on them. It reports false when no line explains the
+// boards.
+func (r *Referee) lookAgain(t int64, raw string, cells uint64, base int) ([]Event, bool) {
+	if cells == 0 || r.Over() || base > r.game.Len() {
+		return nil, false
+	}
+	var boards []histBoard
+	for i, h := range r.hist {
+		if h.n == base && r.game.PositionAfter(base).Equal(h.root.pos) {
+			boards = r.hist[i:]
+			break
+		}
+	}
+	if len(boards) < 2 {
+		return nil, false
+	}
+	budget := searchWork
+	var lines [][]engine.Turn
+	var by []uint64
+	for _, c := range cellsOf(cells) {
+		ls, skipped := r.replay(boards, c, &budget, -1, 0)
+		if skipped == tooCostly {
+			for _, from := range r.freezes(boards) {
+				if ls, skipped = r.replay(boards, c, &budget, -1, from); skipped != tooCostly && ls != nil || budget <= 0 {
+					break
+				}
+			}
+		}
+		for _, l := range plausible(ls) {
+			lines = append(lines, l.turns)
+			by = append(by, bit(c))
+		}
+	}
+	if lines, by = r.dropRejected(base, lines, by); len(lines) > 0 {
+		return r.askRevisionBy(t, raw, cells, base, lines, by), true
+	}
+	return nil, false
 }
 
 // trustAgain takes the sockets an answer shows were not stuck for sound
@@ -690,6 +891,7 @@ func (r *Referee) answerSocket(t int64, q *question, opt int) []Event {
 		// None of them: the search looks again without them.
 		for _, s := range q.allSockets {
 			r.notStuck |= bit(s.cell)
+			r.doubted &^= bit(s.cell) // no marble there, the players say
 		}
 		r.notStuckAt = r.game.Len()
 		raw := r.settled

@@ -519,29 +519,178 @@ func TestAnswerTrustsTheOtherSocketAgain(t *testing.T) {
 }
 
 // "None of these" to the turns read with a socket taken for stuck: the
-// socket was not the one. It is trusted again, and when nothing else
-// explains the boards, the turns read since the first board kept are
-// taken back: no guess stands as fact.
+// answer rejects the lines offered, nothing more. The turns before those
+// asked about stand (the boards showed them whole), the guess is taken
+// back, the socket stays unknown (the answer does not say its sensor is
+// sound), and the players are asked again about what the boards as read
+// show, the rejected line left out.
 func TestRevisionNoneOfThese(t *testing.T) {
 	b := newBench(t, start37, Casual)
 	start := b.r.Expected()
 	b.expect(b.hold(b.from(start, "A1=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move") // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1, seen whole
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b")), "move") // BB2-G1, seen whole
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=. F2=g")), "move") // GF2-G4, as read
 	e5 := mustCell(t, b, "E5")
 	b.r.stuck |= bit(e5)
-	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{b.lineFromStart("WE5-A1", "BD3-G4")}, []uint64{bit(e5)})
+	b.r.stuckRead[e5] = 'o'
+	rejected := b.lineFromStart("WD4-A1", "BB2-G1", "WE5-G4", "GF2-A4")
+	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{rejected}, []uint64{bit(e5)})
+	q, ok := b.r.Asking()
+	if !ok || q.Turn != 3 || len(q.Options) != 2 || q.Options[0] != "WE5-G4 GF2-A4" || q.Options[1] != OtherRing {
+		t.Fatalf("question %+v; want WE5-G4 GF2-A4 from turn 3, and %q", q, OtherRing)
+	}
+	ev := b.r.Answer(b.now, q.ID, len(q.Options)-1)
+	if got := b.gameTurns(); len(got) < 2 || got[0] != "WD4-A1" || got[1] != "BB2-G1" {
+		t.Fatalf("the game is %v after \"none of these\"; want the turns seen whole kept: %v", got, ev)
+	}
+	if b.r.stuck&bit(e5) == 0 || b.r.notStuck&bit(e5) != 0 {
+		t.Fatalf("E5 is trusted again after \"none of these\": %v", ev)
+	}
+	q2, ok := b.r.Asking()
+	if !ok || q2.ID == q.ID {
+		t.Fatalf("no new question from the boards as read: %v", ev)
+	}
+	found := false
+	for _, o := range q2.Options {
+		if strings.HasPrefix(o, "WE5-G4 GF2-A4") {
+			t.Fatalf("the rejected line is offered again: %+v", q2)
+		}
+		found = found || o == "GF2-G4"
+	}
+	if !found || q2.Turn != 3 {
+		t.Fatalf("question %+v; want GF2-G4 (the boards as read) offered from turn 3", q2)
+	}
+	// Answered, the game is the boards' again.
+	for i, o := range q2.Options {
+		if o == "GF2-G4" {
+			b.r.Answer(b.now, q2.ID, i)
+		}
+	}
+	if got := strings.Join(b.gameTurns(), " "); got != "WD4-A1 BB2-G1 GF2-G4" {
+		t.Fatalf("after the answer the game is %s", got)
+	}
+}
+
+// "None of these" when no line read with the socket unknown explains the
+// boards: the socket was perhaps not the one, and is read again. The
+// turns before those asked about stand all the same (they are not taken
+// back to the first board the search kept), and the socket is passed
+// over by the search while another explains the boards, not for good.
+func TestRevisionNoneReadsTheSocketAgain(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b")), "move") // BB2-G1
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=. F2=g")), "move") // GF2-G4
+	// Take E5 for stuck, and ask about a line read with it.
+	e5 := mustCell(t, b, "E5")
+	b.r.stuck |= bit(e5)
+	b.r.stuckRead[e5] = 'o'
+	b.r.askRevisionBy(b.now, b.r.Expected(), bit(e5), 0, [][]engine.Turn{b.lineFromStart("WD4-A1", "BB2-G1", "WE5-G4")}, []uint64{bit(e5)})
 	q, ok := b.r.Asking()
 	if !ok || q.Options[len(q.Options)-1] != OtherRing {
 		t.Fatalf("question %+v; want %q last", q, OtherRing)
 	}
+	// No board is kept (as after a restart): no line read with E5 unknown
+	// explains the boards, nor one read with any other socket.
+	b.r.hist = nil
 	ev := b.r.Answer(b.now, q.ID, len(q.Options)-1)
-	if b.r.stuck&bit(e5) != 0 || b.r.notStuck&bit(e5) == 0 {
-		t.Fatalf("E5 is still taken for stuck, or not passed over: %v", ev)
+	if got := b.gameTurns(); len(got) != 2 || got[0] != "WD4-A1" || got[1] != "BB2-G1" {
+		t.Fatalf("the game is %v after \"none of these\"; want the two turns before those asked about: %v", got, ev)
 	}
-	if _, ok := b.r.Asking(); ok {
-		t.Fatalf("a question is still open: %v", ev)
+	if b.r.stuck&bit(e5) != 0 {
+		t.Fatalf("E5 is still unknown though no line read so explains the boards: %v", ev)
 	}
-	if n := b.r.Game().Len(); n != 0 {
-		t.Fatalf("the game keeps %d turns read on the guess; want them taken back: %v", n, ev)
+	if b.r.notStuck&bit(e5) == 0 || b.r.doubted&bit(e5) == 0 {
+		t.Fatalf("E5 is not passed over (doubted) after \"none of these\": %v", ev)
+	}
+}
+
+// Lines the players rejected are recognised from any base: a line from
+// the same base that begins with one, and from an earlier base through
+// the turns the game committed in between.
+func TestRejectedLines(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
+	l := b.lineFromStart("WD4-A1", "BB2-G1", "GF2-G4")
+	b.r.rejected = []rejectedLine{{base: 1, turns: l[1:2]}}
+	cases := []struct {
+		base int
+		line []engine.Turn
+		want bool
+	}{
+		{1, l[1:], true},   // begins with the rejected line
+		{1, l[1:2], true},  // is it
+		{0, l, true},       // from before, through the game's WD4-A1
+		{0, l[:1], false},  // stops short of it
+		{1, l[2:3], false}, // another line
+	}
+	for i, c := range cases {
+		if got := b.r.isRejected(c.base, c.line); got != c.want {
+			t.Errorf("case %d: isRejected(%d, %s) = %v; want %v", i, c.base, b.r.notation(c.line), got, c.want)
+		}
+	}
+	if lines, _ := b.r.dropRejected(1, [][]engine.Turn{l[1:], l[2:3]}, nil); len(lines) != 1 || !sameTurns(lines[0], l[2:3]) {
+		t.Fatalf("dropRejected kept %d lines; want only the one not rejected", len(lines))
+	}
+	// Turns taken back past its base: the rejected line no longer applies.
+	b.r.rejected = []rejectedLine{{base: 2, turns: l[2:]}}
+	if b.r.isRejected(0, l) {
+		t.Fatalf("a line rejected after turn 2 applies with the game at turn %d", b.r.Game().Len())
+	}
+}
+
+// A socket passed over after "none of these" to the lines read with it is
+// tried again when no other socket explains the boards: the answer
+// rejected those lines, not the socket. (Before, the search never looked
+// at it again while it was passed over, and the referee stayed lost.)
+func TestDoubtedSocketTriedAgain(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	// D4 was doubted ("none of these" to lines read with it); every other
+	// socket was offered in a socket question, and the players put no
+	// marble there: those are not asked about again.
+	d4 := mustCell(t, b, "D4")
+	b.r.notStuck, b.r.doubted, b.r.notStuckAt = 1<<uint(b.r.b.Len())-1, bit(d4), 0
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")                // WD4-A1: the marble does not show
+	b.expect(b.hold(b.from(start, "A1=. D3=b")), "move")              // read as BD3-A1
+	b.expect(b.hold(b.from(start, "A1=. D3=b G4=.")), "pending")      // BD3-G4 read as a ring lifted
+	b.expect(b.hold(b.from(start, "A1=. D3=o D5=b G4=.")), "illegal") // D3xD5 over the hidden marble
+	ev := b.hold(b.from(start, "A1=. D3=o D5=b G4=."))
+	ev = append(ev, b.hold(b.from(start, "A1=. D3=o D5=b G4=. B1=."))...)
+	if found, q := stuckFault(ev, "D4"); !found || q == nil || q.About == "cell" {
+		t.Fatalf("D4, passed over after \"none of these\", was not tried again alone: %v", ev)
+	}
+}
+
+// Finding its place again with a socket taken for stuck, the referee reads
+// the boards with that socket unknown, and its question ends with "none
+// of these": the lines are read with a socket that may not be the one.
+func TestRelockWithStuckSocketOffersNone(t *testing.T) {
+	b := newBench(t, start37, Casual)
+	start := b.r.Expected()
+	b.expect(b.hold(b.from(start, "A1=.")), "pending")
+	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
+	// The game says otherwise (as if misread), and G4 is taken for stuck.
+	b.r.takeback(b.now, 1)
+	b.r.commitLine(b.now, b.r.Expected(), 0, b.lineFromStart("WE5-A1"))
+	g4 := mustCell(t, b, "G4")
+	b.r.stuck |= bit(g4)
+	b.r.stuckRead[g4] = 'o'
+	ev, ok := b.r.relock(b.now, b.from(start, "A1=. D4=w G4=?"))
+	if !ok {
+		t.Fatalf("no place found again: %v", ev)
+	}
+	q, asked := b.r.Asking()
+	if !asked || len(q.Options) < 2 || q.Options[len(q.Options)-1] != OtherRing || !strings.Contains(strings.Join(q.Options, " "), "WD4-A1") {
+		t.Fatalf("question %+v; want WD4-A1 offered and %q last", q, OtherRing)
 	}
 }
