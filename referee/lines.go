@@ -186,6 +186,13 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, 0, add)
 		return
 	}
+	if unknown == 0 && at.showed != [3]uint64{} {
+		// Scanned without a stall, a marble seen in passing on a ring a
+		// jumper could have set off from, and gone again, may be the
+		// turn's marble jumping, the marble it jumped not yet lifted:
+		// the board then reads as a placement where the jumper landed.
+		r.jumpsShown(l, obs, gone, at.showed, add)
+	}
 	// A marble the board showed before, on a socket whose reading has
 	// not changed since, was not taken away and put back by these turns.
 	still := stillFor(l, at)
@@ -244,6 +251,18 @@ func (r *Referee) jumpSources(set uint64, obs, cells string) uint64 {
 // over not yet lifted), where the other lines read the jumper as a
 // placement there.
 func (r *Referee) hiddenJumps(l line, obs string, rem uint64, add func(line)) {
+	r.jumpsFrom(l, obs, rem, nil, add)
+}
+
+// jumpsShown is hiddenJumps for a board scanned without a stall: only
+// from a ring that showed, in passing, a marble of the jumper's colour.
+func (r *Referee) jumpsShown(l line, obs string, rem uint64, showed [3]uint64, add func(line)) {
+	r.jumpsFrom(l, obs, rem, &showed, add)
+}
+
+// jumpsFrom is hiddenJumps; with showed, only from the rings that showed a
+// marble of the placement's colour in passing.
+func (r *Referee) jumpsFrom(l line, obs string, rem uint64, showed *[3]uint64, add func(line)) {
 	if l.pos.Result().Over || l.pos.HasCapture() {
 		return
 	}
@@ -254,11 +273,19 @@ func (r *Referee) hiddenJumps(l line, obs string, rem uint64, add func(line)) {
 		}
 	}
 	src := r.jumpSources(landed, obs, l.cells)
+	if showed != nil {
+		src &= showed[0] | showed[1] | showed[2]
+	}
 	if src == 0 {
 		return
 	}
 	var buf [64]engine.Turn
 	for _, t := range firstTurns(l.pos, src, rem, buf[:0]) {
+		if showed != nil && t.Kind == engine.Place {
+			if k := marbleIndex(t.Color.Letter()[0]); k < 0 || showed[k]&bit(t.At) == 0 {
+				continue
+			}
+		}
 		n, ok := r.play(l, t, false, obs)
 		if !ok || !n.pos.HasCapture() {
 			continue
@@ -1042,8 +1069,17 @@ func firstTurns(p engine.Position, at, rem uint64, buf []engine.Turn) []engine.T
 // the referee follows them all rather than commit the one turn. Seen scan
 // by scan, a board one turn from the last is that turn.
 func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
-	if r.noTwo || r.lines != nil || !r.stalled {
+	if r.noTwo || r.lines != nil {
 		return nil, false
+	}
+	if !r.stalled {
+		// Scan by scan, a board one turn from the last is that turn,
+		// unless a marble seen in passing, and gone, may have jumped to
+		// where the turn puts its own (see jumpsShown): the lines decide.
+		if len(r.unknown) > 0 || !r.jumpShown(obs) {
+			return nil, false
+		}
+		return r.linesObserve(t, obs)
 	}
 	work := stepPlays
 	next, whole := r.step([]line{r.rootLine()}, r.current(obs), &work)
@@ -1061,6 +1097,24 @@ func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
 	// More than one line, or one the frames seen in passing rule out (the
 	// line played is one the search did not reach): the lines decide.
 	return r.linesObserve(t, obs)
+}
+
+// jumpShown reports whether a ring vacant on the official board and on
+// obs showed a marble in passing from which one hop lands on a marble obs
+// shows new (see jumpSources).
+func (r *Referee) jumpShown(obs string) bool {
+	shown := r.showed[0] | r.showed[1] | r.showed[2]
+	if shown == 0 {
+		return false
+	}
+	exp := r.Expected()
+	var landed uint64
+	for c := 0; c < len(obs) && c < len(exp); c++ {
+		if isMarble(obs[c]) && obs[c] != exp[c] {
+			landed |= bit(engine.Cell(c))
+		}
+	}
+	return r.jumpSources(landed, obs, exp)&shown != 0
 }
 
 // guessOpen reports whether a question about turns is open, the game

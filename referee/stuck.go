@@ -97,11 +97,14 @@ type board struct {
 	// board the position's last turn was read from (see stillMarbles).
 	still uint64
 	root  string
+	// showed is the rings that showed a marble of each colour in passing
+	// since the board before (the current board only; none in replays).
+	showed [3]uint64
 }
 
 // current is the settled board being refereed.
 func (r *Referee) current(cells string) board {
-	return board{cells: cells, touched: r.touched, stalled: r.stalled, still: r.still, root: r.Expected()}
+	return board{cells: cells, touched: r.touched, stalled: r.stalled, still: r.still, root: r.Expected(), showed: r.showed}
 }
 
 // remember keeps the settled board for stuckSearch, dropping boards from
