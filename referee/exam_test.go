@@ -485,7 +485,7 @@ func TestExamRegressions(t *testing.T) {
 		// Scanned at 10 Hz: a marble seen in passing on F2 jumped to D4 at
 		// once, the marble it jumped not yet lifted; the board read as a
 		// placement on D4, committed, then asked about once the capture
-		// showed (see jumpsShown).
+		// showed (see jumpsFrom).
 		{game: "050_Z-Dumbot-jackson-2004-10-31-0024.sgf", cond: "10hz", seed: 8, clean: true},
 		// Built-in games (internal/samples/boardspace).
 		{"002_U_Z-guest-guest-2011-04-12-2057.sgf", "stuck", 9, false, false},

@@ -191,7 +191,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		// jumper could have set off from, and gone again, may be the
 		// turn's marble jumping, the marble it jumped not yet lifted:
 		// the board then reads as a placement where the jumper landed.
-		r.jumpsShown(l, obs, gone, at.showed, add)
+		r.jumpsFrom(l, obs, gone, &at.showed, add)
 	}
 	// A marble the board showed before, on a socket whose reading has
 	// not changed since, was not taken away and put back by these turns.
@@ -254,25 +254,14 @@ func (r *Referee) hiddenJumps(l line, obs string, rem uint64, add func(line)) {
 	r.jumpsFrom(l, obs, rem, nil, add)
 }
 
-// jumpsShown is hiddenJumps for a board scanned without a stall: only
-// from a ring that showed, in passing, a marble of the jumper's colour.
-func (r *Referee) jumpsShown(l line, obs string, rem uint64, showed [3]uint64, add func(line)) {
-	r.jumpsFrom(l, obs, rem, &showed, add)
-}
-
-// jumpsFrom is hiddenJumps; with showed, only from the rings that showed a
-// marble of the placement's colour in passing.
+// jumpsFrom is hiddenJumps; with showed (a board scanned without a
+// stall), only from the rings that showed a marble of the placement's
+// colour in passing.
 func (r *Referee) jumpsFrom(l line, obs string, rem uint64, showed *[3]uint64, add func(line)) {
 	if l.pos.Result().Over || l.pos.HasCapture() {
 		return
 	}
-	var landed uint64
-	for c := 0; c < len(obs); c++ {
-		if isMarble(obs[c]) && obs[c] != l.cells[c] {
-			landed |= bit(engine.Cell(c))
-		}
-	}
-	src := r.jumpSources(landed, obs, l.cells)
+	src := r.jumpSources(newMarbles(obs, l.cells), obs, l.cells)
 	if showed != nil {
 		src &= showed[0] | showed[1] | showed[2]
 	}
@@ -281,10 +270,8 @@ func (r *Referee) jumpsFrom(l line, obs string, rem uint64, showed *[3]uint64, a
 	}
 	var buf [64]engine.Turn
 	for _, t := range firstTurns(l.pos, src, rem, buf[:0]) {
-		if showed != nil && t.Kind == engine.Place {
-			if k := marbleIndex(t.Color.Letter()[0]); k < 0 || showed[k]&bit(t.At) == 0 {
-				continue
-			}
+		if showed != nil && t.Kind == engine.Place && showed[t.Color]&bit(t.At) == 0 {
+			continue
 		}
 		n, ok := r.play(l, t, false, obs)
 		if !ok || !n.pos.HasCapture() {
@@ -1075,7 +1062,7 @@ func (r *Referee) doubt(t int64, obs string) ([]Event, bool) {
 	if !r.stalled {
 		// Scan by scan, a board one turn from the last is that turn,
 		// unless a marble seen in passing, and gone, may have jumped to
-		// where the turn puts its own (see jumpsShown): the lines decide.
+		// where the turn puts its own (see jumpsFrom): the lines decide.
 		if len(r.unknown) > 0 || !r.jumpShown(obs) {
 			return nil, false
 		}
@@ -1108,13 +1095,19 @@ func (r *Referee) jumpShown(obs string) bool {
 		return false
 	}
 	exp := r.Expected()
-	var landed uint64
-	for c := 0; c < len(obs) && c < len(exp); c++ {
-		if isMarble(obs[c]) && obs[c] != exp[c] {
-			landed |= bit(engine.Cell(c))
+	return len(obs) == len(exp) && r.jumpSources(newMarbles(obs, exp), obs, exp)&shown != 0
+}
+
+// newMarbles is the cells on which obs shows a marble that cells does not
+// hold.
+func newMarbles(obs, cells string) uint64 {
+	var out uint64
+	for c := 0; c < len(obs); c++ {
+		if isMarble(obs[c]) && obs[c] != cells[c] {
+			out |= bit(engine.Cell(c))
 		}
 	}
-	return r.jumpSources(landed, obs, exp)&shown != 0
+	return out
 }
 
 // guessOpen reports whether a question about turns is open, the game
