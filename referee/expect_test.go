@@ -160,6 +160,16 @@ func (b *bench) gameTurns() []string {
 }
 
 // playAll plays turns (notation, separated by spaces) from p.
+// benchAfter is a bench at the position after turns on the standard
+// board of rings ("37", "48", "61"), the board held as it stands.
+func benchAfter(t *testing.T, rings, turns string) *bench {
+	t.Helper()
+	p := playAll(t, engine.NewPosition(engine.MustStandardBoard(rings), engine.Standard, 0), turns)
+	b := newBench(t, p.String(), Casual)
+	b.holdFor(b.r.Expected(), 300)
+	return b
+}
+
 func playAll(t *testing.T, p engine.Position, turns string) engine.Position {
 	t.Helper()
 	for _, s := range strings.Fields(turns) {

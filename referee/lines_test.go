@@ -789,10 +789,7 @@ func TestHiddenJumperLivesOneBoard(t *testing.T) {
 // in between (the 10hz exam's game 105 with seed 8: the game's last
 // turn, seen as a line of play, waited for ever).
 func TestHeldVerdictOutlivesAGlitch(t *testing.T) {
-	p := engine.NewPosition(engine.MustStandardBoard("48"), engine.Standard, 0)
-	p = playAll(t, p, "GE3-G1 BD8-E7 BB4-A2 GH4-H3 GB1-C1 BD7-F6 D8xD6 WA3-E6 A3xC5 D6xB4 BC7-F5 GD8-D7 D8xB6 WA5-D6 A5xC7 GF3-C6 F3xD3 WD8-B6 BE5-A5 GA3-H2 A3xC5")
-	b := newBench(t, p.String(), Casual)
-	b.holdFor(b.r.Expected(), 300)
+	b := benchAfter(t, "48", "GE3-G1 BD8-E7 BB4-A2 GH4-H3 GB1-C1 BD7-F6 D8xD6 WA3-E6 A3xC5 D6xB4 BC7-F5 GD8-D7 D8xB6 WA5-D6 A5xC7 GF3-C6 F3xD3 WD8-B6 BE5-A5 GA3-H2 A3xC5")
 	played := strings.Fields("WD2-G3 D2xD4 WG5-G4")
 	b.scanAll([]scanFrame{
 		{0, 0, "o.oo.goooo..ooog..oogoo...oooob..oooo...ooooo..g"},
@@ -827,10 +824,7 @@ func TestHeldVerdictOutlivesAGlitch(t *testing.T) {
 // G4 not yet taken off, leaves the board WG3-D8 leaves; the lines were
 // following F2xH2 and the next placement under way, and committed WG3-D8.
 func TestHiddenJumperBesideOtherLines(t *testing.T) {
-	p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
-	p = playAll(t, p, "GC4-I1 WG4-A1 BD3-G7 WD6-E1 BF2-A5 WE5-E9 BG2-H6 G2xE2 GF2-G6 F2xD1 GE2-G1 D1xF2 BG2-F1 G2xE2 BF2-D1 E2xG2 BF2-E2")
-	b := newBench(t, p.String(), Casual)
-	b.holdFor(b.r.Expected(), 300)
+	b := benchAfter(t, "61", "GC4-I1 WG4-A1 BD3-G7 WD6-E1 BF2-A5 WE5-E9 BG2-H6 G2xE2 GF2-G6 F2xD1 GE2-G1 D1xF2 BG2-F1 G2xE2 BF2-D1 E2xG2 BF2-E2")
 	played := strings.Fields("F2xH2 WG5-D8 G5xG3")
 	b.scanAll([]scanFrame{
 		{0, 0, ".ooo.ooooooooogooo.oboowoo..oowooo..boooooo.bowo..ooooo..oooo"},
@@ -931,11 +925,8 @@ func TestLinesOutliveATryAnotherLineExplains(t *testing.T) {
 // D3xD5, and the white marble seen on B4 in passing was in no line; the
 // one line left, WD4-A4 with a capture under way, was committed.
 func TestLinesMissingAMarbleSeenAreAsked(t *testing.T) {
-	p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
-	p = playAll(t, p, "GC4-I1 WG4-A1 BD3-G7 WD6-E1 BF2-A5 WE5-E9 BG2-H6 G2xE2 GF2-G6 F2xD1 GE2-G1 D1xF2 BG2-F1 G2xE2 "+
+	b := benchAfter(t, "61", "GC4-I1 WG4-A1 BD3-G7 WD6-E1 BF2-A5 WE5-E9 BG2-H6 G2xE2 GF2-G6 F2xD1 GE2-G1 D1xF2 BG2-F1 G2xE2 "+
 		"BF2-D1 E2xG2 BF2-E2 F2xH2 WG5-D8 G5xG3 H2xF4xD5xD7 BC6-E8 D7xB5 GC6-I5 B5xD7 WF8-F7 BE7-D2")
-	b := newBench(t, p.String(), Casual)
-	b.holdFor(b.r.Expected(), 300)
 	played := strings.Fields("D7xF6 WB4-A4 B4xD4 D3xD5")
 	b.scanAll([]scanFrame{
 		{0, 0, ".ooo.ooooooooogooo..boooo...oooob...oooob...oooo..ooooo..ooo."},
@@ -1003,10 +994,7 @@ func TestTryWithAnUnknownRingRemovedIsNotAsked(t *testing.T) {
 // board offered no line with the marble played on the dead socket
 // (BE1-H3); the try put right, the line played came back too late.
 func TestNoQuestionOnABoardThatEndedALineAtRest(t *testing.T) {
-	p := engine.NewPosition(engine.MustStandardBoard("48"), engine.Standard, 0)
-	p = playAll(t, p, "GE6-A1 BC2-H4 BA5-A2 BB5-A3 A5xC5 WB4-F6 B4xD6 E6xC5 BA5-A4 GG2-G5 BF2-H2 G2xE2 WC6-C7 C6xC4 WB1-F1 B1xD3 E2xC3xC5")
-	b := newBench(t, p.String(), Casual)
-	b.holdFor(b.r.Expected(), 300)
+	b := benchAfter(t, "48", "GE6-A1 BC2-H4 BA5-A2 BB5-A3 A5xC5 WB4-F6 B4xD6 E6xC5 BA5-A4 GG2-G5 BF2-H2 G2xE2 WC6-C7 C6xC4 WB1-F1 B1xD3 E2xC3xC5")
 	played := strings.Fields("BE1-H3 BD1-B1 GC1-G1 BC2-B2 C1xC3")
 	asked := b.scanAll([]scanFrame{
 		{0, 0, "....boooooooooogo.ooooooooooooooo.oooo.oooo.o.o."},

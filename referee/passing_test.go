@@ -125,10 +125,7 @@ func TestFramesAgreeInOrder(t *testing.T) {
 // referee committed WD4-A3; now it waits for the next board, which shows
 // the capture done.
 func TestStallHiddenJumperNotReadAsPlacement(t *testing.T) {
-	p := engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 0)
-	p = playAll(t, p, "GC2-A1 BD3-A2")
-	b := newBench(t, p.String(), Casual)
-	b.holdFor(b.r.Expected(), 300)
+	b := benchAfter(t, "37", "GC2-A1 BD3-A2")
 	seen := b.board("A3=. C2=o D3=o E3=g D4=w")
 	hand := b.board("A3=. C2=o D3=o E3=? D4=w")
 	done := b.board("A3=. C2=o D3=o E3=o D4=w")

@@ -234,6 +234,20 @@ func TestSocketQuestion(t *testing.T) {
 	}
 }
 
+// seeTurns plays turns seen whole from the board start, two boards a
+// turn: its ring removed (pending), then its marble put down (move). Each
+// edit (from's form) adds to the last: "A1=.", "D4=w" is WD4-A1.
+func (b *bench) seeTurns(start string, edits ...string) {
+	b.t.Helper()
+	for i := range edits {
+		want := "pending"
+		if i%2 == 1 {
+			want = "move"
+		}
+		b.expect(b.hold(b.from(start, strings.Join(edits[:i+1], " "))), want)
+	}
+}
+
 // lineFromStart parses turns in notation played one after the other
 // from the game's start position.
 func (b *bench) lineFromStart(s ...string) []engine.Turn {
@@ -527,12 +541,8 @@ func TestAnswerTrustsTheOtherSocketAgain(t *testing.T) {
 func TestRevisionNoneOfThese(t *testing.T) {
 	b := newBench(t, start37, Casual)
 	start := b.r.Expected()
-	b.expect(b.hold(b.from(start, "A1=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1, seen whole
-	b.expect(b.hold(b.from(start, "A1=. D4=w G1=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b")), "move") // BB2-G1, seen whole
-	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=. F2=g")), "move") // GF2-G4, as read
+	// WD4-A1 and BB2-G1, seen whole; GF2-G4, as read
+	b.seeTurns(start, "A1=.", "D4=w", "G1=.", "B2=b", "G4=.", "F2=g")
 	e5 := mustCell(t, b, "E5")
 	b.r.stuck |= bit(e5)
 	b.r.stuckRead[e5] = 'o'
@@ -582,12 +592,8 @@ func TestRevisionNoneOfThese(t *testing.T) {
 func TestRevisionNoneReadsTheSocketAgain(t *testing.T) {
 	b := newBench(t, start37, Casual)
 	start := b.r.Expected()
-	b.expect(b.hold(b.from(start, "A1=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
-	b.expect(b.hold(b.from(start, "A1=. D4=w G1=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b")), "move") // BB2-G1
-	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D4=w G1=. B2=b G4=. F2=g")), "move") // GF2-G4
+	// WD4-A1, BB2-G1, GF2-G4
+	b.seeTurns(start, "A1=.", "D4=w", "G1=.", "B2=b", "G4=.", "F2=g")
 	// Take E5 for stuck, and ask about a line read with it.
 	e5 := mustCell(t, b, "E5")
 	b.r.stuck |= bit(e5)
@@ -618,8 +624,7 @@ func TestRevisionNoneReadsTheSocketAgain(t *testing.T) {
 func TestRejectedLines(t *testing.T) {
 	b := newBench(t, start37, Casual)
 	start := b.r.Expected()
-	b.expect(b.hold(b.from(start, "A1=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
+	b.seeTurns(start, "A1=.", "D4=w") // WD4-A1
 	l := b.lineFromStart("WD4-A1", "BB2-G1", "GF2-G4")
 	b.r.rejected = []rejectedLine{{base: 1, turns: l[1:2]}}
 	cases := []struct {
@@ -677,8 +682,7 @@ func TestDoubtedSocketTriedAgain(t *testing.T) {
 func TestRelockWithStuckSocketOffersNone(t *testing.T) {
 	b := newBench(t, start37, Casual)
 	start := b.r.Expected()
-	b.expect(b.hold(b.from(start, "A1=.")), "pending")
-	b.expect(b.hold(b.from(start, "A1=. D4=w")), "move") // WD4-A1
+	b.seeTurns(start, "A1=.", "D4=w") // WD4-A1
 	// The game says otherwise (as if misread), and G4 is taken for stuck.
 	b.r.takeback(b.now, 1)
 	b.r.commitLine(b.now, b.r.Expected(), 0, b.lineFromStart("WE5-A1"))
