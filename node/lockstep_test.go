@@ -9,8 +9,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/live"
@@ -37,7 +37,7 @@ func TestLockstepGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls := clock.NewLockstep(time.Unix(0, 0))
+	ls := timebase.NewLockstep(time.Unix(0, 0))
 	rig, err := open.Open(w, hw, &open.Opts{Clock: ls})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestLockstepGame(t *testing.T) {
 	defer cancel()
 	var played error
 	var ended live.State
-	ls.Go(func(p *clock.Participant) {
+	ls.Go(func(p *timebase.Participant) {
 		defer cancel()
 		opt := physical.DefaultOptions
 		opt.Seed = 2
@@ -142,7 +142,7 @@ func BenchmarkLockstepScan(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ls := clock.NewLockstep(time.Unix(0, 0))
+	ls := timebase.NewLockstep(time.Unix(0, 0))
 	rig, err := open.Open(w, hw, &open.Opts{Clock: ls})
 	if err != nil {
 		b.Fatal(err)
@@ -167,7 +167,7 @@ func BenchmarkLockstepScan(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	steps := b.N
-	ls.Go(func(p *clock.Participant) {
+	ls.Go(func(p *timebase.Participant) {
 		defer cancel()
 		for i := 0; i < steps; i++ {
 			if p.Next() != nil {

@@ -28,10 +28,10 @@ import (
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
-	hwclock "github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/screen"
+	timebase "github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/journal"
@@ -132,7 +132,7 @@ type Options struct {
 	// time, and steps the clock (its participants: the simulated
 	// players) before each scan. The rig must run on the same clock.
 	// Commands (MQTT) are still taken as they come.
-	Lockstep *hwclock.Lockstep
+	Lockstep *timebase.Lockstep
 }
 
 // JournalOff as Options.JournalPath runs without a journal, saying so.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/internal/samples"
@@ -40,14 +40,14 @@ func (p *pub) Record([]byte)           {}
 // simRig opens the simulated base of wiring w (its board is hw.Board)
 // through the real drivers on a fake clock, calibrated, and closes it when
 // the test ends.
-func simRig(t *testing.T, w *wiring.Wiring) (*sim.Hardware, *open.Rig, *clock.Fake, *classify.Calibration) {
+func simRig(t *testing.T, w *wiring.Wiring) (*sim.Hardware, *open.Rig, *timebase.Fake, *classify.Calibration) {
 	t.Helper()
 	board := sim.NewBoard(w.Base, nil)
 	hw, err := sim.New(w, board)
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	rig, err := open.Open(w, hw, &open.Opts{Clock: clk})
 	if err != nil {
 		t.Fatal(err)

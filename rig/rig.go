@@ -13,9 +13,9 @@ import (
 
 	"periph.io/x/conn/v3/physic"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
@@ -49,7 +49,7 @@ type Rig struct {
 	*open.Rig
 	// Sim is the virtual hardware; nil on a Pi.
 	Sim   *sim.Hardware
-	Clock clock.Clock
+	Clock timebase.Clock
 	// Report is the wiring check: the Pi, the config.txt lines, the scan
 	// rate chosen.
 	Report *pi.Report
@@ -106,13 +106,13 @@ func Open(o Options) (*Rig, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Rig{Rig: r, Clock: clock.Real{}, Report: rep}, nil
+		return &Rig{Rig: r, Clock: timebase.Real{}, Report: rep}, nil
 	}
 	b := o.Board
 	if b == nil {
 		b = sim.NewBoard(w.Base, nil)
 	}
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	so := &sim.Opts{Model: m, Seed: o.Seed, NoPackets: o.NoPackets}
 	if o.Timing {
 		so.Clock = clk

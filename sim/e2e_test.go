@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/scan"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
@@ -31,7 +31,7 @@ func rig(t *testing.T) (*sim.Board, *open.Rig) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := open.Open(w, hw, &open.Opts{Clock: clock.NewFake(time.Unix(0, 0))})
+	r, err := open.Open(w, hw, &open.Opts{Clock: timebase.NewFake(time.Unix(0, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestEndToEndScanLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	r, err := open.Open(w, hw, &open.Opts{Clock: clk})
 	if err != nil {
 		t.Fatal(err)

@@ -11,9 +11,9 @@ import (
 	"periph.io/x/conn/v3/spi"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/hc4067"
 	"github.com/zertzboard/zertzboard/hardware/pi"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 )
 
@@ -48,7 +48,7 @@ type Opts struct {
 	Model *pi.Model
 	// Clock, when not nil, is charged the model's bus and GPIO costs, so
 	// that a scan takes the time it would on that Pi.
-	Clock clock.Clock
+	Clock timebase.Clock
 	// Seed makes the drawn latencies reproducible.
 	Seed uint64
 	// NoPackets makes the ADCs refuse TxPackets, as periph's fakes do, so

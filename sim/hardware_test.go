@@ -9,10 +9,10 @@ import (
 	"periph.io/x/conn/v3/physic"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/leds"
 	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
 	"github.com/zertzboard/zertzboard/hardware/pi"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 )
 
@@ -154,7 +154,7 @@ func TestBatchedConversionsAndTheirCost(t *testing.T) {
 	o.Noise, o.Spread, o.Crosstalk, o.Gain = 0, 0, 0, 0
 	b := NewBoard(w.Base, &o)
 	zero, _ := pi.ByName("zero")
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	h, err := NewWith(w, b, &Opts{Model: zero, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +240,7 @@ func TestTimingDraws(t *testing.T) {
 func TestTimingStall(t *testing.T) {
 	m, _ := pi.ByName("3b")
 	tm := NewTiming(m, nil, 1) // no bus costs charged: only the stall
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	tm.Stall(400*time.Millisecond, clk)
 	tm.ioctl(1, 3, physic.MegaHertz, 0)
 	if got := clk.Slept(); got != 400*time.Millisecond {

@@ -10,8 +10,8 @@ import (
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/pi"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/internal/background"
 )
 
@@ -22,7 +22,7 @@ import (
 // concurrent use.
 type Timing struct {
 	Model *pi.Model
-	clk   clock.Clock
+	clk   timebase.Clock
 
 	mu     sync.Mutex
 	rng    *rand.Rand
@@ -30,14 +30,14 @@ type Timing struct {
 	wakes  int
 	// stall is charged to the next SPI message, on stallClk (Stall).
 	stall    time.Duration
-	stallClk clock.Clock
+	stallClk timebase.Clock
 }
 
 // Stall makes the next SPI message take d longer, as a starved Pi's scan
 // does (a GC pause, an SD card's fsync, a busy CPU): the frames stop for
 // that long, and the scan misses what the hands do meanwhile. The time
 // passes on clk (the board's virtual clock), or, if nil, on the wall clock.
-func (t *Timing) Stall(d time.Duration, clk clock.Clock) {
+func (t *Timing) Stall(d time.Duration, clk timebase.Clock) {
 	t.mu.Lock()
 	t.stall += d
 	t.stallClk = clk
@@ -45,7 +45,7 @@ func (t *Timing) Stall(d time.Duration, clk clock.Clock) {
 }
 
 // NewTiming returns the timing of model m charged to clk (nil for none).
-func NewTiming(m *pi.Model, clk clock.Clock, seed uint64) *Timing {
+func NewTiming(m *pi.Model, clk timebase.Clock, seed uint64) *Timing {
 	return &Timing{Model: m, clk: clk, rng: rand.New(rand.NewPCG(seed, 0x7e1e))}
 }
 

@@ -24,8 +24,8 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
-	hwclock "github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
+	timebase "github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
@@ -213,10 +213,10 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	// On virtual time, the scan loop steps the lockstep clock, and the
 	// players (participants) act between its scans.
-	var ls *hwclock.Lockstep
+	var ls *timebase.Lockstep
 	ro := &open.Opts{Rate: physic.Frequency(*scanHz) * physic.Hertz}
 	if *virtual {
-		ls = hwclock.NewLockstep(time.Unix(0, 0).UTC())
+		ls = timebase.NewLockstep(time.Unix(0, 0).UTC())
 		ro.Clock = ls
 	}
 	r, err := open.Open(w, hw, ro)
@@ -273,7 +273,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		// The players' goroutine is the lockstep clock's first
 		// participant; h is set on it before play runs there.
 		d.spawn = func(f func()) {
-			ls.Go(func(pp *hwclock.Participant) {
+			ls.Go(func(pp *timebase.Participant) {
 				h = stepHands{pp}
 				f()
 			})
@@ -400,7 +400,7 @@ type simPlayers struct {
 	// misses what the hands do meanwhile; virtual is the board's virtual
 	// clock the stalls pass on (nil: the wall clock).
 	stallEvery time.Duration
-	virtual    hwclock.Clock
+	virtual    timebase.Clock
 	// game is the record being played, as the players remember it;
 	// begun counts the turns of it they have begun (answers come from
 	// those), from playedBase, the turns before the current play call.
@@ -442,7 +442,7 @@ func (h wallHands) Go(f func(hands))                                 { go f(h) }
 
 // stepHands is a participant of the lockstep clock: its waits end at one
 // of the scan loop's steps, and while it acts nothing else runs.
-type stepHands struct{ p *hwclock.Participant }
+type stepHands struct{ p *timebase.Participant }
 
 func (h stepHands) Now() time.Time { return h.p.Now() }
 
@@ -460,7 +460,7 @@ func (h stepHands) Frame(ctx context.Context, _ time.Duration) error {
 }
 
 func (h stepHands) Go(f func(hands)) {
-	h.p.Go(func(q *hwclock.Participant) { f(stepHands{q}) })
+	h.p.Go(func(q *timebase.Participant) { f(stepHands{q}) })
 }
 
 // stepped is a lockstep wait's outcome for the players: a closed clock
@@ -469,7 +469,7 @@ func stepped(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
-	if errors.Is(err, hwclock.ErrClosed) {
+	if errors.Is(err, timebase.ErrClosed) {
 		return context.Canceled
 	}
 	return err

@@ -16,7 +16,7 @@ import (
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/gpio"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 )
 
 // Button names a button.
@@ -78,7 +78,7 @@ type Opts struct {
 	// Poll is the polling period.
 	Poll time.Duration
 	// Clock times the polling. Nil means the real clock.
-	Clock clock.Clock
+	Clock timebase.Clock
 }
 
 // DefaultOpts suit ordinary tactile switches.
@@ -99,7 +99,7 @@ func New(newGame, confirm, takeback gpio.PinIn, o *Opts) (*Dev, error) {
 	}
 	d := &Dev{pins: [numButtons]gpio.PinIn{newGame, confirm, takeback}, o: *o}
 	if d.o.Clock == nil {
-		d.o.Clock = clock.Real{}
+		d.o.Clock = timebase.Real{}
 	}
 	if d.o.Poll <= 0 || d.o.Debounce < 0 {
 		return nil, fmt.Errorf("buttons: poll %v must be positive and debounce %v not negative", d.o.Poll, d.o.Debounce)

@@ -8,7 +8,7 @@ import (
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 )
 
 const ms = time.Millisecond
@@ -49,7 +49,7 @@ func TestDebouncer(t *testing.T) {
 func TestDevWithGPIOTest(t *testing.T) {
 	ng := &gpiotest.Pin{N: "GPIO17"}
 	cf := &gpiotest.Pin{N: "GPIO27"}
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	d, err := New(ng, cf, nil, &Opts{Debounce: 20 * ms, Poll: 5 * ms, Clock: clk})
 	if err != nil {
 		t.Fatal(err)

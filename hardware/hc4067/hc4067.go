@@ -8,7 +8,7 @@ import (
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/gpio"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 )
 
 // Channels is the number of mux inputs.
@@ -20,7 +20,7 @@ type Opts struct {
 	// output may be sampled.
 	Settle time.Duration
 	// Clock provides the wait. Nil means the real clock.
-	Clock clock.Clock
+	Clock timebase.Clock
 }
 
 // DefaultOpts waits 10 µs. The RC of the switch (a few hundred Ω at 3.3 V)
@@ -35,7 +35,7 @@ type Dev struct {
 	sel    [4]gpio.PinOut
 	enable gpio.PinOut // nil when EN is tied low
 	settle time.Duration
-	clk    clock.Clock
+	clk    timebase.Clock
 	addr   int // -1 before the first Select and after Halt
 }
 
@@ -58,7 +58,7 @@ func New(sel [4]gpio.PinOut, enable gpio.PinOut, o *Opts) (*Dev, error) {
 	}
 	d := &Dev{sel: sel, enable: enable, settle: o.Settle, clk: o.Clock, addr: -1}
 	if d.clk == nil {
-		d.clk = clock.Real{}
+		d.clk = timebase.Real{}
 	}
 	if enable != nil {
 		if err := enable.Out(gpio.Low); err != nil {

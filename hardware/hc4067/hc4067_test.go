@@ -8,7 +8,7 @@ import (
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 )
 
 // countPin counts writes, to check that Select only touches lines that change.
@@ -47,7 +47,7 @@ func levels(cp [4]*countPin) [4]gpio.Level {
 func TestSelect(t *testing.T) {
 	cp, po := newPins()
 	en := &gpiotest.Pin{N: "EN", L: gpio.High}
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	d, err := New(po, en, &Opts{Settle: 7 * time.Microsecond, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +97,7 @@ func TestSelect(t *testing.T) {
 
 func TestSelectErrors(t *testing.T) {
 	cp, po := newPins()
-	d, err := New(po, nil, &Opts{Clock: clock.NewFake(time.Unix(0, 0))})
+	d, err := New(po, nil, &Opts{Clock: timebase.NewFake(time.Unix(0, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

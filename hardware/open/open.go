@@ -24,12 +24,12 @@ import (
 	"periph.io/x/host/v3"
 
 	"github.com/zertzboard/zertzboard/hardware/buttons"
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/hc4067"
 	"github.com/zertzboard/zertzboard/hardware/leds"
 	"github.com/zertzboard/zertzboard/hardware/mcp3x08"
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/screen"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 )
 
@@ -135,7 +135,7 @@ func (hostBuses) GPIO(name string) (gpio.PinIO, error) {
 // Opts configures Open.
 type Opts struct {
 	// Clock times the scans and settle waits. Nil means the real clock.
-	Clock clock.Clock
+	Clock timebase.Clock
 	// Rate is the scan rate; 0 means scan.DefaultOpts.Rate.
 	Rate physic.Frequency
 }
@@ -171,7 +171,7 @@ func (r *Rig) open(b Buses, o *Opts) error {
 	}
 	clk := o.Clock
 	if clk == nil {
-		clk = clock.Real{}
+		clk = timebase.Real{}
 	}
 	adcs := make([]scan.ADC, len(w.ADCs))
 	for i, a := range w.ADCs {
@@ -230,7 +230,7 @@ func (r *Rig) open(b Buses, o *Opts) error {
 	return nil
 }
 
-func (r *Rig) openOutputs(b Buses, clk clock.Clock) error {
+func (r *Rig) openOutputs(b Buses, clk timebase.Clock) error {
 	w := r.Wiring
 	if l := w.LEDs; l != nil {
 		p, err := b.SPI(l.Bus)

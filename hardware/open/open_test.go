@@ -9,8 +9,8 @@ import (
 
 	"periph.io/x/conn/v3/gpio"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sim"
 )
@@ -26,7 +26,7 @@ func TestOpenReferenceOnSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := open.Open(w, hw, &open.Opts{Clock: clock.NewFake(time.Unix(0, 0))})
+	r, err := open.Open(w, hw, &open.Opts{Clock: timebase.NewFake(time.Unix(0, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

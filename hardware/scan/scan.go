@@ -20,7 +20,7 @@ import (
 
 	"periph.io/x/conn/v3/physic"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 )
 
 // ADC converts one channel. *mcp3x08.Dev is one.
@@ -51,7 +51,7 @@ type Opts struct {
 	// Rate is the number of scans per second.
 	Rate physic.Frequency
 	// Clock times the scans. Nil means the real clock.
-	Clock clock.Clock
+	Clock timebase.Clock
 }
 
 // DefaultOpts scans 200 times a second: a 5 ms period is short next to a
@@ -74,7 +74,7 @@ type Scanner struct {
 	mux    Mux
 	n      int
 	period time.Duration
-	clk    clock.Clock
+	clk    timebase.Clock
 	raw    []uint16
 }
 
@@ -89,7 +89,7 @@ func New(adcs []ADC, mux Mux, slots []Slot, o *Opts) (*Scanner, error) {
 	}
 	s := &Scanner{mux: mux, n: len(slots), period: o.Rate.Period(), clk: o.Clock, raw: make([]uint16, len(slots))}
 	if s.clk == nil {
-		s.clk = clock.Real{}
+		s.clk = timebase.Real{}
 	}
 	order := make([]int, len(slots))
 	for i, sl := range slots {

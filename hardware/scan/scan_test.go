@@ -9,7 +9,7 @@ import (
 
 	"periph.io/x/conn/v3/physic"
 
-	"github.com/zertzboard/zertzboard/hardware/clock"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 )
 
 // fakeADC answers 1000·adc + 100·mux + channel, so that a test can tell
@@ -17,7 +17,7 @@ import (
 type fakeADC struct {
 	id    int
 	mux   *fakeMux
-	clk   *clock.Fake
+	clk   *timebase.Fake
 	cost  time.Duration
 	reads int
 	fail  bool
@@ -93,7 +93,7 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestRunTicksAndOverruns(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	mux := &fakeMux{}
 	adc := &fakeADC{mux: mux, clk: clk, cost: 100 * time.Microsecond}
 	slots := make([]Slot, 20)
@@ -171,7 +171,7 @@ func TestRunTicksAndOverruns(t *testing.T) {
 }
 
 func TestRunCancel(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	s, err := New([]ADC{&fakeADC{}}, nil, []Slot{{0, 0, -1}}, &Opts{Rate: 100 * physic.Hertz, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +184,7 @@ func TestRunCancel(t *testing.T) {
 }
 
 func TestRunReportsScanError(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	s, err := New([]ADC{&fakeADC{fail: true}}, nil, []Slot{{0, 0, -1}}, &Opts{Rate: 100 * physic.Hertz, Clock: clk})
 	if err != nil {
 		t.Fatal(err)

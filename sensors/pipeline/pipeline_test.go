@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/hardware/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/scan"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
@@ -20,14 +20,14 @@ import (
 )
 
 // setup opens the reference wiring on the simulator and calibrates it.
-func setup(t testing.TB) (*sim.Board, *open.Rig, *clock.Fake, *classify.Calibration) {
+func setup(t testing.TB) (*sim.Board, *open.Rig, *timebase.Fake, *classify.Calibration) {
 	w := wiring.Reference()
 	board := sim.NewBoard(w.Base, nil)
 	hw, err := sim.New(w, board)
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := timebase.NewFake(time.Unix(0, 0))
 	r, err := open.Open(w, hw, &open.Opts{Clock: clk})
 	if err != nil {
 		t.Fatal(err)

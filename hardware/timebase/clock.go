@@ -1,10 +1,10 @@
-// Package clock is the time source of the hardware layer: real on the Pi,
+// Package timebase is the time source of the hardware layer: real on the Pi,
 // a manual fake in tests and the simulator.
 //
 // Drivers take a Clock instead of calling time.Sleep or time.NewTicker, so
 // that tests run instantly and deterministically (the idea of tailscale's
 // tstime).
-package clock
+package timebase
 
 import (
 	"runtime"
