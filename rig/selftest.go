@@ -9,9 +9,9 @@ import (
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/screen"
+	"github.com/zertzboard/zertzboard/sensors/capture"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
-	"github.com/zertzboard/zertzboard/sensors/record"
 )
 
 // SelftestOpts tunes Selftest.
@@ -24,7 +24,7 @@ type SelftestOpts struct {
 	// WalkLEDs lights each LED in chain order first.
 	WalkLEDs bool
 	// Recorder, when not nil, records every frame.
-	Recorder *record.Recorder
+	Recorder *capture.Recorder
 	// Out gets progress lines.
 	Out io.Writer
 }

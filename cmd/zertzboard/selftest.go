@@ -22,8 +22,8 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/internal/background"
 	"github.com/zertzboard/zertzboard/rig"
+	"github.com/zertzboard/zertzboard/sensors/capture"
 	"github.com/zertzboard/zertzboard/sensors/classify"
-	"github.com/zertzboard/zertzboard/sensors/record"
 	"github.com/zertzboard/zertzboard/sim"
 )
 
@@ -181,7 +181,7 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 		if frames == nil {
 			frames = io.Discard
 		}
-		to.Recorder = record.NewRecorder(m, frames, files[1])
+		to.Recorder = capture.NewRecorder(m, frames, files[1])
 	}
 	mode := "hardware"
 	if r.Sim != nil {

@@ -17,9 +17,9 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/sensors/capture"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
-	"github.com/zertzboard/zertzboard/sensors/record"
 )
 
 // Opts configures a Pipeline.
@@ -31,7 +31,7 @@ type Opts struct {
 	// Health tunes the fault checks; nil means health.DefaultOpts.
 	Health *health.Opts
 	// Recorder, when not nil, records every frame.
-	Recorder *record.Recorder
+	Recorder *capture.Recorder
 }
 
 // Frame is one classified scan. Its slices are reused by the next frame.

@@ -12,10 +12,10 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/sensors/capture"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
 	"github.com/zertzboard/zertzboard/sensors/pipeline"
-	"github.com/zertzboard/zertzboard/sensors/record"
 	"github.com/zertzboard/zertzboard/sim"
 )
 
@@ -57,7 +57,7 @@ func TestPipelineRun(t *testing.T) {
 		}
 	}
 	var log bytes.Buffer
-	p, err := pipeline.New(r.Scanner, &pipeline.Opts{Mount: m, Calibration: cal, Health: &health.Opts{Window: 5, RailMargin: 8, NoiseLimit: 24, DriftFraction: 0.6, UnreadableWindows: 3}, Recorder: record.NewRecorder(m, &log, nil)})
+	p, err := pipeline.New(r.Scanner, &pipeline.Opts{Mount: m, Calibration: cal, Health: &health.Opts{Window: 5, RailMargin: 8, NoiseLimit: 24, DriftFraction: 0.6, UnreadableWindows: 3}, Recorder: capture.NewRecorder(m, &log, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

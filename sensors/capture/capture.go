@@ -1,4 +1,4 @@
-// Package record writes what the sensors saw: classified frames in the
+// Package capture writes what the sensors saw: classified frames in the
 // frame-log format (docs/CONTRACTS.md, section 2), which the referee
 // can replay, and raw frames ("*.raw.jsonl") for re-calibrating or
 // debugging offline.
@@ -13,7 +13,7 @@
 //
 // t is integer milliseconds, non-decreasing. The writers format by hand so
 // that a steady stream of frames does not allocate.
-package record
+package capture
 
 import (
 	"bufio"
