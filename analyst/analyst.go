@@ -15,7 +15,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/engine/solve"
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // Options set up the analysis.
@@ -50,7 +50,7 @@ var DefaultOptions = Options{MaxTurns: 2, Budget: time.Second, EvalLevel: 5}
 // Analyst searches one position at a time.
 type Analyst struct {
 	opt    Options
-	done   func(p engine.Position, a live.Analysis)
+	done   func(p engine.Position, a wire.Analysis)
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	closed bool
@@ -59,7 +59,7 @@ type Analyst struct {
 
 // New makes an analyst that calls done with each finished analysis, from
 // its own goroutine. done is not called for a search that was cancelled.
-func New(opt Options, done func(p engine.Position, a live.Analysis)) *Analyst {
+func New(opt Options, done func(p engine.Position, a wire.Analysis)) *Analyst {
 	if opt.MaxTurns <= 0 {
 		opt.MaxTurns = DefaultOptions.MaxTurns
 	}
@@ -98,7 +98,7 @@ func (a *Analyst) Analyze(p engine.Position) {
 		defer backgroundWork()()
 		t0 := time.Now()
 		res := solve.Solve(ctx, p, solve.Options{MaxTurns: a.opt.MaxTurns, MaxNodes: a.opt.MaxNodes})
-		an := live.Analysis{Report: res.Report(p.Board(), time.Since(t0).Milliseconds()), MaxTurns: a.opt.MaxTurns, Depth: res.Depth}
+		an := wire.Analysis{Report: res.Report(p.Board(), time.Since(t0).Milliseconds()), MaxTurns: a.opt.MaxTurns, Depth: res.Depth}
 		if a.opt.EvalLevel > 0 {
 			evaluate(ctx, p, res, a.opt.EvalLevel, &an)
 		}
@@ -127,7 +127,7 @@ func (a *Analyst) Close() {
 // evaluate fills in the evaluation: from a proven forced win when there is
 // one, else from the engine's search within what is left of the budget.
 // A search that did not finish one depth says nothing.
-func evaluate(ctx context.Context, p engine.Position, res solve.Result, level int, an *live.Analysis) {
+func evaluate(ctx context.Context, p engine.Position, res solve.Result, level int, an *wire.Analysis) {
 	b := p.Board()
 	if w := res.Win; w != nil {
 		var wp [2]float64

@@ -6,19 +6,19 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 const diagram5 = "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"
 
 type calls struct {
 	mu  sync.Mutex
-	got []live.Analysis
+	got []wire.Analysis
 	pos []engine.Position
 	ch  chan struct{}
 }
 
-func (c *calls) done(p engine.Position, a live.Analysis) {
+func (c *calls) done(p engine.Position, a wire.Analysis) {
 	c.mu.Lock()
 	c.got = append(c.got, a)
 	c.pos = append(c.pos, p)
@@ -65,7 +65,7 @@ func TestBudgetReported(t *testing.T) {
 }
 
 func TestDefaultsAndOver(t *testing.T) {
-	a := New(Options{}, func(engine.Position, live.Analysis) { t.Error("a finished game was analysed") })
+	a := New(Options{}, func(engine.Position, wire.Analysis) { t.Error("a finished game was analysed") })
 	if a.Options() != DefaultOptions {
 		t.Errorf("Options() = %+v; want the defaults %+v", a.Options(), DefaultOptions)
 	}
@@ -91,12 +91,12 @@ func TestEvaluation(t *testing.T) {
 	for _, c := range []struct {
 		p     engine.Position
 		level int
-		check func(a live.Analysis) bool
+		check func(a wire.Analysis) bool
 	}{
-		{d5, 0, func(a live.Analysis) bool {
+		{d5, 0, func(a wire.Analysis) bool {
 			return a.WinProb != nil && *a.WinProb == [2]float64{1, 0} && a.BestTurn == "BE4-D2"
 		}},
-		{start, 2, func(a live.Analysis) bool {
+		{start, 2, func(a wire.Analysis) bool {
 			if a.WinProb == nil || a.EvalDepth < 1 {
 				return false
 			}
@@ -104,7 +104,7 @@ func TestEvaluation(t *testing.T) {
 			turn, err := engine.ParseTurn(start.Board(), a.BestTurn)
 			return err == nil && start.Legal(turn) && wp[0] > 0 && wp[1] > 0 && wp[0]+wp[1] > 0.999 && wp[0]+wp[1] < 1.001
 		}},
-		{start, -1, func(a live.Analysis) bool { return a.WinProb == nil && a.BestTurn == "" }},
+		{start, -1, func(a wire.Analysis) bool { return a.WinProb == nil && a.BestTurn == "" }},
 	} {
 		calls := &calls{ch: make(chan struct{}, 1)}
 		a := New(Options{Budget: time.Hour, EvalLevel: c.level}, calls.done)

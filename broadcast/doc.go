@@ -3,8 +3,8 @@
 // docs/CONTRACTS.md (section 5, MQTT):
 //
 //	<prefix>status   retained, QoS 1: "online" / "offline" (also the Last Will)
-//	<prefix>state    retained, QoS 1: live.State
-//	<prefix>moves    QoS 1: live.MoveMessage, every one, in order
+//	<prefix>state    retained, QoS 1: wire.State
+//	<prefix>moves    QoS 1: wire.MoveMessage, every one, in order
 //	<prefix>events   QoS 0: referee events and command replies
 //	<prefix>record   retained, QoS 1: the game record
 //	<prefix>cmd/+    subscribed, QoS 1: new-game, set-players, takeback

@@ -6,7 +6,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // The controller's wiring: an embedded broker with a board account, and the
@@ -37,7 +37,7 @@ func Example() {
 	defer p.Close()
 
 	// In the frame loop: these only queue.
-	_ = p.PublishState(live.State{Schema: live.Schema, Seq: 1, BoardID: "b1"})
+	_ = p.PublishState(wire.State{Schema: wire.Schema, Seq: 1, BoardID: "b1"})
 
 	// In the controller's select loop:
 	for cmd := range p.Commands() {

@@ -16,8 +16,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // wait bounds every wait on a condition; tests finish far sooner.
@@ -85,13 +85,13 @@ func newPublisher(t testing.TB, cfg Config) *Publisher {
 	return p
 }
 
-func state(seq uint64) live.State {
-	return live.State{Schema: live.Schema, Seq: seq, T: int64(seq) * 1000, BoardID: "b1", Board: "37", Variant: "37",
+func state(seq uint64) wire.State {
+	return wire.State{Schema: wire.Schema, Seq: seq, T: int64(seq) * 1000, BoardID: "b1", Board: "37", Variant: "37",
 		Cells: strings.Repeat("o", 37), Moves: []string{}, Missed: []int{}, Phase: "place", Status: fmt.Sprint("turn ", seq)}
 }
 
-func move(seq uint64) live.MoveMessage {
-	return live.MoveMessage{Seq: seq, Event: referee.Event{T: int64(seq) * 1000, Body: referee.Move{
+func move(seq uint64) wire.MoveMessage {
+	return wire.MoveMessage{Seq: seq, Event: referee.Event{T: int64(seq) * 1000, Body: referee.Move{
 		Turn: int(seq), Player: int(seq % 2), Move: engine.MoveObject{Kind: "place", Color: "w", At: "D4", From: "pool"}, Notation: "Wd4",
 	}}}
 }

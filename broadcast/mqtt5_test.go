@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/internal/mosquittotest"
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // v5 is a minimal MQTT 5 client for the tests (paho.mqtt.golang speaks
@@ -292,7 +292,7 @@ func boardClientOnMQTT5Broker(t *testing.T, addr string, px *proxy) {
 	first, _ := dialV5(t, addr, "v5-first", true, 0)
 	first.subscribe("zertz/b1/state")
 	first.until("the state of seq 20", func(m v5Msg) bool {
-		var s live.State
+		var s wire.State
 		return json.Unmarshal(m.payload, &s) == nil && s.Seq == n
 	})
 	viewer, present := dialV5(t, addr, "v5-viewer", true, 300)
@@ -302,7 +302,7 @@ func boardClientOnMQTT5Broker(t *testing.T, addr string, px *proxy) {
 	viewer.subscribe("zertz/b1/#")
 	var gotState, gotStatus bool
 	viewer.until("the retained state and status", func(m v5Msg) bool {
-		var s live.State
+		var s wire.State
 		switch {
 		case strings.HasSuffix(m.topic, "/state") && json.Unmarshal(m.payload, &s) == nil:
 			if s.Seq != n || !m.retain || m.qos != 1 {
@@ -332,7 +332,7 @@ func boardClientOnMQTT5Broker(t *testing.T, addr string, px *proxy) {
 	third, _ := dialV5(t, addr, "v5-third", true, 0)
 	third.subscribe("zertz/b1/state")
 	third.until("the state of seq 40", func(m v5Msg) bool {
-		var s live.State
+		var s wire.State
 		return json.Unmarshal(m.payload, &s) == nil && s.Seq == 2*n
 	})
 	viewer, present = dialV5(t, addr, "v5-viewer", false, 300)

@@ -21,8 +21,8 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/zertzboard/zertzboard/internal/boardid"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // Topic names under the prefix, as the contract fixes them.
@@ -572,7 +572,7 @@ func (p *Publisher) Commands() <-chan Command { return p.cmds }
 // state waits: a newer one replaces an unsent older one.
 //
 // It stamps s.PublishedMS with the publisher's clock, unless set.
-func (p *Publisher) PublishState(s live.State) error {
+func (p *Publisher) PublishState(s wire.State) error {
 	if s.PublishedMS == 0 {
 		s.PublishedMS = p.now().UnixMilli()
 	}
@@ -595,7 +595,7 @@ func (p *Publisher) PublishRecord(rec []byte) error {
 // store for the next run.
 //
 // It stamps m.PublishedMS with the publisher's clock, unless set.
-func (p *Publisher) PublishMove(m live.MoveMessage) error {
+func (p *Publisher) PublishMove(m wire.MoveMessage) error {
 	if m.PublishedMS == 0 {
 		m.PublishedMS = p.now().UnixMilli()
 	}

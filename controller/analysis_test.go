@@ -7,16 +7,16 @@ import (
 	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // chanPub passes every state to a channel, so a test waits for events.
-type chanPub struct{ states chan live.State }
+type chanPub struct{ states chan wire.State }
 
-func (p chanPub) State(s live.State)  { p.states <- s }
-func (chanPub) Move(live.MoveMessage) {}
+func (p chanPub) State(s wire.State)  { p.states <- s }
+func (chanPub) Move(wire.MoveMessage) {}
 func (chanPub) Event(referee.Event)   {}
 func (chanPub) Record([]byte)         {}
 
@@ -42,7 +42,7 @@ func positionAt(t *testing.T, rec *record.Record, n int) engine.Position {
 // one turn before the end it is a forced win in 1 for the winner.
 func TestAnalysisLive(t *testing.T) {
 	rec, frames := playFrames(t, "020_Z-Dumbot-fenway-2018-02-24-1204.sgf", 7)
-	pub := chanPub{states: make(chan live.State, 4096)}
+	pub := chanPub{states: make(chan wire.State, 4096)}
 	c, err := New(Config{BoardID: "b1", Variant: rec.Variant, First: rec.First, Players: rec.Players, Publisher: pub,
 		Analysis: &analyst.Options{MaxTurns: 2, Budget: failsafe}})
 	if err != nil {
@@ -59,7 +59,7 @@ func TestAnalysisLive(t *testing.T) {
 	}
 	want := c.State().Seq
 	timeout := time.After(failsafe)
-	var got *live.State
+	var got *wire.State
 	for got == nil {
 		select {
 		case st := <-pub.states:
@@ -93,7 +93,7 @@ func TestAnalysisLive(t *testing.T) {
 }
 
 // checkAnalysis: an analysis is of its own state's position.
-func checkAnalysis(t *testing.T, rec *record.Record, st live.State) {
+func checkAnalysis(t *testing.T, rec *record.Record, st wire.State) {
 	t.Helper()
 	a := st.Analysis
 	if a == nil {
@@ -129,7 +129,7 @@ func checkAnalysis(t *testing.T, rec *record.Record, st live.State) {
 // carries an analysis.
 func TestAnalysisOff(t *testing.T) {
 	rec, frames := playFrames(t, "020_Z-Dumbot-fenway-2018-02-24-1204.sgf", 7)
-	pub := chanPub{states: make(chan live.State, 4096)}
+	pub := chanPub{states: make(chan wire.State, 4096)}
 	c, err := New(Config{BoardID: "b1", Variant: rec.Variant, First: rec.First, Players: rec.Players, Publisher: pub})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestAnalysisOff(t *testing.T) {
 // tournament game is never analysed.
 func TestAnalysisTournament(t *testing.T) {
 	rec, frames := playFrames(t, "020_Z-Dumbot-fenway-2018-02-24-1204.sgf", 7)
-	pub := chanPub{states: make(chan live.State, 4096)}
+	pub := chanPub{states: make(chan wire.State, 4096)}
 	c, err := New(Config{BoardID: "b1", Variant: rec.Variant, First: rec.First, Players: rec.Players, Publisher: pub,
 		Mode: referee.Tournament, Analysis: &analyst.Options{MaxTurns: 1}})
 	if err != nil {

@@ -7,9 +7,9 @@ import (
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // newClock gives the new game fresh clocks, which wait for the board to
@@ -246,9 +246,9 @@ func (c *Controller) end(t int64, e referee.Ending) error {
 }
 
 // clockView is the clocks for the state, as of the latest frame.
-func (c *Controller) clockView() live.Clock {
+func (c *Controller) clockView() wire.Clock {
 	ctl := c.clk.Control()
-	v := live.Clock{Control: ctl.String(), Paused: c.clk.Paused(), IncrementMS: ctl.IncMS()}
+	v := wire.Clock{Control: ctl.String(), Paused: c.clk.Paused(), IncrementMS: ctl.IncMS()}
 	if !ctl.Timed() {
 		return v
 	}
@@ -265,7 +265,7 @@ func (c *Controller) gameID() string { return fmt.Sprintf("%s-%d", c.cfg.BoardID
 
 // Clock returns the clocks as of the latest frame (the status screen
 // counts down with it between states).
-func (c *Controller) Clock() live.Clock {
+func (c *Controller) Clock() wire.Clock {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.clockView()

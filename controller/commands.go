@@ -9,8 +9,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // Command is an instruction to the board from the arbiter (MQTT's cmd/
@@ -155,7 +155,7 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		return c.end(t, referee.Ending{Winner: cmd.Winner, Reason: cmd.Result, Note: cmd.Note})
 	case "takeback-request":
 		n := c.ref.Game().Len()
-		c.request = &live.TakebackRequest{Turn: n, By: c.ref.Position().ToMove()}
+		c.request = &wire.TakebackRequest{Turn: n, By: c.ref.Position().ToMove()}
 		c.repub = true
 		c.log.Info("take-back requested", "turn", n, "by", c.request.By)
 		err := c.journalRequest(t)

@@ -16,23 +16,23 @@ import (
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // Publisher broadcasts the live game. Its methods must not block for long:
 // the controller calls them from the frame loop.
 type Publisher interface {
-	State(live.State)
-	Move(live.MoveMessage)
+	State(wire.State)
+	Move(wire.MoveMessage)
 	Event(referee.Event)
 	Record(json []byte)
 }
 
 // Display shows guidance: the per-socket LEDs and the status screen.
 type Display interface {
-	Show(g referee.Guidance, s live.State)
+	Show(g referee.Guidance, s wire.State)
 }
 
 // Config sets up a controller.
@@ -95,7 +95,7 @@ type Controller struct {
 
 	an       *analyst.Analyst // nil when analysis is off
 	analysed engine.Position  // the position analysis is for
-	analysis *live.Analysis   // its result, nil while it runs
+	analysis *wire.Analysis   // its result, nil while it runs
 
 	clk     clock.Clock
 	waiting bool              // the clock waits for the board to be set up
@@ -107,7 +107,7 @@ type Controller struct {
 	begun   bool              // the player to move has begun a legal turn
 	culprit int               // the player charged for the board being fixed, or -1
 	demand  bool              // a take-back demand is being restored
-	request *live.TakebackRequest
+	request *wire.TakebackRequest
 	dirty   bool // seq went up outside a turn: publish the state
 	repub   bool // the state changed without a new seq: publish it
 
@@ -167,7 +167,7 @@ func New(cfg Config) (*Controller, error) {
 		}
 		c.resumeClock(resumed)
 		if r := resumed.Request; r != nil && resumed.End == nil {
-			c.request = &live.TakebackRequest{Turn: r.Turn, By: r.By}
+			c.request = &wire.TakebackRequest{Turn: r.Turn, By: r.By}
 		}
 		c.log.Info("resumed game from journal", "variant", resumed.Variant, "turns", resumed.Game.Len(), "seq", resumed.Seq, "clock", c.clk.Control().String())
 	} else if err := c.startGame(0, cfg.Variant, cfg.First, cfg.Control); err != nil {
@@ -241,7 +241,7 @@ func (c *Controller) Frame(t int64, cells []byte) error {
 
 // handle journals, then announces, the referee's events.
 func (c *Controller) handle(t int64, events []referee.Event) error {
-	var moves []live.MoveMessage
+	var moves []wire.MoveMessage
 	var err error
 	for _, e := range events {
 		switch b := e.Body.(type) {
@@ -255,7 +255,7 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			if j := c.cfg.Journal; j != nil && err == nil {
 				err = j.TimedTurn(c.seq, e.T, b.Notation, missed, ck)
 			}
-			moves = append(moves, live.MoveMessage{Event: e, Seq: c.seq})
+			moves = append(moves, wire.MoveMessage{Event: e, Seq: c.seq})
 			c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq, "used_ms", ck.TurnMS)
 		case referee.Takeback:
 			c.seq++
@@ -323,7 +323,7 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 
 // announce publishes the state (when it changed), the moves and the other
 // events, the record, and refreshes the display.
-func (c *Controller) announce(t int64, events []referee.Event, moves ...live.MoveMessage) {
+func (c *Controller) announce(t int64, events []referee.Event, moves ...wire.MoveMessage) {
 	c.analyse()
 	c.engineStep()
 	st := c.snapshot(t)
@@ -496,7 +496,7 @@ func (c *Controller) answer(t int64, id, option int) error {
 }
 
 // State returns the current snapshot.
-func (c *Controller) State() live.State {
+func (c *Controller) State() wire.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.snapshot(c.lastT)
@@ -504,8 +504,8 @@ func (c *Controller) State() live.State {
 
 // snapshot is the state with the analysis, when it is done, and the
 // clocks as of the latest frame.
-func (c *Controller) snapshot(t int64) live.State {
-	st := live.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, t)
+func (c *Controller) snapshot(t int64) wire.State {
+	st := wire.Snapshot(c.ref, c.cfg.BoardID, c.players, c.seq, t)
 	st.Analysis = c.analysis
 	st.Clock = c.clockView()
 	st.GameID = c.gameID()
@@ -542,7 +542,7 @@ func (c *Controller) analyse() {
 
 // analysisDone takes a finished analysis from the analyst's goroutine and, if
 // the game is still at that position, publishes the state again with it.
-func (c *Controller) analysisDone(p engine.Position, a live.Analysis) {
+func (c *Controller) analysisDone(p engine.Position, a wire.Analysis) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.analysed.Equal(p) || !c.ref.Position().Equal(p) {

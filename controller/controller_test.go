@@ -13,23 +13,23 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // fakePub records what would be broadcast.
 type fakePub struct {
 	mu     sync.Mutex
-	states []live.State
-	moves  []live.MoveMessage
+	states []wire.State
+	moves  []wire.MoveMessage
 	events []referee.Event
 	record []byte
 }
 
-func (f *fakePub) State(s live.State)      { f.mu.Lock(); f.states = append(f.states, s); f.mu.Unlock() }
-func (f *fakePub) Move(m live.MoveMessage) { f.mu.Lock(); f.moves = append(f.moves, m); f.mu.Unlock() }
+func (f *fakePub) State(s wire.State)      { f.mu.Lock(); f.states = append(f.states, s); f.mu.Unlock() }
+func (f *fakePub) Move(m wire.MoveMessage) { f.mu.Lock(); f.moves = append(f.moves, m); f.mu.Unlock() }
 func (f *fakePub) Event(e referee.Event)   { f.mu.Lock(); f.events = append(f.events, e); f.mu.Unlock() }
 func (f *fakePub) Record(b []byte)         { f.mu.Lock(); f.record = b; f.mu.Unlock() }
 
@@ -109,13 +109,13 @@ func TestCrashLosesNothing(t *testing.T) {
 	}
 	// Every move was broadcast exactly once across the crash, and every
 	// committed change (a move or a take-back) took the next seq.
-	all := append(append([]live.MoveMessage(nil), pub.moves...), pub2.moves...)
+	all := append(append([]wire.MoveMessage(nil), pub.moves...), pub2.moves...)
 	takebacks := 0
 	seqs := map[uint64]bool{}
 	for _, m := range all {
 		seqs[m.Seq] = true
 	}
-	for _, st := range append(append([]live.State(nil), pub.states...), pub2.states...) {
+	for _, st := range append(append([]wire.State(nil), pub.states...), pub2.states...) {
 		seqs[st.Seq] = true
 	}
 	for _, e := range append(append([]referee.Event(nil), pub.events...), pub2.events...) {
@@ -225,8 +225,8 @@ func mustCell(t *testing.T, c *Controller, label string) engine.Cell {
 // orderPub records the order of what is published.
 type orderPub struct{ got []string }
 
-func (o *orderPub) State(live.State)      { o.got = append(o.got, "state") }
-func (o *orderPub) Move(live.MoveMessage) { o.got = append(o.got, "move") }
+func (o *orderPub) State(wire.State)      { o.got = append(o.got, "state") }
+func (o *orderPub) Move(wire.MoveMessage) { o.got = append(o.got, "move") }
 func (o *orderPub) Event(e referee.Event) { o.got = append(o.got, e.Body.Kind()) }
 func (o *orderPub) Record([]byte)         { o.got = append(o.got, "record") }
 

@@ -7,8 +7,8 @@ import (
 	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // NoEngine as Play.Engine: both players are people.
@@ -128,11 +128,11 @@ func (c *Controller) engineDone(p engine.Position, r search.Result, hint bool) {
 }
 
 // playView is the state's play object, nil without the engine.
-func (c *Controller) playView() *live.Play {
+func (c *Controller) playView() *wire.Play {
 	if c.play.Engine == NoEngine {
 		return nil
 	}
-	v := &live.Play{Engine: c.play.Engine, Level: c.searchOptions().Level}
+	v := &wire.Play{Engine: c.play.Engine, Level: c.searchOptions().Level}
 	p := c.ref.Position()
 	if th := c.thinking; th != nil && !th.hint && th.p.Equal(p) {
 		v.Thinking = true

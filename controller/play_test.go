@@ -10,19 +10,19 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // shows records what the display was asked to show, and wakes waiters.
 type shows struct {
 	mu   sync.Mutex
 	g    []referee.Guidance
-	s    []live.State
+	s    []wire.State
 	wake chan struct{}
 }
 
-func (d *shows) Show(g referee.Guidance, s live.State) {
+func (d *shows) Show(g referee.Guidance, s wire.State) {
 	d.mu.Lock()
 	d.g, d.s = append(d.g, g), append(d.s, s)
 	d.mu.Unlock()
@@ -34,7 +34,7 @@ func (d *shows) Show(g referee.Guidance, s live.State) {
 
 // await waits until a show from index from on satisfies ok, and returns
 // its index. It waits for the display, never for the clock.
-func (d *shows) await(from int, ok func(referee.Guidance, live.State) bool) int {
+func (d *shows) await(from int, ok func(referee.Guidance, wire.State) bool) int {
 	for {
 		d.mu.Lock()
 		for i := from; i < len(d.g); i++ {
@@ -108,10 +108,10 @@ func TestPlayAgainstEngine(t *testing.T) {
 	b.hold(start.Cells())
 	p1 := b.play(start, "WD4-A1")
 
-	i := d.await(0, func(g referee.Guidance, s live.State) bool {
+	i := d.await(0, func(g referee.Guidance, s wire.State) bool {
 		return s.Play != nil && s.Play.Thinking && strings.Contains(g.Status, "P1 (the engine) is thinking") && !hasRole(g, referee.RoleFreeRing)
 	})
-	d.await(i, func(_ referee.Guidance, s live.State) bool { return s.Play != nil && s.Play.Turn != "" })
+	d.await(i, func(_ referee.Guidance, s wire.State) bool { return s.Play != nil && s.Play.Turn != "" })
 	st := c.State()
 	want := search.Search(context.Background(), p1, search.Options{Level: 1, Seed: 3}).Move
 	if st.Play.Turn != engine.FormatTurn(p1.Board(), want) || st.Play.Thinking {
@@ -156,7 +156,7 @@ func TestPlayAgainstEngine(t *testing.T) {
 	if err := c.Command(b.now, Command{Name: "hint"}); err != nil {
 		t.Fatal(err)
 	}
-	d.await(n, func(_ referee.Guidance, s live.State) bool { return s.Play != nil && s.Play.Hint != "" })
+	d.await(n, func(_ referee.Guidance, s wire.State) bool { return s.Play != nil && s.Play.Hint != "" })
 	st = c.State()
 	hint, err := engine.ParseTurn(p2.Board(), st.Play.Hint)
 	if err != nil || !p2.Legal(hint) {
@@ -197,7 +197,7 @@ func TestPlayAgainstEngine(t *testing.T) {
 	if err := c.Command(b.now, Command{Name: "new-game", Engine: &zero, Level: 2}); err != nil {
 		t.Fatal(err)
 	}
-	d.await(d.len(), func(_ referee.Guidance, s live.State) bool {
+	d.await(d.len(), func(_ referee.Guidance, s wire.State) bool {
 		return s.Play != nil && s.Play.Turn != "" && s.Play.Engine == 0 && s.Play.Level == 2
 	})
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // Palette is the LED colour of each guidance role.
@@ -61,8 +61,8 @@ func LEDColors(dst []color.NRGBA, baseLen int, sockets []engine.Cell, g referee.
 
 // ScreenStatus is what the status screen shows: whose turn it is, the
 // captures, the referee's status line and any faults.
-func ScreenStatus(s live.State, g referee.Guidance, faults []string) Status {
-	caps := func(c live.Counts) [3]int { return [3]int{c.White, c.Grey, c.Black} }
+func ScreenStatus(s wire.State, g referee.Guidance, faults []string) Status {
+	caps := func(c wire.Counts) [3]int { return [3]int{c.White, c.Grey, c.Black} }
 	st := Status{ToMove: s.ToMove, Players: s.Players, Captures: [2][3]int{caps(s.Captures[0]), caps(s.Captures[1])}, Line: g.Status, Parts: g.Parts, Faults: faults}
 	if s.Phase == "over" {
 		st.ToMove = -1
@@ -138,13 +138,13 @@ const Legend = "(o) free ring  <w> must capture  >o< jump target  *w* chain cont
 
 // Terminal renders the whole live view: the board with guidance, the
 // pool, the captures and the status line.
-func Terminal(s live.State, b *engine.Board, g referee.Guidance) string {
+func Terminal(s wire.State, b *engine.Board, g referee.Guidance) string {
 	return TerminalIn(i18n.EN, s, b, g)
 }
 
 // TerminalIn is Terminal in language l: the status line said from the
 // guidance's messages (Status when it has none, e.g. a notice).
-func TerminalIn(l i18n.Lang, s live.State, b *engine.Board, g referee.Guidance) string {
+func TerminalIn(l i18n.Lang, s wire.State, b *engine.Board, g referee.Guidance) string {
 	var sb strings.Builder
 	sb.WriteString(Board(b, s.Cells, g.Hints))
 	name := func(i int) string {
@@ -153,7 +153,7 @@ func TerminalIn(l i18n.Lang, s live.State, b *engine.Board, g referee.Guidance) 
 		}
 		return l.T("guide.player", i)
 	}
-	caps := func(c live.Counts) string { return l.T("term.counts", c.White, c.Grey, c.Black) }
+	caps := func(c wire.Counts) string { return l.T("term.counts", c.White, c.Grey, c.Black) }
 	fmt.Fprintf(&sb, "%s | %s %s | %s %s\n", l.T("term.pool", caps(s.Pool)), name(0), caps(s.Captures[0]), name(1), caps(s.Captures[1]))
 	status := g.Status
 	if l != i18n.EN && len(g.Parts) > 0 {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 func TestBoard(t *testing.T) {
@@ -40,7 +40,7 @@ func TestLEDColors(t *testing.T) {
 }
 
 func TestScreenStatus(t *testing.T) {
-	s := live.State{ToMove: 1, Players: [2]string{"ann", "bob"}, Captures: [2]live.Counts{{White: 1}, {Black: 2}}, Phase: "place"}
+	s := wire.State{ToMove: 1, Players: [2]string{"ann", "bob"}, Captures: [2]wire.Counts{{White: 1}, {Black: 2}}, Phase: "place"}
 	st := ScreenStatus(s, referee.Guidance{Status: "P1 to move"}, []string{"E5 stuck"})
 	if st.ToMove != 1 || st.Captures[1][2] != 2 || st.Line != "P1 to move" || st.Faults[0] != "E5 stuck" {
 		t.Errorf("status %+v", st)
@@ -88,7 +88,7 @@ func TestRenderBoard(t *testing.T) {
 func TestTerminalIn(t *testing.T) {
 	b := engine.MustStandardBoard("37")
 	p := engine.NewPosition(b, engine.Standard, 0)
-	s := live.State{Cells: p.Cells(), Pool: live.Counts{White: 6, Grey: 8, Black: 10}, Players: [2]string{"Ann", ""}, Turn: 3}
+	s := wire.State{Cells: p.Cells(), Pool: wire.Counts{White: 6, Grey: 8, Black: 10}, Players: [2]string{"Ann", ""}, Turn: 3}
 	g := referee.Guidance{Status: "P1 to move: place a marble, then remove a free ring",
 		Parts: []referee.Message{referee.Msg("guide.to-move", referee.Msg("guide.player", 1), referee.Msg("guide.place-and-remove"))}}
 	for _, tc := range []struct {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 func TestLines(t *testing.T) {
@@ -85,7 +85,7 @@ func TestClockText(t *testing.T) {
 // The state's clocks reach the screen and the terminal view.
 func TestClockFromState(t *testing.T) {
 	rem, run := [2]int64{61_000, 1_500_000}, 0
-	s := live.State{ToMove: 0, Phase: "place", Cells: strings.Repeat("o", 37), Clock: live.Clock{Control: "sudden:25m", Remaining: &rem, Running: &run}}
+	s := wire.State{ToMove: 0, Phase: "place", Cells: strings.Repeat("o", 37), Clock: wire.Clock{Control: "sudden:25m", Remaining: &rem, Running: &run}}
 	st := ScreenStatus(s, referee.Guidance{}, nil)
 	if st.Clock == nil || st.Clock.Remaining != rem || st.Clock.Running != 0 {
 		t.Fatalf("screen clock %+v", st.Clock)
@@ -97,7 +97,7 @@ func TestClockFromState(t *testing.T) {
 	if !strings.Contains(term, "clock sudden:25m  1:01") || !strings.Contains(term, "25:00") {
 		t.Errorf("terminal view:\n%s", term)
 	}
-	s.Clock = live.Clock{Control: "none"}
+	s.Clock = wire.Clock{Control: "none"}
 	if ScreenStatus(s, referee.Guidance{}, nil).Clock != nil || strings.Contains(Terminal(s, engine.MustStandardBoard("37"), referee.Guidance{}), "clock") {
 		t.Error("a game without a time control shows clocks")
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/internal/background"
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // TestScanGoesOnWhileTheEngineThinks: the engine moves first on 61 rings
@@ -79,10 +79,10 @@ func TestScanGoesOnWhileTheEngineThinks(t *testing.T) {
 // statePub hands every published state to a channel.
 type statePub struct {
 	pub
-	states chan live.State
+	states chan wire.State
 }
 
-func (p *statePub) State(s live.State) {
+func (p *statePub) State(s wire.State) {
 	select {
 	case p.states <- s:
 	default:
@@ -94,7 +94,7 @@ func (p *statePub) State(s live.State) {
 func TestHintButton(t *testing.T) {
 	w := wiring.Reference()
 	_, rig, _, cal := simRig(t, w)
-	p := &statePub{states: make(chan live.State, 64)}
+	p := &statePub{states: make(chan wire.State, 64)}
 	n, err := New(Options{BoardID: "h", Variant: "37", First: 0, Rig: rig, Calibration: cal, Publisher: p,
 		Play: &controller.Play{Engine: 1, Level: 1}})
 	if err != nil {

@@ -13,10 +13,10 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/sim"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // TestLockstepGame runs a board on the lockstep clock: a participant plays
@@ -79,7 +79,7 @@ func TestLockstepGame(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var played error
-	var ended live.State
+	var ended wire.State
 	ls.Go(func(p *timebase.Participant) {
 		defer cancel()
 		opt := physical.DefaultOptions

@@ -35,11 +35,11 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
 	"github.com/zertzboard/zertzboard/sensors/pipeline"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // Command is an instruction from outside the board: the buttons, or
@@ -728,7 +728,7 @@ type screens struct {
 	log    *slog.Logger
 	mu     sync.Mutex
 	g      referee.Guidance
-	s      live.State
+	s      wire.State
 	m      *wiring.Mount
 	fault  []string
 	system string // a fault outside the sensors (SetFault), shown first
@@ -739,7 +739,7 @@ type screens struct {
 	leds   []color.NRGBA
 	// clock, if set, reads the clocks as of the latest frame: while one
 	// runs the screen counts down between states.
-	clock func() live.Clock
+	clock func() wire.Clock
 }
 
 // clockRefresh is how often the screen redraws a running clock.
@@ -753,7 +753,7 @@ func newScreens(r *open.Rig, term io.Writer, log *slog.Logger, lang i18n.Lang) *
 }
 
 // Show implements controller.Display.
-func (d *screens) Show(g referee.Guidance, s live.State) {
+func (d *screens) Show(g referee.Guidance, s wire.State) {
 	d.mu.Lock()
 	d.g, d.s = g, s
 	d.mu.Unlock()

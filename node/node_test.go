@@ -18,22 +18,22 @@ import (
 	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 type pub struct {
 	mu    sync.Mutex
-	moves []live.MoveMessage
-	last  live.State
+	moves []wire.MoveMessage
+	last  wire.State
 }
 
-func (p *pub) State(s live.State)      { p.mu.Lock(); p.last = s; p.mu.Unlock() }
-func (p *pub) Move(m live.MoveMessage) { p.mu.Lock(); p.moves = append(p.moves, m); p.mu.Unlock() }
+func (p *pub) State(s wire.State)      { p.mu.Lock(); p.last = s; p.mu.Unlock() }
+func (p *pub) Move(m wire.MoveMessage) { p.mu.Lock(); p.moves = append(p.moves, m); p.mu.Unlock() }
 func (p *pub) Event(referee.Event)     {}
 func (p *pub) Record([]byte)           {}
 

@@ -12,8 +12,8 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/scan"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // stallPub blocks the goroutine that publishes, once armed, until
@@ -36,8 +36,8 @@ func (p *stallPub) stall() {
 		<-p.release
 	}
 }
-func (p *stallPub) State(live.State)      { p.stall() }
-func (p *stallPub) Move(live.MoveMessage) { p.stall() }
+func (p *stallPub) State(wire.State)      { p.stall() }
+func (p *stallPub) Move(wire.MoveMessage) { p.stall() }
 func (p *stallPub) Event(referee.Event)   { p.stall() }
 func (p *stallPub) Record([]byte)         {}
 

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // BenchmarkHandle is the cost of one state message: decode, render the
@@ -198,7 +198,7 @@ func hallBench(b *testing.B, viewers int, whole bool) {
 	follow(b, s, mb)
 	ids := make([]string, boards)
 	pubs := make([]*board, boards)
-	states := make([][]live.State, boards)
+	states := make([][]wire.State, boards)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("hall-%02d", i+1)
 		pubs[i] = newBoard(b, mb, ids[i])

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // domView is what the test reads back from the page.
@@ -81,7 +81,7 @@ func checkPosition(t *testing.T, got domView, rec *record.Record, rep *record.Re
 
 // pickTurn is a mid-game turn whose last move is a capture with the next
 // player to place, for a telling screenshot; else the middle turn.
-func pickTurn(states []live.State) int {
+func pickTurn(states []wire.State) int {
 	for n := len(states) / 2; n < len(states)-1; n++ {
 		if lm := states[n].LastMove; lm != nil && lm.Move.Kind == "capture" && len(lm.Move.Path) > 2 && states[n].Phase == "place" {
 			return n
@@ -166,7 +166,7 @@ func browseGame(t *testing.T, br *browser, variant string) {
 	publishEvent(referee.Pending{Player: st.ToMove, Need: "remove a free ring", Cells: []string{vacant}})
 	br.waitFor("the pending banner", fmt.Sprintf(`document.querySelector('.banner.pending') && document.querySelector('.need[data-cell="%s"]')`, vacant))
 	publishEvent(referee.Illegal{Player: st.ToMove, Reason: "a marble was moved", Rule: "placement",
-		Cells: []referee.CellFix{{Cell: marble, Is: "o", Should: string(st.Cells[slices.IndexFunc(st.Layout, func(c live.Cell) bool { return c.Label == marble })])}, {Cell: vacant, Is: "w", Should: "o"}}})
+		Cells: []referee.CellFix{{Cell: marble, Is: "o", Should: string(st.Cells[slices.IndexFunc(st.Layout, func(c wire.Cell) bool { return c.Label == marble })])}, {Cell: vacant, Is: "w", Should: "o"}}})
 	br.waitFor("the illegal banner", fmt.Sprintf(`document.querySelector('.banner.illegal') && !document.querySelector('.banner.pending') && document.querySelector('.fix[data-cell="%s"]') && document.querySelector('.fix[data-cell="%s"]')`, marble, vacant))
 	br.screenshot("scoreboard-" + variant + "-illegal.png")
 	publishEvent(referee.Restored{Player: st.ToMove})

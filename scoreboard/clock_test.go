@@ -14,13 +14,13 @@ import (
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // clocked is st with clocks: remaining times, whose runs (-1 none), paused.
-func clocked(t testing.TB, st live.State, control string, remaining [2]int64, running int, paused bool) []byte {
+func clocked(t testing.TB, st wire.State, control string, remaining [2]int64, running int, paused bool) []byte {
 	t.Helper()
-	st.Clock = live.Clock{Control: control, Remaining: &remaining, Paused: paused}
+	st.Clock = wire.Clock{Control: control, Remaining: &remaining, Paused: paused}
 	if running >= 0 {
 		st.Clock.Running = &running
 	}
@@ -77,7 +77,7 @@ func TestClockRendering(t *testing.T) {
 		t.Errorf("flag fall, drawn:\n%s", h)
 	}
 	over.Result, over.Winner = "resignation", &w
-	over.ResultNote, over.Clock = "<b>left the hall</b>", live.Clock{Control: "none"}
+	over.ResultNote, over.Clock = "<b>left the hall</b>", wire.Clock{Control: "none"}
 	s.Handle("zertz/t1/state", mustJSON(t, over))
 	if h, _ := s.Current("t1"); strings.Contains(h, `class="clock`) || !strings.Contains(h, "resigned") || !strings.Contains(h, "Arbiter: &lt;b&gt;left the hall&lt;/b&gt;") {
 		t.Errorf("resignation with a note, no time control:\n%s", h)

@@ -19,7 +19,7 @@
 //   - console: operators' sessions, the log-in limiter and actions.
 //
 // It reads the MQTT topics of docs/CONTRACTS.md (section 5):
-// <prefix>+/state (the retained live.State), +/status (online/offline),
+// <prefix>+/state (the retained wire.State), +/status (online/offline),
 // +/events (pending, illegal, …) and +/moves. Feed it with Follow (a paho
 // client, for "zertzboard scoreboard") or by calling Handle from an
 // in-process subscription (the daemon's embedded broker).

@@ -10,15 +10,15 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // planState is a state with the fields issue 14's plan adds (clock,
-// result_note, takeback_request, game_id); once live.State has them the
+// result_note, takeback_request, game_id); once wire.State has them the
 // outer fields shadow its own, with the same JSON.
 type planState struct {
-	live.State
+	wire.State
 	Clock      ClockState       `json:"clock"`
 	ResultNote string           `json:"result_note"`
 	Takeback   *TakebackRequest `json:"takeback_request"`
@@ -42,7 +42,7 @@ type fakeBoard struct {
 	refuse map[string]string
 }
 
-func newFakeBoard(t testing.TB, brokerURL, user, pass, id string, st live.State, rec *record.Record) *fakeBoard {
+func newFakeBoard(t testing.TB, brokerURL, user, pass, id string, st wire.State, rec *record.Record) *fakeBoard {
 	t.Helper()
 	fb := &fakeBoard{t: t, id: id, rec: rec, refuse: map[string]string{}}
 	fb.st.State = st

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // TestBrowserHall: the tournament view of a hall of 12 boards, open in
@@ -27,7 +27,7 @@ func TestBrowserHall(t *testing.T) {
 	follow(t, s, mb)
 	ids := make([]string, boards)
 	pubs := make([]*board, boards)
-	states := make([][]live.State, boards)
+	states := make([][]wire.State, boards)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("hall-%02d", i+1)
 		pubs[i] = newBoard(t, mb, ids[i])
@@ -45,7 +45,7 @@ func TestBrowserHall(t *testing.T) {
 	// QoS 1 messages for a client more than 64 behind.
 	n := len(states[0])
 	seqOf := func(id string) uint64 {
-		var st live.State
+		var st wire.State
 		if b := s.State(id); b != nil && json.Unmarshal(b, &st) == nil {
 			return st.Seq
 		}
@@ -56,7 +56,7 @@ func TestBrowserHall(t *testing.T) {
 			if k := step - i; k >= 0 && k < n {
 				st := states[i][k]
 				run := st.ToMove
-				st.Clock = live.Clock{Control: "sudden:10m", Remaining: &[2]int64{600000 - int64(k)*1000, 600000 - int64(k)*900}, Running: &run}
+				st.Clock = wire.Clock{Control: "sudden:10m", Remaining: &[2]int64{600000 - int64(k)*1000, 600000 - int64(k)*900}, Running: &run}
 				if st.Phase == "over" {
 					st.Clock.Running = nil
 				}

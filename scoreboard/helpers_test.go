@@ -19,11 +19,11 @@ import (
 
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"github.com/zertzboard/zertzboard/scoreboard/stream/streamtest"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // wait bounds every wait on a condition; tests finish far sooner.
@@ -81,13 +81,13 @@ func sampleGameOf(t testing.TB, variant string, minTurns int) (*record.Record, *
 
 // gameStates are the states of a replayed game after 0, 1, … turns, as a
 // referee resumed at each turn describes them; seq is turns+1.
-func gameStates(t testing.TB, rec *record.Record, rep *record.Replay, boardID string) []live.State {
+func gameStates(t testing.TB, rec *record.Record, rep *record.Replay, boardID string) []wire.State {
 	t.Helper()
 	b, rules, err := rec.Board()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []live.State
+	var out []wire.State
 	for n := 0; n <= rep.Game.Len(); n++ {
 		g := rep.Game.Clone()
 		if err := g.Undo(rep.Game.Len() - n); err != nil {
@@ -97,12 +97,12 @@ func gameStates(t testing.TB, rec *record.Record, rep *record.Replay, boardID st
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, live.Snapshot(ref, boardID, rec.Players, uint64(n+1), int64(n)*1000))
+		out = append(out, wire.Snapshot(ref, boardID, rec.Players, uint64(n+1), int64(n)*1000))
 	}
 	return out
 }
 
-func stateJSON(t testing.TB, s live.State) []byte {
+func stateJSON(t testing.TB, s wire.State) []byte {
 	t.Helper()
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -185,7 +185,7 @@ func (b *board) publish(topic string, qos byte, retain bool, payload []byte) {
 	}
 }
 
-func (b *board) state(s live.State) { b.t.Helper(); b.publish("state", 1, true, stateJSON(b.t, s)) }
+func (b *board) state(s wire.State) { b.t.Helper(); b.publish("state", 1, true, stateJSON(b.t, s)) }
 func (b *board) status(s string)    { b.t.Helper(); b.publish("status", 1, true, []byte(s)) }
 func (b *board) event(body referee.Body) {
 	b.t.Helper()
@@ -338,11 +338,11 @@ func (c *sseClient) nextSeq(t testing.TB, seq uint64) sseView {
 }
 
 // newState is the opening state of a standard board.
-func newState(t testing.TB, board string, players [2]string) live.State {
+func newState(t testing.TB, board string, players [2]string) wire.State {
 	t.Helper()
 	ref, err := referee.New(referee.Config{Board: engine.MustStandardBoard(board), Rules: engine.Standard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return live.Snapshot(ref, "t1", players, 1, 0)
+	return wire.Snapshot(ref, "t1", players, 1, 0)
 }

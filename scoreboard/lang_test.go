@@ -11,10 +11,10 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // verbRE matches the fmt verbs of the catalogue's messages.
@@ -26,7 +26,7 @@ func pageViews(t *testing.T) []view.Board {
 	t.Helper()
 	rec, rep := sampleGame(t, 20)
 	states := gameStates(t, rec, rep, "t1")
-	var capture, place *live.State
+	var capture, place *wire.State
 	for i := range states {
 		switch states[i].Phase {
 		case "capture":
@@ -49,9 +49,9 @@ func pageViews(t *testing.T) []view.Board {
 	unnamed.Players = [2]string{"", ""}
 	unnamed.Rules, unnamed.Mode = "blitz", "tournament"
 	win := *place
-	win.Analysis = &live.Analysis{Report: solve.Report{ForcedWin: &solve.ReportWin{Player: 0, Turns: 2, Line: []string{"WD4-A1"}}}, MaxTurns: 3, Depth: 2}
+	win.Analysis = &wire.Analysis{Report: solve.Report{ForcedWin: &solve.ReportWin{Player: 0, Turns: 2, Line: []string{"WD4-A1"}}}, MaxTurns: 3, Depth: 2}
 	none := *place
-	none.Analysis = &live.Analysis{MaxTurns: 3, Depth: 3}
+	none.Analysis = &wire.Analysis{MaxTurns: 3, Depth: 3}
 	need := referee.Msg("need.remove-free-ring")
 	why := referee.Message{Key: referee.RuleKey("ring-not-free"), Text: "ring A1 is not free: it holds a marble"}
 	faults := referee.Msg("fault.list", []referee.Message{referee.Msg("fault.drifting", "E5"), referee.Msg("fault.stuck", "C3")})
@@ -78,8 +78,8 @@ func pageViews(t *testing.T) []view.Board {
 	}
 	paused := *place
 	views := []view.Board{{ID: "t1"}, {ID: "t1", Status: "offline"}, {ID: "t1", State: capture, Status: "online"}, {ID: "t1", State: &over},
-		{ID: "t1", State: &paused, Clock: &live.Clock{Control: "fischer:20m+10s", Remaining: &[2]int64{60_000, 5_000}, Paused: true}},
-		{ID: "t1", State: place, Clock: &live.Clock{Control: "sudden:25m", Remaining: &[2]int64{60_000, 5_000}}},
+		{ID: "t1", State: &paused, Clock: &wire.Clock{Control: "fischer:20m+10s", Remaining: &[2]int64{60_000, 5_000}, Paused: true}},
+		{ID: "t1", State: place, Clock: &wire.Clock{Control: "sudden:25m", Remaining: &[2]int64{60_000, 5_000}}},
 		{ID: "t1", State: &unnamed}, {ID: "t1", State: &win}, {ID: "t1", State: &none}}
 	views = append(views, ends...)
 	for _, n := range notices {

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // The arbiter console and the results read a board's topics on their own,
@@ -134,7 +134,7 @@ func (o *observer) changes() (<-chan struct{}, uint64) {
 // message is one MQTT message decoded once, for both its readers: the
 // views (boards.go Handle) and the console and results (the observer).
 type message struct {
-	state    *live.State // kind state: nil when the retained state was cleared
+	state    *wire.State // kind state: nil when the retained state was cleared
 	op       *opState    // the same state, as the console and results read it
 	rec      *recInfo    // kind record: nil when cleared
 	status   string      // kind status: the whole payload, trimmed
@@ -156,7 +156,7 @@ func decodeMessage(kind string, payload []byte) (message, error) {
 	switch kind {
 	case "state":
 		if len(payload) > 0 {
-			m.state = new(live.State)
+			m.state = new(wire.State)
 			if err := json.Unmarshal(payload, m.state); err != nil {
 				return m, err
 			}
@@ -183,7 +183,7 @@ func decodeMessage(kind string, payload []byte) (message, error) {
 }
 
 // opStateOf is the part of a state the console and the results read.
-func opStateOf(s *live.State) *opState {
+func opStateOf(s *wire.State) *opState {
 	st := &opState{Seq: s.Seq, T: s.T, Published: s.PublishedMS, Variant: s.Variant, Mode: s.Mode, Players: s.Players,
 		ToMove: s.ToMove, Phase: s.Phase, Turn: s.Turn, Winner: s.Winner, Result: s.Result, ResultNote: s.ResultNote,
 		Missed: s.Missed, GameID: s.GameID, Status: s.Status, DeadCells: s.DeadCells}

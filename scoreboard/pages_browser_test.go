@@ -13,8 +13,8 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // The pages at a phone's, a tablet's and a 1080p screen's size, the
@@ -145,7 +145,7 @@ func recordUpToNamed(rec *record.Record, rep *record.Replay, n int) *record.Reco
 }
 
 // feed hands the scoreboard a state as its board publishes it, with clocks.
-func (f *pagesFixture) feed(board string, st live.State, gameID string, rem [2]int64) {
+func (f *pagesFixture) feed(board string, st wire.State, gameID string, rem [2]int64) {
 	ps := planState{State: st, GameID: gameID}
 	ps.Clock = ClockState{Control: "sudden:10m", RemainingMS: &rem}
 	if st.Phase != "over" {
@@ -312,7 +312,7 @@ func TestBrowserOverlayLayouts(t *testing.T) {
 	f := newPagesFixture(t)
 	// A forced win on t2, for the analysis line.
 	st := gameStates(t, f.live, f.liveRep, "t2")[f.liveN]
-	st.Analysis = &live.Analysis{MaxTurns: 2, Depth: 1}
+	st.Analysis = &wire.Analysis{MaxTurns: 2, Depth: 1}
 	st.Analysis.ForcedWin = forcedWinOf(t, f.live, f.liveRep, f.liveN)
 	f.feed("t2", st, "t2-1", remainingAfter(f.liveN))
 	type overlayCheck struct {

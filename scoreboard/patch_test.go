@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
@@ -33,7 +33,7 @@ func viewsOf(t *testing.T, variant string) (boards, index []*stream.Node) {
 	s.Handle("zertz/t0/status", []byte("online"))
 	for i, st := range states {
 		run := st.ToMove
-		st.Clock = live.Clock{Control: "fischer:5m+3s", Remaining: &[2]int64{300000 - int64(i)*1000, 299000 - int64(i)*900}, Running: &run, Paused: i%7 == 3}
+		st.Clock = wire.Clock{Control: "fischer:5m+3s", Remaining: &[2]int64{300000 - int64(i)*1000, 299000 - int64(i)*900}, Running: &run, Paused: i%7 == 3}
 		if st.Phase == "over" {
 			st.Clock.Running = nil
 		}

@@ -19,13 +19,13 @@ import (
 
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // finishedGame is a 37-ring sample game that ends on the board (a winning
 // set or a full board), with its states, as a board publishes them.
-func finishedGame(t testing.TB, boardID string) (*record.Record, *record.Replay, []live.State) {
+func finishedGame(t testing.TB, boardID string) (*record.Record, *record.Replay, []wire.State) {
 	t.Helper()
 	files, err := samples.Records(samples.BuiltinDir())
 	if err != nil {
@@ -60,7 +60,7 @@ func recordJSON(t testing.TB, rec *record.Record) []byte {
 // playGame feeds s a whole game as a board publishes it: each state, then
 // the record of the turns so far. With recordFirst, the record comes
 // before its state (as retained messages may on a new subscription).
-func playGame(t testing.TB, s *Server, id string, rec *record.Record, rep *record.Replay, states []live.State, gameID string, recordFirst bool) {
+func playGame(t testing.TB, s *Server, id string, rec *record.Record, rep *record.Replay, states []wire.State, gameID string, recordFirst bool) {
 	t.Helper()
 	for n, st := range states {
 		ps := planState{State: st, GameID: gameID}

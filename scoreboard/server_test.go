@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 func TestWebHardening(t *testing.T) {
 	s := New(Options{Logger: testLogger(t)})
 	defer s.Close()
-	s.Handle("zertz/b1/state", stateJSON(t, live.State{Schema: live.Schema, Seq: 3, BoardID: "b1", Board: "37", Variant: "37",
+	s.Handle("zertz/b1/state", stateJSON(t, wire.State{Schema: wire.Schema, Seq: 3, BoardID: "b1", Board: "37", Variant: "37",
 		Cells: strings.Repeat("o", 37), Phase: "place"}))
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()

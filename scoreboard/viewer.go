@@ -18,11 +18,11 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // The game viewer: a finished game (/results/GAME) or the live game of a
@@ -107,7 +107,7 @@ type posSearch struct {
 	Nodes    int64            `json:"nodes"`
 	Over     bool             `json:"over"`             // the game is over here
 	Winner   *int             `json:"winner,omitempty"` // who won, when over
-	an       *live.Analysis
+	an       *wire.Analysis
 }
 
 // replayed is a game's record replayed, to show any of its positions.
@@ -149,14 +149,14 @@ func (g *replayed) turns() int { return g.rep.Game.Len() }
 
 // state is the game after n turns, as a board would publish it, and the
 // clocks then.
-func (g *replayed) state(n int) (live.State, *live.Clock) {
+func (g *replayed) state(n int) (wire.State, *wire.Clock) {
 	b, rules, _ := g.rec.Board()
 	game := g.rep.Game.Clone()
 	_ = game.Undo(g.turns() - n)
 	ref, err := referee.New(referee.Config{Board: b, Rules: rules, Game: game})
-	var s live.State
+	var s wire.State
 	if err == nil {
-		s = live.Snapshot(ref, g.board, g.rec.Players, uint64(n+1), 0)
+		s = wire.Snapshot(ref, g.board, g.rec.Players, uint64(n+1), 0)
 	}
 	if e := g.end; e != nil && n == g.turns() && e.Reason != "" {
 		s.Phase, s.Winner, s.Result, s.ResultNote = "over", e.Winner, e.Reason, e.Note
@@ -164,7 +164,7 @@ func (g *replayed) state(n int) (live.State, *live.Clock) {
 	if g.control == nil {
 		return s, nil
 	}
-	c := &live.Clock{Control: g.rec.Clock.Control, IncrementMS: g.control.IncMS()}
+	c := &wire.Clock{Control: g.rec.Clock.Control, IncrementMS: g.control.IncMS()}
 	var rem [2]int64
 	switch {
 	case n == 0:
@@ -180,7 +180,7 @@ func (g *replayed) state(n int) (live.State, *live.Clock) {
 
 // render is the view of the position after n turns, with its search if
 // an is not nil.
-func (g *replayed) render(n int, l i18n.Lang, an *live.Analysis) string {
+func (g *replayed) render(n int, l i18n.Lang, an *wire.Analysis) string {
 	s, c := g.state(n)
 	if an != nil && s.Phase != "over" {
 		s.Analysis = an
@@ -225,7 +225,7 @@ func (vw *viewer) search(ctx context.Context, g *replayed, n int) (*posSearch, e
 	}
 	rep := res.Report(p.Board(), time.Since(t0).Milliseconds())
 	ps := &posSearch{N: n, Mover: p.ToMove(), Win: rep.ForcedWin, Depth: res.Depth, Complete: res.Complete, Nodes: res.Nodes,
-		an: &live.Analysis{Report: rep, MaxTurns: viewerMaxTurns, Depth: res.Depth}}
+		an: &wire.Analysis{Report: rep, MaxTurns: viewerMaxTurns, Depth: res.Depth}}
 	if r := p.Result(); r.Over {
 		ps.Over = true
 		if r.Winner >= 0 {
@@ -403,7 +403,7 @@ func (s *Server) servePosition(w http.ResponseWriter, r *http.Request, g *replay
 		http.Error(w, "scoreboard: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	var an *live.Analysis
+	var an *wire.Analysis
 	if !opt.NoAnalysis && r.URL.Query().Has("analysis") {
 		ps, err := s.vw.search(r.Context(), g, n)
 		if errors.Is(err, errBusy) {

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine/solve"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 func TestMissedWins(t *testing.T) {
@@ -83,7 +83,7 @@ func TestViewerRoutes(t *testing.T) {
 func TestLabelsAboveArrows(t *testing.T) {
 	rec, rep := sampleGame(t, 20)
 	st := gameStates(t, rec, rep, "t1")[12]
-	st.Analysis = &live.Analysis{MaxTurns: 2}
+	st.Analysis = &wire.Analysis{MaxTurns: 2}
 	st.Analysis.ForcedWin = forcedWinOf(t, rec, rep, 12)
 	svg := view.BoardSVG(&st, nil)
 	line, labels := strings.Index(svg, `class="analysis-line"`), strings.Index(svg, `<g class="labels">`)
@@ -106,7 +106,7 @@ func TestLabelsAboveArrows(t *testing.T) {
 	}
 }
 
-// TestOpStateOf: a state decoded once (live.State) gives the console and
+// TestOpStateOf: a state decoded once (wire.State) gives the console and
 // the results exactly what decoding the payload into their own fields
 // gave, clocks, take-back request and question included.
 func TestOpStateOf(t *testing.T) {
@@ -114,16 +114,16 @@ func TestOpStateOf(t *testing.T) {
 	states := gameStates(t, rec, rep, "t1")
 	run, rem := 1, [2]int64{61000, 59000}
 	q := &referee.Question{ID: 3, Turn: 12, Cell: "D4", About: "which", Options: []string{"a", "b"}, Provisional: 1, Text: "?"}
-	variants := []func(*live.State){
-		func(*live.State) {},
-		func(s *live.State) {
-			s.Clock = live.Clock{Control: "fischer:5m+3s", Remaining: &rem, Running: &run, Paused: true, IncrementMS: 3000}
-			s.TakebackRequest = &live.TakebackRequest{Turn: 9, By: 1}
+	variants := []func(*wire.State){
+		func(*wire.State) {},
+		func(s *wire.State) {
+			s.Clock = wire.Clock{Control: "fischer:5m+3s", Remaining: &rem, Running: &run, Paused: true, IncrementMS: 3000}
+			s.TakebackRequest = &wire.TakebackRequest{Turn: 9, By: 1}
 			s.Question, s.DeadCells, s.GameID, s.PublishedMS, s.ResultNote = q, []string{"A1"}, "t1-4", 1700000000000, "note"
 		},
-		func(s *live.State) { s.Clock = live.Clock{} },
+		func(s *wire.State) { s.Clock = wire.Clock{} },
 	}
-	for i, st := range []live.State{states[0], states[13], states[len(states)-1]} {
+	for i, st := range []wire.State{states[0], states[13], states[len(states)-1]} {
 		for j, change := range variants {
 			change(&st)
 			payload := stateJSON(t, st)

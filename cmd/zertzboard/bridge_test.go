@@ -23,9 +23,9 @@ import (
 	"github.com/zertzboard/zertzboard/hall"
 	"github.com/zertzboard/zertzboard/internal/mosquittotest"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/scoreboard"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // linkProxy stands for the network between a hall and the centre: it
@@ -303,7 +303,7 @@ func TestBridge(t *testing.T) {
 
 	// The operator's watcher keeps its session on the centre across the
 	// centre's restart (the centre persists it), so it misses no move.
-	op := &hallWatch{moves: map[string][]moveMsg{}, state: map[string]live.State{}, record: map[string][]byte{},
+	op := &hallWatch{moves: map[string][]moveMsg{}, state: map[string]wire.State{}, record: map[string][]byte{},
 		events: map[string][]string{}, changed: make(chan struct{}, 1), dedup: true}
 	opConnected := make(chan struct{}, 1)
 	o := paho.NewClientOptions().AddBroker("tcp://" + centre.Addr()).SetClientID("bridge-operator").SetUsername("arbiter").SetPassword("arbiter-pw").

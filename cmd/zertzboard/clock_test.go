@@ -13,8 +13,8 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // TestSimClockAccuracy plays a real game on the simulator with a Fischer
@@ -67,7 +67,7 @@ func TestSimClockAccuracy(t *testing.T) {
 				commits[mv.Turn] = commit{mv.T, wall}
 			}
 		case strings.HasSuffix(topic, "/state"):
-			var s live.State
+			var s wire.State
 			if json.Unmarshal(m.Payload(), &s) == nil && startT < 0 && s.Clock.Running != nil && s.Turn == 0 {
 				startT = s.T // the first player's clock started with the set-up board
 			}
@@ -180,7 +180,7 @@ func TestArbiterCommandsOverMQTT(t *testing.T) {
 		cmd.Wait()
 	}()
 	state := "http://" + web + "/state.json"
-	pollState(t, state, func(s live.State) bool { return s.Turn >= 2 })
+	pollState(t, state, func(s wire.State) bool { return s.Turn >= 2 })
 
 	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID("arbiter").SetUsername("board").SetPassword("pw")
 	c := paho.NewClient(o)
@@ -235,17 +235,17 @@ func TestArbiterCommandsOverMQTT(t *testing.T) {
 		}
 	}
 	send("pause", `{"id":"p1"}`, "p1", "command-accepted")
-	s := pollState(t, state, func(s live.State) bool { return s.Clock.Paused })
+	s := pollState(t, state, func(s wire.State) bool { return s.Clock.Paused })
 	if s.Clock.Running != nil || s.Clock.Control != "sudden:10m" {
 		t.Errorf("paused: %+v", s.Clock)
 	}
 	send("add-time", `{"player":1,"ms":60000,"id":"a1"}`, "a1", "command-accepted")
-	pollState(t, state, func(s live.State) bool { return (*s.Clock.Remaining)[1] > 600_000 })
+	pollState(t, state, func(s wire.State) bool { return (*s.Clock.Remaining)[1] > 600_000 })
 	send("resume", `{"id":"r1"}`, "r1", "command-accepted")
 	send("resume", `{"id":"r2"}`, "r2", "command-refused the game is not paused")
 	send("add-time", `{"player":1,"ms":0,"id":"a2"}`, "a2", "command-refused")
 	send("declare-result", `{"result":"adjudication","winner":1,"note":"arbiter's ruling","id":"d1"}`, "d1", "command-accepted")
-	s = pollState(t, state, func(s live.State) bool { return s.Phase == "over" })
+	s = pollState(t, state, func(s wire.State) bool { return s.Phase == "over" })
 	if s.Result != "adjudication" || s.Winner == nil || *s.Winner != 1 || s.ResultNote != "arbiter's ruling" || s.Clock.Running != nil {
 		t.Errorf("after declare-result: result %q winner %v note %q clock %+v", s.Result, s.Winner, s.ResultNote, s.Clock)
 	}

@@ -21,11 +21,11 @@ import (
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sim"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // TestConsoleEndToEnd: the arbiter console of a board's own scoreboard
@@ -139,8 +139,8 @@ func TestConsoleEndToEnd(t *testing.T) {
 		}
 		return r
 	}
-	state := func() live.State {
-		var s live.State
+	state := func() wire.State {
+		var s wire.State
 		json.Unmarshal(getBody("/state.json"), &s)
 		return s
 	}

@@ -17,8 +17,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // TestMain lets the tests run the test binary as zertzboard itself, to
@@ -62,13 +62,13 @@ func startZertzboard(t *testing.T, args ...string) (*exec.Cmd, *logBuffer) {
 }
 
 // pollState reads /state.json until ok says so or the deadline passes.
-func pollState(t *testing.T, url string, ok func(live.State) bool) live.State {
+func pollState(t *testing.T, url string, ok func(wire.State) bool) wire.State {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		resp, err := http.Get(url)
 		if err == nil {
-			var s live.State
+			var s wire.State
 			err = json.NewDecoder(resp.Body).Decode(&s)
 			resp.Body.Close()
 			if err == nil && ok(s) {
@@ -78,7 +78,7 @@ func pollState(t *testing.T, url string, ok func(live.State) bool) live.State {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("no satisfying state from %s in time", url)
-	return live.State{}
+	return wire.State{}
 }
 
 // TestSimSurvivesSIGKILL kills the daemon with SIGKILL mid-game and starts
@@ -102,7 +102,7 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	state := "http://" + web + "/state.json"
 
 	cmd, out := startZertzboard(t, args...)
-	pollState(t, state, func(s live.State) bool { return s.Turn >= 8 })
+	pollState(t, state, func(s wire.State) bool { return s.Turn >= 8 })
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 
 	restarted := time.Now()
 	cmd, out = startZertzboard(t, args...)
-	first := pollState(t, state, func(live.State) bool { return true })
+	first := pollState(t, state, func(wire.State) bool { return true })
 	downFor := time.Since(restarted)
 	b := committed.Game.Position().Board()
 	var moves []string

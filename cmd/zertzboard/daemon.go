@@ -23,10 +23,10 @@ import (
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/internal/logguard"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // daemon is what "run" and "sim" share: a node, the MQTT broadcast (with
@@ -106,8 +106,8 @@ type mqttOut struct {
 	log *slog.Logger
 }
 
-func (o mqttOut) State(s live.State)      { o.check(o.p.PublishState(s)) }
-func (o mqttOut) Move(m live.MoveMessage) { o.check(o.p.PublishMove(m)) }
+func (o mqttOut) State(s wire.State)      { o.check(o.p.PublishState(s)) }
+func (o mqttOut) Move(m wire.MoveMessage) { o.check(o.p.PublishMove(m)) }
 func (o mqttOut) Event(e referee.Event) {
 	if e.Body.Kind() == "journal-damaged" {
 		// Found at start-up, before the broker is reached: said after

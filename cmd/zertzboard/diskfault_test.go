@@ -11,7 +11,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // TestSimSurvivesItsStoreDisk takes the MQTT store's directory away
@@ -40,7 +40,7 @@ func TestSimSurvivesItsStoreDisk(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			if strings.HasSuffix(m.Topic(), "/state") {
-				var s live.State
+				var s wire.State
 				if json.Unmarshal(m.Payload(), &s) == nil {
 					seq = s.Seq
 				}

@@ -13,14 +13,14 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // viewer is an MQTT subscriber of a board's topics on the embedded broker.
 type viewer struct {
 	mu     sync.Mutex
-	state  live.State
+	state  wire.State
 	record []byte
 	events []string // event kinds
 	status string
@@ -60,7 +60,7 @@ func watchBoard(t *testing.T, addr, board string) *viewer {
 		defer v.mu.Unlock()
 		switch topic := m.Topic(); {
 		case strings.HasSuffix(topic, "/state"):
-			var s live.State
+			var s wire.State
 			if json.Unmarshal(m.Payload(), &s) == nil && s.Seq >= v.state.Seq {
 				v.state = s
 			}
@@ -140,7 +140,7 @@ func TestSimSIGTERMDeliversTheEnd(t *testing.T) {
 	cmd, out := startZertzboard(t, "sim", "--game", game, "--speed", "10", "--settle", "40", "--board-id", "term",
 		"--mqtt-listen", addr, "--ws-listen", "off", "--http", web, "--journal", jpath)
 	v := watchBoard(t, addr, "term")
-	pollState(t, "http://"+web+"/state.json", func(s live.State) bool { return s.Turn >= 4 })
+	pollState(t, "http://"+web+"/state.json", func(s wire.State) bool { return s.Turn >= 4 })
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

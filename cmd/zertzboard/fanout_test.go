@@ -21,13 +21,13 @@ import (
 	"github.com/zertzboard/zertzboard/internal/mosquittotest"
 	"github.com/zertzboard/zertzboard/internal/nginxtest"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // fanoutStates are the states of a replayed game after 0, 1, … turns.
-func fanoutStates(t testing.TB, boardID string) []live.State {
+func fanoutStates(t testing.TB, boardID string) []wire.State {
 	t.Helper()
 	rec, err := record.ReadFile(samples.Path(bridgeGames[0]))
 	if err != nil {
@@ -41,7 +41,7 @@ func fanoutStates(t testing.TB, boardID string) []live.State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []live.State
+	var out []wire.State
 	for n := 0; n <= rep.Game.Len(); n++ {
 		g := rep.Game.Clone()
 		if err := g.Undo(rep.Game.Len() - n); err != nil {
@@ -51,7 +51,7 @@ func fanoutStates(t testing.TB, boardID string) []live.State {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, live.Snapshot(ref, boardID, rec.Players, uint64(n+1), int64(n)*1000))
+		out = append(out, wire.Snapshot(ref, boardID, rec.Players, uint64(n+1), int64(n)*1000))
 	}
 	return out
 }
@@ -157,7 +157,7 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutRe
 
 	game := fanoutStates(t, "fan")
 	pub := connectHall(t, broker, "", "", "fanout-board")
-	publish := func(st live.State) {
+	publish := func(st wire.State) {
 		t.Helper()
 		payload, err := json.Marshal(st)
 		if err != nil {

@@ -27,9 +27,9 @@ import (
 	"github.com/zertzboard/zertzboard/internal/mosquittotest"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/scoreboard"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // hallWait bounds each wait of the hall test; a hall of boards on a busy
@@ -87,7 +87,7 @@ type hallWatch struct {
 	mu      sync.Mutex
 	c       paho.Client
 	moves   map[string][]moveMsg
-	state   map[string]live.State
+	state   map[string]wire.State
 	record  map[string][]byte
 	events  map[string][]string
 	changed chan struct{}
@@ -113,7 +113,7 @@ func connectHall(t *testing.T, addr, user, password, id string) paho.Client {
 
 func watchHall(t *testing.T, addr, user, password, id string) *hallWatch {
 	t.Helper()
-	w := &hallWatch{moves: map[string][]moveMsg{}, state: map[string]live.State{}, record: map[string][]byte{},
+	w := &hallWatch{moves: map[string][]moveMsg{}, state: map[string]wire.State{}, record: map[string][]byte{},
 		events: map[string][]string{}, changed: make(chan struct{}, 1)}
 	w.c = connectHall(t, addr, user, password, id)
 	filters := map[string]byte{}
@@ -146,7 +146,7 @@ func (w *hallWatch) take(_ paho.Client, m paho.Message) {
 			w.moves[id] = append(w.moves[id], mv)
 		}
 	case "state":
-		var s live.State
+		var s wire.State
 		if json.Unmarshal(m.Payload(), &s) == nil && s.Seq >= w.state[id].Seq {
 			w.state[id] = s
 		}
@@ -461,7 +461,7 @@ func TestHall(t *testing.T) {
 	if rec, err := record.ReadJSON(bytes.NewReader(late.record[declared])); err != nil || rec.Stop.Kind != record.Resign || rec.Stop.Player != 1-winner || rec.Stop.Note != "left the hall" {
 		t.Errorf("%s: the retained record's end: %+v (%v); want player %d resigned, with the note", declared, rec.Stop, err, 1-winner)
 	}
-	finals := map[string]live.State{}
+	finals := map[string]wire.State{}
 	for _, id := range ids {
 		finals[id] = late.state[id]
 	}
@@ -477,7 +477,7 @@ func TestHall(t *testing.T) {
 		t.Errorf("the tournament view does not list %d boards", boards)
 	}
 	for i, id := range ids {
-		var st live.State
+		var st wire.State
 		want := len(games[i].Turns)
 		if id == declared {
 			want = k
@@ -597,7 +597,7 @@ func (c *consoleClient) act(board string, fields url.Values) consoleResult {
 
 // checkResults reads the scoreboard's results (CSV): every game the boards
 // finished is there, with its board, turns, result and clocks.
-func checkResults(t *testing.T, base string, finals map[string]live.State) {
+func checkResults(t *testing.T, base string, finals map[string]wire.State) {
 	t.Helper()
 	var rows [][]string
 	deadline := time.Now().Add(hallWait)

@@ -16,7 +16,7 @@ import (
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // BenchmarkSettleToState measures, on loopback, the time from the frame in
@@ -48,7 +48,7 @@ func BenchmarkSettleToState(b *testing.B) {
 	}
 	defer sub.Disconnect(0)
 	tok := sub.Subscribe("zertz/lat/state", 1, func(_ mqtt.Client, m mqtt.Message) {
-		var s live.State
+		var s wire.State
 		if json.Unmarshal(m.Payload(), &s) == nil {
 			got <- s.Seq
 		}

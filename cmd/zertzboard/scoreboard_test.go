@@ -16,8 +16,8 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/zertzboard/zertzboard/broker"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/scoreboard"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 const scoreboardWait = 10 * time.Second
@@ -172,14 +172,14 @@ func TestSimServesScoreboard(t *testing.T) {
 		}
 	})
 	base := "http://" + web
-	st := pollState(t, base+"/state.json", func(s live.State) bool { return s.Turn >= 2 })
+	st := pollState(t, base+"/state.json", func(s wire.State) bool { return s.Turn >= 2 })
 	getUntil(t, base+"/", `<a class="card online" href="/board/tv1"`)
 	// The scoreboard's view catches up with the controller's state.
 	deadline := time.Now().Add(scoreboardWait)
 	for {
 		resp, err := http.Get(base + "/board/tv1/state.json")
 		if err == nil {
-			var got live.State
+			var got wire.State
 			err = json.NewDecoder(resp.Body).Decode(&got)
 			resp.Body.Close()
 			if err == nil && got.Seq >= st.Seq {

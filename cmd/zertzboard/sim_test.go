@@ -10,15 +10,15 @@ import (
 
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // watcher collects what a board publishes.
 type watcher struct {
 	mu     sync.Mutex
 	moves  []moveMsg
-	state  live.State
+	state  wire.State
 	states int
 	record []byte
 }
@@ -40,7 +40,7 @@ func (w *watcher) take(topic string, payload []byte, _ bool) {
 			w.moves = append(w.moves, m)
 		}
 	case strings.HasSuffix(topic, "/state"):
-		var s live.State
+		var s wire.State
 		if json.Unmarshal(payload, &s) == nil && s.Seq >= w.state.Seq {
 			w.state = s
 			w.states++

@@ -7,16 +7,16 @@ import (
 	"strings"
 
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
-// The forced-win analysis (live.State.Analysis): a banner that says who
+// The forced-win analysis (wire.State.Analysis): a banner that says who
 // can force a win and how fast, with the line, and the line drawn on the
 // board as numbered arrows. Nothing is shown once the game is over.
 
 // analysisShown is the analysis to show, or nil.
-func analysisShown(s *live.State) *live.Analysis {
+func analysisShown(s *wire.State) *wire.Analysis {
 	if s == nil || s.Analysis == nil || s.Phase == "over" {
 		return nil
 	}
@@ -26,7 +26,7 @@ func analysisShown(s *live.State) *live.Analysis {
 // renderAnalysisBanner writes "Forced win for NAME in K" with the line, or
 // the small "no forced win within K" indicator, and the engine's
 // evaluation.
-func renderAnalysisBanner(b *stream.Builder, l i18n.Lang, s *live.State) {
+func renderAnalysisBanner(b *stream.Builder, l i18n.Lang, s *wire.State) {
 	a := analysisShown(s)
 	if a == nil {
 		return
@@ -57,7 +57,7 @@ func renderAnalysisBanner(b *stream.Builder, l i18n.Lang, s *live.State) {
 // and the engine's best turn. It is always in the view; pages show it
 // only on request (?eval=1 puts "eval" on the body; style.css), so that
 // one view serves every viewer.
-func renderEvalBar(b *stream.Builder, l i18n.Lang, s *live.State, a *live.Analysis) {
+func renderEvalBar(b *stream.Builder, l i18n.Lang, s *wire.State, a *wire.Analysis) {
 	if a.WinProb == nil {
 		return
 	}
@@ -77,7 +77,7 @@ func renderEvalBar(b *stream.Builder, l i18n.Lang, s *live.State, a *live.Analys
 // its path, a placement as a numbered marble of its colour with an arrow
 // to the ring it removes. The attacker's turns are drawn in one colour,
 // the defender's in another. pos maps labels to SVG coordinates.
-func analysisArrows(s *live.State, pos map[string][2]float64) string {
+func analysisArrows(s *wire.State, pos map[string][2]float64) string {
 	a := analysisShown(s)
 	if a == nil || a.ForcedWin == nil {
 		return ""

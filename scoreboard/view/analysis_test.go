@@ -6,7 +6,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 func TestParseNotation(t *testing.T) {
@@ -35,7 +35,7 @@ func TestParseNotation(t *testing.T) {
 // small indicator; nothing once the game is over or while analysis runs.
 func TestAnalysisView(t *testing.T) {
 	st := newState(t, "37", [2]string{"Ann", "Bob"})
-	st.Analysis = &live.Analysis{Report: solve.Report{
+	st.Analysis = &wire.Analysis{Report: solve.Report{
 		ForcedWin: &solve.ReportWin{Player: 0, Turns: 2, Line: []string{"BE4-D2", "E3xE5", "WB1-C2"}},
 		Complete:  true, Nodes: 3440, MS: 12}, MaxTurns: 2, Depth: 1}
 	page := RenderBoard(Board{ID: "t1", State: &st})
@@ -64,7 +64,7 @@ func TestAnalysisView(t *testing.T) {
 		t.Errorf("%d numbered steps; want 3", n)
 	}
 
-	st.Analysis = &live.Analysis{Report: solve.Report{Complete: true, Nodes: 10, MS: 1}, MaxTurns: 2, Depth: 2}
+	st.Analysis = &wire.Analysis{Report: solve.Report{Complete: true, Nodes: 10, MS: 1}, MaxTurns: 2, Depth: 2}
 	page = RenderBoard(Board{ID: "t1", State: &st})
 	if !strings.Contains(page, `<div class="banner analysis none" data-depth="2">No forced win within 2 turns</div>`) || strings.Contains(page, "aarrow") {
 		t.Errorf("no-win indicator wrong:\n%s", page)
@@ -77,7 +77,7 @@ func TestAnalysisView(t *testing.T) {
 	if page = RenderBoard(Board{ID: "t1", State: &st}); strings.Contains(page, "analysis") {
 		t.Errorf("analysis shown without one")
 	}
-	st.Analysis = &live.Analysis{Report: solve.Report{ForcedWin: &solve.ReportWin{Player: 1, Turns: 1, Line: []string{"A1xA3"}}}, MaxTurns: 2}
+	st.Analysis = &wire.Analysis{Report: solve.Report{ForcedWin: &solve.ReportWin{Player: 1, Turns: 1, Line: []string{"A1xA3"}}}, MaxTurns: 2}
 	st.Phase = "over"
 	if page = RenderBoard(Board{ID: "t1", State: &st}); strings.Contains(page, "Forced win") || strings.Contains(page, "aarrow") {
 		t.Errorf("analysis shown after the game")
@@ -97,7 +97,7 @@ func TestAnalysisView(t *testing.T) {
 // the page's language; nothing without one, or once the game is over.
 func TestEvalBar(t *testing.T) {
 	st := newState(t, "37", [2]string{"Ann", "Bob"})
-	st.Analysis = &live.Analysis{Report: solve.Report{Complete: true, Nodes: 10, MS: 1}, MaxTurns: 2, Depth: 2,
+	st.Analysis = &wire.Analysis{Report: solve.Report{Complete: true, Nodes: 10, MS: 1}, MaxTurns: 2, Depth: 2,
 		WinProb: &[2]float64{0.623, 0.377}, BestTurn: "WD4-A1", EvalDepth: 3, EvalScore: 130}
 	page := RenderBoard(Board{ID: "t1", State: &st})
 	for _, want := range []string{

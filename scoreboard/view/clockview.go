@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // maxClockMS bounds a shown time (a base of at most 6 h plus added time);
@@ -77,7 +77,7 @@ func FmtClock(ms int64) string {
 
 // controlText names a time control for the header: "sudden 25m",
 // "fischer 20m+10s"; "" for none.
-func controlText(l i18n.Lang, c *live.Clock) string {
+func controlText(l i18n.Lang, c *wire.Clock) string {
 	if c == nil || c.Control == "" || c.Control == "none" {
 		return ""
 	}
@@ -104,7 +104,7 @@ func renderClockBanners(b *stream.Builder, v Board) {
 
 // EndText is the result of a finished game, with the off-board endings
 // (time, resignation, adjudication, draw) said in words.
-func EndText(l i18n.Lang, s *live.State) string {
+func EndText(l i18n.Lang, s *wire.State) string {
 	name := func() string { return PlayerName(l, s, *s.Winner) }
 	switch s.Result {
 	case "time":

@@ -11,9 +11,9 @@ import (
 
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // Board geometry, in SVG user units. Neighbouring rings are Spacing apart;
@@ -35,7 +35,7 @@ var ringR, marbleR, miniMarbleR = num(RingRadius), num(MarbleRadius), num(Marble
 // Center is the centre of a cell in SVG coordinates. Doubled coordinates
 // put the neighbours of (x, y) at (x, y±2) and (x±1, y±1); row 1 is drawn
 // at the bottom, as on Boardspace.
-func Center(c live.Cell) (x, y float64) {
+func Center(c wire.Cell) (x, y float64) {
 	return float64(c.X) * colX, -float64(c.Y) * Spacing / 2
 }
 
@@ -88,10 +88,10 @@ func (c *CellsOrFixes) UnmarshalJSON(b []byte) error {
 // board's MQTT status and the notice for the state's seq.
 type Board struct {
 	ID     string
-	State  *live.State
+	State  *wire.State
 	Status string // "online", "offline", "unreachable" (its hall's bridge is down) or "" (unknown)
 	Notice *Notice
-	Clock  *live.Clock // the state's clocks, nil without a state
+	Clock  *wire.Clock // the state's clocks, nil without a state
 	Note   string      // the arbiter's note on the result
 	Lang   i18n.Lang   // the page's language; "" is English
 	// AllMoves, for the game viewer (viewer.go), is the whole game's
@@ -130,7 +130,7 @@ func BoardTree(v Board) *stream.Node {
 
 // viewSize is about how long a board's view is, so that it is written
 // into one buffer.
-func viewSize(s *live.State) int {
+func viewSize(s *wire.State) int {
 	if s == nil {
 		return 512
 	}
@@ -292,7 +292,7 @@ func renderBanners(b *stream.Builder, v Board) {
 }
 
 // ResultText is how a finished game ended, in l.
-func ResultText(l i18n.Lang, s *live.State) string {
+func ResultText(l i18n.Lang, s *wire.State) string {
 	reason := s.Result
 	if i18n.Has("result." + reason) {
 		reason = l.T("result." + reason)
@@ -308,14 +308,14 @@ func ResultText(l i18n.Lang, s *live.State) string {
 
 // speaker says the referee's messages in the page's language with the
 // players' names as the page gives them.
-func speaker(l i18n.Lang, s *live.State) display.Speaker {
+func speaker(l i18n.Lang, s *wire.State) display.Speaker {
 	return display.Speaker{Lang: l, Names: [2]string{PlayerName(l, s, 0), PlayerName(l, s, 1)}}
 }
 
 // PlayerName is what the page calls player p: the name, or "Player N"
 // without one. Two players of the same name (two "guest"s) are told apart by
 // their number, so a result never leaves it open who won.
-func PlayerName(l i18n.Lang, s *live.State, p int) string {
+func PlayerName(l i18n.Lang, s *wire.State, p int) string {
 	if p < 0 || p > 1 {
 		return "?"
 	}
@@ -335,7 +335,7 @@ var playerToken = regexp.MustCompile(`\bP([01])\b`)
 
 // NamePlayers puts the players' names into a referee status line, so the
 // footer names players as the header does.
-func NamePlayers(s *live.State, status string) string {
+func NamePlayers(s *wire.State, status string) string {
 	return playerToken.ReplaceAllStringFunc(status, func(tok string) string {
 		return PlayerName(i18n.EN, s, int(tok[1]-'0'))
 	})
@@ -347,7 +347,7 @@ const maxStatusParts = 8
 
 // statusLine is the referee's status line in the page's language: said
 // from the state's status_msg, or the English status with names.
-func statusLine(l i18n.Lang, s *live.State) string {
+func statusLine(l i18n.Lang, s *wire.State) string {
 	if len(s.StatusMsg) > 0 {
 		return speaker(l, s).SayAll(s.StatusMsg[:min(len(s.StatusMsg), maxStatusParts)])
 	}
@@ -461,7 +461,7 @@ func pips(b *stream.Builder, ch byte, have, need int) {
 // BoardSVG draws the board of s: one ring element per layout cell (faded
 // when removed), the marbles, the last move, and the cells a forced
 // capture or a notice concerns. The SVG is well-formed XML.
-func BoardSVG(s *live.State, n *Notice) string {
+func BoardSVG(s *wire.State, n *Notice) string {
 	var b stream.Builder
 	b.Root("div")
 	boardSVG(&b, i18n.EN, s, n)
@@ -471,7 +471,7 @@ func BoardSVG(s *live.State, n *Notice) string {
 }
 
 // boardSVG writes BoardSVG with its words (titles, labels) in language l.
-func boardSVG(b *stream.Builder, l i18n.Lang, s *live.State, n *Notice) {
+func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 	if len(s.Layout) == 0 {
 		b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 10 10"></svg>`)
 		return
@@ -706,7 +706,7 @@ var cellKeys = func() map[string]map[string]string {
 // MiniSVG draws a small board for the tournament view: the rings left,
 // the marbles and the last move's cell, with flat colours (no gradients,
 // whose IDs would repeat across cards).
-func MiniSVG(s *live.State) string {
+func MiniSVG(s *wire.State) string {
 	if len(s.Layout) == 0 {
 		return ""
 	}
@@ -770,8 +770,8 @@ func shortContent(l i18n.Lang, c string) string {
 }
 
 // midpoint finds the cell between two cells two steps apart in a line.
-func midpoint(s *live.State, byXY map[[2]int]int, a, b string) (string, bool) {
-	var ca, cb *live.Cell
+func midpoint(s *wire.State, byXY map[[2]int]int, a, b string) (string, bool) {
+	var ca, cb *wire.Cell
 	for i := range s.Layout {
 		switch s.Layout[i].Label {
 		case a:

@@ -10,18 +10,18 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
-	"github.com/zertzboard/zertzboard/live"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // newState is the opening state of a standard board.
-func newState(t testing.TB, board string, players [2]string) live.State {
+func newState(t testing.TB, board string, players [2]string) wire.State {
 	t.Helper()
 	ref, err := referee.New(referee.Config{Board: engine.MustStandardBoard(board), Rules: engine.Standard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return live.Snapshot(ref, "t1", players, 1, 0)
+	return wire.Snapshot(ref, "t1", players, 1, 0)
 }
 
 type svgRing struct {
@@ -86,7 +86,7 @@ func TestGeometry(t *testing.T) {
 			if len(rings) != len(s.Layout) {
 				t.Fatalf("%d ring elements; want one per cell, %d", len(rings), len(s.Layout))
 			}
-			xy := map[string]live.Cell{}
+			xy := map[string]wire.Cell{}
 			for _, c := range s.Layout {
 				xy[c.Label] = c
 			}

@@ -1,4 +1,4 @@
-package live
+package wire
 
 import (
 	"encoding/json"

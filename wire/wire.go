@@ -1,8 +1,8 @@
-// Package live is the live game as zertzboard publishes it: the retained
+// Package wire is the live game as zertzboard publishes it: the retained
 // "state" snapshot from which any subscriber can draw the board, and the
 // "moves" message. The shapes are contracts (docs/CONTRACTS.md, section 5);
 // fields may be added, never removed or changed.
-package live
+package wire
 
 import (
 	"encoding/json"
