@@ -17,11 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
-	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sim"
@@ -59,7 +59,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	results := filepath.Join(dir, "results")
 	ready := make(chan string, 1)
 	d := &daemon{
-		node: node.Options{BoardID: "e2e", Variant: "37", Mode: referee.Tournament, Players: [2]string{"Ann", "Bob"},
+		node: board.Options{BoardID: "e2e", Variant: "37", Mode: referee.Tournament, Players: [2]string{"Ann", "Bob"},
 			SettleMS: referee.DefaultSettleMS, Rig: rig, Calibration: cal, JournalPath: journal, Control: control},
 		broker: "embedded", listen: "127.0.0.1:0", ws: "off", username: "board",
 		users: []broker.User{{Name: "arbiter", Password: "arbiter-pw", Role: broker.RoleOperator}, {Name: "watcher", Password: "watcher-pw", Role: broker.RoleViewer}},

@@ -19,11 +19,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/internal/logguard"
-	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard"
 	"github.com/zertzboard/zertzboard/wire"
@@ -32,10 +32,10 @@ import (
 // daemon is what "run" and "sim" share: a node, the MQTT broadcast (with
 // the embedded broker unless an external one is named) and the web page.
 type daemon struct {
-	node   node.Options // without Publisher and Commands
-	broker string       // "embedded" or a URL
-	listen string       // embedded broker TCP address
-	ws     string       // embedded broker WebSocket address ("off" for none)
+	node   board.Options // without Publisher and Commands
+	broker string        // "embedded" or a URL
+	listen string        // embedded broker TCP address
+	ws     string        // embedded broker WebSocket address ("off" for none)
 	users  []broker.User
 	limits broker.Limits // the embedded broker's; zero fields take defaults
 	// brokerCert and brokerKey (PEM files) put the embedded broker's
@@ -58,7 +58,7 @@ type daemon struct {
 	brokerLog *slog.Logger
 	// play, if not nil, runs beside the node (the simulator's players);
 	// when it returns, the daemon stops.
-	play func(ctx context.Context, n *node.Node) error
+	play func(ctx context.Context, n *board.Node) error
 	// spawn, if not nil, starts play's goroutine (go f() by default): the
 	// simulator on virtual time makes it a participant of its lockstep
 	// clock. play starts before the node runs.
@@ -209,10 +209,10 @@ func (d *daemon) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cmds := make(chan node.Command)
+	cmds := make(chan board.Command)
 	opts := d.node
 	opts.Publisher, opts.Commands = mqttOut{pub, d.log}, cmds
-	n, err := node.New(opts)
+	n, err := board.New(opts)
 	if err != nil {
 		pub.Close()
 		return err
@@ -328,8 +328,8 @@ func (d *daemon) run(ctx context.Context) error {
 
 // nodeCommand is an MQTT command for the node: logged and journalled as
 // the arbiter's (controller.Arbiter) before it is carried out.
-func nodeCommand(c broadcast.Command) node.Command {
-	nc := node.Command{Name: c.Name, Variant: c.Variant, First: c.First, Players: c.Players, NewPlayers: c.HasPlayers,
+func nodeCommand(c broadcast.Command) board.Command {
+	nc := board.Command{Name: c.Name, Variant: c.Variant, First: c.First, Players: c.Players, NewPlayers: c.HasPlayers,
 		Player: c.Player, MS: c.MS, Result: c.Result, Note: c.Note, Accept: c.Accept,
 		Question: c.Question, Option: c.Option, OptionText: c.OptionText,
 		Arbiter: &controller.Arbiter{ID: c.ID, Fields: c.Fields()}}
@@ -378,11 +378,11 @@ func commandPathLine(err error) string {
 // one line: the MQTT store's and the command path's.
 type systemFaults struct {
 	mu    sync.Mutex
-	n     *node.Node
+	n     *board.Node
 	lines [2]string
 }
 
-func (f *systemFaults) attach(n *node.Node) {
+func (f *systemFaults) attach(n *board.Node) {
 	f.mu.Lock()
 	f.n = n
 	f.mu.Unlock()
@@ -420,7 +420,7 @@ func randomSecret() string {
 // statusPage serves the scoreboard (the board's live view, the
 // tournament view and the overlay) and /state.json, the controller's
 // current state.
-func statusPage(n *node.Node, sb *scoreboard.Server) http.Handler {
+func statusPage(n *board.Node, sb *scoreboard.Server) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/state.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -432,7 +432,7 @@ func statusPage(n *node.Node, sb *scoreboard.Server) http.Handler {
 
 // storeBeside returns the MQTT store directory next to a journal file.
 func storeBeside(journal string) string {
-	if journal == node.JournalOff {
+	if journal == board.JournalOff {
 		return "" // in memory
 	}
 	// One store per journal: boards whose journals share a directory

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/config"
@@ -14,7 +15,6 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
-	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
@@ -111,7 +111,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 	}
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"[mqtt] listen in " + cfg.File, "[mqtt] websocket in " + cfg.File, "[http] listen in " + cfg.File},
-		node: node.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
+		node: board.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
 			SettleMS: cfg.SettleMS, Rig: r.Rig, Calibration: cal, JournalPath: cfg.Journal, Logger: log, Language: cfg.Language,
 			Analysis: analysisOptions(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget, cfg.AnalysisEval), Control: cfg.Control, Event: cfg.Event,
 			Play: &controller.Play{Engine: cfg.Engine, Level: cfg.EngineLevel}},

@@ -18,6 +18,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/controller"
@@ -30,7 +31,6 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
@@ -202,8 +202,8 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	w := wiring.Reference()
 	bo := sim.DefaultBoardOpts
 	bo.Seed = *seed
-	board := sim.NewBoard(w.Base, &bo)
-	hw, err := sim.New(w, board)
+	simBoard := sim.NewBoard(w.Base, &bo)
+	hw, err := sim.New(w, simBoard)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -234,7 +234,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
-		node: node.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
+		node: board.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame, Language: lang, Event: *event,
 			OnButton: func(e buttons.Event) {
 				select {
@@ -245,8 +245,8 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 			Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
-		play: func(ctx context.Context, n *node.Node) error {
-			p := &simPlayers{board: board, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen,
+		play: func(ctx context.Context, n *board.Node) error {
+			p := &simPlayers{board: simBoard, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen,
 				hw: hw, presses: presses, stallEvery: *stallEvery, hands: h}
 			if ls != nil {
 				p.virtual = ls
@@ -485,7 +485,7 @@ func (p *simPlayers) stepTimeout() time.Duration {
 	return max(5*time.Second, time.Duration(float64(60*time.Second)/p.speed))
 }
 
-func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
+func (p *simPlayers) run(ctx context.Context, n *board.Node) error {
 	if p.hw != nil && p.presses != nil {
 		p.hands.Go(func(h hands) { p.answer(ctx, n, h) })
 	}
@@ -521,11 +521,11 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 					return err
 				}
 			}
-			if err := n.Do(node.Command{Name: "new-game", Variant: rec.Variant, First: rec.First}); err != nil {
+			if err := n.Do(board.Command{Name: "new-game", Variant: rec.Variant, First: rec.First}); err != nil {
 				return err
 			}
 		}
-		if err := n.Do(node.Command{Name: "set-players", Players: rec.Players}); err != nil {
+		if err := n.Do(board.Command{Name: "set-players", Players: rec.Players}); err != nil {
 			return err
 		}
 		p.game.Store(rep.Game)
@@ -567,7 +567,7 @@ func (p *simPlayers) run(ctx context.Context, n *node.Node) error {
 
 // clearFinished sets the journal's finished game on the board, lets the
 // referee see it, and has the players clear it.
-func (p *simPlayers) clearFinished(ctx context.Context, n *node.Node) error {
+func (p *simPlayers) clearFinished(ctx context.Context, n *board.Node) error {
 	st := n.Controller().State()
 	m, err := p.wiring.Mount(n.Controller().Board())
 	if err != nil {
@@ -691,7 +691,7 @@ func playerOptions(seed uint64, speed float64, settleMS int64, stallEvery time.D
 // answer answers the referee's questions as the players do: from what
 // they played (the record), with the buttons: take-back steps to the
 // option, confirm answers. It runs beside the hands until ctx is done.
-func (p *simPlayers) answer(ctx context.Context, n *node.Node, h hands) {
+func (p *simPlayers) answer(ctx context.Context, n *board.Node, h hands) {
 	done := 0
 	for ctx.Err() == nil {
 		q, ok := n.Controller().Asking()
@@ -810,7 +810,7 @@ func (p *simPlayers) wall(ms int64) time.Duration {
 }
 
 // awaitEnd waits until the referee has committed the whole game.
-func (p *simPlayers) awaitEnd(ctx context.Context, n *node.Node, turns int) error {
+func (p *simPlayers) awaitEnd(ctx context.Context, n *board.Node, turns int) error {
 	deadline := p.hands.Now().Add(p.stepTimeout() + 10*time.Second)
 	for p.hands.Now().Before(deadline) {
 		// The whole game, or an end off the board (a flag fall, the
@@ -849,7 +849,7 @@ type frameWatch struct {
 
 func newFrameWatch() *frameWatch { return &frameWatch{tick: make(chan struct{}, 1)} }
 
-// frame is node.Options.OnFrame: it runs on the scan goroutine, before the
+// frame is board.Options.OnFrame: it runs on the scan goroutine, before the
 // controller sees the frame, and must be quick.
 func (w *frameWatch) frame(ms int64, cells []byte) {
 	w.mu.Lock()

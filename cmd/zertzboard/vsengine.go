@@ -7,12 +7,12 @@ import (
 	"image/color"
 	"time"
 
+	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/hardware/leds"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
-	"github.com/zertzboard/zertzboard/node"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sim"
@@ -91,7 +91,7 @@ func (p *simPlayers) vsStepTimeout() time.Duration { return p.stepTimeout() + 30
 // the record's turns while the engine follows it (its own choice once the
 // engine has left it), and the simulated hand carries out the engine's
 // turns from the LEDs alone.
-func (p *simPlayers) playVsEngine(ctx context.Context, n *node.Node, m *wiring.Mount, from engine.Position, rec *record.Record, k int, seed uint64) error {
+func (p *simPlayers) playVsEngine(ctx context.Context, n *board.Node, m *wiring.Mount, from engine.Position, rec *record.Record, k int, seed uint64) error {
 	ve := p.vs
 	pos := from
 	i := k
@@ -148,7 +148,7 @@ func (p *simPlayers) tableState() (paused, over bool) {
 }
 
 // awaitTurns waits until the board has committed want turns.
-func (p *simPlayers) awaitTurns(ctx context.Context, n *node.Node, want int) error {
+func (p *simPlayers) awaitTurns(ctx context.Context, n *board.Node, want int) error {
 	deadline := p.hands.Now().Add(p.vsStepTimeout())
 	for n.Controller().State().Turn < want {
 		if p.hands.Now().After(deadline) {
@@ -166,7 +166,7 @@ func (p *simPlayers) awaitTurns(ctx context.Context, n *node.Node, want int) err
 // at a time as a hand does (the marble, the ring, each hop, the pieces to
 // take off), waiting after each for the board to see it and the LEDs to
 // show the next. It returns the turn it carried out.
-func (p *simPlayers) engineHand(ctx context.Context, n *node.Node, m *wiring.Mount, pos engine.Position, played int) (engine.Turn, error) {
+func (p *simPlayers) engineHand(ctx context.Context, n *board.Node, m *wiring.Mount, pos engine.Position, played int) (engine.Turn, error) {
 	ve := p.vs
 	b := pos.Board()
 	board := []byte(pos.Cells())

@@ -1,4 +1,4 @@
-// Package node runs one board: the scan loop reads the sensors, the
+// Package board runs one board: the scan loop reads the sensors, the
 // classifier and the mount turn counts into the game board's cells and
 // queues them; on its own goroutine the controller referees them and
 // journals (fsync) and broadcasts every committed change, so that neither
@@ -6,7 +6,7 @@
 // guidance on the LEDs and the screen.
 // The same code runs on a Raspberry Pi and on the simulator; only the
 // buses differ.
-package node
+package board
 
 import (
 	"bytes"
