@@ -18,11 +18,11 @@ import (
 	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
+	"github.com/zertzboard/zertzboard/sim/players"
 	"github.com/zertzboard/zertzboard/wire"
 )
 
@@ -115,10 +115,10 @@ func TestGameThroughTheSimulatedHardware(t *testing.T) {
 			}
 		}
 	}
-	opt := physical.DefaultOptions
+	opt := players.DefaultOptions
 	opt.Seed = 2
 	opt.ScanMS = rig.Scanner.Period().Milliseconds()
-	if _, err := physical.Play(start, rec.Turns, opt, func(_ int64, cells []byte) error {
+	if _, err := players.Play(start, rec.Turns, opt, func(_ int64, cells []byte) error {
 		place(cells)
 		tick()
 		return nil

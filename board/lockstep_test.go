@@ -13,9 +13,9 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/sim"
+	"github.com/zertzboard/zertzboard/sim/players"
 	"github.com/zertzboard/zertzboard/wire"
 )
 
@@ -82,10 +82,10 @@ func TestLockstepGame(t *testing.T) {
 	var ended wire.State
 	ls.Go(func(p *timebase.Participant) {
 		defer cancel()
-		opt := physical.DefaultOptions
+		opt := players.DefaultOptions
 		opt.Seed = 2
 		t0 := p.Now()
-		_, played = physical.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
+		_, played = players.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
 			if err := p.Sleep(t0.Add(time.Duration(ms) * time.Millisecond).Sub(p.Now())); err != nil {
 				return err
 			}

@@ -13,9 +13,9 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sim/players"
 	"github.com/zertzboard/zertzboard/wire"
 )
 
@@ -46,9 +46,9 @@ func playFrames(t *testing.T, game string, seed uint64) (*record.Record, []frame
 	}
 	start, _ := rec.Start()
 	var frames []frame
-	opt := physical.DefaultOptions
+	opt := players.DefaultOptions
 	opt.Seed = seed
-	if _, err := physical.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
+	if _, err := players.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
 		frames = append(frames, frame{ms, append([]byte(nil), cells...)})
 		return nil
 	}); err != nil {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/sim/players"
 )
 
 func benchReferee(b *testing.B, pos string) *Referee {
@@ -214,10 +214,10 @@ func benchHistory(b testing.TB) (*Referee, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	opt := physical.DefaultOptions
+	opt := players.DefaultOptions
 	opt.Seed, opt.Takebacks = 3, 0
 	var last []byte
-	if _, err := physical.Play(start, rec.Turns[:20], opt, func(ms int64, cells []byte) error {
+	if _, err := players.Play(start, rec.Turns[:20], opt, func(ms int64, cells []byte) error {
 		r.ObserveBytes(ms, cells)
 		last = append(last[:0], cells...)
 		return nil

@@ -13,9 +13,9 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sim/players"
 )
 
 // The exams: every sample game played onto a simulated board under a
@@ -37,7 +37,7 @@ import (
 
 type examCondition struct {
 	name string
-	opt  func(o *physical.Options, rep *record.Replay, half int64)
+	opt  func(o *players.Options, rep *record.Replay, half int64)
 	// floor is what the referee achieves today where it does not yet pass
 	// the exam whole (docs/RULES.md says which): the share of games it
 	// must follow to the end, in per cent, and the wrong turns and
@@ -46,23 +46,23 @@ type examCondition struct {
 }
 
 var examConditions = []examCondition{
-	{"starved", func(o *physical.Options, _ *record.Replay, _ int64) {
+	{"starved", func(o *players.Options, _ *record.Replay, _ int64) {
 		// The hall's boards on a starved machine: hands at 20 times
 		// human speed (TestHall's), a 150 ms settle, and scans that stall
 		// twice a second for up to 600 ms: whole turns go unseen.
 		o.Speed, o.SettleMS, o.ScanMS, o.Stalls, o.StallMS = 20, 150, 10, 0.02, 600
 	}, 90, 0, 0},
-	{"stalls", func(o *physical.Options, _ *record.Replay, _ int64) {
+	{"stalls", func(o *players.Options, _ *record.Replay, _ int64) {
 		o.ScanMS, o.Stalls, o.StallMS = 10, 10.0/2000, 600
 	}, 100, 0, 0},
-	{"10hz", func(o *physical.Options, _ *record.Replay, _ int64) {
+	{"10hz", func(o *players.Options, _ *record.Replay, _ int64) {
 		o.ScanMS = 100
 	}, 100, 0, 0},
-	{"dead", func(o *physical.Options, rep *record.Replay, half int64) {
+	{"dead", func(o *players.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, '?'
 	}, 100, 0, 0},
-	{"stuck", func(o *physical.Options, rep *record.Replay, half int64) {
+	{"stuck", func(o *players.Options, rep *record.Replay, half int64) {
 		o.ScanMS = 10
 		o.Dead, o.DeadCell, o.DeadFromMS, o.DeadReading = true, examCell(rep), half, 0
 	}, 100, 0, 0},
@@ -99,13 +99,13 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 	res := examResult{game: filepath.Base(file), cond: cond.name, turns: rep.Game.Len()}
 	start := rep.Game.Start()
 	b := start.Board()
-	opt := physical.DefaultOptions
+	opt := players.DefaultOptions
 	opt.Seed = seed
 	// Turns made and taken back are real turns the referee must commit,
 	// which no record has: the exams leave them to the other tests.
 	opt.Takebacks = 0
 	// How long the game takes, to fail a sensor half way.
-	plain, err := physical.Play(start, rec.Turns, opt, func(int64, []byte) error { return nil })
+	plain, err := players.Play(start, rec.Turns, opt, func(int64, []byte) error { return nil })
 	if err != nil {
 		res.detail = err.Error()
 		return res
@@ -197,7 +197,7 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 					// docs/CONTRACTS.md: a question offers at most 24.
 					res.tooMany++
 				}
-				i, ok := physical.AnswerSoFar(b, rep.Game, begun, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
+				i, ok := players.AnswerSoFar(b, rep.Game, begun, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
 				if !ok {
 					// The players played none of the options: they leave
 					// the question open, and the referee follows the board
@@ -219,7 +219,7 @@ func sitExam(file string, rec *record.Record, rep *record.Replay, cond examCondi
 		}
 		return nil
 	}
-	if _, err := physical.Play(start, rec.Turns, opt, observe); err != nil {
+	if _, err := players.Play(start, rec.Turns, opt, observe); err != nil {
 		res.detail = err.Error()
 		return res
 	}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sim/players"
 )
 
 // sampleFiles lists the built-in games and, when it is there, the larger
@@ -71,7 +71,7 @@ func playAndCheck(t *testing.T, rec *record.Record, rep *record.Replay, seed uin
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := physical.DefaultOptions
+	opt := players.DefaultOptions
 	opt.Seed = seed
 	opt.ScanMS = 10
 	opt.IllegalTries, opt.Takebacks = 0.1, 0.05
@@ -89,7 +89,7 @@ func playAndCheck(t *testing.T, rec *record.Record, rep *record.Replay, seed uin
 		}
 		return nil
 	}
-	stats, err := physical.Play(start, rec.Turns, opt, observe)
+	stats, err := players.Play(start, rec.Turns, opt, observe)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestSampleGamesWithStalls(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					opt := physical.DefaultOptions
+					opt := players.DefaultOptions
 					opt.Seed, opt.ScanMS = seed, 10
 					opt.Stalls, opt.StallMS, opt.Hover = 0.001, 600, 0.2
 					var last referee.Event
@@ -206,7 +206,7 @@ func TestSampleGamesWithStalls(t *testing.T) {
 						}
 						return nil
 					}
-					stats, err := physical.Play(start, rec.Turns, opt, observe)
+					stats, err := players.Play(start, rec.Turns, opt, observe)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -266,7 +266,7 @@ func TestSampleGamesWithStalls(t *testing.T) {
 }
 
 // answerFromRecord answers a question as the players who played the
-// record remember it (physical.Answer).
+// record remember it (players.Answer).
 func answerFromRecord(b *engine.Board, g *engine.Game, q referee.Question) (int, bool) {
-	return physical.Answer(b, g, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
+	return players.Answer(b, g, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
 }

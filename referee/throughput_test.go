@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sim/players"
 )
 
 // BenchmarkGameFrames referees a whole 48-ring game played physically at
@@ -22,9 +22,9 @@ func BenchmarkGameFrames(b *testing.B) {
 		cells []byte
 	}
 	var frames []frame
-	opt := physical.DefaultOptions
+	opt := players.DefaultOptions
 	opt.Seed = 1
-	if _, err := physical.Play(start, rec.Turns, opt, func(t int64, cells []byte) error {
+	if _, err := players.Play(start, rec.Turns, opt, func(t int64, cells []byte) error {
 		frames = append(frames, frame{t, append([]byte(nil), cells...)})
 		return nil
 	}); err != nil {

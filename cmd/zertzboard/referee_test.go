@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/framelog"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
+	"github.com/zertzboard/zertzboard/sim/players"
 )
 
 // writeFrames plays a sample game physically into a frame log.
@@ -32,9 +32,9 @@ func writeFrames(t *testing.T, game string, seed uint64) (path string, rec *reco
 	}
 	defer f.Close()
 	w := framelog.NewWriter(f)
-	opt := physical.DefaultOptions
+	opt := players.DefaultOptions
 	opt.Seed = seed
-	if _, err := physical.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
+	if _, err := players.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
 		return w.Write(ms, cells)
 	}); err != nil {
 		t.Fatal(err)

@@ -31,12 +31,12 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/samples"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
+	"github.com/zertzboard/zertzboard/sim/players"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/physic"
 	"sync/atomic"
@@ -631,7 +631,7 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 	h := p.hands
 	start := h.Now()
 	last, lastAt, prevMS := "", int64(0), int64(-1)
-	_, err := physical.Play(from, turns, opt, func(ms int64, cells []byte) error {
+	_, err := players.Play(from, turns, opt, func(ms int64, cells []byte) error {
 		if gap := ms - prevMS; p.stallEvery > 0 && p.hw != nil && prevMS >= 0 && gap > opt.ScanMS {
 			// The generator dropped the frames of a stall: the board's
 			// scan stalls as long, from when the stall began, while the
@@ -674,8 +674,8 @@ func (p *simPlayers) play(ctx context.Context, m *wiring.Mount, from engine.Posi
 // the physical generator's options, its time running speed times faster
 // than the wall clock (wall ms = generator ms / speed), every board meant
 // to be seen held for the settle time in wall time.
-func playerOptions(seed uint64, speed float64, settleMS int64, stallEvery time.Duration) physical.Options {
-	opt := physical.DefaultOptions
+func playerOptions(seed uint64, speed float64, settleMS int64, stallEvery time.Duration) players.Options {
+	opt := players.DefaultOptions
 	opt.Seed, opt.Speed = seed, speed
 	opt.SettleMS = int64(float64(settleMS) * speed)
 	opt.HopMS = int64(float64(referee.DefaultHopMS) * speed)
@@ -706,7 +706,7 @@ func (p *simPlayers) answer(ctx context.Context, n *board.Node, h hands) {
 		if played <= 0 || played > g.Len() {
 			played = g.Len()
 		}
-		opt, known := physical.AnswerSoFar(g.Start().Board(), g, played, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
+		opt, known := players.AnswerSoFar(g.Start().Board(), g, played, q.About, q.Turn, q.Cell, q.Options, q.Provisional)
 		if !known {
 			// None of the options is what they played: they leave the
 			// question open, and the referee follows the board on.

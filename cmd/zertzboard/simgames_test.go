@@ -12,9 +12,9 @@ import (
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
-	"github.com/zertzboard/zertzboard/physical"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/sim/players"
 )
 
 // TestSimEveryGameOnVirtualTime plays every built-in game through the
@@ -270,7 +270,7 @@ func tail(s string, n int) string {
 // 20, scanned at 100 Hz, into the referee, on a virtual clock: the
 // generator's time divided by the speed is the wall time the scan sees,
 // so human speed costs no wall time. The questions are answered as the
-// players answer them (physical.Answer). Each game must end as recorded:
+// players answer them (players.Answer). Each game must end as recorded:
 // every turn and the result. (TestSimEveryGameOnVirtualTime runs the
 // whole simulated board, on the lockstep clock.)
 func TestSimPlayersFollowEveryGame(t *testing.T) {
@@ -308,7 +308,7 @@ func simPlayersFollowGame(t *testing.T, game string, speed float64, seed uint64)
 		cells string
 	}
 	var frames []frame
-	if _, err := physical.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
+	if _, err := players.Play(start, rec.Turns, opt, func(ms int64, cells []byte) error {
 		if len(frames) == 0 || frames[len(frames)-1].cells != string(cells) {
 			frames = append(frames, frame{int64(float64(ms) / speed), string(cells)})
 		}
@@ -329,7 +329,7 @@ func simPlayersFollowGame(t *testing.T, game string, speed float64, seed uint64)
 				continue
 			}
 			questions++
-			if i, known := physical.Answer(b, rep.Game, q.About, q.Turn, q.Cell, q.Options, q.Provisional); known {
+			if i, known := players.Answer(b, rep.Game, q.About, q.Turn, q.Cell, q.Options, q.Provisional); known {
 				ref.Answer(now, q.ID, i)
 			}
 		}

@@ -1,4 +1,4 @@
-// Package physical plays a game onto a simulated board the way people do:
+// Package players plays a game onto a simulated board the way people do:
 // with hands that hover over rings, marbles set down before or after the
 // ring is lifted, capture chains jumped hop by hop or in one sweep, claimed
 // groups cleared piece by piece, illegal tries that are put back, and the
@@ -7,7 +7,7 @@
 //
 // It exists to test the referee against the real games in the sample set,
 // and to drive the simulator. It is deterministic for a given seed.
-package physical
+package players
 
 import (
 	"fmt"
