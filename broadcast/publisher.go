@@ -150,6 +150,12 @@ type Publisher struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup // token watchers
+	// connecting is the first connection's attempt: Close waits for it,
+	// so that no goroutine of paho is left connecting.
+	connecting mqtt.Token
+	// handlers counts the connection handlers running (onConnect); one
+	// starts only before Close, which waits for them.
+	handlers sync.WaitGroup
 
 	closeOnce sync.Once
 
@@ -277,10 +283,13 @@ func New(cfg Config) (*Publisher, error) {
 		SetBinaryWill(p.prefix+TopicStatus, []byte(Offline), 1, true).
 		SetOnConnectHandler(p.onConnect).
 		SetConnectionLostHandler(func(_ mqtt.Client, err error) {
-			log.Warn("broadcast: connection lost; reconnecting", "error", err)
+			if !p.isClosed() {
+				log.Warn("broadcast: connection lost; reconnecting", "error", err)
+			}
 		})
 	p.client = mqtt.NewClient(o)
-	p.client.Connect() // with ConnectRetry it retries until Disconnect; nothing to wait for
+	// With ConnectRetry it retries until Disconnect; only Close waits.
+	p.connecting = p.client.Connect()
 	go p.run()
 	return p, nil
 }
@@ -292,7 +301,7 @@ func (p *Publisher) dial(u *url.URL, o mqtt.ClientOptions) (net.Conn, error) {
 		c   net.Conn
 		err error
 	)
-	d := &net.Dialer{Timeout: o.ConnectTimeout}
+	d := &net.Dialer{Timeout: o.ConnectTimeout} // Close cancels p.ctx
 	switch u.Scheme {
 	case "ws", "wss":
 		du := *u
@@ -303,9 +312,9 @@ func (p *Publisher) dial(u *url.URL, o mqtt.ClientOptions) (net.Conn, error) {
 		}
 		c, err = mqtt.NewWebsocket(du.String(), tc, o.ConnectTimeout, o.HTTPHeaders, o.WebsocketOptions)
 	case "ssl", "tls", "mqtts":
-		c, err = tls.DialWithDialer(d, "tcp", u.Host, o.TLSConfig)
+		c, err = (&tls.Dialer{NetDialer: d, Config: o.TLSConfig}).DialContext(p.ctx, "tcp", u.Host)
 	default:
-		c, err = d.Dial("tcp", u.Host)
+		c, err = d.DialContext(p.ctx, "tcp", u.Host)
 	}
 	if err != nil {
 		return nil, err
@@ -315,6 +324,13 @@ func (p *Publisher) dial(u *url.URL, o mqtt.ClientOptions) (net.Conn, error) {
 	p.conn = bc
 	p.connMu.Unlock()
 	return bc, nil
+}
+
+// isClosed reports whether Close has begun.
+func (p *Publisher) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
 }
 
 // reconnect drops the connection; paho notices and reconnects.
@@ -692,21 +708,28 @@ func (p *Publisher) kick() {
 // broker may have restarted without persistence, so the retained snapshots
 // and the status are published again; the command subscription too.
 func (p *Publisher) onConnect(c mqtt.Client) {
-	p.log.Info("broadcast: connected", "client", p.cfg.ClientID)
 	p.mu.Lock()
-	if !p.closed {
-		p.status = p.statusLocked()
-		if p.state == nil {
-			p.state = p.lastState
-		}
-		if p.record == nil {
-			p.record = p.lastRecord
-		}
-		for _, b := range p.notices {
-			p.queueEventLocked(b)
-		}
+	if p.closed {
+		// A connection that completed as Close began: the final
+		// "offline" may go out on it, then Close ends it.
+		p.mu.Unlock()
+		p.kick()
+		return
+	}
+	p.handlers.Add(1)
+	defer p.handlers.Done()
+	p.status = p.statusLocked()
+	if p.state == nil {
+		p.state = p.lastState
+	}
+	if p.record == nil {
+		p.record = p.lastRecord
+	}
+	for _, b := range p.notices {
+		p.queueEventLocked(b)
 	}
 	p.mu.Unlock()
+	p.log.Info("broadcast: connected", "client", p.cfg.ClientID)
 	if err := p.store.Degraded(); err != nil {
 		// Events are dropped while disconnected: say it again.
 		_ = p.PublishEvent(referee.Event{T: p.now().UnixMilli(), Body: referee.Fault{Reason: storeFaultReason(err)}})
@@ -959,7 +982,8 @@ func (p *Publisher) handOver() {
 
 // Close publishes "offline" (retained), waits up to Config.CloseTimeout
 // for the queue to be acknowledged, leaves the rest in the store and
-// disconnects. It closes the Commands channel.
+// disconnects. It closes the Commands channel. Once it returns, the
+// client is no longer connecting and the publisher logs nothing more.
 func (p *Publisher) Close() error {
 	p.closeOnce.Do(func() {
 		p.mu.Lock()
@@ -973,7 +997,14 @@ func (p *Publisher) Close() error {
 		p.kick()
 		<-p.done
 		p.client.Disconnect(100)
+		// A connection still being made ends now: its dial is cancelled,
+		// its wait for the broker's answer broken; paho then gives up
+		// within a retry interval, and a handler under way ends on the
+		// disconnection.
 		p.cancel()
+		p.reconnect()
+		p.connecting.WaitTimeout(p.cfg.ConnectTimeout + p.cfg.MinReconnect)
+		p.handlers.Wait()
 		p.wg.Wait()
 		p.mu.Lock()
 		close(p.cmds)

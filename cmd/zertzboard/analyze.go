@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
 )
@@ -120,15 +119,4 @@ func describeAnalysis(p engine.Position, res solve.Result, maxTurns int, rep sol
 		return fmt.Sprintf("out of time: no forced win for player %d within %s; %d not finished %s", p.ToMove(), plural(res.Depth, "turn"), res.Depth+1, stats)
 	}
 	return fmt.Sprintf("out of time before a whole turn was searched %s", stats)
-}
-
-// analysisOptions are the daemon's live-analysis options for the setting
-// "on", "off" or "auto" (on, but not for tournament games); nil when off.
-// Zero turns, budget or evaluation level take the analyst's defaults; a
-// negative level turns the evaluation off.
-func analysisOptions(setting string, turns int, budget time.Duration, evalLevel int) *analyst.Options {
-	if setting == "off" {
-		return nil
-	}
-	return &analyst.Options{MaxTurns: turns, Budget: budget, EvalLevel: evalLevel, InTournament: setting == "on"}
 }

@@ -40,18 +40,3 @@ func TestPortInUse(t *testing.T) {
 		})
 	}
 }
-
-// Boards whose journals share a directory get a store each.
-func TestStoreBesideTheJournal(t *testing.T) {
-	for _, c := range [][2]string{
-		{"/var/lib/zertzboard/journal.jsonl", "/var/lib/zertzboard/mqtt-store"},
-		{"/srv/hall/hall-01.jsonl", "/srv/hall/hall-01.mqtt-store"},
-		{"/srv/hall/hall-02.jsonl", "/srv/hall/hall-02.mqtt-store"},
-		{"/srv/hall/table", "/srv/hall/table.mqtt-store"},
-		{"off", ""},
-	} {
-		if got := storeBeside(c[0]); got != c[1] {
-			t.Errorf("storeBeside(%q) = %q; want %q", c[0], got, c[1])
-		}
-	}
-}

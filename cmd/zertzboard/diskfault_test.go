@@ -11,6 +11,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/wire"
 )
 
@@ -75,7 +76,7 @@ func TestSimSurvivesItsStoreDisk(t *testing.T) {
 	}
 	await("a first state", func() bool { return seq > 0 })
 
-	store := storeBeside(filepath.Join(dir, "j.jsonl"))
+	store := board.StoreBeside(filepath.Join(dir, "j.jsonl"))
 	if err := os.RemoveAll(store); err != nil {
 		t.Fatal(err)
 	}

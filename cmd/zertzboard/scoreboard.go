@@ -6,20 +6,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"net/netip"
 	"os"
 	"os/signal"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
-	"time"
 
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/internal/boardid"
-	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/scoreboard"
 )
 
@@ -104,11 +99,12 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := scoreboardConfig{http: *httpAddr, prefix: *prefix, results: *results, console: *console, halls: halls, proxies: proxies, mqtt: scoreboard.MQTTConfig{Broker: *brokerURL, Username: *username, Password: *password}, log: log}
-	err := serveScoreboard(ctx, cfg, func(httpURL string) {
+	cfg := scoreboard.StandaloneConfig{HTTP: *httpAddr, Prefix: *prefix, Results: *results, Console: *console, Halls: halls, Proxies: proxies,
+		MQTT: scoreboard.MQTTConfig{Broker: *brokerURL, Username: *username, Password: *password}, Logger: log}
+	err := scoreboard.RunStandalone(ctx, cfg, func(httpURL string) {
 		fmt.Fprintf(stdout, "zertzboard scoreboard: following %s\n  web    %s\nPress Ctrl-C to stop.\n", *brokerURL, httpURL)
 	})
-	var usage usageError
+	var usage scoreboard.ConfigError
 	switch {
 	case errors.As(err, &usage):
 		fmt.Fprintf(stderr, "zertzboard scoreboard: %s\n", errText(err))
@@ -118,106 +114,6 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 		return exitFault
 	}
 	return exitOK
-}
-
-type usageError struct{ error }
-
-type scoreboardConfig struct {
-	http    string
-	prefix  string
-	results string // "" keeps results in memory
-	console bool
-	halls   map[string][]string // hall → boards (--hall)
-	proxies []netip.Addr        // --proxy
-	mqtt    scoreboard.MQTTConfig
-	log     *slog.Logger
-}
-
-// serveScoreboard follows the broker and serves the pages until ctx is
-// done; ready gets the page's URL once it listens.
-func serveScoreboard(ctx context.Context, cfg scoreboardConfig, ready func(httpURL string)) error {
-	cfg.log = slog.New(logguard.New(cfg.log.Handler(), nil)) // clipped, rate-limited per viewer
-	sb := scoreboard.New(scoreboard.Options{Prefix: cfg.prefix, Logger: cfg.log, Halls: cfg.halls})
-	if cfg.results != "" {
-		if err := sb.OpenResults(cfg.results, 0); err != nil {
-			return usageError{err}
-		}
-	}
-	if cfg.console {
-		if err := sb.EnableConsole(scoreboard.ConsoleConfig{Broker: cfg.mqtt.Broker, TLS: cfg.mqtt.TLS}); err != nil {
-			return usageError{err}
-		}
-	}
-	ln, err := net.Listen("tcp", cfg.http)
-	if err != nil {
-		return fmt.Errorf("web pages on %s: %w", cfg.http, err)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	follow := make(chan error, 1)
-	go func() { follow <- sb.Follow(ctx, cfg.mqtt) }()
-	if cfg.console {
-		warnConsoleClear(cfg.log, ln.Addr())
-	}
-	srv := scoreboard.NewHTTPServer(sb.Handler(), cfg.log)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(scoreboard.LimitListener(ln, cfg.log, cfg.proxies...)) }()
-	if ready != nil {
-		ready("http://" + ln.Addr().String() + "/")
-	}
-	var first error
-	select {
-	case <-ctx.Done():
-	case err := <-follow:
-		first = usageError{err} // Follow returns early only for a bad URL
-		follow <- nil
-	case err := <-served:
-		first = err
-		served <- nil
-	}
-	cancel()
-	sb.Close() // ends the event streams, which Shutdown would wait for
-	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer scancel()
-	if err := srv.Shutdown(sctx); err != nil && first == nil {
-		first = err
-	}
-	<-follow
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) && first == nil {
-		first = err
-	}
-	return first
-}
-
-// subscribeScoreboard feeds the scoreboard from the embedded broker, in
-// process. Call it before the broker starts (see daemon.run).
-func subscribeScoreboard(sb *scoreboard.Server, b *broker.Broker) error {
-	for _, f := range sb.Filters() {
-		if err := b.Subscribe(f, func(topic string, payload []byte, _ bool) { sb.Handle(topic, payload) }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// followScoreboard feeds the scoreboard from an external broker until ctx
-// is done.
-func followScoreboard(ctx context.Context, wg *sync.WaitGroup, sb *scoreboard.Server, cfg scoreboard.MQTTConfig, log *slog.Logger) {
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := sb.Follow(ctx, cfg); err != nil {
-			log.Error("scoreboard", "err", err)
-		}
-	}()
-}
-
-// warnConsoleClear says at start-up when operators' passwords would reach
-// the console over the network in clear: the pages are plain HTTP.
-func warnConsoleClear(log *slog.Logger, addr net.Addr) {
-	if a, ok := addr.(*net.TCPAddr); ok && !a.IP.IsLoopback() {
-		log.Warn("scoreboard: the arbiter console is served over plain HTTP beyond loopback: operators' passwords cross the network in clear (use it on a trusted network, or behind an HTTPS proxy)", "address", addr.String())
-	}
 }
 
 // hallFlag is --hall NAME:ID,ID,…, repeated.

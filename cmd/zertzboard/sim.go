@@ -232,9 +232,9 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *show {
 		term = stdout
 	}
-	d := &daemon{
-		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
-		node: board.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
+	cfg := board.Config{
+		Setting: board.Settings{Listen: "--mqtt-listen", WebSocket: "--ws-listen", HTTP: "--http"},
+		Options: board.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
 			SettleMS: *settle, Rig: r, Calibration: cal, JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: seen.frame, Language: lang, Event: *event,
 			OnButton: func(e buttons.Event) {
 				select {
@@ -242,10 +242,10 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 				default:
 				}
 			},
-			Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
-		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
-		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
-		play: func(ctx context.Context, n *board.Node) error {
+			Analysis: board.AnalysisOptions(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
+		Broker: *brokerURL, Listen: *mqttListen, WebSocket: *wsListen, Username: *username, Password: *password,
+		Store: board.StoreBeside(*journalPath), HTTP: *httpAddr, Results: *results, Users: users, BrokerLog: brokerLogger(stderr, *verbose),
+		Alongside: func(ctx context.Context, n *board.Node) error {
 			p := &simPlayers{board: simBoard, wiring: w, games: games, speed: *speed, settleMS: *settle, seed: *seed, exitAtEnd: *exitAtEnd, log: log, seen: seen,
 				hw: hw, presses: presses, stallEvery: *stallEvery, hands: h}
 			if ls != nil {
@@ -260,7 +260,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 			return p.run(ctx, n)
 		},
-		ready: func(mqttURL, httpURL string) {
+		Ready: func(mqttURL, httpURL string) {
 			fmt.Fprintf(stdout, "zertzboard sim: board %q is playing %s\n  MQTT   %s  (topics zertz/%s/...; try: mosquitto_sub -h 127.0.0.1 -p %s -t 'zertz/#' -v)\n",
 				*boardID, describe(first), mqttURL, *boardID, portOf(mqttURL))
 			if httpURL != "" {
@@ -272,14 +272,14 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if ls != nil {
 		// The players' goroutine is the lockstep clock's first
 		// participant; h is set on it before play runs there.
-		d.spawn = func(f func()) {
+		cfg.Spawn = func(f func()) {
 			ls.Go(func(pp *timebase.Participant) {
 				h = stepHands{pp}
 				f()
 			})
 		}
 	}
-	if err := d.run(ctx); err != nil {
+	if err := board.Run(ctx, cfg); err != nil {
 		fmt.Fprintf(stderr, "zertzboard sim: %v\n", err)
 		return exitFault
 	}

@@ -1,0 +1,201 @@
+package board
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/sensors/classify"
+	"github.com/zertzboard/zertzboard/sim"
+)
+
+// wallRig opens the simulated reference base through the real drivers
+// on the wall clock, as sim does, calibrated, and closes it when the test
+// ends.
+func wallRig(t *testing.T) (*sim.Hardware, *open.Rig, *classify.Calibration) {
+	t.Helper()
+	w := wiring.Reference()
+	bo := sim.DefaultBoardOpts
+	b := sim.NewBoard(w.Base, &bo)
+	hw, err := sim.New(w, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := open.Open(w, hw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return hw, r, calibrateSim(t, r, b)
+}
+
+// testLog logs to stderr with -v; else it discards.
+func testLog(t *testing.T) *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})).With("test", t.Name())
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// lateLog records every line, and those logged after its end was marked.
+type lateLog struct {
+	mu    sync.Mutex
+	lines []string
+	ended atomic.Bool
+	late  []string
+}
+
+func (l *lateLog) Enabled(context.Context, slog.Level) bool { return true }
+func (l *lateLog) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, r.Message)
+	if l.ended.Load() {
+		l.late = append(l.late, r.Message)
+	}
+	return nil
+}
+func (l *lateLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *lateLog) WithGroup(string) slog.Handler      { return l }
+
+// pahoGoroutines counts the goroutines of an MQTT client connecting, or
+// of the publisher's handlers. (Paho's Disconnect leaves one goroutine of
+// its own for its quiesce time, 100 ms, which says and does nothing.)
+func pahoGoroutines() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	k := 0
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		for _, f := range []string{".(*client).Connect", ".(*client).attemptConnection", ".(*client).reconnect", "broadcast.(*Publisher)"} {
+			if bytes.Contains(g, []byte(f)) {
+				k++
+				break
+			}
+		}
+	}
+	return k
+}
+
+// TestRunClosesWhatItOpenedOnError: a board that fails to start after the
+// publisher is made (its journal cannot be used) returns the error with
+// every resource closed: no goroutine of the MQTT client remains, and no
+// line is logged once Run has returned.
+func TestRunClosesWhatItOpenedOnError(t *testing.T) {
+	_, r, cal := wallRig(t)
+	before := pahoGoroutines()
+	for i := 0; i < 3; i++ {
+		log := &lateLog{}
+		err := Run(context.Background(), Config{
+			Options: Options{BoardID: "leak", Variant: "37", Rig: r, Calibration: cal, JournalPath: t.TempDir(), Logger: slog.New(log)},
+			Broker:  EmbeddedBroker, Listen: "127.0.0.1:0", WebSocket: "off", Username: "board", HTTP: "off",
+			Alongside: func(context.Context, *Node) error {
+				t.Error("the players ran on a board that did not start")
+				return nil
+			},
+		})
+		log.ended.Store(true)
+		if err == nil || !strings.Contains(err.Error(), "--journal off") {
+			t.Fatalf("Run with a directory for a journal: %v; want the journal's error", err)
+		}
+		if n := pahoGoroutines(); n > before {
+			t.Errorf("run %d: %d goroutines of the MQTT client remain after Run returned (%d before)", i, n, before)
+		}
+		log.mu.Lock()
+		lines := slicesClone(log.lines)
+		log.mu.Unlock()
+		if len(lines) == 0 || lines[len(lines)-1] != "stopped" {
+			t.Errorf("run %d: the log does not end with \"stopped\": %q", i, lines)
+		}
+		// Whatever the client would still say arrives by the next
+		// run's end; the late lines are checked then.
+		t.Cleanup(func() {
+			log.mu.Lock()
+			defer log.mu.Unlock()
+			if len(log.late) > 0 {
+				t.Errorf("run %d: logged after Run returned: %q", i, log.late)
+			}
+		})
+	}
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// TestStoreBesideTheJournal: boards whose journals share a directory get
+// a store each.
+func TestStoreBesideTheJournal(t *testing.T) {
+	for _, c := range [][2]string{
+		{"/var/lib/zertzboard/journal.jsonl", "/var/lib/zertzboard/mqtt-store"},
+		{"/srv/hall/hall-01.jsonl", "/srv/hall/hall-01.mqtt-store"},
+		{"/srv/hall/hall-02.jsonl", "/srv/hall/hall-02.mqtt-store"},
+		{"/srv/hall/table", "/srv/hall/table.mqtt-store"},
+		{"off", ""},
+	} {
+		if got := StoreBeside(c[0]); got != c[1] {
+			t.Errorf("StoreBeside(%q) = %q; want %q", c[0], got, c[1])
+		}
+	}
+}
+
+// blackHole accepts MQTT connections and never answers: a broker that
+// hangs. It closes when the test ends.
+func blackHole(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() { defer wg.Done(); io.Copy(io.Discard, c); c.Close() }()
+		}
+	}()
+	return "tcp://" + ln.Addr().String()
+}
+
+// TestRunClosesTheClientWhileItConnects: a board whose broker hangs and
+// whose start fails closes its MQTT client: no goroutine of the client
+// remains connecting once Run has returned.
+func TestRunClosesTheClientWhileItConnects(t *testing.T) {
+	_, r, cal := wallRig(t)
+	url := blackHole(t)
+	before := pahoGoroutines()
+	log := &lateLog{}
+	err := Run(context.Background(), Config{
+		Options: Options{BoardID: "hang", Variant: "37", Rig: r, Calibration: cal, JournalPath: t.TempDir(), Logger: slog.New(log)},
+		Broker:  url, HTTP: "off",
+	})
+	log.ended.Store(true)
+	if err == nil || !strings.Contains(err.Error(), "--journal off") {
+		t.Fatalf("Run with a directory for a journal: %v; want the journal's error", err)
+	}
+	if n := pahoGoroutines(); n > before {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines of the MQTT client remain after Run returned (%d before)\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	}
+}
