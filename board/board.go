@@ -1,11 +1,27 @@
-// Package board runs one board: the scan loop reads the sensors, the
+// Package board is one board's runtime: everything a board's process
+// runs, on a Raspberry Pi (zertzboard run) or on the simulator (zertzboard
+// sim); only the buses differ.
+//
+// Node is the board itself: the scan loop reads the sensors, the
 // classifier and the mount turn counts into the game board's cells and
 // queues them; on its own goroutine the controller referees them and
 // journals (fsync) and broadcasts every committed change, so that neither
-// the SD card nor the network can delay a scan; and the display shows the
-// guidance on the LEDs and the screen.
-// The same code runs on a Raspberry Pi and on the simulator; only the
-// buses differ.
+// the SD card nor the network can delay a scan; the display shows the
+// guidance on the LEDs and the screen, and the buttons answer it.
+//
+// Run runs a Node with what it talks to, from one Config: the MQTT
+// publisher, the embedded broker (or an external one), the commands from
+// MQTT, the web page (the scoreboard and /state.json) and, in the
+// simulator, the players beside it. It runs them in one errgroup and
+// closes what it opened in one chain, in reverse order, whatever ends it.
+// FromFile makes the Config from the configuration file, OpenHardware
+// opens the Pi's hardware it names.
+//
+// board joins the layers below it and is imported only by the simulated
+// players (sim/...) and cmd.
+//
+// Layer: board. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board.
 package board
 
 import (
