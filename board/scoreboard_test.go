@@ -115,7 +115,7 @@ func TestScoreboardFollowsWithAccount(t *testing.T) {
 			Options: Options{BoardID: "t8", Variant: "37", Rig: r, Calibration: cal, JournalPath: JournalOff, Logger: testLog(t)},
 			Broker:  "tcp://" + b.TCPAddr(), Username: "board", Password: "pw", HTTP: "127.0.0.1:0",
 			ViewerUser: "tv", ViewerPassword: "tv-pw",
-			Ready:    func(_, httpURL string) { ready <- httpURL },
+			Ready: func(_, httpURL string) { ready <- httpURL },
 			followed: func() {
 				select {
 				case followed <- struct{}{}:
