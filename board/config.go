@@ -78,9 +78,6 @@ type Config struct {
 	// Setting names how a user changes each listening address (a flag or
 	// a configuration key), for the error when one is in use.
 	Setting Settings
-	// followed, in tests, is called each time the scoreboard has
-	// subscribed to an external broker and had its retained messages.
-	followed func()
 }
 
 // Settings name the flag or configuration key of each listening address.

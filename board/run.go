@@ -192,8 +192,7 @@ func (r *process) listenWeb() error {
 		if err != nil {
 			return err
 		}
-		r.follow = &scoreboard.MQTTConfig{Broker: r.url, Username: r.cfg.ViewerUser, Password: r.cfg.ViewerPassword, TLS: tc,
-			Connected: r.cfg.followed}
+		r.follow = &scoreboard.MQTTConfig{Broker: r.url, Username: r.cfg.ViewerUser, Password: r.cfg.ViewerPassword, TLS: tc}
 		if err := r.sb.EnableConsole(scoreboard.ConsoleConfig{Broker: r.url, TLS: tc}); err != nil {
 			return err
 		}

@@ -8,8 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/logguard"
 )
 
@@ -21,9 +24,9 @@ type StandaloneConfig struct {
 	Results string // finished games' directory; "" keeps them in memory
 	Console bool   // serve the arbiter console, logging in against MQTT.Broker
 	// Halls are the bridged halls: each hall's name and its boards.
-	Halls map[string][]string
+	Halls Halls
 	// Proxies are reverse proxies in front, not limited per address.
-	Proxies []netip.Addr
+	Proxies Proxies
 	MQTT    MQTTConfig
 	Logger  *slog.Logger // nil discards
 }
@@ -110,4 +113,64 @@ func WarnConsoleClear(log *slog.Logger, addr net.Addr) {
 	if a, ok := addr.(*net.TCPAddr); ok && !a.IP.IsLoopback() {
 		log.Warn("scoreboard: the arbiter console is served over plain HTTP beyond loopback: operators' passwords cross the network in clear (use it on a trusted network, or behind an HTTPS proxy)", "address", addr.String())
 	}
+}
+
+// Halls are the bridged halls and their boards (StandaloneConfig.Halls):
+// hall name → board IDs. As a flag.Value, each Set adds one hall,
+// "NAME:ID,ID,…"; a board is in one hall at most.
+type Halls map[string][]string
+
+func (h Halls) String() string {
+	var parts []string
+	for name, ids := range h {
+		parts = append(parts, name+":"+strings.Join(ids, ","))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, " ")
+}
+
+func (h Halls) Set(v string) error {
+	name, list, ok := strings.Cut(v, ":")
+	if !ok || list == "" {
+		return fmt.Errorf("want NAME:ID,ID,…, not %q", v)
+	}
+	if err := boardid.Check(name); err != nil {
+		return fmt.Errorf("hall %q: %w", name, err)
+	}
+	if _, dup := h[name]; dup {
+		return fmt.Errorf("hall %q given twice", name)
+	}
+	for _, id := range strings.Split(list, ",") {
+		if err := boardid.Check(id); err != nil {
+			return fmt.Errorf("hall %s: board %q: %w", name, id, err)
+		}
+		for other, ids := range h {
+			if slices.Contains(ids, id) {
+				return fmt.Errorf("board %s is in halls %s and %s", id, other, name)
+			}
+		}
+		h[name] = append(h[name], id)
+	}
+	return nil
+}
+
+// Proxies are the addresses of reverse proxies in front of the pages
+// (StandaloneConfig.Proxies). As a flag.Value, each Set adds one IP.
+type Proxies []netip.Addr
+
+func (p *Proxies) String() string {
+	var s []string
+	for _, a := range *p {
+		s = append(s, a.String())
+	}
+	return strings.Join(s, ",")
+}
+
+func (p *Proxies) Set(v string) error {
+	a, err := netip.ParseAddr(v)
+	if err != nil {
+		return fmt.Errorf("want an IP address, not %q", v)
+	}
+	*p = append(*p, a.Unmap())
+	return nil
 }

@@ -41,17 +41,10 @@ func TestRunStandalone(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	urls := make(chan string, 1)
-	subscribed := make(chan struct{}, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- RunStandalone(ctx, StandaloneConfig{HTTP: "127.0.0.1:0", Prefix: "zertz/", Logger: testLogger(t),
-			MQTT: MQTTConfig{Broker: "tcp://" + b.TCPAddr(), Connected: func() {
-				select {
-				case subscribed <- struct{}{}:
-				default:
-				}
-			}}},
-			func(u string) { urls <- u })
+			MQTT: MQTTConfig{Broker: "tcp://" + b.TCPAddr()}}, func(u string) { urls <- u })
 	}()
 	var url string
 	select {
@@ -59,13 +52,11 @@ func TestRunStandalone(t *testing.T) {
 	case err := <-done:
 		t.Fatal(err)
 	}
-	select {
-	case <-subscribed:
-	case err := <-done:
-		t.Fatal(err)
-	case <-time.After(wait):
-		t.Fatal("the scoreboard never subscribed")
-	}
+	// The board's event stream shows its state once the scoreboard has
+	// it. An open stream must not hold up the shutdown either.
+	stream := dialSSE(t, url+"events?board=t9")
+	defer stream.close()
+	stream.nextSeq(t, 3)
 	page := getBody(t, url)
 	if !strings.Contains(page, `data-board="t9"`) || !strings.Contains(page, "Ann &lt;b&gt;") {
 		t.Errorf("the tournament page lacks the board or its escaped player name: %s", page)
@@ -73,13 +64,6 @@ func TestRunStandalone(t *testing.T) {
 	if page := getBody(t, url+"board/t9"); !strings.Contains(page, `data-cell="A1" data-content="w"`) {
 		t.Errorf("the board's page lacks its position: %s", page)
 	}
-
-	// An open event stream must not hold up the shutdown.
-	resp, err := http.Get(url + "events?board=t9")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
 	b.Close() // before the scoreboard's client leaves (see closeBrokerFirst)
 	cancel()
 	select {
@@ -108,5 +92,48 @@ func TestRunStandaloneConfigErrors(t *testing.T) {
 	err = RunStandalone(context.Background(), StandaloneConfig{HTTP: "127.0.0.1:0", MQTT: MQTTConfig{Broker: "http://x"}}, nil)
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "scheme") {
 		t.Errorf("an http:// broker: %v; want a ConfigError about the scheme", err)
+	}
+}
+
+// TestHallsAndProxiesAsFlags: --hall adds a hall with its boards and
+// refuses bad names, a hall given twice and a board in two halls, each
+// error naming the input; --proxy takes IP addresses only.
+func TestHallsAndProxiesAsFlags(t *testing.T) {
+	two := func() Halls {
+		h := Halls{}
+		for _, v := range []string{"hall-a:a1,a2", "hall-b:b1"} {
+			if err := h.Set(v); err != nil {
+				t.Fatalf("Set(%q): %v", v, err)
+			}
+		}
+		return h
+	}
+	if got := two().String(); got != "hall-a:a1,a2 hall-b:b1" {
+		t.Errorf("String() = %q", got)
+	}
+	for v, want := range map[string]string{
+		"hall-c":         `not "hall-c"`,
+		"hall-c:":        `not "hall-c:"`,
+		"bad hall:c1":    `hall "bad hall"`,
+		"hall-a:c1":      `hall "hall-a" given twice`,
+		"hall-c:c1,b1":   "board b1 is in halls hall-b and hall-c",
+		"hall-c:c1,bad!": `board "bad!"`,
+	} {
+		if err := two().Set(v); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Set(%q): %v; want an error with %q", v, err, want)
+		}
+	}
+	var p Proxies
+	if err := p.Set("127.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Set("::ffff:10.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.String(); got != "127.0.0.1,10.0.0.1" {
+		t.Errorf("String() = %q; want the addresses, IPv4-mapped ones unmapped", got)
+	}
+	if err := p.Set("nginx.local"); err == nil || !strings.Contains(err.Error(), `"nginx.local"`) {
+		t.Errorf("Set(a host name): %v; want an error naming it", err)
 	}
 }

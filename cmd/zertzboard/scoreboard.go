@@ -6,15 +6,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/netip"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
 	"syscall"
 
 	"github.com/zertzboard/zertzboard/broker"
-	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/scoreboard"
 )
 
@@ -80,9 +76,9 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 	prefix := fs.String("prefix", broker.DefaultPrefix, "the root of the boards' topics")
 	results := fs.String("results", "", "keep finished games in this directory (default: in memory only)")
 	console := fs.Bool("console", true, "serve the arbiter console (/console), logging operators in against --broker")
-	halls := hallFlag{}
+	halls := scoreboard.Halls{}
 	fs.Var(halls, "hall", "NAME:ID,ID,…: a hall bridged to the broker and its boards, shown as \"hall unreachable\" while its bridge is down (repeat for each hall)")
-	var proxies proxyFlag
+	var proxies scoreboard.Proxies
 	fs.Var(&proxies, "proxy", "IP: a reverse proxy in front (nginx), whose connections are not limited per address (repeat for each)")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -114,61 +110,4 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 		return exitFault
 	}
 	return exitOK
-}
-
-// hallFlag is --hall NAME:ID,ID,…, repeated.
-type hallFlag map[string][]string
-
-func (h hallFlag) String() string {
-	var parts []string
-	for name, ids := range h {
-		parts = append(parts, name+":"+strings.Join(ids, ","))
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, " ")
-}
-
-func (h hallFlag) Set(v string) error {
-	name, list, ok := strings.Cut(v, ":")
-	if !ok || list == "" {
-		return fmt.Errorf("want NAME:ID,ID,…, not %q", v)
-	}
-	if err := boardid.Check(name); err != nil {
-		return fmt.Errorf("hall %q: %w", name, err)
-	}
-	if _, dup := h[name]; dup {
-		return fmt.Errorf("hall %q given twice", name)
-	}
-	for _, id := range strings.Split(list, ",") {
-		if err := boardid.Check(id); err != nil {
-			return fmt.Errorf("hall %s: board %q: %w", name, id, err)
-		}
-		for other, ids := range h {
-			if slices.Contains(ids, id) {
-				return fmt.Errorf("board %s is in halls %s and %s", id, other, name)
-			}
-		}
-		h[name] = append(h[name], id)
-	}
-	return nil
-}
-
-// proxyFlag is --proxy IP, repeated.
-type proxyFlag []netip.Addr
-
-func (p *proxyFlag) String() string {
-	var s []string
-	for _, a := range *p {
-		s = append(s, a.String())
-	}
-	return strings.Join(s, ",")
-}
-
-func (p *proxyFlag) Set(v string) error {
-	a, err := netip.ParseAddr(v)
-	if err != nil {
-		return fmt.Errorf("want an IP address, not %q", v)
-	}
-	*p = append(*p, a.Unmap())
-	return nil
 }
