@@ -62,6 +62,7 @@ type process struct {
 	pub     *broadcast.Publisher
 	cmds    chan Command
 	n       *Node
+	served  bool // the board ran (serve): shutdown says "stopped"
 }
 
 func newProcess(cfg Config) *process {
@@ -91,7 +92,9 @@ func (r *process) shutdown(first error) error {
 		}
 	}
 	r.closers = nil
-	r.log.Info("stopped")
+	if r.served {
+		r.log.Info("stopped")
+	}
 	return first
 }
 
@@ -236,6 +239,7 @@ func (r *process) startBoard() error {
 // the web page and the players (Alongside) until ctx is done or the
 // board or the players stop, and returns the first error.
 func (r *process) serve(ctx context.Context) error {
+	r.served = true
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g, ctx := errgroup.WithContext(ctx)
