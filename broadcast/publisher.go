@@ -214,15 +214,41 @@ func New(cfg Config) (*Publisher, error) {
 	setDefault(&cfg.KeepAlive, 30*time.Second)
 	setDefault(&cfg.CloseTimeout, 2*time.Second)
 	setDefault(&cfg.HealthTimeout, 10*time.Second)
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	now := cfg.Now
-	if now == nil {
-		now = time.Now
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	o, err := brokerOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.StoreDir != "" {
+		// A store that cannot be made works in memory (see store).
+		_ = os.MkdirAll(cfg.StoreDir, 0o700)
 	}
 
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &Publisher{
+		cfg: cfg, log: cfg.Logger, now: cfg.Now, prefix: cfg.Prefix,
+		cmds:    make(chan Command, commandBuffer),
+		wake:    make(chan struct{}, 1),
+		closing: make(chan struct{}),
+		done:    make(chan struct{}),
+		ctx:     ctx, cancel: cancel,
+	}
+	p.store = newStore(cfg.StoreDir, p.storeFault)
+	p.client = mqtt.NewClient(p.clientOptions(o))
+	// With ConnectRetry it retries until Disconnect; only Close waits.
+	p.connecting = p.client.Connect()
+	go p.run()
+	return p, nil
+}
+
+// brokerOptions are paho's options for cfg's brokers: their URLs, and TLS
+// if one of them or cfg.TLS wants it.
+func brokerOptions(cfg Config) (*mqtt.ClientOptions, error) {
 	o := mqtt.NewClientOptions()
 	needTLS := cfg.TLS != (TLSConfig{})
 	for _, b := range cfg.Brokers {
@@ -246,24 +272,15 @@ func New(cfg Config) (*Publisher, error) {
 		}
 		o.SetTLSConfig(tc)
 	}
+	return o, nil
+}
 
-	if cfg.StoreDir != "" {
-		// A store that cannot be made works in memory (see store).
-		_ = os.MkdirAll(cfg.StoreDir, 0o700)
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	p := &Publisher{
-		cfg: cfg, log: log, now: now, prefix: cfg.Prefix,
-		cmds:    make(chan Command, commandBuffer),
-		wake:    make(chan struct{}, 1),
-		closing: make(chan struct{}),
-		done:    make(chan struct{}),
-		ctx:     ctx, cancel: cancel,
-	}
-	p.store = newStore(cfg.StoreDir, p.storeFault)
+// clientOptions completes o with the publisher's session, store, dialer,
+// timings, will and handlers.
+func (p *Publisher) clientOptions(o *mqtt.ClientOptions) *mqtt.ClientOptions {
+	cfg := p.cfg
 	o.SetCustomOpenConnectionFn(p.dial)
-	o.SetClientID(cfg.ClientID).
+	return o.SetClientID(cfg.ClientID).
 		SetUsername(cfg.Username).
 		SetPassword(cfg.Password).
 		SetProtocolVersion(4).
@@ -284,14 +301,9 @@ func New(cfg Config) (*Publisher, error) {
 		SetOnConnectHandler(p.onConnect).
 		SetConnectionLostHandler(func(_ mqtt.Client, err error) {
 			if !p.isClosed() {
-				log.Warn("broadcast: connection lost; reconnecting", "error", err)
+				p.log.Warn("broadcast: connection lost; reconnecting", "error", err)
 			}
 		})
-	p.client = mqtt.NewClient(o)
-	// With ConnectRetry it retries until Disconnect; only Close waits.
-	p.connecting = p.client.Connect()
-	go p.run()
-	return p, nil
 }
 
 // dial opens the connection as paho would, and keeps it: closing it is
