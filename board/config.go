@@ -78,6 +78,8 @@ type Config struct {
 	// Setting names how a user changes each listening address (a flag or
 	// a configuration key), for the error when one is in use.
 	Setting Settings
+	// closing, in tests, sees each thing Run closes, as it closes it.
+	closing func(what string)
 }
 
 // Settings name the flag or configuration key of each listening address.

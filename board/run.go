@@ -49,7 +49,7 @@ type process struct {
 	cfg Config
 	log *slog.Logger
 	// closers close what start opened, run in reverse order by shutdown.
-	closers []func() error
+	closers []closer
 	sb      *scoreboard.Server // nil without the web page
 	// url is the board's MQTT URL; tls its client TLS.
 	url      string
@@ -57,7 +57,9 @@ type process struct {
 	embedded bool
 	// follow, if not nil, feeds the scoreboard from an external broker.
 	follow  *scoreboard.MQTTConfig
-	ln      net.Listener // the web page's, until served
+	ln      net.Listener  // the web page's
+	srv     *http.Server  // serving ln, once the board exists
+	stopped chan struct{} // closed when srv has returned
 	httpURL string
 	pub     *broadcast.Publisher
 	cmds    chan Command
@@ -80,14 +82,26 @@ func newProcess(cfg Config) *process {
 	return &process{cfg: cfg, log: cfg.Logger, url: cfg.Broker, tls: cfg.TLS}
 }
 
+// closer closes one thing Run opened.
+type closer struct {
+	what  string // "board", "publisher", "web page", "broker", "scoreboard"
+	close func() error
+}
+
 // onClose adds what shutdown closes, after everything opened later.
-func (r *process) onClose(f func() error) { r.closers = append(r.closers, f) }
+func (r *process) onClose(what string, f func() error) {
+	r.closers = append(r.closers, closer{what, f})
+}
 
 // shutdown closes everything opened, the latest first, and returns the
 // first error: first, or the first a close returns.
 func (r *process) shutdown(first error) error {
 	for i := len(r.closers) - 1; i >= 0; i-- {
-		if err := r.closers[i](); err != nil && first == nil {
+		c := r.closers[i]
+		if r.cfg.closing != nil {
+			r.cfg.closing(c.what)
+		}
+		if err := c.close(); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -111,7 +125,7 @@ func (r *process) start() error {
 		// is made (mochi-mqtt/server#200), so it must not race a client
 		// publishing retained state.
 		r.sb = scoreboard.New(scoreboard.Options{Logger: r.log.With("part", "scoreboard")})
-		r.onClose(func() error { r.sb.Close(); return nil })
+		r.onClose("scoreboard", func() error { r.sb.Close(); return nil })
 		if r.cfg.Results != "" {
 			if err := r.sb.OpenResults(r.cfg.Results, 0); err != nil {
 				return err
@@ -150,7 +164,7 @@ func (r *process) startBroker() error {
 	if err := b.Start(); err != nil {
 		return r.inUse(fmt.Errorf("starting the MQTT broker on %s: %w", r.cfg.Listen, err))
 	}
-	r.onClose(func() error { b.Close(); return nil })
+	r.onClose("broker", func() error { b.Close(); return nil })
 	r.embedded = true
 	r.url = "tcp://" + b.TCPAddr()
 	ws := "ws://"
@@ -183,10 +197,14 @@ func (r *process) listenWeb() error {
 		return r.inUse(fmt.Errorf("web page on %s: %w", r.cfg.HTTP, err))
 	}
 	r.ln = ln
-	r.onClose(func() error {
-		if r.ln != nil { // never served
-			r.ln.Close()
+	// Closed in its place in the order (after the publisher), served or
+	// not.
+	r.onClose("web page", func() error {
+		if r.srv == nil {
+			return ln.Close()
 		}
+		r.srv.Close()
+		<-r.stopped
 		return nil
 	})
 	r.httpURL = "http://" + ln.Addr().String() + "/"
@@ -217,7 +235,7 @@ func (r *process) startBoard() error {
 		return err
 	}
 	r.pub = pub
-	r.onClose(pub.Close)
+	r.onClose("publisher", pub.Close)
 	r.cmds = make(chan Command)
 	opts := r.cfg.Options
 	opts.Logger, opts.Publisher, opts.Commands = r.log, mqttOut{pub, r.log}, r.cmds
@@ -227,7 +245,7 @@ func (r *process) startBoard() error {
 	}
 	r.n = n
 	// Closed first: no analysis publishes once the broadcast is closed.
-	r.onClose(n.Close)
+	r.onClose("board", n.Close)
 	faults.attach(n)
 	if err := pub.StoreFault(); err != nil { // before the board existed
 		faults.set(0, storeFaultLine(err))
@@ -291,12 +309,10 @@ func (r *process) serveWeb() {
 		return
 	}
 	log := r.log.With("part", "web")
-	srv := scoreboard.NewHTTPServer(statusPage(r.n, r.sb), log)
+	r.srv = scoreboard.NewHTTPServer(statusPage(r.n, r.sb), log)
+	r.stopped = make(chan struct{})
 	ln := scoreboard.LimitListener(r.ln, log)
-	r.ln = nil
-	served := make(chan struct{})
-	go func() { defer close(served); srv.Serve(ln) }()
-	r.onClose(func() error { srv.Close(); <-served; return nil })
+	go func() { defer close(r.stopped); r.srv.Serve(ln) }()
 }
 
 // forwardCommands hands the commands from MQTT to the board, and answers

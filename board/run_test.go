@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -107,7 +108,9 @@ func TestRunClosesWhatItOpenedOnError(t *testing.T) {
 	before := pahoGoroutines()
 	for i := 0; i < 3; i++ {
 		log := &lateLog{}
+		var closed []string
 		err := Run(context.Background(), Config{
+			closing: func(what string) { closed = append(closed, what) },
 			Options: Options{BoardID: "leak", Variant: "37", Rig: r, Calibration: cal, JournalPath: t.TempDir(), Logger: slog.New(log)},
 			Broker:  EmbeddedBroker, Listen: "127.0.0.1:0", WebSocket: "off", Username: "board", HTTP: "off",
 			Alongside: func(context.Context, *Node) error {
@@ -118,6 +121,9 @@ func TestRunClosesWhatItOpenedOnError(t *testing.T) {
 		log.ended.Store(true)
 		if err == nil || !strings.Contains(err.Error(), "--journal off") {
 			t.Fatalf("Run with a directory for a journal: %v; want the journal's error", err)
+		}
+		if want := []string{"publisher", "broker"}; !slices.Equal(closed, want) {
+			t.Errorf("run %d: Run closed %q; want %q", i, closed, want)
 		}
 		if n := pahoGoroutines(); n > before {
 			t.Errorf("run %d: %d goroutines of the MQTT client remain after Run returned (%d before)", i, n, before)
@@ -235,7 +241,9 @@ func TestRunShutsDownInOrder(t *testing.T) {
 	}
 	stop := errors.New("the players stop")
 	ready := make(chan string, 1)
+	var closed []string
 	err := Run(context.Background(), Config{
+		closing: func(what string) { closed = append(closed, what) },
 		Options: Options{BoardID: "ord", Variant: "37", Rig: r, Calibration: cal, JournalPath: JournalOff, Logger: testLog(t)},
 		Broker:  "tcp://" + b.TCPAddr(), Username: "board", Password: "pw", HTTP: "127.0.0.1:0",
 		Ready: func(_, httpURL string) { ready <- httpURL },
@@ -263,6 +271,11 @@ func TestRunShutsDownInOrder(t *testing.T) {
 		if c.R|c.G|c.B != 0 {
 			t.Fatalf("LED %d is %v after Run returned; want dark", i, c)
 		}
+	}
+	// The board (its analysis and journal) once its goroutines are done,
+	// then the publisher, while the page still serves; the broker last.
+	if want := []string{"board", "publisher", "web page", "scoreboard"}; !slices.Equal(closed, want) {
+		t.Errorf("Run closed %q; want %q", closed, want)
 	}
 	if resp, err := http.Get(<-ready + "state.json"); err == nil {
 		resp.Body.Close()
