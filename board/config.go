@@ -44,7 +44,8 @@ type Config struct {
 	// listeners on TLS.
 	BrokerCert, BrokerKey string
 	// Username and Password are the board's MQTT account; with the
-	// embedded broker an empty password is a random one.
+	// embedded broker an empty name is DefaultUsername and an empty
+	// password a random one.
 	Username, Password string
 	// Store is the MQTT store's directory ("" keeps messages in memory);
 	// StoreBeside names one per journal.
@@ -87,6 +88,10 @@ type Settings struct{ Listen, WebSocket, HTTP string }
 
 // EmbeddedBroker as Config.Broker runs the MQTT broker in process.
 const EmbeddedBroker = "embedded"
+
+// DefaultUsername is the board's account on its embedded broker when
+// Config.Username is empty.
+const DefaultUsername = "board"
 
 // FromFile is the board's Config from the configuration file, on a rig
 // opened with OpenHardware; log is the process's log.

@@ -147,6 +147,9 @@ func (r *process) start() error {
 
 // startBroker starts the embedded broker, the board's own account first.
 func (r *process) startBroker() error {
+	if r.cfg.Username == "" {
+		r.cfg.Username = DefaultUsername
+	}
 	if r.cfg.Password == "" {
 		r.cfg.Password = randomSecret()
 	}

@@ -282,3 +282,35 @@ func TestRunShutsDownInOrder(t *testing.T) {
 		t.Error("the web page still answers after Run returned")
 	}
 }
+
+// TestPortInUseNamesTheSetting: each listening address that is taken
+// gives one line naming the address and the setting that changes it.
+func TestPortInUseNamesTheSetting(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	addr := held.Addr().String()
+	_, port, _ := net.SplitHostPort(addr)
+	_, r, cal := wallRig(t)
+	set := Settings{Listen: "[mqtt] listen", WebSocket: "[mqtt] websocket", HTTP: "[http] listen"}
+	for _, tt := range []struct {
+		name, listen, ws, http, want string
+	}{
+		{"mqtt", addr, "off", "off", "the MQTT broker cannot listen on " + addr + ": the address is already in use; choose another with [mqtt] listen "},
+		{"websocket", "127.0.0.1:0", addr, "off", "the MQTT WebSocket listener cannot listen on " + addr + ": the address is already in use; choose another with [mqtt] websocket "},
+		{"http", "127.0.0.1:0", "off", "localhost:" + port, "the scoreboard cannot listen on " + addr + ": the address is already in use; choose another with [http] listen "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Run(context.Background(), Config{
+				Options: Options{BoardID: "ports", Variant: "37", Rig: r, Calibration: cal, JournalPath: JournalOff},
+				Listen:  tt.listen, WebSocket: tt.ws, HTTP: tt.http, Setting: set,
+				Alongside: func(context.Context, *Node) error { t.Error("the board ran"); return nil },
+			})
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("Run = %v; want one line starting %q", err, tt.want)
+			}
+		})
+	}
+}
