@@ -16,6 +16,7 @@ import (
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
+	"github.com/zertzboard/zertzboard/settle"
 	"github.com/zertzboard/zertzboard/wire"
 )
 
@@ -80,8 +81,6 @@ func BenchmarkSettleToState(b *testing.B) {
 			}
 		}
 	}
-	wait(c.State().Seq) // the start
-
 	start := engine.NewPosition(engine.MustStandardBoard("37"), engine.Standard, 0).Cells()
 	placed := []byte(start)
 	d4, _ := engine.MustStandardBoard("37").ParseCell("D4")
@@ -90,14 +89,24 @@ func BenchmarkSettleToState(b *testing.B) {
 	boards := [][]byte{placed, []byte(start)}
 	var lat []time.Duration
 	var mu sync.Mutex
+	wait(c.State().Seq) // the start, once paho has it
 	now := int64(0)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, cells := range boards {
-			c.Frame(now, cells)
-			now += 200 // held long enough: the next frame settles it
+			// settle.MinScans-1 frames in quick succession, then one
+			// after the settle time: that one settles the board.
+			for k := 1; k < settle.MinScans; k++ {
+				c.Frame(now, cells)
+				now += 5
+			}
+			now += 200
+			seq := c.State().Seq
 			t0 := time.Now()
 			c.Frame(now, cells)
+			if c.State().Seq == seq {
+				b.Fatalf("frame %d ms did not commit the board", now)
+			}
 			wait(c.State().Seq)
 			mu.Lock()
 			lat = append(lat, time.Since(t0))
