@@ -20,6 +20,7 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/zertzboard/zertzboard/hardware/open"
+	"github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
@@ -312,5 +313,54 @@ func TestPortInUseNamesTheSetting(t *testing.T) {
 				t.Errorf("Run = %v; want one line starting %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestRunAlongsideOnVirtualTime: on the lockstep clock, Spawn makes the
+// players (Alongside) a participant: their waits pass one scan at a
+// time, the board scanning in between, and Run ends, with nil, when they
+// return.
+func TestRunAlongsideOnVirtualTime(t *testing.T) {
+	w := wiring.Reference()
+	b := sim.NewBoard(w.Base, nil)
+	hw, err := sim.New(w, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := timebase.NewLockstep(time.Unix(0, 0))
+	r, err := open.Open(w, hw, &open.Opts{Clock: ls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cal := calibrateSim(t, r, b)
+	var frames atomic.Int64
+	var p *timebase.Participant
+	seen := int64(-1)
+	err = Run(context.Background(), Config{
+		Options: Options{BoardID: "virt", Variant: "37", Rig: r, Calibration: cal, JournalPath: JournalOff, Lockstep: ls,
+			OnFrame: func(int64, []byte) { frames.Add(1) }},
+		Listen: "127.0.0.1:0", WebSocket: "off", HTTP: "off",
+		Spawn: func(f func()) { ls.Go(func(q *timebase.Participant) { p = q; f() }) },
+		Alongside: func(ctx context.Context, n *Node) error {
+			if err := p.Sleep(time.Second); err != nil {
+				return err
+			}
+			seen = frames.Load()
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	// A second of virtual time at the scan's rate (less the first scan's
+	// period, before which the players started).
+	if want := int64(time.Second/r.Scanner.Period()) - 1; seen < want {
+		t.Errorf("the board scanned %d frames while the players waited a second; want %d or more", seen, want)
+	}
+	for i, c := range hw.LEDs.Colors() {
+		if c.R|c.G|c.B != 0 {
+			t.Fatalf("LED %d is %v after Run returned; want dark", i, c)
+		}
 	}
 }
