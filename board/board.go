@@ -583,7 +583,7 @@ func (n *Node) button(e buttons.Event) {
 	switch e.Button {
 	case buttons.NewGame:
 		st := n.ctrl.State()
-		if st.Turn == 0 || st.Phase == "over" {
+		if st.Turn == 0 || st.Phase == engine.PhaseOver {
 			n.newGameByButton()
 			return
 		}

@@ -77,7 +77,6 @@ package config
 
 import (
 	"fmt"
-	"github.com/zertzboard/zertzboard/settle"
 	"io"
 	"os"
 	"strconv"
@@ -94,6 +93,8 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/ini"
+	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/settle"
 )
 
 // User is an account on the embedded broker.
@@ -107,7 +108,7 @@ type Config struct {
 
 	BoardID string
 	Variant string
-	Mode    string
+	Mode    referee.Mode
 	First   int
 	Players [2]string
 	// Event names the tournament the board's games are played in, for
@@ -168,7 +169,7 @@ type Config struct {
 // AnalysisOn reports whether live analysis runs: "auto" means in casual
 // mode only.
 func (c *Config) AnalysisOn() bool {
-	return c.Analysis == "on" || c.Analysis == "auto" && c.Mode != "tournament"
+	return c.Analysis == "on" || c.Analysis == "auto" && c.Mode != referee.Tournament
 }
 
 // Limits bound the embedded broker (broker.Limits).
@@ -196,7 +197,7 @@ func clip(s string, n int) string {
 
 // Defaults are used for keys the file leaves out.
 var Defaults = Config{
-	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: settle.DefaultMS, Language: i18n.EN,
+	BoardID: "board", Variant: "48", Mode: referee.Casual, SettleMS: settle.DefaultMS, Language: i18n.EN,
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080", HTTPResults: "/var/lib/zertzboard/results",
@@ -265,10 +266,11 @@ func Parse(name string, r io.Reader) (*Config, error) {
 				}
 				c.Variant = v
 			case "board.mode":
-				if v != "casual" && v != "tournament" {
+				m, err := referee.ParseMode(v)
+				if err != nil {
 					return nil, bad(s, e, "%q: want casual or tournament", v)
 				}
-				c.Mode = v
+				c.Mode = m
 			case "board.first":
 				if v != "0" && v != "1" {
 					return nil, bad(s, e, "%q: want 0 or 1", v)

@@ -453,7 +453,7 @@ func TestDeclareResult(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := tb.c.State()
-		if st.Phase != "over" || st.Result != tc.cmd.Result || st.ResultNote != tc.cmd.Note || (st.Winner == nil) != (tc.cmd.Winner == nil) {
+		if st.Phase != "over" || string(st.Result) != tc.cmd.Result || st.ResultNote != tc.cmd.Note || (st.Winner == nil) != (tc.cmd.Winner == nil) {
 			t.Errorf("%s: state phase %q result %q note %q winner %v", tc.cmd.Result, st.Phase, st.Result, st.ResultNote, st.Winner)
 		}
 		if rec := tb.record(); rec.Stop.Kind != tc.kind || rec.Stop.Player != tc.who || rec.Stop.Note != tc.cmd.Note || len(rec.Clock.Turns) != 1 {
@@ -464,7 +464,7 @@ func TestDeclareResult(t *testing.T) {
 		}
 		tb.j.Close()
 		_, g, err := journal.Open(tb.path)
-		if err != nil || g.End == nil || g.End.Reason != tc.cmd.Result {
+		if err != nil || g.End == nil || string(g.End.Reason) != tc.cmd.Result {
 			t.Errorf("%s: journal %+v, %v", tc.cmd.Result, g, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/zertzboard/zertzboard/analyst"
 
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/wire"
@@ -152,7 +153,7 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		c.announce(t, nil)
 		return err
 	case "declare-result":
-		return c.end(t, referee.Ending{Winner: cmd.Winner, Reason: cmd.Result, Note: cmd.Note})
+		return c.end(t, referee.Ending{Winner: cmd.Winner, Reason: engine.Reason(cmd.Result), Note: cmd.Note})
 	case "takeback-request":
 		n := c.ref.Game().Len()
 		c.request = &wire.TakebackRequest{Turn: n, By: c.ref.Position().ToMove()}
@@ -245,7 +246,7 @@ func (c *Controller) check(cmd Command) error {
 		if over {
 			return errors.New("the game is already over")
 		}
-		switch cmd.Result {
+		switch engine.Reason(cmd.Result) {
 		case referee.EndDraw:
 			if cmd.Winner != nil {
 				return errors.New("a draw has no winner")

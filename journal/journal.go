@@ -155,9 +155,9 @@ type Clock struct {
 
 // End is how a game ended off the board.
 type End struct {
-	Winner *int   `json:"winner"` // null for a draw
-	Reason string `json:"reason"` // time, resignation, adjudication, draw
-	Note   string `json:"note"`
+	Winner *int          `json:"winner"` // null for a draw
+	Reason engine.Reason `json:"reason"` // time, resignation, adjudication, draw
+	Note   string        `json:"note"`
 }
 
 // TurnClock is one turn's time: what it used and both clocks after it.
@@ -1016,9 +1016,7 @@ func checkEnd(e *End) error {
 	if e == nil {
 		return fmt.Errorf("no end")
 	}
-	switch e.Reason {
-	case "time", "resignation", "adjudication", "draw":
-	default:
+	if !e.Reason.OffBoard() {
 		return fmt.Errorf("end reason %q", e.Reason)
 	}
 	if e.Winner != nil && *e.Winner != 0 && *e.Winner != 1 {

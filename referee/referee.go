@@ -9,34 +9,49 @@ import (
 	"github.com/zertzboard/zertzboard/settle"
 )
 
-// Mode is how strictly the referee applies the capture rules.
-type Mode uint8
+// Mode is how strictly the referee applies the capture rules, by its word
+// on the wire, in the journal and in the configuration. The zero Mode is
+// unset: the referee plays it as Casual, and String says casual.
+//
+// Mode is a string underneath so that a state from a newer board, with a
+// mode this build does not know, reads back and is shown as it came
+// (UnmarshalText keeps it); ParseMode is the strict reader.
+type Mode string
 
 // The modes.
 const (
 	// Casual refuses a placement while a capture is compulsory, at once.
-	Casual Mode = iota
+	Casual Mode = "casual"
 	// Tournament lets such a placement stand as a missed capture (the
 	// opponent may demand it be taken back) and flags touch-move breaches.
-	Tournament
+	Tournament Mode = "tournament"
 )
 
+// String is the mode's word; the unset Mode is casual.
 func (m Mode) String() string {
-	if m == Tournament {
-		return "tournament"
+	if m == "" {
+		return string(Casual)
 	}
-	return "casual"
+	return string(m)
+}
+
+// MarshalText writes the mode's word as it is (the unset Mode as "").
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m), nil }
+
+// UnmarshalText reads a mode's word. It keeps a word it does not know, as
+// the readers of the state always have; ParseMode refuses one.
+func (m *Mode) UnmarshalText(b []byte) error {
+	*m = Mode(b)
+	return nil
 }
 
 // ParseMode reads "casual" or "tournament".
 func ParseMode(s string) (Mode, error) {
-	switch s {
-	case "casual":
-		return Casual, nil
-	case "tournament":
-		return Tournament, nil
+	switch m := Mode(s); m {
+	case Casual, Tournament:
+		return m, nil
 	}
-	return 0, fmt.Errorf("referee: mode %q: want casual or tournament", s)
+	return "", fmt.Errorf("referee: mode %q: want casual or tournament", s)
 }
 
 // DefaultSettleMS and DefaultGlitchMS are package settle's: how long an
@@ -259,6 +274,12 @@ func New(cfg Config) (*Referee, error) {
 	if cfg.First != 0 && cfg.First != 1 {
 		return nil, fmt.Errorf("referee: first player %d: want 0 or 1", cfg.First)
 	}
+	if cfg.Mode == "" {
+		cfg.Mode = Casual
+	}
+	if _, err := ParseMode(string(cfg.Mode)); err != nil {
+		return nil, err
+	}
 	r := &Referee{cfg: cfg, b: cfg.Board, hop: cfg.HopMS, restAt: engine.NoCell, lastT: -1 << 62}
 	stage, err := settle.New(cfg.Board.Len(), settle.Config{SettleMS: cfg.SettleMS, GlitchMS: cfg.GlitchMS})
 	if err != nil {
@@ -299,8 +320,18 @@ func (r *Referee) Game() *engine.Game { return r.game }
 // Position returns the official position.
 func (r *Referee) Position() engine.Position { return r.game.Position() }
 
-// Mode returns the referee's mode.
+// Mode returns the referee's mode (Casual when the Config left it unset).
 func (r *Referee) Mode() Mode { return r.cfg.Mode }
+
+// Phase is the phase of the game as the state publishes it: over when the
+// game is over on the board or off it, capture when a capture is
+// compulsory, else place.
+func (r *Referee) Phase() engine.Phase {
+	if r.ended != nil {
+		return engine.PhaseOver
+	}
+	return r.game.Position().Phase()
+}
 
 // MissedCaptures lists the turns (1-based) that were placements made while
 // a capture was compulsory (tournament mode only).

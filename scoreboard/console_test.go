@@ -23,6 +23,7 @@ import (
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/console"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 var opsUsers = []broker.User{
@@ -344,7 +345,7 @@ func TestConsoleActions(t *testing.T) {
 			})
 		}
 	}
-	if st := fb.state(); st.Clock.RemainingMS[1] != 630000 || st.Phase != "over" || st.ResultNote == "" {
+	if st := fb.state(); st.Clock.Remaining[1] != 630000 || st.Phase != "over" || st.ResultNote == "" {
 		t.Errorf("the board's state %+v after the actions", st.Clock)
 	}
 	// Each action is logged: operator, board, command, id, outcome.
@@ -381,7 +382,7 @@ func TestConsoleActions(t *testing.T) {
 		t.Errorf("the board received %q", got[len(got)-1])
 	}
 	fb.mu.Lock()
-	fb.st.Takeback = &TakebackRequest{Turn: fb.st.Turn, By: 1}
+	fb.st.Takeback = &wire.TakebackRequest{Turn: fb.st.Turn, By: 1}
 	fb.st.Seq++
 	fb.publishStateLocked()
 	fb.mu.Unlock()
@@ -508,11 +509,11 @@ func TestConsoleAlerts(t *testing.T) {
 	s.obs.now = clock.now
 	rec, rep := sampleGame(t, 10)
 	states := gameStates(t, rec, rep, "t1")
-	ps := planState{State: states[5], GameID: "t1-7", Takeback: &TakebackRequest{Turn: 5, By: 1}}
+	ps := planState{State: states[5], GameID: "t1-7", Takeback: &wire.TakebackRequest{Turn: 5, By: 1}}
 	ps.Players = [2]string{"ann", "bob"}
 	rem := [2]int64{61000, 9500}
 	run := 1
-	ps.Clock = ClockState{Control: "fischer:20m+10s", RemainingMS: &rem, Running: &run}
+	ps.Clock = wire.Clock{Control: "fischer:20m+10s", Remaining: &rem, Running: &run}
 	b, _ := json.Marshal(ps)
 	s.Handle("zertz/t1/status", []byte("online"))
 	s.Handle("zertz/t1/state", b)

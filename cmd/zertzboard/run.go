@@ -101,7 +101,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		return fmt.Errorf("%s: %w", cfg.Calibration, err)
 	}
 	log.Info("hardware", "pi", r.Report.Model.Title, "scan-rate", r.Report.Rate.String(), "scan", r.Report.Scan.Mean.String(), "ioctls-per-scan", r.Report.Scan.Ioctls)
-	mode, err := referee.ParseMode(cfg.Mode)
+	mode, err := referee.ParseMode(cfg.Mode.String())
 	if err != nil {
 		return err
 	}

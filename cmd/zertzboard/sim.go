@@ -508,13 +508,13 @@ func (p *simPlayers) run(ctx context.Context, n *board.Node) error {
 		st := n.Controller().State()
 		k := 0
 		switch {
-		case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != "over" && isPrefix(st.Moves, rec):
+		case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != engine.PhaseOver && isPrefix(st.Moves, rec):
 			k = st.Turn
 			if k > 0 {
 				p.log.Info("resuming the game in the journal", "turn", k)
 			}
 		default:
-			if st.Phase == "over" && i == 0 {
+			if st.Phase == engine.PhaseOver && i == 0 {
 				// The journal's game is over: the board shows its end
 				// until the players clear it for the next game.
 				if err := p.clearFinished(ctx, n); err != nil {
@@ -821,7 +821,7 @@ func (p *simPlayers) awaitEnd(ctx context.Context, n *board.Node, turns int) err
 		if asking && (p.hw == nil || int64(q.ID) == p.leftOpen.Load()) {
 			asking = false // nobody to answer it, or the players leave it open
 		}
-		if (st.Turn >= turns || st.Phase == "over") && !asking {
+		if (st.Turn >= turns || st.Phase == engine.PhaseOver) && !asking {
 			p.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}

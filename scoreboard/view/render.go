@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/zertzboard/zertzboard/display"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
@@ -116,7 +117,7 @@ func BoardTree(v Board) *stream.Node {
 		return b.MustFinish()
 	}
 	b.Root("div", "class", "sb", "data-board", v.ID, "data-seq", strconv.FormatUint(s.Seq, 10), "data-turn", strconv.Itoa(s.Turn),
-		"data-phase", s.Phase, "data-to-move", strconv.Itoa(s.ToMove), "data-status", v.Status)
+		"data-phase", string(s.Phase), "data-to-move", strconv.Itoa(s.ToMove), "data-status", v.Status)
 	b.WriteString(`<div class="stage">`)
 	renderHeader(&b, v)
 	renderBanners(&b, v)
@@ -200,10 +201,10 @@ func renderHeader(b *stream.Builder, v Board) {
 		blitz = " " + l.T("page.blitz")
 	}
 	turn := l.T("page.turn", s.Turn+1)
-	if s.Phase == "over" {
+	if s.Phase == engine.PhaseOver {
 		turn = l.N("page.n-turns", s.Turn, s.Turn)
 	}
-	mode := s.Mode
+	mode := string(s.Mode) // as it came: a state without one shows none
 	if i18n.Has("page.mode." + mode) {
 		mode = l.T("page.mode." + mode)
 	}
@@ -225,11 +226,11 @@ func renderHeader(b *stream.Builder, v Board) {
 func renderBanners(b *stream.Builder, v Board) {
 	s, l := v.State, v.Lang
 	b.Open("div", "class", "banners", "data-k", "banners")
-	if s.Phase == "over" {
+	if s.Phase == engine.PhaseOver {
 		fmt.Fprintf(b, `<div class="banner over">%s</div>`, Esc(EndText(l, s)))
 	}
 	renderClockBanners(b, v)
-	if s.Phase == "capture" && s.Forced != nil {
+	if s.Phase == engine.PhaseCapture && s.Forced != nil {
 		fmt.Fprintf(b, `<div class="banner capture"><b>%s</b>`, Esc(l.T("page.must-capture", PlayerName(l, s, s.ToMove))))
 		var jumps []string
 		for _, j := range s.Forced.Jumps {
@@ -284,7 +285,7 @@ func renderBanners(b *stream.Builder, v Board) {
 			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, Esc(l.T("page.fault")), Esc(reason))
 		}
 	}
-	if s.Phase == "place" && v.Notice == nil {
+	if s.Phase == engine.PhasePlace && v.Notice == nil {
 		fmt.Fprintf(b, `<div class="banner turn">%s</div>`, Esc(l.T("page.to-place", PlayerName(l, s, s.ToMove))))
 	}
 	renderAnalysisBanner(b, l, s)
@@ -293,7 +294,7 @@ func renderBanners(b *stream.Builder, v Board) {
 
 // ResultText is how a finished game ended, in l.
 func ResultText(l i18n.Lang, s *wire.State) string {
-	reason := s.Result
+	reason := string(s.Result)
 	if i18n.Has("result." + reason) {
 		reason = l.T("result." + reason)
 	}
@@ -373,7 +374,7 @@ func renderSide(b *stream.Builder, v Board) {
 	b.WriteString(`<aside class="side">`)
 	for p := 0; p < 2; p++ {
 		cls := "player"
-		if s.Phase != "over" && s.ToMove == p {
+		if s.Phase != engine.PhaseOver && s.ToMove == p {
 			cls += " to-move"
 		}
 		if s.Winner != nil && *s.Winner == p {
@@ -520,7 +521,7 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 			}
 		}
 	}
-	if s.Phase == "capture" && s.Forced != nil {
+	if s.Phase == engine.PhaseCapture && s.Forced != nil {
 		for _, c := range s.Forced.From {
 			add(c, "must-jump")
 		}
@@ -611,7 +612,7 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 	b.WriteString(`</g>`)
 	// What is drawn over the cells is one part for patches (stream/patch.go).
 	b.Open("g", "class", "marks", "data-k", "marks")
-	if s.Phase == "capture" && s.Forced != nil {
+	if s.Phase == engine.PhaseCapture && s.Forced != nil {
 		for _, j := range s.Forced.Jumps {
 			a, okA := pos[j.From]
 			c, okC := pos[j.To]
