@@ -28,8 +28,9 @@ func TestPartsImportNoHigher(t *testing.T) {
 		"stream": {},
 		// The browser's side of the patches, for tests.
 		"stream/streamtest": {mod + "scoreboard/stream"},
-		// Finished games: their records, nothing of the pages.
-		"results": {mod + "record"},
+		// Finished games: their records and the engine's words for how a
+		// game ended, nothing of the pages.
+		"results": {mod + "record", mod + "engine"},
 		// Operators' sessions and actions: the MQTT client, the view's
 		// text helpers, no server.
 		"console": {"github.com/eclipse/paho.mqtt.golang", "github.com/eclipse/paho.mqtt.golang/packets",
