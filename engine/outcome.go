@@ -1,12 +1,10 @@
 package engine
 
-import "fmt"
-
 // This file holds the game's words as the wire, the journal and the records
 // write them: the Phase of a game and the Reason it ended. Both are strings
 // underneath, so that a value from a newer board (a phase or a reason this
-// build does not know) reads back and writes out unchanged; ParsePhase and
-// ParseReason are the strict readers, for input that must be one of ours.
+// build does not know) reads back and writes out unchanged; a reader that
+// must have one of ours checks it (Reason.OffBoard, for instance).
 // Nothing outside a codec compares these words as strings: code compares
 // with the constants (a test in this package greps the tree for it).
 
@@ -51,15 +49,6 @@ func (ph *Phase) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ParsePhase reads one of the three phases, and refuses anything else.
-func ParsePhase(s string) (Phase, error) {
-	switch ph := Phase(s); ph {
-	case PhasePlace, PhaseCapture, PhaseOver:
-		return ph, nil
-	}
-	return "", fmt.Errorf("phase %q: want place, capture or over", s)
-}
-
 // Reason says why a game ended: on the board (the engine decides it:
 // Position.Result), or off it (the arbiter or the clock decides it: the
 // referee's Ending). The empty Reason is a game not over.
@@ -85,15 +74,6 @@ const (
 // String is the reason's word.
 func (r Reason) String() string { return string(r) }
 
-// OnBoard reports whether the reason is one the engine gives.
-func (r Reason) OnBoard() bool {
-	switch r {
-	case ReasonCaptures, ReasonFullBoard, ReasonRepetition, ReasonNoMoves:
-		return true
-	}
-	return false
-}
-
 // OffBoard reports whether the reason is one a game ends by off the board:
 // time, resignation, adjudication or draw.
 func (r Reason) OffBoard() bool {
@@ -113,14 +93,4 @@ func (r Reason) MarshalText() ([]byte, error) { return []byte(r), nil }
 func (r *Reason) UnmarshalText(b []byte) error {
 	*r = Reason(b)
 	return nil
-}
-
-// ParseEndReason reads a reason a game ends by off the board (time,
-// resignation, adjudication or draw), and refuses anything else, the
-// engine's reasons included.
-func ParseEndReason(s string) (Reason, error) {
-	if r := Reason(s); r.OffBoard() {
-		return r, nil
-	}
-	return "", fmt.Errorf("result %q: want resignation, time, adjudication or draw", s)
 }

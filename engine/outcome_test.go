@@ -15,7 +15,7 @@ import (
 
 // TestWordsText: the phases and reasons write as their words and read back;
 // an unknown word reads back as itself (a newer board's state must still
-// decode), and the strict parsers refuse it.
+// decode); only the arbiter's reasons are off the board.
 func TestWordsText(t *testing.T) {
 	type st struct {
 		Phase  Phase  `json:"phase"`
@@ -40,25 +40,14 @@ func TestWordsText(t *testing.T) {
 			t.Errorf("%s reads back %+v, %v; want %+v", b, back, err, c.in)
 		}
 	}
-	for _, w := range []string{"place", "capture", "over"} {
-		if ph, err := ParsePhase(w); err != nil || string(ph) != w {
-			t.Errorf("ParsePhase(%q) = %q, %v", w, ph, err)
-		}
-	}
-	if _, err := ParsePhase("pondering"); err == nil || !strings.Contains(err.Error(), `"pondering"`) {
-		t.Errorf("ParsePhase(pondering): %v; want an error naming it", err)
-	}
 	for _, r := range []Reason{ReasonTime, ReasonResignation, ReasonAdjudication, ReasonDraw} {
-		if got, err := ParseEndReason(string(r)); err != nil || got != r || !r.OffBoard() || r.OnBoard() {
-			t.Errorf("ParseEndReason(%q) = %q, %v; off %v on %v", r, got, err, r.OffBoard(), r.OnBoard())
+		if !r.OffBoard() {
+			t.Errorf("%q is not off the board", r)
 		}
 	}
 	for _, r := range []Reason{ReasonCaptures, ReasonFullBoard, ReasonRepetition, ReasonNoMoves, "", "stalemate"} {
-		if _, err := ParseEndReason(string(r)); err == nil || r.OffBoard() {
-			t.Errorf("ParseEndReason(%q) accepted it", r)
-		}
-		if want := r != "" && r != "stalemate"; r.OnBoard() != want {
-			t.Errorf("%q.OnBoard() = %v", r, r.OnBoard())
+		if r.OffBoard() {
+			t.Errorf("%q is off the board", r)
 		}
 	}
 }
