@@ -2,9 +2,7 @@ package journal
 
 import (
 	"fmt"
-	"os"
 	"strings"
-	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
 )
@@ -51,27 +49,5 @@ func describe(g *Game) string {
 	return b.String()
 }
 
-func testDescribeV1(t *testing.T) {
-	in := os.Getenv("DESCRIBE_V1")
-	if in == "" {
-		t.Skip()
-	}
-	for _, name := range strings.Split(in, ",") {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		work := name + ".work"
-		os.WriteFile(work, data, 0o644)
-		j, g, err := Open(work)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if j.Damage() != nil {
-			t.Fatal(j.Damage())
-		}
-		j.Close()
-		os.WriteFile(name+".resumed", []byte(describe(g)), 0o644)
-		os.Rename(work, name+".opened")
-	}
-}
+// formatTurn is a turn of p in notation.
+func formatTurn(p engine.Position, t engine.Turn) string { return engine.FormatTurn(p.Board(), t) }
