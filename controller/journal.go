@@ -36,8 +36,9 @@ func (c *Controller) journal(t int64, e journal.Entry) error {
 	return nil
 }
 
-// retryJournal tries a failed journal again, at most every
-// JournalRetryMS of frame time.
+// retryJournal tries a failed journal again once JournalRetryMS of frame
+// time has passed since the last try (or the frame time went back: a new
+// run).
 func (c *Controller) retryJournal(t int64) {
 	if !c.jfault || t-c.jretryT < JournalRetryMS && t >= c.jretryT {
 		return
@@ -49,7 +50,7 @@ func (c *Controller) retryJournal(t int64) {
 // every failure in the log, and the change between failing and whole on
 // "events" and the screen.
 func (c *Controller) journalHealth(t int64, err error) {
-	c.jretryT = t
+	c.jretryT = c.frameT
 	if err != nil {
 		c.log.Error("journal write failed; the game goes on, its entries kept in memory until the disk takes them", "err", err)
 		if c.jfault {
