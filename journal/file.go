@@ -50,6 +50,15 @@ func unseal(line []byte) (entry []byte, sealed, ok bool) {
 // rewrite replaces the file with entries, atomically: a temporary file,
 // fsync, rename, fsync of the directory.
 func rewrite(path string, entries []Line) error {
+	var data []byte
+	for _, e := range entries {
+		data = appendLine(data, e)
+	}
+	return rewriteBytes(path, data)
+}
+
+// rewriteBytes replaces the file with data, atomically.
+func rewriteBytes(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".journal-*")
 	if err != nil {
@@ -57,11 +66,7 @@ func rewrite(path string, entries []Line) error {
 	}
 	defer os.Remove(tmp.Name())
 	w := bufio.NewWriter(tmp)
-	var line []byte
-	for _, e := range entries {
-		line = appendLine(line[:0], e)
-		w.Write(line)
-	}
+	w.Write(data)
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return fmt.Errorf("journal: %w", err)

@@ -104,7 +104,24 @@ type Journal struct {
 	// fault is the last write's error while the file is in doubt, nil
 	// when the file holds every entry appended.
 	fault error
+	// whole: pending is the whole journal (folded into a snapshot while
+	// the disk failed), to replace the file rather than be appended.
+	whole bool
+	// maxPending is how many bytes pending may hold before they are
+	// folded (MaxPending; tests lower it); folded is their size after the
+	// last fold (they are folded again past twice that).
+	maxPending int
+	folded     int
+	// rewrite replaces the file atomically (rewriteBytes; tests fail it).
+	rewrite func(path string, data []byte) error
 }
+
+// MaxPending bounds the entries a failing disk leaves in memory: past it
+// they, and the file, are folded into a snapshot of the current game (as
+// a compaction), which replaces the file once the disk works. So a flood
+// of entries (arbiter commands from the LAN) during a long failure cannot
+// grow the memory without bound.
+const MaxPending = 256 << 10
 
 // File is what the journal appends to: an *os.File, or in tests a file
 // that fails (Options.OpenFile).
@@ -209,7 +226,7 @@ func OpenWith(path string, opt Options) (*Journal, *Game, error) {
 	if err := rewrite(path, r.current); err != nil {
 		return nil, nil, err
 	}
-	j := &Journal{path: path, open: opt.OpenFile, damage: r.damage, CompactAt: DefaultCompactAt}
+	j := &Journal{path: path, open: opt.OpenFile, damage: r.damage, CompactAt: DefaultCompactAt, maxPending: MaxPending, rewrite: rewriteBytes}
 	if j.open == nil {
 		j.open = openFile
 	}
@@ -282,6 +299,9 @@ func (j *Journal) Fault() error { return j.fault }
 // flush writes the pending lines and syncs them, resyncing the file
 // first if a write failed before.
 func (j *Journal) flush() error {
+	if j.whole {
+		return j.replace()
+	}
 	if j.fault != nil || j.f == nil {
 		if err := j.resync(); err != nil {
 			return j.failed(err)
@@ -301,10 +321,61 @@ func (j *Journal) flush() error {
 	return nil
 }
 
-// failed puts the file in doubt after err.
+// failed puts the file in doubt after err, and folds the pending
+// entries once they pass maxPending.
 func (j *Journal) failed(err error) error {
 	j.fault = err
+	if len(j.pending) > max(j.maxPending, 2*j.folded) {
+		j.fold()
+	}
 	return &WriteError{Path: j.path, Pending: j.n, Err: err}
+}
+
+// fold replaces the pending entries, and the file's lines known on disk,
+// with a snapshot of the game they replay to: the whole journal, which
+// replace writes once the disk works. It changes nothing if they do not
+// replay whole (the file cannot be read, an entry does not fit) or the
+// snapshot would not replay to the same game.
+func (j *Journal) fold() {
+	data, err := os.ReadFile(j.path)
+	if err != nil {
+		return
+	}
+	known := data[:wholeLines(data[:min(int64(len(data)), j.size)])]
+	if j.whole {
+		known = nil // pending is the whole journal already
+	}
+	r := replay(j.path, parse(append(known[:len(known):len(known)], j.pending...)))
+	if r.damage != nil {
+		return
+	}
+	entries := snapshot(r.game)
+	if entries == nil {
+		return
+	}
+	var b []byte
+	for _, e := range entries {
+		b = appendLine(b, e)
+	}
+	j.pending, j.n, j.whole, j.folded = b, len(entries), true, len(b)
+}
+
+// replace writes the folded journal over the file (atomically, as a
+// compaction does) and appends to it from then on.
+func (j *Journal) replace() error {
+	if j.f != nil {
+		j.f.Close()
+		j.f = nil
+	}
+	if err := j.rewrite(j.path, j.pending); err != nil {
+		return j.failed(err)
+	}
+	if err := j.reopen(); err != nil {
+		return j.failed(err)
+	}
+	j.pending, j.n, j.fault, j.whole, j.folded = j.pending[:0], 0, nil, false, 0
+	j.next = 2 * j.size
+	return nil
 }
 
 // resync makes the file whole up to what is known to be on disk, after a

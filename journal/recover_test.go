@@ -235,3 +235,58 @@ func checkWhole(t *testing.T, path string, want *Game) {
 		t.Errorf("the file replays to\n%s\nwant\n%s", describe(got), describe(want))
 	}
 }
+
+// A flood of entries while the disk stays full (set-players from the LAN
+// for hours) cannot grow the memory without bound: past MaxPending the
+// entries and the file are folded into a snapshot of the game, which
+// replaces the file once the disk works.
+func TestFloodOnAFullDiskIsFolded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	j.maxPending = 4 << 10
+	m := &model{j: j}
+	for _, e := range []Entry{NewGame{Seq: 1, Variant: "37", Mode: "tournament"}, Turn{Seq: 2, T: 10, Notation: "WD4-A1"}} {
+		if err := m.add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.f.Close()
+	j.f = devFull(t)
+	j.open = func(string) (File, error) { return os.OpenFile("/dev/full", os.O_WRONLY, 0) }
+	j.rewrite = func(string, []byte) error { return syscall.ENOSPC } // the temporary file on the full disk
+	seq := uint64(3)
+	add := func(e Entry) {
+		t.Helper()
+		if err := j.Append(e); !errors.Is(err, syscall.ENOSPC) {
+			t.Fatalf("append on a full disk = %v; want ENOSPC", err)
+		}
+		applyModel(t, m, e)
+		seq++
+	}
+	most := 0
+	for i := range 2000 {
+		add(Arbiter{Seq: seq - 1, T: int64(i), Command: "set-players", ID: "c", Fields: []byte(`{"players":["x","y"]}`)})
+		add(Players{Seq: seq, T: int64(i), Players: [2]string{"ann", strings.Repeat("b", i%50)}})
+		if i == 1000 {
+			add(Turn{Seq: seq, T: int64(i), Notation: "GF2-G4"})
+		}
+		most = max(most, len(j.pending))
+	}
+	if !j.whole || most > 3*j.maxPending {
+		t.Fatalf("kept up to %d bytes in memory (folded: %v); want at most %d", most, j.whole, 3*j.maxPending)
+	}
+	// The disk works again: the snapshot replaces the file.
+	j.open, j.rewrite = openFile, rewriteBytes
+	if err := j.Retry(); err != nil {
+		t.Fatal(err)
+	}
+	checkWhole(t, path, m.g)
+	if err := m.add(Turn{Seq: seq, T: 3000, Notation: "BB3-A4"}); err != nil {
+		t.Fatal(err)
+	}
+	checkWhole(t, path, m.g)
+}
