@@ -3,6 +3,11 @@
 // journal on disk (fsync'd), then to the broadcast and the display.
 // Hardware and network live behind small interfaces, so the same
 // controller runs on the Pi, in the simulator and in tests.
+//
+// The controller is the single owner of the live game: the journal
+// hands back, at start, the game it replayed (Config.Resume), and from
+// then on only writes the entries the controller gives it. A failed
+// write does not stop the game (journal.go).
 package controller
 
 import (

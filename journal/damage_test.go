@@ -301,3 +301,28 @@ func (m *model) add(e Entry) error {
 	m.g = g
 	return nil
 }
+
+// BenchmarkAppendFlood: one set-players entry (the arbiter's command and
+// the names) appended and synced, compactions included: the cost of a
+// flood of commands.
+func BenchmarkAppendFlood(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "j")
+	j, _, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	j.CompactAt = 64 << 10
+	if err := j.Append(NewGame{Seq: 1, Variant: "37", Mode: "casual"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		seq := uint64(2 + i)
+		j.Append(Arbiter{Seq: seq - 1, T: int64(i), Command: "set-players", ID: "c", Fields: json.RawMessage(`{"players":["ann","bob"]}`)})
+		if err := j.Append(Players{Seq: seq, T: int64(i), Players: [2]string{"ann", fmt.Sprint("bob-", i)}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(j.Compactions), "compactions")
+}
