@@ -63,9 +63,11 @@
 //
 // A write that fails (a full disk, an I/O error) loses nothing while the
 // process lives: the entry stays in memory, Append reports the failure
-// (a *WriteError), and the next Append, or Retry, first resyncs the file
-// (re-reads it, truncates what the failed write may have left after the
-// last line known on disk) and writes the entries still missing.
+// (a *WriteError), and the next Append, or Retry, writes the entries
+// still missing: it retries on the same file, then, if that fails or the
+// file is in doubt (a write cut short, a failed sync), resyncs from the
+// file (re-reads it, truncates what a failed write left after the last
+// line known on disk, opens it again) and writes them.
 //
 // Layer: a leaf of the middle layer. It imports the engine (to replay
 // turns) and the standard library only; the controller, the board's
@@ -101,9 +103,12 @@ type Journal struct {
 	// whole lines, oldest first; n counts them.
 	pending []byte
 	n       int
-	// fault is the last write's error while the file is in doubt, nil
-	// when the file holds every entry appended.
+	// fault is the last write's error, nil when the file holds every
+	// entry appended.
 	fault error
+	// doubt: a write was cut short or a sync failed; the file must be
+	// resynced before it is written again.
+	doubt bool
 	// whole: pending is the whole journal (folded into a snapshot while
 	// the disk failed), to replace the file rather than be appended.
 	whole bool
@@ -296,21 +301,46 @@ func (j *Journal) Retry() error {
 // the file holds every entry appended.
 func (j *Journal) Fault() error { return j.fault }
 
-// flush writes the pending lines and syncs them, resyncing the file
-// first if a write failed before.
+// flush writes the pending lines and syncs them. After a failed write it
+// retries on the same file, unless the file is in doubt; if that fails
+// too, or the file is in doubt, it resyncs from the file and writes
+// again.
 func (j *Journal) flush() error {
 	if j.whole {
 		return j.replace()
 	}
-	if j.fault != nil || j.f == nil {
-		if err := j.resync(); err != nil {
-			return j.failed(err)
+	if j.f != nil && !j.doubt {
+		err := j.write()
+		if err == nil || j.fault == nil { // done, or the first failure: say so
+			return j.wrote(err)
 		}
 	}
-	if _, err := j.f.Write(j.pending); err != nil {
+	if err := j.resync(); err != nil {
 		return j.failed(err)
 	}
+	return j.wrote(j.write())
+}
+
+// write writes the pending lines and syncs them. A write cut short, or a
+// failed sync, leaves the file in doubt: what it holds after its last
+// line known on disk is unknown.
+func (j *Journal) write() error {
+	n, err := j.f.Write(j.pending)
+	if err != nil {
+		j.doubt = j.doubt || n > 0
+		return err
+	}
 	if err := j.f.Sync(); err != nil {
+		j.doubt = true
+		return err
+	}
+	return nil
+}
+
+// wrote takes the result of a write: the pending lines on disk, or the
+// failure.
+func (j *Journal) wrote(err error) error {
+	if err != nil {
 		return j.failed(err)
 	}
 	j.size += int64(len(j.pending))
@@ -321,8 +351,8 @@ func (j *Journal) flush() error {
 	return nil
 }
 
-// failed puts the file in doubt after err, and folds the pending
-// entries once they pass maxPending.
+// failed records the failure err, and folds the pending entries once
+// they pass maxPending.
 func (j *Journal) failed(err error) error {
 	j.fault = err
 	if len(j.pending) > max(j.maxPending, 2*j.folded) {
@@ -405,7 +435,7 @@ func (j *Journal) resync() error {
 	if err != nil {
 		return err
 	}
-	j.f, j.size = f, keep
+	j.f, j.size, j.doubt = f, keep, false
 	return nil
 }
 
