@@ -38,17 +38,23 @@ func (c *Controller) journal(t int64, e journal.Entry) error {
 
 // retryJournal tries a failed journal again once JournalRetryMS of frame
 // time has passed since the last try (or the frame time went back: a new
-// run).
+// run). A retry that fails changes nothing the operators see: it is
+// logged at debug level.
 func (c *Controller) retryJournal(t int64) {
 	if !c.jfault || t-c.jretryT < JournalRetryMS && t >= c.jretryT {
 		return
 	}
-	c.journalHealth(t, c.cfg.Journal.Retry())
+	if err := c.cfg.Journal.Retry(); err != nil {
+		c.jretryT = c.frameT
+		c.log.Debug("journal retry failed", "err", err)
+		return
+	}
+	c.journalHealth(t, nil)
 }
 
-// journalHealth reports the journal's state after a write or a retry:
-// every failure in the log, and the change between failing and whole on
-// "events" and the screen.
+// journalHealth reports the journal's state after a write: every failure
+// in the log, and the change between failing and whole on "events" and
+// the screen.
 func (c *Controller) journalHealth(t int64, err error) {
 	c.jretryT = c.frameT
 	if err != nil {
@@ -57,7 +63,12 @@ func (c *Controller) journalHealth(t int64, err error) {
 			return
 		}
 		c.jfault = true
-		c.journalFault(t, err, "journal: write failed; its entries are kept in memory and written when the disk works: "+err.Error())
+		cause := err
+		var we *journal.WriteError
+		if errors.As(err, &we) {
+			cause = we.Err // the disk's error, without the journal's wording
+		}
+		c.journalFault(t, err, "journal: write failed; its entries are kept in memory and written when the disk works: "+cause.Error())
 		return
 	}
 	if c.jfault {
