@@ -67,7 +67,9 @@
 // still missing: it retries on the same file, then, if that fails or the
 // file is in doubt (a write cut short, a failed sync), resyncs from the
 // file (re-reads it, truncates what a failed write left after the last
-// line known on disk, opens it again) and writes them.
+// line known on disk, opens it again) and writes them. Past MaxPending
+// the entries in memory are folded, with the file, into a snapshot of the
+// game, which replaces the file once the disk works.
 //
 // Layer: a leaf of the middle layer. It imports the engine (to replay
 // turns) and the standard library only; the controller, the board's
