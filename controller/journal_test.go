@@ -1,7 +1,9 @@
 package controller
 
 import (
+	"bytes"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,8 +77,9 @@ func TestFullDiskMidGameRecovers(t *testing.T) {
 	j := openFillable(t, path, &on)
 	pub := &fakePub{}
 	var screen []error
+	var logged bytes.Buffer
 	cfg := Config{BoardID: "b1", Variant: rec.Variant, First: rec.First, Players: rec.Players, Journal: j, Publisher: pub,
-		OnJournalFault: func(err error) { screen = append(screen, err) }}
+		OnJournalFault: func(err error) { screen = append(screen, err) }, Logger: slog.New(slog.NewTextHandler(&logged, nil))}
 	c, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +109,9 @@ func TestFullDiskMidGameRecovers(t *testing.T) {
 	if len(screen) != 1 || !errors.Is(screen[0], syscall.ENOSPC) {
 		t.Errorf("the screen was told %v; want ENOSPC once", screen)
 	}
+	if n := strings.Count(logged.String(), `level=ERROR msg="journal write failed`); n < 4 {
+		t.Errorf("the log says %d times that the journal write failed; want every failed turn's (4)", n)
+	}
 	if !errors.Is(c.JournalFault(), syscall.ENOSPC) {
 		t.Errorf("JournalFault() = %v; want ENOSPC", c.JournalFault())
 	}
@@ -120,6 +126,9 @@ func TestFullDiskMidGameRecovers(t *testing.T) {
 	}
 	if f := journalFaults(pub); len(f) != 2 || f[1] != "journal: back on disk" {
 		t.Errorf("journal fault events %q; want the failure, then back on disk", f)
+	}
+	if !strings.Contains(logged.String(), `msg="journal back on disk`) {
+		t.Error("the log does not say the journal is back on disk")
 	}
 	if len(screen) != 2 || screen[1] != nil {
 		t.Errorf("the screen was told %v; want the failure, then nil", screen)
