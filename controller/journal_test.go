@@ -39,13 +39,13 @@ func openFillable(t *testing.T, path string, on *atomic.Bool) *journal.Journal {
 		t.Skipf("no /dev/full: %v", err)
 	}
 	t.Cleanup(func() { full.Close() })
-	j, _, err := journal.OpenWith(path, journal.Options{OpenFile: func(p string) (journal.File, error) {
+	j, _, err := journal.Open(path, journal.WithOpenFile(func(p string) (journal.File, error) {
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, err
 		}
 		return fullDisk{f, full, on}, nil
-	}})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,19 +131,21 @@ type Journal struct {
 const MaxPending = 256 << 10
 
 // File is what the journal appends to: an *os.File, or in tests a file
-// that fails (Options.OpenFile).
+// that fails (WithOpenFile).
 type File interface {
 	io.Writer
 	Sync() error
 	Close() error
 }
 
-// Options adjust OpenWith.
-type Options struct {
-	// OpenFile opens the journal's file for appending (after Open, after
-	// a failed write, after a compaction). Nil: the file itself. Tests
-	// put a failing disk behind it (/dev/full).
-	OpenFile func(path string) (File, error)
+// Option adjusts Open.
+type Option func(*Journal)
+
+// WithOpenFile has the journal open its file for appending with open (at
+// Open, after a failed write, after a compaction) rather than as the file
+// itself: tests put a failing disk behind it (/dev/full).
+func WithOpenFile(open func(path string) (File, error)) Option {
+	return func(j *Journal) { j.open = open }
 }
 
 // DefaultCompactAt is the size at which a running journal compacts.
@@ -216,10 +218,7 @@ func (j *Journal) Damage() *Damage { return j.damage }
 // stop it (see the package comment and Journal.Damage); a file it cannot
 // read or write does, and so does damage it cannot move aside to
 // PATH.damaged: nothing is thrown away.
-func Open(path string) (*Journal, *Game, error) { return OpenWith(path, Options{}) }
-
-// OpenWith is Open with options.
-func OpenWith(path string, opt Options) (*Journal, *Game, error) {
+func Open(path string, opts ...Option) (*Journal, *Game, error) {
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, nil, fmt.Errorf("journal: %w", err)
@@ -233,9 +232,9 @@ func OpenWith(path string, opt Options) (*Journal, *Game, error) {
 	if err := rewrite(path, r.current); err != nil {
 		return nil, nil, err
 	}
-	j := &Journal{path: path, open: opt.OpenFile, damage: r.damage, CompactAt: DefaultCompactAt, maxPending: MaxPending, rewrite: rewriteBytes}
-	if j.open == nil {
-		j.open = openFile
+	j := &Journal{path: path, open: openFile, damage: r.damage, CompactAt: DefaultCompactAt, maxPending: MaxPending, rewrite: rewriteBytes}
+	for _, o := range opts {
+		o(j)
 	}
 	if err := j.reopen(); err != nil {
 		return nil, nil, err

@@ -142,13 +142,13 @@ func TestFailedWritesResyncOnceTheDiskWorks(t *testing.T) {
 	defer full.Close()
 	var on, cut atomic.Bool
 	path := filepath.Join(t.TempDir(), "j")
-	j, _, err := OpenWith(path, Options{OpenFile: func(p string) (File, error) {
+	j, _, err := Open(path, WithOpenFile(func(p string) (File, error) {
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, err
 		}
 		return switchable{f, full, &on, &cut}, nil
-	}})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,13 +303,13 @@ func TestCutWriteIsResyncedBeforeTheRetry(t *testing.T) {
 	defer full.Close()
 	var on, cut atomic.Bool
 	path := filepath.Join(t.TempDir(), "j")
-	j, _, err := OpenWith(path, Options{OpenFile: func(p string) (File, error) {
+	j, _, err := Open(path, WithOpenFile(func(p string) (File, error) {
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, err
 		}
 		return switchable{f, full, &on, &cut}, nil
-	}})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
