@@ -71,9 +71,11 @@
 // the entries in memory are folded, with the file, into a snapshot of the
 // game, which replaces the file once the disk works.
 //
-// Layer: a leaf of the middle layer. It imports the engine (to replay
-// turns) and the standard library only; the controller, the board's
-// runtime and the commands that read journals import it.
+// It imports the engine (to replay turns) and the standard library only;
+// the controller, the board's runtime and the commands that read
+// journals import it.
+//
+// Layer: services. May import: base, game, services.
 package journal
 
 import (
