@@ -502,7 +502,7 @@ func checkJournalEnd(t *testing.T, path, id string, winner int) {
 	}
 	arbiter := false
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var e journal.Entry
+		var e journal.Line
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
