@@ -73,7 +73,7 @@ func (r *Rig) Calibrate(o CalibrateOpts) (*classify.Calibration, error) {
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
-	base := r.Wiring.Base
+	base := r.Devices.Wiring.Base
 	n := base.Len()
 	samples := make([]classify.Samples, n)
 	context := make([]classify.Samples, n)
@@ -105,7 +105,7 @@ func (r *Rig) Calibrate(o CalibrateOpts) (*classify.Calibration, error) {
 	}
 	// A socket holds a marble when it reads far from its vacant ring:
 	// 10 σ of its noise, and at least 1.5 % of full scale.
-	top := float64(int(1)<<r.Bits() - 1)
+	top := float64(int(1)<<r.Devices.Bits() - 1)
 	vacMean := make([]float64, n)
 	thresh := make([]float64, n)
 	for s := range samples {
@@ -188,7 +188,7 @@ func (r *Rig) Calibrate(o CalibrateOpts) (*classify.Calibration, error) {
 			}
 		}
 	}
-	cal, err := classify.FitContext(base, r.Bits(), samples, context, nil)
+	cal, err := classify.FitContext(base, r.Devices.Bits(), samples, context, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func (r *Rig) Selftest(o SelftestOpts) (*SelftestResult, error) {
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
-	w := r.Wiring
+	w := r.Devices.Wiring
 	res := &SelftestResult{}
 	cal := o.Calibration
 	if cal != nil {
@@ -64,7 +64,7 @@ func (r *Rig) Selftest(o SelftestOpts) (*SelftestResult, error) {
 			return nil, err
 		}
 	}
-	if r.LEDs != nil && o.WalkLEDs {
+	if r.Devices.LEDs != nil && o.WalkLEDs {
 		if err := r.walkLEDs(o.Out); err != nil {
 			return nil, err
 		}
@@ -73,7 +73,7 @@ func (r *Rig) Selftest(o SelftestOpts) (*SelftestResult, error) {
 	// catches saturated, stuck and noisy sensors.
 	c := cal
 	if c == nil {
-		c = &classify.Calibration{Base: w.Base, Bits: r.Bits(), Sockets: make([]classify.Bands, w.Base.Len())}
+		c = &classify.Calibration{Base: w.Base, Bits: r.Devices.Bits(), Sockets: make([]classify.Bands, w.Base.Len())}
 		for s := range c.Sockets {
 			for k := range c.Sockets[s] {
 				c.Sockets[s][k] = classify.Band{Lo: 1} // empty: Lo > Hi
@@ -116,7 +116,7 @@ func (r *Rig) Selftest(o SelftestOpts) (*SelftestResult, error) {
 
 // showVerdict puts the verdict on the status screen.
 func (r *Rig) showVerdict(faults []health.Fault) error {
-	if r.Screen == nil {
+	if r.Devices.Screen == nil {
 		return nil
 	}
 	st := display.Status{ToMove: -1, Line: "selftest: ok"}
@@ -126,18 +126,18 @@ func (r *Rig) showVerdict(faults []health.Fault) error {
 			st.Faults = append(st.Faults, f.Label+" "+f.Kind.String())
 		}
 	}
-	return r.Screen.Show(display.StatusLines(st, screen.Columns))
+	return r.Devices.Screen.Show(display.StatusLines(st, screen.Columns))
 }
 
 // walkLEDs lights each LED in chain order. On the simulator it also checks
 // that the decoded chain shows exactly that LED.
 func (r *Rig) walkLEDs(out io.Writer) error {
-	w := r.Wiring
+	w := r.Devices.Wiring
 	step := 40 * time.Millisecond
 	for i, s := range w.LEDs.Order {
-		r.LEDs.SetAll(color.NRGBA{})
-		r.LEDs.Set(int(s), color.NRGBA{R: 255, G: 255, B: 255, A: 255})
-		if err := r.LEDs.Show(); err != nil {
+		r.Devices.LEDs.SetAll(color.NRGBA{})
+		r.Devices.LEDs.Set(int(s), color.NRGBA{R: 255, G: 255, B: 255, A: 255})
+		if err := r.Devices.LEDs.Show(); err != nil {
 			return err
 		}
 		if r.Sim != nil {
@@ -149,8 +149,8 @@ func (r *Rig) walkLEDs(out io.Writer) error {
 		}
 		r.Clock.Sleep(step)
 	}
-	r.LEDs.SetAll(color.NRGBA{})
-	if err := r.LEDs.Show(); err != nil {
+	r.Devices.LEDs.SetAll(color.NRGBA{})
+	if err := r.Devices.LEDs.Show(); err != nil {
 		return err
 	}
 	checked := ""

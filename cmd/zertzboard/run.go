@@ -112,7 +112,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"[mqtt] listen in " + cfg.File, "[mqtt] websocket in " + cfg.File, "[http] listen in " + cfg.File},
 		node: board.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
-			SettleMS: cfg.SettleMS, Rig: r.Rig, Calibration: cal, JournalPath: cfg.Journal, Logger: log, Language: cfg.Language,
+			SettleMS: cfg.SettleMS, Rig: r.Devices, Calibration: cal, JournalPath: cfg.Journal, Logger: log, Language: cfg.Language,
 			Analysis: analysisOptions(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget, cfg.AnalysisEval), Control: cfg.Control, Event: cfg.Event,
 			Play: &controller.Play{Engine: cfg.Engine, Level: cfg.EngineLevel}},
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,

@@ -155,7 +155,7 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer r.Close()
-	w := r.Wiring
+	w := r.Devices.Wiring
 	to := rig.SelftestOpts{Frames: rf.frames, WalkLEDs: !*noWalk && !*asJSON, Out: stdout}
 	if *asJSON {
 		to.Out = io.Discard
