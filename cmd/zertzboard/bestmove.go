@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -112,7 +110,7 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 	case *moves != "":
 		start, err = perftStart(fs, *board, *blitz, "", 0)
 		if err == nil {
-			start, err = playMoves(start, *moves)
+			start, err = engine.PlayLine(start, *moves)
 		}
 	default:
 		start, err = perftStart(fs, *board, *blitz, *from, *turns)
@@ -150,26 +148,4 @@ func bestmoveReport(b *engine.Board, res search.Result, ms int64) bestmoveJSON {
 		out.PV = append(out.PV, engine.FormatTurn(b, t))
 	}
 	return out
-}
-
-// playMoves plays space-separated turns in notation from p; an error names
-// the turn (counted from 1) and why it cannot be played.
-func playMoves(p engine.Position, moves string) (engine.Position, error) {
-	for i, m := range strings.Fields(moves) {
-		t, err := engine.ParseTurn(p.Board(), m)
-		if err == nil {
-			var q engine.Position
-			q, err = p.Play(t)
-			if err == nil {
-				p = q
-				continue
-			}
-		}
-		var ill *engine.IllegalTurnError
-		if errors.As(err, &ill) {
-			return p, fmt.Errorf("move %d, %s: %s (%s)", i+1, m, ill.Reason, ill.Rule)
-		}
-		return p, fmt.Errorf("move %d, %s: %s", i+1, m, errText(err))
-	}
-	return p, nil
 }
