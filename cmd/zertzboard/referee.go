@@ -5,16 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	settlepkg "github.com/zertzboard/zertzboard/settle"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/framelog"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	settlepkg "github.com/zertzboard/zertzboard/settle"
 )
 
 func init() {
@@ -116,47 +114,17 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	enc := json.NewEncoder(w)
-	r := framelog.NewReader(in, name)
-	seen := 0
-	var torn *framelog.TornError
-	for {
-		f, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			if seen == 0 {
-				w.Flush()
-				return fail("%s: the frame log has no frames", name)
-			}
-			break
-		}
-		if errors.As(err, &torn) && seen > 0 {
-			// The good frames before a torn last line are refereed and
-			// their events printed; the error follows.
-			break
-		}
-		seen++
-		if err != nil {
-			w.Flush()
-			return fail("%s", errText(err))
-		}
-		if len(f.Cells) != b.Len() {
-			w.Flush()
-			return fail("%s:%d: frame has %d cells; the %s board has %d (is --board right?)", name, r.Line(), len(f.Cells), b, b.Len())
-		}
-		for _, e := range ref.Observe(f.T, f.Cells) {
-			if err := enc.Encode(e); err != nil {
-				return fail("writing events: %v", err)
-			}
-		}
+	torn, err := refereeFrames(ref, framelog.NewReader(in, name), name, json.NewEncoder(w))
+	w.Flush()
+	if err != nil {
+		return fail("%s", err)
 	}
 	if *out != "" {
-		if err := writeSeen(*out, ref); err != nil {
-			w.Flush()
+		if err := record.WriteFile(*out, record.FromGame(ref.Game(), ref.MissedCaptures())); err != nil {
 			return fail("%v", err)
 		}
 	}
 	if torn != nil {
-		w.Flush()
 		saved := ""
 		if *out != "" {
 			saved = "; " + *out + " has the game seen up to it"
@@ -170,36 +138,31 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// writeSeen writes the game the referee saw as a record. It writes a
-// temporary file and renames it, so a crash never leaves half a record.
-func writeSeen(path string, ref *referee.Referee) error {
-	g := ref.Game()
-	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), MissedCaptures: ref.MissedCaptures()}
-	for i := 0; i < g.Len(); i++ {
-		t, _ := g.Turn(i)
-		rec.Turns = append(rec.Turns, t)
+// refereeFrames gives the referee every frame r reads and writes its
+// events to enc. A torn last line after good frames ends the log: the
+// frames before it are refereed and torn says where it is. err is a frame
+// log the referee cannot take (empty, malformed, the wrong board), in
+// words for the command's message.
+func refereeFrames(ref *referee.Referee, r *framelog.Reader, name string, enc *json.Encoder) (torn *framelog.TornError, err error) {
+	n := ref.Game().Start().Board().Len()
+	for seen := 0; ; seen++ {
+		f, err := r.Next()
+		switch {
+		case errors.Is(err, io.EOF) && seen == 0:
+			return nil, fmt.Errorf("%s: the frame log has no frames", name)
+		case errors.Is(err, io.EOF):
+			return nil, nil
+		case errors.As(err, &torn) && seen > 0:
+			return torn, nil
+		case err != nil:
+			return nil, errors.New(errText(err))
+		case len(f.Cells) != n:
+			return nil, fmt.Errorf("%s:%d: frame has %d cells; the %s board has %d (is --board right?)", name, r.Line(), len(f.Cells), ref.Game().Start().Board(), n)
+		}
+		for _, e := range ref.Observe(f.T, f.Cells) {
+			if err := enc.Encode(e); err != nil {
+				return nil, fmt.Errorf("writing events: %v", err)
+			}
+		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".record-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if strings.HasSuffix(strings.ToLower(path), ".sgf") {
-		err = record.WriteSGF(tmp, rec)
-	} else {
-		err = record.WriteJSON(tmp, rec)
-	}
-	if err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
