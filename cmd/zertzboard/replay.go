@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -88,178 +87,34 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, path := range fs.Args() {
-		o := replayFile(path, board, record.ReplayOptions{Strict: *strict})
-		if o.err != nil {
-			code = exitIllegal
-			fmt.Fprintf(stderr, "%s: %s\n", path, o.errText())
+		f := record.CheckFile(path, record.ReplayOptions{Strict: *strict})
+		if board != nil && f.Replay != nil {
+			showGame(board, f.Record, f.Replay.Game)
 		}
-		for _, w := range o.warnings() {
+		if f.Err != nil {
+			code = exitIllegal
+			fmt.Fprintf(stderr, "%s: %s\n", path, f.ErrText())
+		}
+		for _, w := range f.Warnings() {
 			fmt.Fprintf(stderr, "%s: warning: %s\n", path, w)
 		}
 		if *asJSON {
-			writeReplayJSON(stdout, o)
+			data, err := json.Marshal(f)
+			if err != nil {
+				panic(err) // plain strings and ints always marshal
+			}
+			fmt.Fprintf(stdout, "%s\n", data)
 		} else {
-			fmt.Fprintln(stdout, o.summary())
+			fmt.Fprintln(stdout, f.Summary())
 		}
 	}
 	return code
 }
 
-// replayOutcome is what replaying one file found.
-type replayOutcome struct {
-	file string
-	rec  *record.Record
-	rep  *record.Replay // nil when the file could not be read
-	err  error          // a read error or a *record.TurnError
-}
-
-// replayFile reads and replays one record, drawing every position on
-// board when it is not nil.
-func replayFile(path string, board io.Writer, opt record.ReplayOptions) replayOutcome {
-	o := replayOutcome{file: path}
-	o.rec, o.err = record.ReadFile(path)
-	if o.err != nil {
-		return o
-	}
-	o.rep, o.err = o.rec.ReplayWith(opt)
-	if board != nil && o.rep != nil {
-		showGame(board, o.rec, o.rep.Game)
-	}
-	return o
-}
-
-// warnings are what the replay tolerated.
-func (o replayOutcome) warnings() []string {
-	if o.rep == nil {
-		return nil
-	}
-	return o.rep.Warnings
-}
-
-// errText is the error without the package prefix when the record itself
-// is at fault: the contract's "turn N (player P) MOVE: illegal: …".
-func (o replayOutcome) errText() string {
-	var te *record.TurnError
-	if errors.As(o.err, &te) {
-		return te.Message()
-	}
-	return o.err.Error()
-}
-
-// replayJSON is the contract's object; field order is the contract's.
-type replayJSON struct {
-	File     string          `json:"file"`
-	Variant  *string         `json:"variant"`
-	Turns    int             `json:"turns"`
-	Winner   *int            `json:"winner"`
-	Result   *record.Outcome `json:"result"`
-	Captures [2]capturesObj  `json:"captures"`
-	Error    *string         `json:"error"`
-	Warnings []string        `json:"warnings"`
-	// The record's headers, as written (SGF RE, DT, GN, EV, RO), when
-	// it has them.
-	ResultText string `json:"result_text,omitempty"`
-	Date       string `json:"date,omitempty"`
-	Name       string `json:"name,omitempty"`
-	Event      string `json:"event,omitempty"`
-	Round      string `json:"round,omitempty"`
-}
-
-type capturesObj struct {
-	White int `json:"white"`
-	Grey  int `json:"grey"`
-	Black int `json:"black"`
-}
-
-func writeReplayJSON(w io.Writer, o replayOutcome) {
-	// An unreadable file has no result: null, not "unfinished".
-	j := replayJSON{File: o.file, Warnings: append([]string{}, o.warnings()...)}
-	if o.rec != nil {
-		v := o.rec.Variant
-		j.Variant = &v
-		j.ResultText, j.Date, j.Name, j.Event, j.Round = o.rec.ResultText, o.rec.Date, o.rec.Name, o.rec.Event, o.rec.Round
-	}
-	if o.rep != nil {
-		p := o.rep.Game.Position()
-		j.Turns = o.rep.Game.Len()
-		res := o.rep.Result.Outcome
-		j.Result = &res
-		if w := o.rep.Result.Winner; w >= 0 {
-			j.Winner = &w
-		}
-		for i := range j.Captures {
-			c := p.Captures(i)
-			j.Captures[i] = capturesObj{White: c[engine.White], Grey: c[engine.Grey], Black: c[engine.Black]}
-		}
-	}
-	if o.err != nil {
-		s := o.errText()
-		j.Error = &s
-	}
-	data, err := json.Marshal(j)
-	if err != nil {
-		panic(err) // plain strings and ints always marshal
-	}
-	fmt.Fprintf(w, "%s\n", data)
-}
-
-// summary is the one-line human report for a file.
-func (o replayOutcome) summary() string {
-	if o.rep == nil {
-		return fmt.Sprintf("%s: unreadable", o.file)
-	}
-	p := o.rep.Game.Position()
-	res := o.rep.Result
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s: %s rings, %s, ", o.file, o.rec.Variant, plural(o.rep.Game.Len(), "turn"))
-	if o.err != nil {
-		sb.WriteString("illegal")
-	} else {
-		sb.WriteString(string(res.Outcome))
-		if res.Reason != "" {
-			fmt.Fprintf(&sb, " (%s)", res.Reason)
-		}
-		if res.Winner >= 0 {
-			fmt.Fprintf(&sb, ", winner %s", playerName(o.rec, res.Winner))
-		}
-	}
-	fmt.Fprintf(&sb, "; captures %s %s, %s %s", playerName(o.rec, 0), capsText(p.Captures(0)), playerName(o.rec, 1), capsText(p.Captures(1)))
-	if h := headers(o.rec); h != "" {
-		sb.WriteString("; " + h)
-	}
-	return sb.String()
-}
-
-// headers are the record's own headers in words: the result it states,
-// the event and round, the game's name and date; "" when it has none.
-func headers(rec *record.Record) string {
-	var parts []string
-	for _, h := range []struct{ label, v string }{
-		{"recorded result", rec.ResultText}, {"event", rec.Event}, {"round", rec.Round}, {"game", rec.Name}, {"date", rec.Date},
-	} {
-		if v := strings.TrimSpace(h.v); v != "" {
-			parts = append(parts, fmt.Sprintf("%s %q", h.label, v))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-// playerName is "P0 name", or just "P0" when the record has no name.
-func playerName(rec *record.Record, i int) string {
-	if rec.Players[i] == "" {
-		return fmt.Sprintf("P%d", i)
-	}
-	return fmt.Sprintf("P%d %s", i, rec.Players[i])
-}
-
-func capsText(c [3]int) string {
-	return fmt.Sprintf("%dw %dg %db", c[engine.White], c[engine.Grey], c[engine.Black])
-}
-
 // showGame draws the start and the position after every turn.
 func showGame(w io.Writer, rec *record.Record, g *engine.Game) {
-	fmt.Fprintf(w, "start (%s rings, %s moves first)\n", rec.Variant, playerName(rec, rec.First))
-	if h := headers(rec); h != "" {
+	fmt.Fprintf(w, "start (%s rings, %s moves first)\n", rec.Variant, rec.PlayerName(rec.First))
+	if h := rec.Headers(); h != "" {
 		fmt.Fprintln(w, h)
 	}
 	showPosition(w, rec, g.Start())
@@ -267,7 +122,7 @@ func showGame(w io.Writer, rec *record.Record, g *engine.Game) {
 		t, claimed := g.Turn(i)
 		before := g.PositionAfter(i)
 		b := before.Board()
-		fmt.Fprintf(w, "\nturn %d (%s): %s", i+1, playerName(rec, before.ToMove()), engine.FormatTurn(b, t))
+		fmt.Fprintf(w, "\nturn %d (%s): %s", i+1, rec.PlayerName(before.ToMove()), engine.FormatTurn(b, t))
 		if len(claimed) > 0 {
 			labels := make([]string, len(claimed))
 			for j, c := range claimed {
@@ -283,8 +138,8 @@ func showGame(w io.Writer, rec *record.Record, g *engine.Game) {
 // showPosition draws p, then the pool and both players' captures.
 func showPosition(w io.Writer, rec *record.Record, p engine.Position) {
 	io.WriteString(w, display.Board(p.Board(), p.Cells(), nil))
-	fmt.Fprintf(w, "pool %s | %s %s | %s %s\n", capsText(p.Pool()),
-		playerName(rec, 0), capsText(p.Captures(0)), playerName(rec, 1), capsText(p.Captures(1)))
+	fmt.Fprintf(w, "pool %s | %s %s | %s %s\n", record.CapturesText(p.Pool()),
+		rec.PlayerName(0), record.CapturesText(p.Captures(0)), rec.PlayerName(1), record.CapturesText(p.Captures(1)))
 	if r := p.Result(); r.Over {
 		fmt.Fprintf(w, "game over: %s\n", r)
 	}
