@@ -8,7 +8,9 @@ import (
 
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/screen"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sensors/capture"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
@@ -29,7 +31,8 @@ type SelftestOpts struct {
 	Out io.Writer
 }
 
-// SelftestResult is what Selftest saw.
+// SelftestResult is what Selftest saw: selftest's report, printed in
+// words by WriteText or as the scan timing by Timing.
 type SelftestResult struct {
 	// Readings has every socket's readings, base order.
 	Readings [][]uint16
@@ -37,6 +40,40 @@ type SelftestResult struct {
 	Classes []engine.Content
 	Faults  []health.Fault
 	Stats   Stats
+	// Wiring and Model are the rig's: the sockets' labels, ADCs,
+	// channels and mux addresses, and the Pi.
+	Wiring *wiring.Wiring
+	Model  *pi.Model
+}
+
+// Title is selftest's first line: what runs (hardware or simulator), on
+// which Pi, and the wiring.
+func (r *Rig) Title() string {
+	mode := "hardware"
+	if r.Sim != nil {
+		mode = "simulator"
+	}
+	w := r.Devices.Wiring
+	return fmt.Sprintf("selftest on the %s (%s), wiring %s: %d sockets, %d ADC(s)", mode, r.Report.Model.Title, w.File, w.Base.Len(), len(w.ADCs))
+}
+
+// BreakSensors readies the simulator for a selftest: it places the
+// selftest position (PlaceSelftestPosition), kills dead's sensor (it
+// reads 0) and makes drift's drift upwards, ending 95 % of the way to
+// its class's band edge in cal after frames scans, so that the last
+// health window sees the drift while it still reads its class.
+// engine.NoCell breaks nothing.
+func (r *Rig) BreakSensors(cal *classify.Calibration, dead, drift engine.Cell, frames int) {
+	r.PlaceSelftestPosition()
+	b := r.Sim.Board
+	if dead != engine.NoCell {
+		b.Kill(dead, 0)
+	}
+	if drift != engine.NoCell {
+		k := classify.Index(b.Cells()[drift])
+		room := cal.Sockets[drift][k].Room(true)
+		b.Drift(drift, 0.95*float64(room)/float64(frames))
+	}
 }
 
 // PlaceSelftestPosition puts the simulator's selftest position on the
@@ -57,7 +94,7 @@ func (r *Rig) Selftest(o SelftestOpts) (*SelftestResult, error) {
 		o.Out = io.Discard
 	}
 	w := r.Devices.Wiring
-	res := &SelftestResult{}
+	res := &SelftestResult{Wiring: w, Model: r.Report.Model}
 	cal := o.Calibration
 	if cal != nil {
 		if err := r.CheckCalibration(cal); err != nil {

@@ -6,13 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
-	"sort"
-	"time"
-
-	"periph.io/x/conn/v3/physic"
 
 	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
@@ -155,41 +150,21 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer r.Close()
-	w := r.Devices.Wiring
 	to := rig.SelftestOpts{Frames: rf.frames, WalkLEDs: !*noWalk && !*asJSON, Out: stdout}
 	if *asJSON {
 		to.Out = io.Discard
 	}
 	if *recPath != "" || *rawPath != "" {
-		m, err := w.Mount(game)
+		rec, closeFiles, err := openRecorder(r.Devices.Wiring, game, *recPath, *rawPath)
 		if err != nil {
 			return fail(err)
 		}
-		files := make([]io.Writer, 2)
-		for i, p := range []string{*recPath, *rawPath} {
-			if p == "" {
-				continue
-			}
-			f, err := os.Create(p)
-			if err != nil {
-				return fail(err)
-			}
-			defer f.Close()
-			files[i] = f
-		}
-		frames := files[0]
-		if frames == nil {
-			frames = io.Discard
-		}
-		to.Recorder = capture.NewRecorder(m, frames, files[1])
+		defer closeFiles()
+		to.Recorder = rec
 	}
-	mode := "hardware"
-	if r.Sim != nil {
-		mode = "simulator"
-	}
-	fmt.Fprintf(to.Out, "selftest on the %s (%s), wiring %s: %d sockets, %d ADC(s)\n", mode, r.Report.Model.Title, w.File, w.Base.Len(), len(w.ADCs))
+	fmt.Fprintln(to.Out, r.Title())
 	if *calPath != "" {
-		if to.Calibration, err = classify.Load(*calPath, w.Base); err != nil {
+		if to.Calibration, err = classify.Load(*calPath, r.Devices.Wiring.Base); err != nil {
 			return fail(err)
 		}
 	}
@@ -200,39 +175,20 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 				return fail(err)
 			}
 		}
-		r.PlaceSelftestPosition()
-		// The drifting sensor ends 95 % of the way to its band's edge, so
-		// that the last health window sees the drift while still reading
-		// its class.
-		driftBy := func(c engine.Cell) {
-			k := classify.Index(r.Sim.Board.Cells()[c])
-			room := to.Calibration.Sockets[c][k].Room(true)
-			r.Sim.Board.Drift(c, 0.95*float64(room)/float64(rf.frames))
-		}
-		for _, s := range []struct {
-			label string
-			f     func(engine.Cell)
-		}{{*dead, func(c engine.Cell) { r.Sim.Board.Kill(c, 0) }}, {*drift, driftBy}} {
-			if s.label == "" {
+		cells := [2]engine.Cell{engine.NoCell, engine.NoCell}
+		for i, label := range []string{*dead, *drift} {
+			if label == "" {
 				continue
 			}
-			c, err := w.Base.ParseCell(s.label)
-			if err != nil {
+			if cells[i], err = r.Devices.Wiring.Base.ParseCell(label); err != nil {
 				fmt.Fprintf(stderr, "zertzboard selftest: %v\n", err)
 				return exitUsage
 			}
-			s.f(c)
 		}
+		r.BreakSensors(to.Calibration, cells[0], cells[1], rf.frames)
 	}
 	if *thinking {
-		opp := &analyst.Opponent{}
-		defer opp.Close()
-		p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
-		opp.Think(p, search.Options{Level: search.MaxLevel}, func(engine.Position, search.Result) {})
-		for len(background.Running()) == 0 {
-			runtime.Gosched() // until the search's thread has started
-		}
-		fmt.Fprintln(to.Out, "the engine is thinking on its background thread while the scan is measured")
+		defer thinkInBackground(to.Out)()
 	}
 	res, err := r.Selftest(to)
 	if err != nil {
@@ -243,55 +199,63 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 	}
-	st := res.Stats
 	if *asJSON {
-		ms := func(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
-		json.NewEncoder(stdout).Encode(struct {
-			Model         string  `json:"model"`
-			RateHz        int64   `json:"rate_hz"`
-			ScanMSMean    float64 `json:"scan_ms_mean"`
-			ScanMSMax     float64 `json:"scan_ms_max"`
-			Overruns      int     `json:"overruns"`
-			IoctlsPerScan float64 `json:"ioctls_per_scan"`
-		}{r.Report.Model.Name, int64(st.Rate / physic.Hertz), ms(st.ScanMean), ms(st.ScanMax), st.Overruns, st.IoctlsPerScan})
-		if st.Overruns > 0 || len(res.Faults) > 0 {
+		json.NewEncoder(stdout).Encode(res.Timing())
+		if res.Stats.Overruns > 0 || !res.OK() {
 			return exitFault
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "scanned %d frames at %s: scan time mean %v, max %v, period %v, overruns %d\n\n",
-		st.Frames, st.Rate, st.ScanMean, st.ScanMax, st.Period, st.Overruns)
-	fmt.Fprintf(stdout, "%-6s %-6s %3s %4s %6s %6s %6s  %s\n", "socket", "adc", "ch", "mux", "mean", "min", "max", "class")
-	for s := range res.Readings {
-		so := w.Sockets[s]
-		mux := "-"
-		if so.MuxAddr != wiring.NoMux {
-			mux = fmt.Sprint(so.MuxAddr)
-		}
-		mean, lo, hi := stats(res.Readings[s])
-		class := "-"
-		if res.Classes != nil {
-			class = string(res.Classes[s])
-		}
-		fmt.Fprintf(stdout, "%-6s %-6s %3d %4s %6.0f %6d %6d  %s\n", w.Base.Label(engine.Cell(s)), w.ADCs[so.ADC].Name, so.Channel, mux, mean, lo, hi, class)
+	res.WriteText(stdout)
+	if !res.OK() {
+		return exitFault
 	}
-	fmt.Fprintln(stdout)
-	if len(res.Faults) == 0 {
-		fmt.Fprintln(stdout, "no faults")
-		return exitOK
-	}
-	fmt.Fprintf(stdout, "%d fault(s):\n", len(res.Faults))
-	for _, f := range res.Faults {
-		fmt.Fprintf(stdout, "  %s\n", f)
-	}
-	return exitFault
+	return exitOK
 }
 
-func stats(v []uint16) (mean float64, lo, hi uint16) {
-	s := append([]uint16(nil), v...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	for _, x := range s {
-		mean += float64(x)
+// openRecorder records the selftest's frames, mounted as game on the
+// wiring's base, to the frame log at frames and the raw counts at raw ("":
+// not written).
+func openRecorder(w *wiring.Wiring, game *engine.Board, frames, raw string) (*capture.Recorder, func(), error) {
+	m, err := w.Mount(game)
+	if err != nil {
+		return nil, nil, err
 	}
-	return mean / float64(len(s)), s[0], s[len(s)-1]
+	files := make([]io.Writer, 2)
+	var opened []*os.File
+	closeAll := func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for i, p := range []string{frames, raw} {
+		if p == "" {
+			continue
+		}
+		f, err := os.Create(p)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		opened = append(opened, f)
+		files[i] = f
+	}
+	if files[0] == nil {
+		files[0] = io.Discard
+	}
+	return capture.NewRecorder(m, files[0], files[1]), closeAll, nil
+}
+
+// thinkInBackground starts the engine searching (level 10 on 61 rings) on
+// its background thread, as in a game against it, and returns once the
+// thread runs; the function it returns stops it.
+func thinkInBackground(out io.Writer) (stop func()) {
+	opp := &analyst.Opponent{}
+	p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
+	opp.Think(p, search.Options{Level: search.MaxLevel}, func(engine.Position, search.Result) {})
+	for len(background.Running()) == 0 {
+		runtime.Gosched() // until the search's thread has started
+	}
+	fmt.Fprintln(out, "the engine is thinking on its background thread while the scan is measured")
+	return opp.Close
 }
