@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
 )
@@ -92,43 +90,15 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	t0 := time.Now()
 	res := solve.Solve(ctx, start, solve.Options{MaxTurns: *maxTurns, MaxNodes: *nodes})
-	rep := res.Report(start.Board(), time.Since(t0).Milliseconds())
+	took := time.Since(t0).Milliseconds()
 	if *asJSON {
-		out, _ := json.Marshal(rep)
+		out, _ := json.Marshal(res.Report(start.Board(), took))
 		fmt.Fprintf(stdout, "%s\n", out)
 	} else {
-		fmt.Fprintln(stdout, describeAnalysis(start, res, *maxTurns, rep))
+		fmt.Fprintln(stdout, res.Text(start, *maxTurns, took))
 	}
 	if !res.Complete {
 		return exitIncomplete
 	}
 	return exitOK
-}
-
-// describeAnalysis is the text form of a search's result.
-func describeAnalysis(p engine.Position, res solve.Result, maxTurns int, rep solve.Report) string {
-	stats := fmt.Sprintf("(%d positions, %d ms)", rep.Nodes, rep.MS)
-	switch {
-	case p.Result().Over:
-		return fmt.Sprintf("the game is over: %s", p.Result())
-	case res.Win != nil:
-		w := rep.ForcedWin
-		return fmt.Sprintf("forced win for player %d in %s: %s %s", w.Player, plural(w.Turns, "turn"), strings.Join(w.Line, " "), stats)
-	case res.Complete:
-		return fmt.Sprintf("no forced win for player %d within %s %s", p.ToMove(), plural(maxTurns, "turn"), stats)
-	case res.Depth > 0:
-		return fmt.Sprintf("out of time: no forced win for player %d within %s; %d not finished %s", p.ToMove(), plural(res.Depth, "turn"), res.Depth+1, stats)
-	}
-	return fmt.Sprintf("out of time before a whole turn was searched %s", stats)
-}
-
-// analysisOptions are the daemon's live-analysis options for the setting
-// "on", "off" or "auto" (on, but not for tournament games); nil when off.
-// Zero turns, budget or evaluation level take the analyst's defaults; a
-// negative level turns the evaluation off.
-func analysisOptions(setting string, turns int, budget time.Duration, evalLevel int) *analyst.Options {
-	if setting == "off" {
-		return nil
-	}
-	return &analyst.Options{MaxTurns: turns, Budget: budget, EvalLevel: evalLevel, InTournament: setting == "on"}
 }

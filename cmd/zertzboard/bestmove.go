@@ -49,17 +49,6 @@ Examples:
   zertzboard bestmove --from game.sgf --turns 20 --nodes 200000 --seed 7
   zertzboard bestmove --position "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"`
 
-// bestmoveJSON is the --json object (docs/CONTRACTS.md).
-type bestmoveJSON struct {
-	Move    string   `json:"move"`
-	Score   int      `json:"score"`
-	WinProb float64  `json:"win_prob"`
-	Depth   int      `json:"depth"`
-	Nodes   int64    `json:"nodes"`
-	MS      int64    `json:"ms"`
-	PV      []string `json:"pv"`
-}
-
 func runBestmove(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bestmove", "--board B [--blitz] [--moves \"M1 M2 …\" | --from FILE --turns N | --position TEXT] [--ms T | --nodes N | --level L] [--seed S] [--json]", bestmoveAbout, stderr)
 	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
@@ -131,7 +120,7 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 	}
 	t0 := time.Now()
 	res := search.Search(ctx, start, opt)
-	out := bestmoveReport(start.Board(), res, time.Since(t0).Milliseconds())
+	out := res.Report(start.Board(), time.Since(t0).Milliseconds())
 	if *asJSON {
 		b, _ := json.Marshal(out)
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -139,13 +128,4 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, out.Move)
 	}
 	return exitOK
-}
-
-func bestmoveReport(b *engine.Board, res search.Result, ms int64) bestmoveJSON {
-	out := bestmoveJSON{Move: engine.FormatTurn(b, res.Move), Score: res.Score, WinProb: res.WinProb,
-		Depth: res.Depth, Nodes: res.Nodes, MS: ms, PV: make([]string, 0, len(res.PV))}
-	for _, t := range res.PV {
-		out.PV = append(out.PV, engine.FormatTurn(b, t))
-	}
-	return out
 }

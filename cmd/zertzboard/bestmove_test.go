@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/record"
 )
@@ -51,11 +52,11 @@ func TestBestmoveCommand(t *testing.T) {
 }
 
 // bestmoveRun runs bestmove --json and decodes its object strictly.
-func bestmoveRun(t *testing.T, args ...string) (bestmoveJSON, int) {
+func bestmoveRun(t *testing.T, args ...string) (search.Report, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := run(append([]string{"bestmove", "--json"}, args...), &out, &errOut)
-	var got bestmoveJSON
+	var got search.Report
 	if code == exitOK {
 		text := out.String()
 		dec := json.NewDecoder(strings.NewReader(text))
