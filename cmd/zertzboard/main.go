@@ -12,6 +12,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/zertzboard/zertzboard/internal/buildinfo"
 )
 
 // version is stamped at build time:
@@ -19,7 +21,7 @@ import (
 //	go build -ldflags "-X main.version=1.2.3" ./cmd/zertzboard
 //
 // "make deb" stamps the package's Debian version. Unstamped builds report
-// what the Go toolchain recorded (see buildVersion).
+// what the Go toolchain recorded (see internal/buildinfo).
 var version string
 
 // command is one subcommand. run returns the process exit code.
@@ -63,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if args[0] == "--version" || args[0] == "-version" {
-		printVersion(stdout)
+		fmt.Fprintln(stdout, buildinfo.Line(version))
 		return exitOK
 	}
 	c, ok := commands[args[0]]
