@@ -9,7 +9,6 @@ import (
 
 	"github.com/zertzboard/zertzboard/config"
 	"github.com/zertzboard/zertzboard/rig"
-	"github.com/zertzboard/zertzboard/sensors/classify"
 )
 
 func init() {
@@ -92,21 +91,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	} else if path == "" {
 		path = config.Defaults.Calibration
 	}
-	if err := writeCalibration(path, cal); err != nil {
+	if err := cal.WriteFile(path); err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d sockets, %d-bit, hysteresis %d\n", path, len(cal.Sockets), cal.Bits, cal.Hysteresis)
 	return exitOK
-}
-
-func writeCalibration(path string, cal *classify.Calibration) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := cal.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -71,21 +71,7 @@ func runCheckWiring(args []string, stdout, stderr io.Writer) int {
 			code = exitIllegal
 			continue
 		}
-		fmt.Fprintf(stdout, "%s (%s, %s): ok, scan %s (%d ioctls, %d conversions) at %s\n", m.Title, m.SoC, m.Arch,
-			rep.Scan.Mean.Round(10e3), rep.Scan.Ioctls, rep.Scan.Conversions, rep.Rate)
-		fmt.Fprintln(stdout, "  config.txt:")
-		for _, l := range rep.Config {
-			fmt.Fprintf(stdout, "    %s\n", l)
-		}
-		if len(rep.Cmdline) > 0 {
-			fmt.Fprintln(stdout, "  cmdline.txt (append to the single line):")
-			for _, l := range rep.Cmdline {
-				fmt.Fprintf(stdout, "    %s\n", l)
-			}
-		}
-		for _, n := range rep.Notes {
-			fmt.Fprintf(stdout, "  note: %s\n", n)
-		}
+		fmt.Fprint(stdout, rep.Text())
 	}
 	return code
 }
