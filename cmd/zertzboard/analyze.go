@@ -15,31 +15,6 @@ func init() {
 	register(command{name: "analyze", summary: "look for a forced win: can the player to move win whatever the opponent does?", run: runAnalyze})
 }
 
-const analyzeAbout = `
-Asks whether the player to move can force a win within K of their own turns,
-whatever the opponent answers, and prints the shortest such win with its line
-(the turns of both players, in the project's notation, starting with the
-player to move). The search is exact: a reported win holds against every
-defence, and "no forced win within K" means none exists. It starts from a
-board's start, a position in a record (--from, --turns) or a position's text
-form (--position).
-
---ms bounds the time, 1 ms to an hour (10 s unless given), and --nodes the
-work. A search that runs out of time says how deep it got: with --json,
-"complete" is false.
-
---json prints one object:
-  {"forced_win":null|{"player":0|1,"turns":K,"line":["notation",...]},
-   "complete":true|false,"nodes":N,"ms":T}
-
-Exit status: 0 when the search finished (win or not), 3 when the budget ran
-out first, 2 for bad flags.
-
-Examples:
-  zertzboard analyze --from game.sgf --turns 30
-  zertzboard analyze --from game.sgf --turns 30 --max-turns 3 --ms 5000 --json
-  zertzboard analyze --position "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"`
-
 // maxMS bounds a --ms time budget: an hour.
 const maxMS = 3_600_000
 
@@ -47,7 +22,7 @@ const maxMS = 3_600_000
 const exitIncomplete = 3
 
 func runAnalyze(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("analyze", "--board B [--blitz] [--from FILE --turns N | --position TEXT] [--max-turns K] [--ms BUDGET] [--nodes N] [--json]", analyzeAbout, stderr)
+	fs := newFlagSet("analyze", "--board B [--blitz] [--from FILE --turns N | --position TEXT] [--max-turns K] [--ms BUDGET] [--nodes N] [--json]", helpText("analyze"), stderr)
 	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
 	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
 	from := fs.String("from", "", "analyse the position after the first --turns turns of this record (SGF or JSON)")

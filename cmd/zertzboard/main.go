@@ -5,6 +5,7 @@
 package main
 
 import (
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -97,6 +98,24 @@ Commands:`)
 	fmt.Fprintln(w, `
 Run "zertzboard COMMAND --help" for a command's flags and examples.
 "zertzboard --version" prints the version.`)
+}
+
+// helpFiles are the commands' help texts, one file each: what the command
+// does, its exit status and examples. They are plain text so that they
+// read (and review) as the documentation they are; --help prints them
+// above the flags.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// helpText is command name's help text (help/NAME.txt). A command without
+// one is a programming error, which TestEveryCommandHasHelp catches.
+func helpText(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("zertzboard: no help text for " + name + ": " + err.Error())
+	}
+	return string(b)
 }
 
 // newFlagSet makes a flag set that prints a teaching usage text: the

@@ -19,48 +19,8 @@ func init() {
 	register(command{name: "referee", summary: "referee a recorded frame log and print its events", run: runReferee})
 }
 
-const refereeAbout = `
-Runs the referee over a frame log (what the sensors saw, one JSON object per
-line: {"t": <ms>, "cells": "<one character per cell>"}) and prints its
-events, one JSON object per line: move, pending, forced-capture, illegal,
-restored, takeback, touch-move, missed-capture, game-over, fault, and
-inferred (turns committed without each being seen settled: two turns seen
-at once, a take-back undone, a resynchronisation), question (the colour of
-a marble never seen; a frame log cannot answer, so the first possibility
-stands) and set-up (after the game, the board cleared and set up again).
-
-An observation counts once it has held for --settle milliseconds without an
-unreadable cell ('?'). Casual mode refuses a placement while a capture is
-compulsory; tournament mode lets it stand as a missed capture and flags
-touch-move breaches.
-
---record writes the game the referee saw: Boardspace SGF if OUT ends in
-.sgf, else the zertzboard JSON record. "zertzboard replay" accepts either.
-
---settle must be 30 to 2000 ms: above the 25 ms glitch window, so that one-
-and two-scan glitches never count, and short enough for a verdict in
-human time. A frame log with no frames is refused: it is not a game.
-
-The frame log is not a game record: given an SGF or a JSON record,
-referee says so and points to "zertzboard replay".
-
-A frame log whose last line is cut short (the power or a crash
-interrupted a write) is refereed up to that line: the events of the good
-frames are printed, --record writes the game seen, and then the error
-names the torn line (exit 2).
-
-Exit status: 0 when the whole frame log was refereed (illegal boards are
-events, not failures); 2 for bad flags, an unreadable or empty frame log,
-a frame that breaks the format or does not fit the board (a torn last line
-included, after the frames before it), or a record that cannot be
-written.
-
-Examples:
-  zertzboard referee --board 37 --frames game.frames.jsonl
-  zertzboard referee --board 48 --mode tournament --frames - --record game.json < frames.jsonl`
-
 func runReferee(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("referee", "--board B [--blitz] [--first 0|1] [--mode casual|tournament] --frames FILE [--record OUT]", refereeAbout, stderr)
+	fs := newFlagSet("referee", "--board B [--blitz] [--first 0|1] [--mode casual|tournament] --frames FILE [--record OUT]", helpText("referee"), stderr)
 	board := fs.String("board", "", "the board: 37, 40, 43, 44, 48 or 61 rings (required)")
 	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
 	first := fs.Int("first", 0, "the player who moves first, 0 or 1")

@@ -78,36 +78,8 @@ func openRig(o rig.Options) (*rig.Rig, error) {
 	return r, err
 }
 
-const selftestAbout = `
-Checks the board's hardware: lights each socket's LED in chain order, then
-scans every sensor and prints one line per socket with its wiring, its
-reading (mean, min, max) and, given a calibration, its class. Sensor faults
-(saturated, stuck, noisy, drifting, unreadable) are listed at the end.
-
-The wiring is checked against the Pi first (see check-wiring), and the
-scan runs at the rate the check chose for this Pi.
-
-With --sim it runs on the simulator: rings on every socket, a white marble
-on D4, grey on E5 and black on F4, calibrated in memory unless
---calibration is given. --sim-dead and --sim-drift break a sensor to show
-what a fault looks like. With --pi the simulator also takes that Pi's time
-for every ioctl, transfer, GPIO write and wake-up (firmware-config/README.md,
-"Pi timing model"), and --json prints only the scan timing:
-  {"model","rate_hz","scan_ms_mean","scan_ms_max","overruns","ioctls_per_scan"}
-
-Exit status: 0 when no fault is found, 1 on faults, overruns (--json) or
-missing hardware, 2 on bad flags.
-
-Examples:
-  zertzboard selftest --calibration /var/lib/zertzboard/calibration.json
-  zertzboard selftest --sim --sim-dead A3 --sim-drift E5 --screen-png screen.png
-  zertzboard selftest --sim --board 37 --record seen.frames.jsonl --raw seen.raw.jsonl
-  zertzboard selftest --sim --pi zero --json
-  zertzboard selftest --sim --pi zero --engine-thinking --json
-`
-
 func runSelftest(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("selftest", "[--sim] [--pi MODEL] [--json] [--engine-thinking] [--wiring FILE] [--calibration FILE] [--frames N]", selftestAbout, stderr)
+	fs := newFlagSet("selftest", "[--sim] [--pi MODEL] [--json] [--engine-thinking] [--wiring FILE] [--calibration FILE] [--frames N]", helpText("selftest"), stderr)
 	var rf rigFlags
 	rf.register(fs, 400)
 	calPath := fs.String("calibration", "", "calibration `file` written by zertzboard calibrate")
