@@ -2,10 +2,9 @@ package rig
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
-
-	"github.com/zertzboard/zertzboard/engine"
 )
 
 // selftest builds its report here and the command only prints it: a
@@ -17,13 +16,15 @@ func TestSelftestReport(t *testing.T) {
 	if title := r.Title(); !strings.HasPrefix(title, "selftest on the simulator (Raspberry Pi Zero") || !strings.HasSuffix(title, ": 61 sockets, 1 ADC(s)") {
 		t.Errorf("Title = %q", title)
 	}
-	cal, err := r.Calibrate(CalibrateOpts{Frames: 30})
-	if err != nil {
+	var progress strings.Builder
+	o := SelftestOpts{Frames: 400, Out: &progress}
+	if err := r.PrepareSim(&o, SimFaults{}); err != nil {
 		t.Fatal(err)
 	}
-	const frames = 400
-	r.BreakSensors(cal, engine.NoCell, engine.NoCell, frames)
-	res, err := r.Selftest(SelftestOpts{Frames: frames, Calibration: cal})
+	if o.Calibration == nil || progress.String() != "calibrating the simulator in memory...\n" {
+		t.Fatalf("PrepareSim without a calibration: %q; want one made in memory, and said", progress.String())
+	}
+	res, err := r.Selftest(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,10 +63,11 @@ func TestSelftestReport(t *testing.T) {
 		t.Errorf("timing %s", data)
 	}
 
-	a3, _ := r.Devices.Wiring.Base.ParseCell("A3")
-	e5, _ := r.Devices.Wiring.Base.ParseCell("E5")
-	r.BreakSensors(cal, a3, e5, frames)
-	if res, err = r.Selftest(SelftestOpts{Frames: frames, Calibration: cal}); err != nil {
+	progress.Reset()
+	if err := r.PrepareSim(&o, SimFaults{Dead: "A3", Drift: "E5"}); err != nil || progress.Len() != 0 {
+		t.Fatalf("PrepareSim with a calibration: %v, %q; want it kept", err, progress.String())
+	}
+	if res, err = r.Selftest(o); err != nil {
 		t.Fatal(err)
 	}
 	text.Reset()
@@ -73,5 +75,9 @@ func TestSelftestReport(t *testing.T) {
 	out = text.String()
 	if res.OK() || !strings.Contains(out, "\n2 fault(s):\n  A3: saturated") || !strings.Contains(out, "\n  E5: drifting") {
 		t.Errorf("a dead A3 and a drifting E5: OK %t, report\n%s", res.OK(), out)
+	}
+	var le *LabelError
+	if err := r.PrepareSim(&o, SimFaults{Drift: "Z9"}); !errors.As(err, &le) || !strings.Contains(err.Error(), "Z9") {
+		t.Errorf("PrepareSim with socket Z9: %v; want a *LabelError naming it", err)
 	}
 }

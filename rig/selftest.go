@@ -57,23 +57,58 @@ func (r *Rig) Title() string {
 	return fmt.Sprintf("selftest on the %s (%s), wiring %s: %d sockets, %d ADC(s)", mode, r.Report.Model.Title, w.File, w.Base.Len(), len(w.ADCs))
 }
 
-// BreakSensors readies the simulator for a selftest: it places the
-// selftest position (PlaceSelftestPosition), kills dead's sensor (it
-// reads 0) and makes drift's drift upwards, ending 95 % of the way to
-// its class's band edge in cal after frames scans, so that the last
-// health window sees the drift while it still reads its class.
-// engine.NoCell breaks nothing.
-func (r *Rig) BreakSensors(cal *classify.Calibration, dead, drift engine.Cell, frames int) {
+// SimFaults names the simulated sensors a selftest breaks, by socket
+// label; "" breaks none.
+type SimFaults struct {
+	// Dead reads 0.
+	Dead string
+	// Drift drifts upwards, ending 95 % of the way to its class's band
+	// edge after the selftest's frames, so that the last health window
+	// sees the drift while it still reads its class.
+	Drift string
+}
+
+// LabelError is a socket label that is not one of the base's.
+type LabelError struct{ Err error }
+
+func (e *LabelError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *LabelError) Unwrap() error { return e.Err }
+
+// PrepareSim readies the simulator for a selftest with o: calibrated in
+// memory unless o.Calibration is set (saying so on o.Out), the selftest
+// position placed (PlaceSelftestPosition), and the sensors f names
+// broken.
+func (r *Rig) PrepareSim(o *SelftestOpts, f SimFaults) error {
+	if o.Calibration == nil {
+		if o.Out != nil {
+			fmt.Fprintln(o.Out, "calibrating the simulator in memory...")
+		}
+		cal, err := r.Calibrate(CalibrateOpts{Frames: o.Frames/4 + 10})
+		if err != nil {
+			return err
+		}
+		o.Calibration = cal
+	}
 	r.PlaceSelftestPosition()
 	b := r.Sim.Board
-	if dead != engine.NoCell {
-		b.Kill(dead, 0)
+	for i, label := range []string{f.Dead, f.Drift} {
+		if label == "" {
+			continue
+		}
+		c, err := b.Base().ParseCell(label)
+		if err != nil {
+			return &LabelError{err}
+		}
+		if i == 0 {
+			b.Kill(c, 0)
+			continue
+		}
+		room := o.Calibration.Sockets[c][classify.Index(b.Cells()[c])].Room(true)
+		b.Drift(c, 0.95*float64(room)/float64(o.Frames))
 	}
-	if drift != engine.NoCell {
-		k := classify.Index(b.Cells()[drift])
-		room := cal.Sockets[drift][k].Room(true)
-		b.Drift(drift, 0.95*float64(room)/float64(frames))
-	}
+	return nil
 }
 
 // PlaceSelftestPosition puts the simulator's selftest position on the

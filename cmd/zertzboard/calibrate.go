@@ -35,7 +35,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "zertzboard calibrate: %v\n", err)
 		return exitFault
 	}
-	o, err := rf.options()
+	o, err := rf.Options()
 	if err != nil {
 		fmt.Fprintf(stderr, "zertzboard calibrate: %v\n", err)
 		return exitUsage
@@ -54,7 +54,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	path := *outPath
-	if path == "" && rf.sim {
+	if path == "" && rf.Sim {
 		dir, err := os.MkdirTemp("", "zertzboard-calibrate-")
 		if err != nil {
 			return fail(err)
