@@ -74,10 +74,18 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	torn, err := refereeFrames(ref, framelog.NewReader(in, name), name, json.NewEncoder(w))
+	enc := json.NewEncoder(w)
+	var torn *framelog.TornError
+	err = ref.ObserveLog(in, name, func(e referee.Event) error { return enc.Encode(e) })
 	w.Flush()
-	if err != nil {
-		return fail("%s", err)
+	var mismatch *referee.BoardMismatchError
+	switch {
+	case errors.As(err, &mismatch):
+		return fail("%s (is --board right?)", errText(err))
+	case err != nil && !(errors.As(err, &torn) && torn.Frames > 0):
+		// The good frames before a torn last line are refereed and their
+		// events printed; the error follows, after the record is saved.
+		return fail("%s", errText(err))
 	}
 	if *out != "" {
 		if err := record.WriteFile(*out, record.FromGame(ref.Game(), ref.MissedCaptures())); err != nil {
@@ -96,33 +104,4 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 		return fail("%s:%d: the last line is cut short (%v): %s%s", torn.Name, torn.Line, torn.Err, refereed, saved)
 	}
 	return exitOK
-}
-
-// refereeFrames gives the referee every frame r reads and writes its
-// events to enc. A torn last line after good frames ends the log: the
-// frames before it are refereed and torn says where it is. err is a frame
-// log the referee cannot take (empty, malformed, the wrong board), in
-// words for the command's message.
-func refereeFrames(ref *referee.Referee, r *framelog.Reader, name string, enc *json.Encoder) (torn *framelog.TornError, err error) {
-	n := ref.Game().Start().Board().Len()
-	for seen := 0; ; seen++ {
-		f, err := r.Next()
-		switch {
-		case errors.Is(err, io.EOF) && seen == 0:
-			return nil, fmt.Errorf("%s: the frame log has no frames", name)
-		case errors.Is(err, io.EOF):
-			return nil, nil
-		case errors.As(err, &torn) && seen > 0:
-			return torn, nil
-		case err != nil:
-			return nil, errors.New(errText(err))
-		case len(f.Cells) != n:
-			return nil, fmt.Errorf("%s:%d: frame has %d cells; the %s board has %d (is --board right?)", name, r.Line(), len(f.Cells), ref.Game().Start().Board(), n)
-		}
-		for _, e := range ref.Observe(f.T, f.Cells) {
-			if err := enc.Encode(e); err != nil {
-				return nil, fmt.Errorf("writing events: %v", err)
-			}
-		}
-	}
 }
