@@ -1,6 +1,8 @@
 // Package buildinfo says which build of zertzboard runs: the version
 // stamped at link time, or what the Go toolchain recorded. It imports only
 // the standard library.
+//
+// Layer: base. May import: base.
 package buildinfo
 
 import (

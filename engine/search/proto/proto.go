@@ -6,6 +6,8 @@
 // runs each search on its own goroutine so that "stop" and "quit" can cut
 // it short, and writes its replies (readyok, info, bestmove, error) one
 // line each. It imports only the engine and its search.
+//
+// Layer: game. May import: base, game.
 package proto
 
 import (
