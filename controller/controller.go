@@ -349,12 +349,8 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...wire.Mov
 
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
-	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID(), Event: c.event(), Round: c.round()}
-	for i := 0; i < g.Len(); i++ {
-		t, _ := g.Turn(i)
-		rec.Turns = append(rec.Turns, t)
-	}
+	rec := record.FromGame(g, c.ref.MissedCaptures())
+	rec.Players, rec.Answered, rec.GameID, rec.Event, rec.Round = c.players, c.ref.Answered(), c.gameID(), c.event(), c.round()
 	rec.Clock = &record.Clock{Control: c.clk.Control().String(), Turns: []record.TurnTime{}}
 	if len(c.times) == g.Len() {
 		rec.Clock.Turns = c.times

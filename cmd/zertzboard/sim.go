@@ -18,6 +18,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
@@ -242,7 +243,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 				default:
 				}
 			},
-			Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
+			Analysis: analyst.ForSetting(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *board.Node) error {
