@@ -23,7 +23,7 @@ func TestPartsImportNoHigher(t *testing.T) {
 	allowed := map[string][]string{
 		// Rendering: the game's packages and the keyed tree it builds
 		// (stream), no network, no other part.
-		"view": {mod + "live", mod + "referee", mod + "display", mod + "i18n", mod + "scoreboard/stream"},
+		"view": {mod + "wire", mod + "referee", mod + "display", mod + "i18n", mod + "scoreboard/stream"},
 		// Patches and sockets: the standard library only.
 		"stream": {},
 		// The browser's side of the patches, for tests.
