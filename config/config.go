@@ -73,6 +73,9 @@
 //	                          # it); "off" keeps them in memory only
 //
 // Errors name the file, the line and the field.
+//
+// Layer: config. May import: base, game, drivers, sensors, services,
+// presentation, config.
 package config
 
 import (

@@ -3,6 +3,8 @@
 // journal on disk (fsync'd), then to the broadcast and the display.
 // Hardware and network live behind small interfaces, so the same
 // controller runs on the Pi, in the simulator and in tests.
+//
+// Layer: services. May import: base, game, services.
 package controller
 
 import (

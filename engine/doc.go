@@ -69,4 +69,6 @@
 // yields them one at a time, Legal checks a turn without explaining,
 // Apply plays a generated turn unchecked, and WinningTurn finds a turn that
 // wins at once without playing every placement.
+//
+// Layer: game. May import: base, game.
 package engine

@@ -3,6 +3,8 @@
 // one character per cell in board order ('.' no ring, 'o' vacant ring, 'w',
 // 'g', 'b' a marble, '?' unreadable). Times never decrease. The format is a
 // contract (docs/CONTRACTS.md, section 2).
+//
+// Layer: game. May import: base, game.
 package framelog
 
 import (

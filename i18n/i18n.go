@@ -13,6 +13,8 @@
 //
 // Wire formats stay English: the referee's status, need and reason
 // fields, MQTT payloads and records never pass through this package.
+//
+// Layer: base. May import: base.
 package i18n
 
 import (

@@ -52,6 +52,8 @@
 // are. Open compacts the file to the current game, and so does an append
 // once the file passes Journal.CompactAt (a snapshot of the game: see
 // snapshot).
+//
+// Layer: services. May import: base, game, services.
 package journal
 
 import (

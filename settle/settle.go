@@ -19,6 +19,8 @@
 // readable frame.
 //
 // The package is pure: time arrives with each frame, in milliseconds.
+//
+// Layer: game. May import: base, game.
 package settle
 
 import "fmt"

@@ -40,6 +40,8 @@
 // point decides, no clock is read). The seed only breaks ties between root turns of equal score.
 //
 // The package is pure: no I/O, no goroutines, no clocks.
+//
+// Layer: game. May import: base, game.
 package search
 
 import (

@@ -19,6 +19,8 @@
 // The package is pure: no goroutines and no clocks. A caller bounds the
 // work with a context (cancellation or deadline) and a node limit; the
 // result then says whether the whole depth was searched.
+//
+// Layer: game. May import: base, game.
 package solve
 
 import (

@@ -4,6 +4,8 @@
 // Drivers take a Clock instead of calling time.Sleep or time.NewTicker, so
 // that tests run instantly and deterministically (the idea of tailscale's
 // tstime).
+//
+// Layer: drivers. May import: base, game, drivers.
 package timebase
 
 import (

@@ -10,6 +10,9 @@
 // It exits with status 0 whatever it finds: it reports, it does not judge.
 //
 // It is a tool: it imports only the standard library.
+//
+// Layer: cmd. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board, players, cmd.
 package main
 
 import (
