@@ -46,59 +46,7 @@ func Load(root string) (module string, g Graph, docs map[string]string, err erro
 		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if ignored(src) {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, src, parser.ImportsOnly|parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, filepath.Dir(p))
-		if err != nil {
-			return err
-		}
-		pkg := filepath.ToSlash(rel)
-		if pkg == "." {
-			pkg = ""
-		}
-		seen := map[string]bool{}
-		for _, imp := range g[pkg] {
-			seen[imp] = true
-		}
-		if _, ok := g[pkg]; !ok {
-			g[pkg] = nil
-		}
-		for _, spec := range f.Imports {
-			ip, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
-				return fmt.Errorf("%s: import %s: %v", p, spec.Path.Value, err)
-			}
-			switch {
-			case ip == module:
-				ip = ""
-			case strings.HasPrefix(ip, module+"/"):
-				ip = strings.TrimPrefix(ip, module+"/")
-			case !external(ip):
-				continue // the standard library
-			}
-			if !seen[ip] {
-				seen[ip] = true
-				g[pkg] = append(g[pkg], ip)
-			}
-		}
-		if f.Doc != nil {
-			if docs[pkg] != "" {
-				docs[pkg] += "\n"
-			}
-			docs[pkg] += f.Doc.Text()
-		} else if _, ok := docs[pkg]; !ok {
-			docs[pkg] = ""
-		}
-		return nil
+		return loadFile(root, module, p, fset, g, docs)
 	})
 	if err != nil {
 		return "", nil, nil, err
@@ -107,6 +55,64 @@ func Load(root string) (module string, g Graph, docs map[string]string, err erro
 		sort.Strings(imps)
 	}
 	return module, g, docs, nil
+}
+
+// loadFile adds one Go file at p to g and docs, unless a build
+// constraint leaves it out of every build.
+func loadFile(root, module, p string, fset *token.FileSet, g Graph, docs map[string]string) error {
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	if ignored(src) {
+		return nil
+	}
+	f, err := parser.ParseFile(fset, p, src, parser.ImportsOnly|parser.ParseComments)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(root, filepath.Dir(p))
+	if err != nil {
+		return err
+	}
+	pkg := filepath.ToSlash(rel)
+	if pkg == "." {
+		pkg = ""
+	}
+	seen := map[string]bool{}
+	for _, imp := range g[pkg] {
+		seen[imp] = true
+	}
+	if _, ok := g[pkg]; !ok {
+		g[pkg] = nil
+	}
+	for _, spec := range f.Imports {
+		ip, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			return fmt.Errorf("%s: import %s: %v", p, spec.Path.Value, err)
+		}
+		switch {
+		case ip == module:
+			ip = ""
+		case strings.HasPrefix(ip, module+"/"):
+			ip = strings.TrimPrefix(ip, module+"/")
+		case !external(ip):
+			continue // the standard library
+		}
+		if !seen[ip] {
+			seen[ip] = true
+			g[pkg] = append(g[pkg], ip)
+		}
+	}
+	if f.Doc != nil {
+		if docs[pkg] != "" {
+			docs[pkg] += "\n"
+		}
+		docs[pkg] += f.Doc.Text()
+	} else if _, ok := docs[pkg]; !ok {
+		docs[pkg] = ""
+	}
+	return nil
 }
 
 // modulePath reads the module line of a go.mod.
