@@ -463,13 +463,10 @@ type placementMatch struct {
 	at           engine.Cell // the marble placed, NoCell for none
 }
 
-// matchPlacement reads the observation as a placement: one vacant ring now
-// holding a marble, and at most one vacant ring gone, in either order; any
-// other change must be the turn's own isolation claim being taken off.
-func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, capture bool) placementMatch {
-	m := placementMatch{at: engine.NoCell}
-	var placed, removed []engine.Cell
-	var other uint64
+// placementCells sorts the cells d where obs differs from exp: a marble
+// on a vacant ring (placed), a vacant ring gone (removed), and any other
+// difference.
+func placementCells(obs, exp string, d uint64) (placed, removed []engine.Cell, other uint64) {
 	for _, c := range cellsOf(d) {
 		switch o, e := obs[c], exp[c]; {
 		case e == 'o' && isMarble(o):
@@ -480,6 +477,15 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 			other |= bit(c)
 		}
 	}
+	return placed, removed, other
+}
+
+// matchPlacement reads the observation as a placement: one vacant ring now
+// holding a marble, and at most one vacant ring gone, in either order; any
+// other change must be the turn's own isolation claim being taken off.
+func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, capture bool) placementMatch {
+	m := placementMatch{at: engine.NoCell}
+	placed, removed, other := placementCells(obs, exp, d)
 	if len(placed) > 1 || len(removed) > 1 || len(placed)+len(removed) == 0 {
 		return m // not a placement
 	}

@@ -107,6 +107,38 @@ func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, b
 	return n, true
 }
 
+// extendStalled follows l over a stall, to depth turns among the cells
+// touched: the turns, and a marble put down where a jumper set off from
+// with the jump under way when the board shows no unknown cell.
+func (r *Referee) extendStalled(l line, obs string, touched, gone, unknown uint64, depth int, add func(line)) {
+	if unknown == 0 {
+		// Nor did a marble put down where a jumper set off from: the
+		// jump may be under way, the marble jumped over not yet
+		// lifted (see hiddenJumps).
+		r.jumpsHidden = true
+		defer func() { r.jumpsHidden = false }()
+		r.hiddenJumps(l, obs, gone, add)
+	}
+	r.furtherTurns(l, obs, touched, gone|unknown, depth, 0, add)
+}
+
+// changes compares a board obs with a line's cells: the cells that read
+// otherwise, those of them whose ring is gone, and the unknown ('?').
+func changes(obs, cells string) (changed, gone, unknown uint64) {
+	for c := 0; c < len(obs); c++ {
+		switch {
+		case obs[c] == '?':
+			unknown |= bit(engine.Cell(c))
+		case obs[c] != cells[c]:
+			changed |= bit(engine.Cell(c))
+			if obs[c] == '.' {
+				gone |= bit(engine.Cell(c))
+			}
+		}
+	}
+	return changed, gone, unknown
+}
+
 // extend lists the ways line l explains obs: itself at rest or with a
 // turn under way, one turn more, or two.
 func (r *Referee) extend(l line, at board, add func(line)) {
@@ -144,18 +176,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 	// Two turns seen at once (the scan stalled), or turns the board shows
 	// only in part (a marble put on a dead socket, a dead ring removed):
 	// the first turn, with what the board shows after it.
-	var changed, gone, unknown uint64
-	for c := 0; c < len(obs); c++ {
-		switch {
-		case obs[c] == '?':
-			unknown |= bit(engine.Cell(c))
-		case obs[c] != l.cells[c]:
-			changed |= bit(engine.Cell(c))
-			if obs[c] == '.' {
-				gone |= bit(engine.Cell(c))
-			}
-		}
-	}
+	changed, gone, unknown := changes(obs, l.cells)
 	if changed|at.touched == 0 {
 		return
 	}
@@ -175,15 +196,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		hidden = r.between(changed)
 	}
 	if at.stalled {
-		if unknown == 0 {
-			// Nor did a marble put down where a jumper set off from: the
-			// jump may be under way, the marble jumped over not yet
-			// lifted (see hiddenJumps).
-			r.jumpsHidden = true
-			defer func() { r.jumpsHidden = false }()
-			r.hiddenJumps(l, obs, gone, add)
-		}
-		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, 0, add)
+		r.extendStalled(l, obs, changed|unknown|at.touched|hidden, gone, unknown, depth, add)
 		return
 	}
 	if unknown == 0 && at.showed != [3]uint64{} {
