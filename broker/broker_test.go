@@ -49,14 +49,19 @@ func startBroker(t *testing.T, cfg Config) *Broker {
 
 // recorder collects what an in-process subscriber sees.
 type recorder struct {
-	mu   sync.Mutex
-	msgs []string // topic=payload
+	mu    sync.Mutex
+	msgs  []string      // topic=payload
+	added chan struct{} // closed and replaced on each message
 }
 
 func (r *recorder) add(topic string, payload []byte, _ bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.msgs = append(r.msgs, topic+"="+string(payload))
+	if r.added != nil {
+		close(r.added)
+	}
+	r.added = make(chan struct{})
 }
 
 func (r *recorder) all() []string {
@@ -65,18 +70,33 @@ func (r *recorder) all() []string {
 	return append([]string(nil), r.msgs...)
 }
 
+// next returns what has arrived and a channel closed at the next message.
+func (r *recorder) next() ([]string, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.added == nil {
+		r.added = make(chan struct{})
+	}
+	return append([]string(nil), r.msgs...), r.added
+}
+
+// waitFor waits for the message want, woken by each message that arrives.
 func (r *recorder) waitFor(t *testing.T, want string) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for time.Now().Before(deadline) {
-		for _, m := range r.all() {
+	timeout := time.After(wait)
+	for {
+		msgs, added := r.next()
+		for _, m := range msgs {
 			if m == want {
 				return
 			}
 		}
-		time.Sleep(2 * time.Millisecond)
+		select {
+		case <-added:
+		case <-timeout:
+			t.Fatalf("message %q never arrived; got %q", want, r.all())
+		}
 	}
-	t.Fatalf("message %q never arrived; got %q", want, r.all())
 }
 
 func connect(t *testing.T, url, user, pass string, will string) (paho.Client, error) {
