@@ -211,9 +211,43 @@ func (p *Package) Write(w io.Writer) error {
 	if err := p.Control.validate(); err != nil {
 		return err
 	}
-	files, dirs, installed, err := checkFiles(p.Files)
-	if err != nil {
-		return err
+	files := append([]File(nil), p.Files...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	dirs := map[string]bool{}
+	var installed, total int64
+	for i, f := range files {
+		if err := checkPath(f.Path); err != nil {
+			return err
+		}
+		if i > 0 && files[i-1].Path == f.Path {
+			return fmt.Errorf("deb: file %s listed twice", f.Path)
+		}
+		if f.Mode&^fs.ModePerm != 0 || f.Mode&0o400 == 0 {
+			return fmt.Errorf("deb: file %s: mode %v: want plain permission bits readable by the owner", f.Path, f.Mode)
+		}
+		if len(f.Data) > MaxFileSize {
+			return fmt.Errorf("deb: file %s: %d bytes, over the %d limit", f.Path, len(f.Data), MaxFileSize)
+		}
+		if f.Conffile && !strings.HasPrefix(f.Path, "/etc/") {
+			return fmt.Errorf("deb: conffile %s: conffiles belong under /etc", f.Path)
+		}
+		total += int64(len(f.Data))
+		installed += (int64(len(f.Data)) + 1023) / 1024
+		for d := path.Dir(f.Path); d != "/"; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	if total > MaxPackageSize {
+		return fmt.Errorf("deb: %d bytes of files, over the %d limit", total, MaxPackageSize)
+	}
+	for _, f := range files {
+		if dirs[f.Path] {
+			return fmt.Errorf("deb: %s is both a file and a directory", f.Path)
+		}
+	}
+	installed += int64(len(dirs)) // dpkg-gencontrol counts a directory as 1 KiB
+	if len(files)+len(dirs) > MaxEntries {
+		return fmt.Errorf("deb: %d entries, over the %d limit", len(files)+len(dirs), MaxEntries)
 	}
 
 	// data.tar.gz: "./", the directories, the files, in sorted order, so a
@@ -232,81 +266,7 @@ func (p *Package) Write(w io.Writer) error {
 		return err
 	}
 
-	ctl, err := p.controlEntries(files, installed)
-	if err != nil {
-		return err
-	}
-	control, err := tarGz(ctl, p.ModTime)
-	if err != nil {
-		return err
-	}
-
-	mtime := p.ModTime.Unix()
-	if mtime < 0 {
-		mtime = 0
-	}
-	if _, err := io.WriteString(w, arMagic); err != nil {
-		return err
-	}
-	for _, m := range []struct {
-		name string
-		data []byte
-	}{{"debian-binary", []byte("2.0\n")}, {"control.tar.gz", control}, {"data.tar.gz", data}} {
-		if err := writeArMember(w, m.name, mtime, m.data); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkFiles checks the files of a package (paths, modes, sizes, limits)
-// and returns them sorted by path, the directories that hold them, and
-// the installed size in KiB as dpkg-gencontrol counts it.
-func checkFiles(in []File) (files []File, dirs map[string]bool, installed int64, err error) {
-	files = append([]File(nil), in...)
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	dirs = map[string]bool{}
-	var total int64
-	for i, f := range files {
-		if err := checkPath(f.Path); err != nil {
-			return nil, nil, 0, err
-		}
-		if i > 0 && files[i-1].Path == f.Path {
-			return nil, nil, 0, fmt.Errorf("deb: file %s listed twice", f.Path)
-		}
-		if f.Mode&^fs.ModePerm != 0 || f.Mode&0o400 == 0 {
-			return nil, nil, 0, fmt.Errorf("deb: file %s: mode %v: want plain permission bits readable by the owner", f.Path, f.Mode)
-		}
-		if len(f.Data) > MaxFileSize {
-			return nil, nil, 0, fmt.Errorf("deb: file %s: %d bytes, over the %d limit", f.Path, len(f.Data), MaxFileSize)
-		}
-		if f.Conffile && !strings.HasPrefix(f.Path, "/etc/") {
-			return nil, nil, 0, fmt.Errorf("deb: conffile %s: conffiles belong under /etc", f.Path)
-		}
-		total += int64(len(f.Data))
-		installed += (int64(len(f.Data)) + 1023) / 1024
-		for d := path.Dir(f.Path); d != "/"; d = path.Dir(d) {
-			dirs[d] = true
-		}
-	}
-	if total > MaxPackageSize {
-		return nil, nil, 0, fmt.Errorf("deb: %d bytes of files, over the %d limit", total, MaxPackageSize)
-	}
-	for _, f := range files {
-		if dirs[f.Path] {
-			return nil, nil, 0, fmt.Errorf("deb: %s is both a file and a directory", f.Path)
-		}
-	}
-	installed += int64(len(dirs)) // dpkg-gencontrol counts a directory as 1 KiB
-	if len(files)+len(dirs) > MaxEntries {
-		return nil, nil, 0, fmt.Errorf("deb: %d entries, over the %d limit", len(files)+len(dirs), MaxEntries)
-	}
-	return files, dirs, installed, nil
-}
-
-// controlEntries are the members of control.tar.gz: control, md5sums,
-// conffiles and the maintainer scripts.
-func (p *Package) controlEntries(files []File, installed int64) ([]tarEntry, error) {
+	// control.tar.gz
 	var md5sums, conffiles bytes.Buffer
 	for _, f := range files {
 		if f.Conffile {
@@ -333,14 +293,34 @@ func (p *Package) controlEntries(files []File, installed int64) ([]tarEntry, err
 	for _, name := range names {
 		s := p.Scripts[name]
 		if !scriptNames[name] {
-			return nil, fmt.Errorf("deb: maintainer script %q: want preinst, postinst, prerm or postrm", name)
+			return fmt.Errorf("deb: maintainer script %q: want preinst, postinst, prerm or postrm", name)
 		}
 		if !bytes.HasPrefix(s, []byte("#!")) {
-			return nil, fmt.Errorf("deb: maintainer script %s: the first line is not a #! interpreter line", name)
+			return fmt.Errorf("deb: maintainer script %s: the first line is not a #! interpreter line", name)
 		}
 		ctl = append(ctl, tarEntry{name: "./" + name, mode: 0o755, data: s})
 	}
-	return ctl, nil
+	control, err := tarGz(ctl, p.ModTime)
+	if err != nil {
+		return err
+	}
+
+	mtime := p.ModTime.Unix()
+	if mtime < 0 {
+		mtime = 0
+	}
+	if _, err := io.WriteString(w, arMagic); err != nil {
+		return err
+	}
+	for _, m := range []struct {
+		name string
+		data []byte
+	}{{"debian-binary", []byte("2.0\n")}, {"control.tar.gz", control}, {"data.tar.gz", data}} {
+		if err := writeArMember(w, m.name, mtime, m.data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type tarEntry struct {
