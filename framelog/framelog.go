@@ -4,6 +4,7 @@
 // 'g', 'b' a marble, '?' unreadable). Times never decrease. The format is a
 // contract (docs/CONTRACTS.md, section 2).
 //
+// It imports only the standard library.
 // Layer: game. May import: base, game.
 package framelog
 

@@ -41,6 +41,7 @@
 //
 // The package is pure: no I/O, no goroutines, no clocks.
 //
+// Of this module it imports only engine and engine/solve.
 // Layer: game. May import: base, game.
 package search
 
