@@ -226,22 +226,24 @@ func (b *browser) eval(expr string, out any) {
 	}
 }
 
-// waitFor polls a JavaScript condition in the page until it holds, up to
-// the test's wait.
+// waitFor waits until a JavaScript condition holds in the page, up to
+// the test's wait: it checks it again at each change of the document
+// (a MutationObserver) and, for conditions on the page's script state
+// that no change of the document follows, at the latest every 50 ms.
 func (b *browser) waitFor(what, cond string) {
 	b.t.Helper()
 	var ok bool
 	b.eval(fmt.Sprintf(`new Promise((resolve) => {
-		const end = performance.now() + %d;
-		const poll = () => {
-			let v = false;
-			try { v = !!(%s); } catch (e) {}
-			if (v) return resolve(true);
-			if (performance.now() > end) return resolve(false);
-			setTimeout(poll, 5);
-		};
-		poll();
-	})`, wait.Milliseconds(), cond), &ok)
+		const holds = () => { try { return !!(%s); } catch (e) { return false; } };
+		if (holds()) return resolve(true);
+		let backstop, timeout;
+		const done = (v) => { obs.disconnect(); clearInterval(backstop); clearTimeout(timeout); resolve(v); };
+		const check = () => { if (holds()) done(true); };
+		const obs = new MutationObserver(check);
+		obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+		backstop = setInterval(check, 50);
+		timeout = setTimeout(() => done(holds()), %d);
+	})`, cond, wait.Milliseconds()), &ok)
 	if !ok {
 		b.t.Fatalf("timed out waiting in the browser for %s (%s)", what, cond)
 	}
