@@ -6,6 +6,9 @@
 // guidance on the LEDs and the screen.
 // The same code runs on a Raspberry Pi and on the simulator; only the
 // buses differ.
+//
+// Layer: board. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board.
 package board
 
 import (

@@ -8,6 +8,8 @@
 // hands back, at start, the game it replayed (Config.Resume), and from
 // then on only writes the entries the controller gives it. A failed
 // write does not stop the game (journal.go).
+//
+// Layer: services. May import: base, game, services.
 package controller
 
 import (

@@ -2,6 +2,8 @@
 // what the players see: a colour per socket LED, the status screen's
 // lines, and a terminal view for the simulator and replays. It is pure;
 // the drivers in hardware/ do the writing.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package display
 
 import (

@@ -380,29 +380,9 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	r.lastT = t
 	var ev []Event
 	if cells != r.frame {
-		if len(cells) != r.b.Len() {
-			return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len()))
-		}
-		for i := 0; i < len(cells); i++ {
-			if c := cells[i]; c != '.' && c != 'o' && c != 'w' && c != 'g' && c != 'b' && c != '?' {
-				return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
-			}
-		}
-		for i := 0; i < len(cells); i++ {
-			if len(r.frame) != len(cells) || cells[i] != r.frame[i] {
-				r.lastChange[i] = t // the first frame: as good as a change
-			}
-		}
-		r.frame = cells
-		var stuckEv []Event
-		r.masked, stuckEv = r.mask(t, cells)
-		r.notePassing(r.masked)
-		if len(r.settled) == len(cells) {
-			for i := 0; i < len(cells); i++ {
-				if r.masked[i] != r.settled[i] {
-					r.moving |= 1 << uint(i)
-				}
-			}
+		stuckEv, ok := r.newFrame(t, cells)
+		if !ok {
+			return stuckEv // a fault
 		}
 		ev = stuckEv
 	}
@@ -429,6 +409,47 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	// unknown time: as blind as a stall, whatever the scan did.
 	blind := r.gap >= stallMS || newlyUnknown(r.unknown, obs.Unknown)
 	before := r.settled
+	r.noteSettled(obs, blind)
+	return append(ev, r.observeSettled(t, obs.Cells, before)...)
+}
+
+// newFrame takes a frame that differs from the last: it checks its form
+// (false and a fault if it is bad), notes the cells that changed, masks
+// the stuck sensors and the frames seen in passing. It returns the
+// events of the stuck sensors' masks.
+func (r *Referee) newFrame(t int64, cells string) ([]Event, bool) {
+	if len(cells) != r.b.Len() {
+		return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len())), false
+	}
+	for i := 0; i < len(cells); i++ {
+		if c := cells[i]; c != '.' && c != 'o' && c != 'w' && c != 'g' && c != 'b' && c != '?' {
+			return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i)))), false
+		}
+	}
+	for i := 0; i < len(cells); i++ {
+		if len(r.frame) != len(cells) || cells[i] != r.frame[i] {
+			r.lastChange[i] = t // the first frame: as good as a change
+		}
+	}
+	r.frame = cells
+	var stuckEv []Event
+	r.masked, stuckEv = r.mask(t, cells)
+	r.notePassing(r.masked)
+	if len(r.settled) == len(cells) {
+		for i := 0; i < len(cells); i++ {
+			if r.masked[i] != r.settled[i] {
+				r.moving |= 1 << uint(i)
+			}
+		}
+	}
+	return stuckEv, true
+}
+
+// noteSettled takes a settled observation as the board: what the hands
+// touched and showed in passing since the last one, and what the
+// sensors that died may no longer tell. blind says the scan saw too
+// little in between (a stall, a socket just become unknown).
+func (r *Referee) noteSettled(obs settle.Observation, blind bool) {
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
 	r.settlePassing(r.illegal, r.illegalTry)
 	if r.illegal {
@@ -456,10 +477,16 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	if !r.Over() {
 		r.remember(obs.Cells)
 	}
+}
+
+// observeSettled referees a settled board, cells, whose board before was
+// before: blind when sensors are dead, the lines of play when they are
+// followed, else turn by turn from the official position (infer).
+func (r *Referee) observeSettled(t int64, cells, before string) []Event {
 	if len(r.unknown) > 0 && len(r.unknown) <= maxUnknownTried && !r.Over() {
 		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
 		r.linesHold = false
-		return append(ev, r.blindObserve(t, obs.Cells)...)
+		return r.blindObserve(t, cells)
 	}
 	if r.lines == nil && r.kept != nil && r.keptLen == r.game.Len() && !r.Over() {
 		// The board before was an illegal try, put right at once: the
@@ -472,20 +499,20 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	r.kept = nil
 	if r.lines != nil && !r.Over() {
 		// Following lines of play: the board goes to them first.
-		if got, ok := r.linesObserve(t, obs.Cells); ok {
-			return append(ev, got...)
+		if got, ok := r.linesObserve(t, cells); ok {
+			return got
 		}
 		r.kept, r.keptLen, r.keptCells = r.lines, r.game.Len(), before
 	}
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
-	got := r.infer(t, r.known(obs.Cells))
+	got := r.infer(t, r.known(cells))
 	if commits(got) || !r.illegal {
 		r.kept = nil // the board made sense without them
 	}
-	if len(r.unknown) > 0 && !commits(got) && r.known(obs.Cells) != r.Expected() {
+	if len(r.unknown) > 0 && !commits(got) && r.known(cells) != r.Expected() {
 		r.recheckUnknown, r.deferred = true, true
 	}
-	return append(ev, got...)
+	return got
 }
 
 // newlyUnknown reports whether now holds a cell that was not in before.

@@ -4,6 +4,9 @@
 // simulator on a fake clock with that model's timing. It also holds the
 // calibration procedure, which guides a person (or the simulator) through
 // placing the pieces.
+//
+// Layer: rig. May import: base, game, drivers, sensors, presentation,
+// config, simulator, rig.
 package rig
 
 import (

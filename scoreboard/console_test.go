@@ -308,7 +308,7 @@ func TestConsoleActions(t *testing.T) {
 	closeBrokerFirst(t, r.mb)
 	op := r.client()
 	op.login("arbiter", "arbiter-pw")
-	waitUntil(t, "the board in the console", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-board="t1"`) })
+	waitFor(t, r.s, "the board in the console", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-board="t1"`) })
 
 	cases := []struct {
 		action  string
@@ -339,7 +339,7 @@ func TestConsoleActions(t *testing.T) {
 			t.Errorf("%s refused without a reason", tc.action)
 		}
 		if i == 0 {
-			waitUntil(t, "paused in the console", func() bool {
+			waitFor(t, r.s, "paused in the console", func() bool {
 				h, _ := r.s.renderConsole(i18n.EN)
 				return strings.Contains(h, `data-paused="true"`) && strings.Contains(h, `data-act="resume"`)
 			})
@@ -360,7 +360,7 @@ func TestConsoleActions(t *testing.T) {
 	}
 
 	// The declared result reaches the results.
-	waitUntil(t, "the result", func() bool { g, _ := r.s.res.List(); return len(g) == 1 })
+	waitFor(t, r.s, "the result", func() bool { g, _ := r.s.res.List(); return len(g) == 1 })
 	g, _ := r.s.res.List()
 	if g[0].GameID != "t1-1" || g[0].Reason != "resignation" || g[0].Winner == nil || *g[0].Winner != 0 || g[0].Note != "P2 resigned at the board" {
 		t.Errorf("result %+v", g[0])
@@ -386,14 +386,14 @@ func TestConsoleActions(t *testing.T) {
 	fb.st.Seq++
 	fb.publishStateLocked()
 	fb.mu.Unlock()
-	waitUntil(t, "the request in the console", func() bool {
+	waitFor(t, r.s, "the request in the console", func() bool {
 		h, _ := r.s.renderConsole(i18n.EN)
 		return strings.Contains(h, `data-takeback="true"`) && strings.Contains(h, `data-act="takeback-accept"`) && strings.Contains(h, "take-back requested by")
 	})
 	if status, res := op.act("t1", "takeback-accept", nil); status != http.StatusOK || res.Outcome != "accepted" {
 		t.Fatalf("accepting the request: %d %+v", status, res)
 	}
-	waitUntil(t, "the request gone", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-takeback="false"`) })
+	waitFor(t, r.s, "the request gone", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-takeback="false"`) })
 	if got := fb.received(); !strings.Contains(got[len(got)-1], `"accept":true`) {
 		t.Errorf("the board received %q", got[len(got)-1])
 	}

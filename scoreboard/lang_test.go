@@ -227,7 +227,7 @@ func TestStreamsPerLanguage(t *testing.T) {
 	}
 	ru.close()
 	pl.close()
-	waitUntil(t, "the Russian and Polish views to go", func() bool {
+	waitFor(t, s, "the Russian and Polish views to go", func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return len(s.langs) == 0

@@ -2,6 +2,9 @@
 // "state" snapshot from which any subscriber can draw the board, and the
 // "moves" message. The shapes are contracts (docs/CONTRACTS.md, section 5);
 // fields may be added, never removed or changed.
+//
+// Of this module it imports only engine, engine/solve and referee: the shapes, never who publishes them.
+// Layer: game. May import: base, game.
 package wire
 
 import (

@@ -2,6 +2,9 @@
 //
 // Run "zertzboard help" for the commands, and "zertzboard COMMAND --help"
 // for one command's flags.
+//
+// Layer: cmd. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board, players, cmd.
 package main
 
 import (

@@ -8,4 +8,6 @@
 // log out. It imports the MQTT client, the game's i18n and text checks,
 // engine (for the words of a declared result) and package view (for
 // clipping text from the broker), never the server or its other parts.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package console

@@ -7,4 +7,6 @@
 // each finished game (Store.Add) and renders /results from it. It imports
 // the game's record package, engine (a result's Reason) and the standard
 // library, never the server or its other parts.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package results

@@ -13,4 +13,6 @@
 // patches by. It may import the game's packages (wire, engine, referee,
 // display, i18n), scoreboard/stream and the standard library, never the
 // scoreboard server or its other parts.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package view
