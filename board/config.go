@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/broadcast"
@@ -17,7 +16,6 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
-	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 )
@@ -95,20 +93,16 @@ const DefaultUsername = "board"
 
 // FromFile is the board's Config from the configuration file, on a rig
 // opened with OpenHardware; log is the process's log.
-func FromFile(cfg *config.Config, r *open.Rig, cal *classify.Calibration, log *slog.Logger) (Config, error) {
-	mode, err := referee.ParseMode(cfg.Mode)
-	if err != nil {
-		return Config{}, err
-	}
+func FromFile(cfg *config.Config, r *open.Rig, cal *classify.Calibration, log *slog.Logger) Config {
 	var users []broker.User
 	for _, u := range cfg.Users {
 		users = append(users, broker.User{Name: u.Name, Password: u.Password, Role: broker.Role(u.Role)})
 	}
 	in := " in " + cfg.File
 	return Config{
-		Options: Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
+		Options: Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: cfg.Mode, Players: cfg.Players,
 			SettleMS: cfg.SettleMS, Rig: r, Calibration: cal, JournalPath: cfg.Journal, Logger: log, Language: cfg.Language,
-			Analysis: AnalysisOptions(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget, cfg.AnalysisEval),
+			Analysis: analyst.ForSetting(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget, cfg.AnalysisEval),
 			Control:  cfg.Control, Event: cfg.Event, Play: &controller.Play{Engine: cfg.Engine, Level: cfg.EngineLevel}},
 		Broker: cfg.Broker, Listen: cfg.Listen, WebSocket: cfg.WebSocket, Users: users, Limits: brokerLimits(cfg.Limits),
 		BrokerCert: cfg.ServerCert, BrokerKey: cfg.ServerKey,
@@ -119,7 +113,7 @@ func FromFile(cfg *config.Config, r *open.Rig, cal *classify.Calibration, log *s
 			log.Info("running", "board", cfg.BoardID, "mqtt", mqttURL, "web", httpURL, "journal", cfg.Journal)
 		},
 		Setting: Settings{Listen: "[mqtt] listen" + in, WebSocket: "[mqtt] websocket" + in, HTTP: "[http] listen" + in},
-	}, nil
+	}
 }
 
 // brokerLimits maps the configuration's [mqtt] limits onto the broker's.
@@ -127,17 +121,6 @@ func brokerLimits(l config.Limits) broker.Limits {
 	return broker.Limits{MaxPacketSize: uint32(l.MaxPacket), MaxClientIDLen: l.MaxClientID,
 		MaxInflight: uint16(l.MaxInflight), MaxQueued: l.MaxQueued, MaxSubscriptions: l.MaxSubs, MaxConns: l.MaxConns,
 		MaxConnsPerAddr: l.MaxConnsPerAddr, ConnRate: l.ConnRate}
-}
-
-// AnalysisOptions are the board's live-analysis options for the setting
-// "on", "off" or "auto" (on, but not for tournament games); nil when off.
-// Zero turns, budget or evaluation level take the analyst's defaults; a
-// negative level turns the evaluation off.
-func AnalysisOptions(setting string, turns int, budget time.Duration, evalLevel int) *analyst.Options {
-	if setting == "off" {
-		return nil
-	}
-	return &analyst.Options{MaxTurns: turns, Budget: budget, EvalLevel: evalLevel, InTournament: setting == "on"}
 }
 
 // OpenHardware opens the Raspberry Pi's board hardware the configuration

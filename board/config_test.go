@@ -48,10 +48,7 @@ results = /var/lib/zertzboard/results
 	}
 	_, r, cal := wallRig(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := FromFile(cfg, r, cal, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := FromFile(cfg, r, cal, log)
 	if c.BoardID != "club-3" || c.Variant != "48" || c.Mode != referee.Tournament || c.Players != [2]string{"Ann", "Bob"} ||
 		c.Rig != r || c.Calibration != cal || c.JournalPath != "/var/lib/zertzboard/club-3.jsonl" || c.Logger != log {
 		t.Errorf("the board: %+v", c.Options)
@@ -71,19 +68,5 @@ results = /var/lib/zertzboard/results
 	}
 	if c.Setting.Listen != "[mqtt] listen in /etc/zertzboard/test.conf" || c.Setting.HTTP != "[http] listen in /etc/zertzboard/test.conf" {
 		t.Errorf("settings = %+v; want each key and the file", c.Setting)
-	}
-}
-
-// TestAnalysisOptions: off is none; on runs in tournaments too; auto
-// does not.
-func TestAnalysisOptions(t *testing.T) {
-	if o := AnalysisOptions("off", 2, 0, 0); o != nil {
-		t.Errorf("off: %+v", o)
-	}
-	if o := AnalysisOptions("on", 2, 0, 5); o == nil || !o.InTournament || o.MaxTurns != 2 || o.EvalLevel != 5 {
-		t.Errorf("on: %+v", o)
-	}
-	if o := AnalysisOptions("auto", 0, 0, 0); o == nil || o.InTournament {
-		t.Errorf("auto: %+v", o)
 	}
 }

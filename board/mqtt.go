@@ -7,6 +7,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/controller"
+	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/wire"
 )
@@ -21,7 +22,7 @@ type mqttOut struct {
 func (o mqttOut) State(s wire.State)      { o.check(o.p.PublishState(s)) }
 func (o mqttOut) Move(m wire.MoveMessage) { o.check(o.p.PublishMove(m)) }
 func (o mqttOut) Event(e referee.Event) {
-	if e.Body.Kind() == "journal-damaged" {
+	if _, ok := e.Body.(*journal.Damage); ok {
 		// Found at start-up, before the broker is reached: said after
 		// every connection, not dropped as events are while offline.
 		o.check(o.p.PublishNotice(e))

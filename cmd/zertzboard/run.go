@@ -68,10 +68,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 	}
 	defer r.Close()
 	log.Info("hardware", "pi", r.Report.Model.Title, "scan-rate", r.Report.Rate.String(), "scan", r.Report.Scan.Mean.String(), "ioctls-per-scan", r.Report.Scan.Ioctls)
-	bc, err := board.FromFile(cfg, r.Rig, cal, log)
-	if err != nil {
-		return err
-	}
+	bc := board.FromFile(cfg, r.Devices, cal, log)
 	bc.BrokerLog = brokerLogger(stderr, verbose)
 	return board.Run(context.Background(), bc)
 }

@@ -18,6 +18,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
@@ -242,7 +243,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 				default:
 				}
 			},
-			Analysis: board.AnalysisOptions(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
+			Analysis: analyst.ForSetting(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
 		Broker: *brokerURL, Listen: *mqttListen, WebSocket: *wsListen, Username: *username, Password: *password,
 		Store: board.StoreBeside(*journalPath), HTTP: *httpAddr, Results: *results, Users: users, BrokerLog: brokerLogger(stderr, *verbose),
 		Alongside: func(ctx context.Context, n *board.Node) error {
@@ -508,13 +509,13 @@ func (p *simPlayers) run(ctx context.Context, n *board.Node) error {
 		st := n.Controller().State()
 		k := 0
 		switch {
-		case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != "over" && isPrefix(st.Moves, rec):
+		case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != engine.PhaseOver && isPrefix(st.Moves, rec):
 			k = st.Turn
 			if k > 0 {
 				p.log.Info("resuming the game in the journal", "turn", k)
 			}
 		default:
-			if st.Phase == "over" && i == 0 {
+			if st.Phase == engine.PhaseOver && i == 0 {
 				// The journal's game is over: the board shows its end
 				// until the players clear it for the next game.
 				if err := p.clearFinished(ctx, n); err != nil {
@@ -821,7 +822,7 @@ func (p *simPlayers) awaitEnd(ctx context.Context, n *board.Node, turns int) err
 		if asking && (p.hw == nil || int64(q.ID) == p.leftOpen.Load()) {
 			asking = false // nobody to answer it, or the players leave it open
 		}
-		if (st.Turn >= turns || st.Phase == "over") && !asking {
+		if (st.Turn >= turns || st.Phase == engine.PhaseOver) && !asking {
 			p.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}
