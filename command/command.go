@@ -21,6 +21,7 @@ package command
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/engine"
@@ -111,6 +112,13 @@ type Hint struct{}
 // engine). The board's own; never on the wire.
 type ShowLast struct{}
 
+// Note is the arbiter's note about the game ("clock replaced after turn
+// 12", "player 1 warned"): journalled with the game at its turn and time,
+// and sent as an arbiter-note event. It changes nothing of the game.
+type Note struct {
+	Text string // 1 to MaxNote bytes, no control characters
+}
+
 // HealthCheck does nothing: it checks that commands reach the board. The
 // broadcast answers it; it never reaches the game.
 type HealthCheck struct{}
@@ -127,6 +135,7 @@ func (TakebackAnswer) isCommand()  {}
 func (Answer) isCommand()          {}
 func (Hint) isCommand()            {}
 func (ShowLast) isCommand()        {}
+func (Note) isCommand()            {}
 func (HealthCheck) isCommand()     {}
 
 // Envelope is a command as it came from outside the board: the command
@@ -162,6 +171,17 @@ var codecs = []entry{
 		encode: func(c Command, m map[string]any) { m["accept"] = c.(TakebackAnswer).Accept }},
 	{name: "answer", wire: true, zero: Answer{}, decode: decodeAnswer, encode: encodeAnswer,
 		fields: []string{"question", "option"}},
+	{name: "note", wire: true, zero: Note{}, fields: []string{"text"},
+		decode: func(a *args) (Command, string) {
+			if a.Text == nil || strings.TrimSpace(*a.Text) == "" {
+				return nil, fmt.Sprintf(`field "text" must be the note, 1 to %d bytes`, MaxNote)
+			}
+			if r := checkNote("text", *a.Text, MaxNote); r != "" {
+				return nil, r
+			}
+			return Note{Text: *a.Text}, ""
+		},
+		encode: func(c Command, m map[string]any) { m["text"] = c.(Note).Text }},
 	{name: "health-check", wire: true, zero: HealthCheck{}},
 	{name: "takeback-request", zero: TakebackRequest{}},
 	{name: "hint", zero: Hint{}},
@@ -190,6 +210,7 @@ type args struct {
 	Level       *int       `json:"level"`
 	Event       *string    `json:"event"`
 	Round       *string    `json:"round"`
+	Text        *string    `json:"text"`
 }
 
 // ---------- each command's fields ----------

@@ -32,6 +32,16 @@ type TakebackRefused struct {
 	By   int `json:"by"`
 }
 
+// ArbiterNote is the arbiter's note (the note command), at the game's
+// turn Turn (the turns played so far).
+type ArbiterNote struct {
+	Text string `json:"text"`
+	Turn int    `json:"turn"`
+}
+
+// Kind names the events as the contract does.
+func (ArbiterNote) Kind() string { return "arbiter-note" }
+
 // Kind names the events as the contract does.
 func (TakebackRequested) Kind() string { return "takeback-request" }
 
@@ -113,6 +123,10 @@ func (c *Controller) carryOut(t int64, cmd command.Command) error {
 		return c.answer(t, cmd.Question, opt)
 	case command.Hint, command.ShowLast:
 		c.hintOrLast(t, cmd)
+	case command.Note:
+		n := c.ref.Game().Len()
+		c.log.Info("arbiter note", "turn", n, "text", cmd.Text)
+		c.announce(t, []referee.Event{{T: t, Body: ArbiterNote{Text: cmd.Text, Turn: n}}})
 	}
 	return nil
 }
@@ -194,7 +208,7 @@ func (c *Controller) check(cmd command.Command) error {
 		return CheckPlay(c.newGamePlay(cmd))
 	case command.Hint, command.ShowLast:
 		return c.checkPlayCommand(cmd)
-	case command.SetPlayers, command.Takeback:
+	case command.SetPlayers, command.Takeback, command.Note:
 		// The referee answers a demand it cannot guide with a fault event.
 	case command.Pause, command.Resume:
 		_, resume := cmd.(command.Resume)
