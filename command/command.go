@@ -16,7 +16,10 @@
 //
 // It is a leaf of the game's layers: it imports the standard library,
 // clock (time controls), engine (variants) and internal/textcheck, and
-// nothing above them.
+// nothing above them; broadcast, the controller, the board and the
+// console import it.
+//
+// Layer: game. May import: base, game.
 package command
 
 import (
