@@ -501,6 +501,15 @@ func BuildCommand(f url.Values) (command.Command, error) {
 			return nil, fmt.Errorf("seconds %q: want 1 to 3600", view.ClipText(f.Get("seconds"), 20))
 		}
 		return command.AddTime{Player: p, MS: int64(sec) * 1000}, nil
+	case "note":
+		text := strings.TrimSpace(f.Get("text"))
+		if text == "" {
+			return nil, errors.New("text: write the note")
+		}
+		if err := CheckText("text", text, maxNote); err != nil {
+			return nil, err
+		}
+		return command.Note{Text: text}, nil
 	default:
 		return nil, fmt.Errorf("unknown action %q", view.ClipText(action, 40))
 	}
@@ -684,7 +693,7 @@ var (
 		"new-game": "console.act-new-game", "set-players": "console.act-set-players", "pause": "console.act-pause", "resume": "console.act-resume",
 		"takeback-accept": "console.act-takeback-accept", "takeback-refuse": "console.act-takeback-refuse",
 		"declare-result": "console.act-declare-result", "add-time": "console.act-add-time",
-		"answer": "console.act-answer",
+		"answer": "console.act-answer", "note": "console.act-note",
 	}
 	OutcomeKey = map[string]string{
 		"accepted": "console.out-accepted", "refused": "console.out-refused", "no reply": "console.out-no-reply",

@@ -36,6 +36,10 @@ func TestBuildCommand(t *testing.T) {
 		{form: "action=answer&question=0&option=1", err: `question "0"`},
 		{form: "action=answer&question=2&option=64", err: `option "64"`},
 		{form: "action=new-game&time_control=sudden:99h", err: `time_control "sudden:99h"`},
+		{form: "action=note&text=+clock+replaced+", name: "note", body: "text=clock replaced"},
+		{form: "action=note&text=+", err: "text: write the note"},
+		{form: "action=note&text=a%07", err: "text holds a control character"},
+		{form: "action=note&text=" + strings.Repeat("x", 201), err: "text is longer than 200 bytes"},
 		{form: "action=new-game&engine=1&level=3&time_control=fischer:20m%2B10s", name: "new-game", body: "time_control=fischer:20m+10s"},
 	} {
 		f, err := url.ParseQuery(c.form)
