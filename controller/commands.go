@@ -208,7 +208,9 @@ func (c *Controller) check(cmd command.Command) error {
 		return CheckPlay(c.newGamePlay(cmd))
 	case command.Hint, command.ShowLast:
 		return c.checkPlayCommand(cmd)
-	case command.SetPlayers, command.Takeback, command.Note:
+	case command.SetPlayers, command.Note:
+		// Taken at any time.
+	case command.Takeback:
 		// The referee answers a demand it cannot guide with a fault event.
 	case command.Pause, command.Resume:
 		_, resume := cmd.(command.Resume)
