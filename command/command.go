@@ -84,9 +84,9 @@ type AddTime struct {
 
 // DeclareResult ends the game off the board.
 type DeclareResult struct {
-	Result string // resignation, time, adjudication or draw
-	Winner *int   // 0 or 1; nil only for a draw
-	Note   string // at most MaxNote bytes
+	Result engine.Reason // resignation, time, adjudication or draw (Reason.OffBoard)
+	Winner *int          // 0 or 1; nil only for a draw
+	Note   string        // at most MaxNote bytes
 }
 
 // TakebackRequest asks the arbiter to take the last turn back: the
@@ -381,12 +381,12 @@ func decodeDeclareResult(a *args) (Command, string) {
 	if a.Result == nil {
 		return nil, `field "result" must be resignation, time, adjudication or draw`
 	}
-	switch *a.Result {
-	case "draw":
+	switch engine.Reason(*a.Result) {
+	case engine.ReasonDraw:
 		if a.Winner != nil {
 			return nil, `field "winner" does not apply to a draw`
 		}
-	case "resignation", "time", "adjudication":
+	case engine.ReasonResignation, engine.ReasonTime, engine.ReasonAdjudication:
 		if a.Winner == nil || *a.Winner != 0 && *a.Winner != 1 {
 			return nil, `field "winner" must be 0 or 1`
 		}
@@ -394,7 +394,7 @@ func decodeDeclareResult(a *args) (Command, string) {
 	default:
 		return nil, `field "result" must be resignation, time, adjudication or draw`
 	}
-	c.Result = *a.Result
+	c.Result = engine.Reason(*a.Result)
 	if a.Note != nil {
 		if r := checkNote("note", *a.Note, MaxNote); r != "" {
 			return nil, r

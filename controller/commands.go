@@ -73,11 +73,7 @@ func (c *Controller) FromArbiter(t int64, e command.Envelope) error {
 	}
 	fields := command.Fields(e.Command)
 	c.log.Info("arbiter command", "command", name, "id", e.ID, "fields", string(fields), "seq", c.seq)
-	if j := c.cfg.Journal; j != nil {
-		if err := j.Arbiter(c.seq, t, name, e.ID, fields); err != nil {
-			c.log.Error("journal write failed", "err", err)
-		}
-	}
+	c.journal(t, journal.Arbiter{Seq: c.seq, T: t, Command: name, ID: e.ID, Fields: fields}) // refused: logged
 	return c.carryOut(t, e.Command)
 }
 
@@ -308,25 +304,4 @@ func (c *Controller) option(a command.Answer) (int, error) {
 		return 0, fmt.Errorf("option %d: question %d has options 0 to %d", a.Option, q.ID, len(q.Options)-1)
 	}
 	return a.Option, nil
-}
-
-// journalRequest writes the take-back request now waiting, or that none
-// waits, so a board restarted after a crash still has it. An accepted
-// request is not written as answered: until its take-back happens (or
-// the next turn is played), a crash leaves it waiting again rather than
-// lose it.
-func (c *Controller) journalRequest(t int64) error {
-	j := c.cfg.Journal
-	if j == nil {
-		return nil
-	}
-	var r *journal.Request
-	if c.request != nil {
-		r = &journal.Request{Turn: c.request.Turn, By: c.request.By}
-	}
-	if err := j.TakebackRequest(c.seq, t, r); err != nil {
-		c.log.Error("journal write failed", "err", err)
-		return err
-	}
-	return nil
 }

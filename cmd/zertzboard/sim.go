@@ -18,6 +18,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
@@ -243,7 +244,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 				default:
 				}
 			},
-			Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
+			Analysis: analyst.ForSetting(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: ls},
 		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
 		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
 		play: func(ctx context.Context, n *board.Node) error {
@@ -509,13 +510,13 @@ func (p *simPlayers) run(ctx context.Context, n *board.Node) error {
 		st := n.Controller().State()
 		k := 0
 		switch {
-		case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != "over" && isPrefix(st.Moves, rec):
+		case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != engine.PhaseOver && isPrefix(st.Moves, rec):
 			k = st.Turn
 			if k > 0 {
 				p.log.Info("resuming the game in the journal", "turn", k)
 			}
 		default:
-			if st.Phase == "over" && i == 0 {
+			if st.Phase == engine.PhaseOver && i == 0 {
 				// The journal's game is over: the board shows its end
 				// until the players clear it for the next game.
 				if err := p.clearFinished(ctx, n); err != nil {
@@ -822,7 +823,7 @@ func (p *simPlayers) awaitEnd(ctx context.Context, n *board.Node, turns int) err
 		if asking && (p.hw == nil || int64(q.ID) == p.leftOpen.Load()) {
 			asking = false // nobody to answer it, or the players leave it open
 		}
-		if (st.Turn >= turns || st.Phase == "over") && !asking {
+		if (st.Turn >= turns || st.Phase == engine.PhaseOver) && !asking {
 			p.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}

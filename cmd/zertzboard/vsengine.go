@@ -202,7 +202,7 @@ func (p *simPlayers) engineHand(ctx context.Context, n *board.Node, m *wiring.Mo
 			// for it: a new frame, or the frame drawn after the commit
 			// whose claimed rings the hand has taken off (a finished
 			// game's board stays as it is).
-			if st := n.Controller().State(); mode != none && st.Turn > played && (f > frames || st.Phase == "over" || (after && !takeOffLeft(prompt, board, mode == placing))) {
+			if st := n.Controller().State(); mode != none && st.Turn > played && (f > frames || st.Phase == engine.PhaseOver || (after && !takeOffLeft(prompt, board, mode == placing))) {
 				roles, frames = nil, f
 				break
 			}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/command"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/textcheck"
 )
@@ -626,20 +627,20 @@ func buildNewGame(f url.Values) (command.Command, error) {
 }
 
 func buildDeclareResult(f url.Values) (command.Command, error) {
-	c := command.DeclareResult{Result: f.Get("result")}
+	c := command.DeclareResult{Result: engine.Reason(f.Get("result"))}
 	switch c.Result {
-	case "resignation", "time", "adjudication":
+	case engine.ReasonResignation, engine.ReasonTime, engine.ReasonAdjudication:
 		p, err := formPlayer(f, "winner")
 		if err != nil {
 			return nil, err
 		}
 		c.Winner = &p
-	case "draw":
+	case engine.ReasonDraw:
 		if f.Get("winner") != "" {
 			return nil, errors.New("winner: a draw has none")
 		}
 	default:
-		return nil, fmt.Errorf("result %q: want resignation, time, adjudication or draw", view.ClipText(c.Result, 20))
+		return nil, fmt.Errorf("result %q: want resignation, time, adjudication or draw", view.ClipText(string(c.Result), 20))
 	}
 	if note := strings.TrimSpace(f.Get("note")); note != "" {
 		if err := CheckText("note", note, maxNote); err != nil {

@@ -7,6 +7,9 @@
 // /console, renders it and asks this package to log in, look up, act and
 // log out. It imports the MQTT client, the game's i18n and text checks,
 // package command (an action is a typed command, encoded by its codec)
-// with clock (new-game's time control), and package view (for clipping
-// text from the broker), never the server or its other parts.
+// with clock (new-game's time control) and engine (the words of a
+// declared result), and package view (for clipping text from the
+// broker), never the server or its other parts.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package console
