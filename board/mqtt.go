@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/zertzboard/zertzboard/broadcast"
-	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/wire"
@@ -35,37 +34,6 @@ func (o mqttOut) check(err error) {
 	if err != nil {
 		o.log.Error("mqtt publish", "err", err)
 	}
-}
-
-// commandFromMQTT is an MQTT command for the board: logged and journalled
-// as the arbiter's (controller.Arbiter) before it is carried out.
-func commandFromMQTT(c broadcast.Command) Command {
-	nc := Command{Name: c.Name, Variant: c.Variant, First: c.First, Players: c.Players, NewPlayers: c.HasPlayers,
-		Player: c.Player, MS: c.MS, Result: c.Result, Note: c.Note, Accept: c.Accept,
-		Question: c.Question, Option: c.Option, OptionText: c.OptionText,
-		Arbiter: &controller.Arbiter{ID: c.ID, Fields: c.Fields()}}
-	if c.HasControl {
-		ctl := c.Control
-		nc.Control = &ctl
-	}
-	if c.HasEvent {
-		e := c.Event
-		nc.Event = &e
-	}
-	if c.HasRound {
-		r := c.Round
-		nc.Round = &r
-	}
-	if c.Engine != "" {
-		e, _ := controller.ParseEngine(c.Engine) // checked by broadcast
-		nc.Engine = &e
-	}
-	nc.Level = c.Level
-	if c.HasWinner {
-		w := c.Winner
-		nc.Winner = &w
-	}
-	return nc
 }
 
 // storeFaultLine is the status screen's line for the MQTT store's state.

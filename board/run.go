@@ -326,7 +326,7 @@ func (r *process) forwardCommands(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case c := <-r.pub.Commands():
-			nc := commandFromMQTT(c)
+			nc := Command{Envelope: c}
 			nc.Done = func(err error) {
 				if err != nil {
 					r.pub.Refuse(c, err.Error())

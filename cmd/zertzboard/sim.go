@@ -22,6 +22,7 @@ import (
 	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
+	cmdset "github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
@@ -522,11 +523,11 @@ func (p *simPlayers) run(ctx context.Context, n *board.Node) error {
 					return err
 				}
 			}
-			if err := n.Do(board.Command{Name: "new-game", Variant: rec.Variant, First: rec.First}); err != nil {
+			if err := n.Do(cmdset.NewGame{Variant: rec.Variant, First: rec.First}); err != nil {
 				return err
 			}
 		}
-		if err := n.Do(board.Command{Name: "set-players", Players: rec.Players}); err != nil {
+		if err := n.Do(cmdset.SetPlayers{Players: rec.Players}); err != nil {
 			return err
 		}
 		p.game.Store(rep.Game)
