@@ -25,6 +25,7 @@ import (
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/sim"
+	"github.com/zertzboard/zertzboard/sim/table"
 	"github.com/zertzboard/zertzboard/wire"
 )
 
@@ -41,7 +42,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cal, err := simCalibration(w, hw)
+	cal, err := table.Calibrate(w, hw)
 	if err != nil {
 		t.Fatal(err)
 	}
