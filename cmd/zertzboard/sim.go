@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,6 +20,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	settlepkg "github.com/zertzboard/zertzboard/settle"
 	"github.com/zertzboard/zertzboard/sim/table"
@@ -64,38 +66,127 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	return runSimContext(context.Background(), args, stdout, stderr)
 }
 
+// simFlags are sim's flags, as given.
+type simFlags struct {
+	game, mqttListen, wsListen, broker, username, password, http, results, operator, boardID string
+	journal, mode, timeControl, analysis, event, language                                    string
+	speed                                                                                    float64
+	seed                                                                                     uint64
+	settle                                                                                   int64
+	scanHz, enginePlayer, engineLevel                                                        int
+	stallEvery                                                                               time.Duration
+	exitAtEnd, vsEngine, show, virtual, verbose                                              bool
+}
+
+func (f *simFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.game, "game", "", `play this record (SGF or JSON), or "random", instead of the built-in games`)
+	fs.Float64Var(&f.speed, "speed", 1, "how fast the simulated players move (2 = twice human speed)")
+	fs.StringVar(&f.mqttListen, "mqtt-listen", "127.0.0.1:1883", "the embedded MQTT broker's TCP address (port 0 picks one)")
+	fs.StringVar(&f.wsListen, "ws-listen", "127.0.0.1:8083", `the embedded broker's WebSocket address, for browsers ("off" for none)`)
+	fs.StringVar(&f.broker, "broker", "embedded", "an external broker's URL (tcp://, ssl://, ws://) instead of the embedded one")
+	fs.StringVar(&f.username, "username", "board", "the board's MQTT user name")
+	fs.StringVar(&f.password, "password", "", "the board's MQTT password (embedded broker: a random one by default)")
+	fs.StringVar(&f.http, "http", "127.0.0.1:8080", `the scoreboard's address ("off" for none)`)
+	fs.StringVar(&f.results, "results", "", "keep finished games in this directory (the scoreboard's results page; default: in memory)")
+	fs.StringVar(&f.operator, "operator", "", "USER:PASSWORD: an operator account on the embedded broker, for the arbiter console (/console)")
+	fs.StringVar(&f.boardID, "board-id", "sim", "the board's name in MQTT topics")
+	fs.BoolVar(&f.exitAtEnd, "exit-at-end", false, "stop after the game, once every message is delivered")
+	fs.StringVar(&f.journal, "journal", "", `the journal file (default: a fresh one in a temporary directory; "off" for none)`)
+	fs.StringVar(&f.mode, "mode", "casual", "casual or tournament")
+	fs.StringVar(&f.timeControl, "time-control", "none", "the game clocks: none, sudden:DUR or fischer:DUR+INC (e.g. sudden:25m, fischer:20m+10s)")
+	fs.StringVar(&f.analysis, "analysis", "auto", "live forced-win analysis on the scoreboard: on, off, or auto (on in casual mode, off in tournament)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seeds the players' behaviour and the sensor noise")
+	fs.Int64Var(&f.settle, "settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
+	fs.IntVar(&f.scanHz, "scan-hz", 200, "scans per second, 50 to 200 (many simulated boards on one machine: scan slower)")
+	fs.DurationVar(&f.stallEvery, "stall-every", 0, "stall the scan for 150-600 ms about this often (e.g. 2s), as a starved Pi does, while the hands go on: the referee then infers turns and asks the players, who answer with the buttons (0: never)")
+	fs.BoolVar(&f.vsEngine, "vs-engine", false, "play against the engine: the simulated person plays the record (their own turns once the engine leaves it) and the simulated hand carries out the engine's turns as the LEDs show them")
+	fs.IntVar(&f.enginePlayer, "engine-player", 1, "with --vs-engine: the player the engine plays, 0 or 1")
+	fs.IntVar(&f.engineLevel, "engine-level", search.DefaultLevel, "with --vs-engine: the engine's level, 1 (a beginner) to 10")
+	fs.BoolVar(&f.show, "show", false, "draw the board in the terminal after every change")
+	fs.StringVar(&f.event, "event", "", "the tournament's name, for the games' records (SGF EV[]), at most 100 bytes")
+	fs.StringVar(&f.language, "language", "en", "the language of the status screen and of --show: en, de, fr, pl, ru, it, nl or es (MQTT stays English)")
+	fs.BoolVar(&f.virtual, "virtual", false, "run the board and the players on virtual time, as fast as the CPU allows and the same on every run (for tests and quick checks; MQTT and the web page keep the wall clock)")
+	fs.BoolVar(&f.verbose, "v", false, "log debug detail")
+}
+
+// simSetup is what sim's flags ask for, checked.
+type simSetup struct {
+	play    *controller.Play // --vs-engine
+	mode    referee.Mode
+	lang    i18n.Lang
+	control clock.Control
+	users   []broker.User
+	games   []*record.Record
+	note    string // which games, for the log
+}
+
+// check checks the flags and reads what they name; its error names the
+// bad flag and what it wants.
+func (f *simFlags) check() (simSetup, error) {
+	var s simSetup
+	fail := func(format string, a ...any) (simSetup, error) { return simSetup{}, fmt.Errorf(format, a...) }
+	if err := boardid.Check(f.boardID); err != nil {
+		return fail("--board-id: %s", errText(err))
+	}
+	if settlepkg.Check(f.settle) != nil {
+		return fail("--settle %d: want %d to %d ms", f.settle, settlepkg.MinMS, settlepkg.MaxMS)
+	}
+	if f.scanHz < 50 || f.scanHz > 200 {
+		return fail("--scan-hz %d: want 50 to 200", f.scanHz)
+	}
+	if f.stallEvery != 0 && (f.stallEvery < time.Second || f.stallEvery > time.Hour) {
+		return fail("--stall-every %s: want 0 (never) or 1s to 1h", f.stallEvery)
+	}
+	if len(f.event) > 100 || !utf8.ValidString(f.event) || strings.ContainsFunc(f.event, unicode.IsControl) {
+		return fail("--event: want the event's name, at most 100 bytes of text")
+	}
+	if f.speed <= 0 || f.speed > 1000 {
+		return fail("--speed %g: want more than 0 and at most 1000", f.speed)
+	}
+	if f.vsEngine {
+		if f.enginePlayer != 0 && f.enginePlayer != 1 {
+			return fail("--engine-player %d: want 0 or 1", f.enginePlayer)
+		}
+		if f.engineLevel < 1 || f.engineLevel > search.MaxLevel {
+			return fail("--engine-level %d: want 1 to %d", f.engineLevel, search.MaxLevel)
+		}
+		if f.stallEvery != 0 {
+			return fail("--stall-every and --vs-engine do not go together: the simulated hand carries out the engine's turns step by step as the LEDs show them")
+		}
+		s.play = &controller.Play{Engine: f.enginePlayer, Level: f.engineLevel, Seed: f.seed}
+	}
+	var err error
+	if s.mode, err = referee.ParseMode(f.mode); err != nil {
+		return fail("--mode %q: want casual or tournament", f.mode)
+	}
+	if s.lang, err = i18n.Parse(f.language); err != nil {
+		return fail("--language: %s", errText(err))
+	}
+	if s.control, err = clock.Parse(f.timeControl); err != nil {
+		return fail("--time-control: %s", errText(err))
+	}
+	if f.analysis != "auto" && f.analysis != "on" && f.analysis != "off" {
+		return fail("--analysis %q: want auto, on or off", f.analysis)
+	}
+	if f.operator != "" {
+		name, pass, ok := strings.Cut(f.operator, ":")
+		if !ok || name == "" || pass == "" {
+			return fail("--operator %q: want USER:PASSWORD", f.operator)
+		}
+		s.users = append(s.users, broker.User{Name: name, Password: pass, Role: broker.RoleOperator})
+	}
+	if s.games, s.note, err = table.Games(f.game, f.seed); err != nil {
+		return fail("--game: %s", errText(err))
+	}
+	return s, nil
+}
+
 // runSimContext is runSim until ctx is done (for tests that run many
 // boards in one process).
 func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--time-control TC] [--vs-engine [--engine-player P] [--engine-level L]] [--exit-at-end]", simAbout, stderr)
-	game := fs.String("game", "", `play this record (SGF or JSON), or "random", instead of the built-in games`)
-	speed := fs.Float64("speed", 1, "how fast the simulated players move (2 = twice human speed)")
-	mqttListen := fs.String("mqtt-listen", "127.0.0.1:1883", "the embedded MQTT broker's TCP address (port 0 picks one)")
-	wsListen := fs.String("ws-listen", "127.0.0.1:8083", `the embedded broker's WebSocket address, for browsers ("off" for none)`)
-	brokerURL := fs.String("broker", "embedded", "an external broker's URL (tcp://, ssl://, ws://) instead of the embedded one")
-	username := fs.String("username", "board", "the board's MQTT user name")
-	password := fs.String("password", "", "the board's MQTT password (embedded broker: a random one by default)")
-	httpAddr := fs.String("http", "127.0.0.1:8080", `the scoreboard's address ("off" for none)`)
-	results := fs.String("results", "", "keep finished games in this directory (the scoreboard's results page; default: in memory)")
-	operator := fs.String("operator", "", "USER:PASSWORD: an operator account on the embedded broker, for the arbiter console (/console)")
-	boardID := fs.String("board-id", "sim", "the board's name in MQTT topics")
-	exitAtEnd := fs.Bool("exit-at-end", false, "stop after the game, once every message is delivered")
-	journalPath := fs.String("journal", "", `the journal file (default: a fresh one in a temporary directory; "off" for none)`)
-	modeName := fs.String("mode", "casual", "casual or tournament")
-	timeControl := fs.String("time-control", "none", "the game clocks: none, sudden:DUR or fischer:DUR+INC (e.g. sudden:25m, fischer:20m+10s)")
-	analysis := fs.String("analysis", "auto", "live forced-win analysis on the scoreboard: on, off, or auto (on in casual mode, off in tournament)")
-	seed := fs.Uint64("seed", 1, "seeds the players' behaviour and the sensor noise")
-	settle := fs.Int64("settle", referee.DefaultSettleMS, "milliseconds the board must hold still before the referee counts it")
-	scanHz := fs.Int("scan-hz", 200, "scans per second, 50 to 200 (many simulated boards on one machine: scan slower)")
-	stallEvery := fs.Duration("stall-every", 0, "stall the scan for 150-600 ms about this often (e.g. 2s), as a starved Pi does, while the hands go on: the referee then infers turns and asks the players, who answer with the buttons (0: never)")
-	vsFlag := fs.Bool("vs-engine", false, "play against the engine: the simulated person plays the record (their own turns once the engine leaves it) and the simulated hand carries out the engine's turns as the LEDs show them")
-	enginePlayer := fs.Int("engine-player", 1, "with --vs-engine: the player the engine plays, 0 or 1")
-	engineLevel := fs.Int("engine-level", search.DefaultLevel, "with --vs-engine: the engine's level, 1 (a beginner) to 10")
-	show := fs.Bool("show", false, "draw the board in the terminal after every change")
-	event := fs.String("event", "", "the tournament's name, for the games' records (SGF EV[]), at most 100 bytes")
-	language := fs.String("language", "en", "the language of the status screen and of --show: en, de, fr, pl, ru, it, nl or es (MQTT stays English)")
-	virtual := fs.Bool("virtual", false, "run the board and the players on virtual time, as fast as the CPU allows and the same on every run (for tests and quick checks; MQTT and the web page keep the wall clock)")
-	verbose := fs.Bool("v", false, "log debug detail")
+	var f simFlags
+	f.define(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -106,107 +197,52 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
 	}
-	if err := boardid.Check(*boardID); err != nil {
-		return fail("--board-id: %s", errText(err))
-	}
-	if settlepkg.Check(*settle) != nil {
-		return fail("--settle %d: want %d to %d ms", *settle, settlepkg.MinMS, settlepkg.MaxMS)
-	}
-	if *scanHz < 50 || *scanHz > 200 {
-		return fail("--scan-hz %d: want 50 to 200", *scanHz)
-	}
-	if *stallEvery != 0 && (*stallEvery < time.Second || *stallEvery > time.Hour) {
-		return fail("--stall-every %s: want 0 (never) or 1s to 1h", *stallEvery)
-	}
-	if len(*event) > 100 || !utf8.ValidString(*event) || strings.ContainsFunc(*event, unicode.IsControl) {
-		return fail("--event: want the event's name, at most 100 bytes of text")
-	}
-	if *speed <= 0 || *speed > 1000 {
-		return fail("--speed %g: want more than 0 and at most 1000", *speed)
-	}
-	var play *controller.Play
-	if *vsFlag {
-		if *enginePlayer != 0 && *enginePlayer != 1 {
-			return fail("--engine-player %d: want 0 or 1", *enginePlayer)
-		}
-		if *engineLevel < 1 || *engineLevel > search.MaxLevel {
-			return fail("--engine-level %d: want 1 to %d", *engineLevel, search.MaxLevel)
-		}
-		if *stallEvery != 0 {
-			return fail("--stall-every and --vs-engine do not go together: the simulated hand carries out the engine's turns step by step as the LEDs show them")
-		}
-		play = &controller.Play{Engine: *enginePlayer, Level: *engineLevel, Seed: *seed}
-	}
-	mode, err := referee.ParseMode(*modeName)
+	s, err := f.check()
 	if err != nil {
-		return fail("--mode %q: want casual or tournament", *modeName)
-	}
-	lang, err := i18n.Parse(*language)
-	if err != nil {
-		return fail("--language: %s", errText(err))
-	}
-	control, err := clock.Parse(*timeControl)
-	if err != nil {
-		return fail("--time-control: %s", errText(err))
-	}
-	if *analysis != "auto" && *analysis != "on" && *analysis != "off" {
-		return fail("--analysis %q: want auto, on or off", *analysis)
-	}
-	var users []broker.User
-	if *operator != "" {
-		name, pass, ok := strings.Cut(*operator, ":")
-		if !ok || name == "" || pass == "" {
-			return fail("--operator %q: want USER:PASSWORD", *operator)
-		}
-		users = append(users, broker.User{Name: name, Password: pass, Role: broker.RoleOperator})
-	}
-	games, note, err := table.Games(*game, *seed)
-	if err != nil {
-		return fail("--game: %s", errText(err))
+		return fail("%s", err)
 	}
 	level := slog.LevelInfo
-	if *verbose {
+	if f.verbose {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	if note != "" {
-		log.Info(note)
+	if s.note != "" {
+		log.Info(s.note)
 	}
-	if *journalPath == "" {
+	if f.journal == "" {
 		dir, err := os.MkdirTemp("", "zertzboard-sim-")
 		if err != nil {
 			return fail("%v", err)
 		}
 		defer os.RemoveAll(dir)
-		*journalPath = filepath.Join(dir, "journal.jsonl")
+		f.journal = filepath.Join(dir, "journal.jsonl")
 	}
-
-	tb, err := table.Open(table.Config{Games: games, Speed: *speed, SettleMS: *settle, ScanHz: *scanHz, Seed: *seed,
-		StallEvery: *stallEvery, ExitAtEnd: *exitAtEnd, Virtual: *virtual, VsEngine: play != nil, EnginePlayer: *enginePlayer, Log: log})
+	tb, err := table.Open(table.Config{Games: s.games, Speed: f.speed, SettleMS: f.settle, ScanHz: f.scanHz, Seed: f.seed,
+		StallEvery: f.stallEvery, ExitAtEnd: f.exitAtEnd, Virtual: f.virtual, VsEngine: s.play != nil, EnginePlayer: f.enginePlayer, Log: log})
 	if err != nil {
 		return fail("%v", err)
 	}
 	defer tb.Close()
-	first := games[0]
+	first := s.games[0]
 	var term io.Writer
-	if *show {
+	if f.show {
 		term = stdout
 	}
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
-		node: board.Options{BoardID: *boardID, Variant: first.Variant, First: first.First, Mode: mode, Players: first.Players,
-			SettleMS: *settle, Rig: tb.Rig(), Calibration: tb.Calibration(), JournalPath: *journalPath, Logger: log, Terminal: term, OnFrame: tb.OnFrame, Language: lang, Event: *event,
-			OnButton: tb.OnButton, Analysis: analysisOptions(*analysis, 0, 0, 0), Control: control, Play: play, Lockstep: tb.Lockstep()},
-		broker: *brokerURL, listen: *mqttListen, ws: *wsListen, username: *username, password: *password,
-		store: storeBeside(*journalPath), http: *httpAddr, results: *results, users: users, log: log, brokerLog: brokerLogger(stderr, *verbose),
+		node: board.Options{BoardID: f.boardID, Variant: first.Variant, First: first.First, Mode: s.mode, Players: first.Players,
+			SettleMS: f.settle, Rig: tb.Rig(), Calibration: tb.Calibration(), JournalPath: f.journal, Logger: log, Terminal: term, OnFrame: tb.OnFrame, Language: s.lang, Event: f.event,
+			OnButton: tb.OnButton, Analysis: analysisOptions(f.analysis, 0, 0, 0), Control: s.control, Play: s.play, Lockstep: tb.Lockstep()},
+		broker: f.broker, listen: f.mqttListen, ws: f.wsListen, username: f.username, password: f.password,
+		store: storeBeside(f.journal), http: f.http, results: f.results, users: s.users, log: log, brokerLog: brokerLogger(stderr, f.verbose),
 		play: tb.Play, spawn: tb.Spawn,
 		ready: func(mqttURL, httpURL string) {
 			fmt.Fprintf(stdout, "zertzboard sim: board %q is playing %s\n  MQTT   %s  (topics zertz/%s/...; try: mosquitto_sub -h 127.0.0.1 -p %s -t 'zertz/#' -v)\n",
-				*boardID, table.Describe(first), mqttURL, *boardID, portOf(mqttURL))
+				f.boardID, table.Describe(first), mqttURL, f.boardID, portOf(mqttURL))
 			if httpURL != "" {
 				fmt.Fprintf(stdout, "  web    %s\n", httpURL)
 			}
-			fmt.Fprintf(stdout, "  journal %s\nPress Ctrl-C to stop.\n", *journalPath)
+			fmt.Fprintf(stdout, "  journal %s\nPress Ctrl-C to stop.\n", f.journal)
 		},
 	}
 	if err := d.run(ctx); err != nil {
