@@ -17,7 +17,11 @@
 // simulator (sim, sim/players), one board's runtime (board) and what that
 // runs (controller, referee, engine, record, display, rig, hardware/...,
 // sensors/...), and the standard library. Nothing but cmd and tests
-// imports it; in particular board must not.
+// imports it; in particular board must not: the players play on a board
+// from above, as people do.
+//
+// Layer: players. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board, players.
 package table
 
 import (
