@@ -117,6 +117,7 @@ func (c *collector) add(topic string, payload []byte, retained bool) {
 		topic = topic[i+3:]
 	}
 	c.msgs[topic] = append(c.msgs[topic], received{append([]byte(nil), payload...), retained})
+	changed.notify()
 }
 
 func (c *collector) handler(_ mqtt.Client, m mqtt.Message) {
@@ -176,14 +177,55 @@ func checkMoves(t testing.TB, got []uint64, n uint64) {
 	}
 }
 
+// changed is signalled whenever a test's collector receives a message.
+// waitUntil checks its condition again on each, and on a slow backstop
+// for the conditions no message announces (the publisher's own state,
+// such as Connected).
+var changed = newSignal()
+
+// signal wakes every waiter at once: wait returns a channel that the next
+// notify closes.
+type signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func newSignal() *signal { return &signal{ch: make(chan struct{})} }
+
+func (s *signal) notify() {
+	s.mu.Lock()
+	close(s.ch)
+	s.ch = make(chan struct{})
+	s.mu.Unlock()
+}
+
+func (s *signal) wait() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ch
+}
+
+// backstop is how often waitUntil checks a condition that no message
+// announces.
+const backstop = 50 * time.Millisecond
+
 func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	tick := time.NewTicker(backstop)
+	defer tick.Stop()
+	for {
+		next := changed.wait() // before checking: no message is missed
+		if cond() {
+			return
+		}
+		select {
+		case <-next:
+		case <-tick.C:
+		case <-timeout.C:
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 

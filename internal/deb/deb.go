@@ -211,23 +211,42 @@ func (p *Package) Write(w io.Writer) error {
 	}
 	files := append([]File(nil), p.Files...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	dirs := map[string]bool{}
-	var installed, total int64
+	dirs, installed, err := checkFiles(files)
+	if err != nil {
+		return err
+	}
+	data, err := dataTar(files, dirs, p.ModTime)
+	if err != nil {
+		return err
+	}
+	control, err := p.controlTar(files, installed)
+	if err != nil {
+		return err
+	}
+	return writeAr(w, p.ModTime, control, data)
+}
+
+// checkFiles checks files (sorted by path) against the package's limits
+// and returns the directories that hold them and the installed size in
+// KiB, as dpkg-gencontrol counts it.
+func checkFiles(files []File) (dirs map[string]bool, installed int64, err error) {
+	dirs = map[string]bool{}
+	var total int64
 	for i, f := range files {
 		if err := checkPath(f.Path); err != nil {
-			return err
+			return nil, 0, err
 		}
 		if i > 0 && files[i-1].Path == f.Path {
-			return fmt.Errorf("deb: file %s listed twice", f.Path)
+			return nil, 0, fmt.Errorf("deb: file %s listed twice", f.Path)
 		}
 		if f.Mode&^fs.ModePerm != 0 || f.Mode&0o400 == 0 {
-			return fmt.Errorf("deb: file %s: mode %v: want plain permission bits readable by the owner", f.Path, f.Mode)
+			return nil, 0, fmt.Errorf("deb: file %s: mode %v: want plain permission bits readable by the owner", f.Path, f.Mode)
 		}
 		if len(f.Data) > MaxFileSize {
-			return fmt.Errorf("deb: file %s: %d bytes, over the %d limit", f.Path, len(f.Data), MaxFileSize)
+			return nil, 0, fmt.Errorf("deb: file %s: %d bytes, over the %d limit", f.Path, len(f.Data), MaxFileSize)
 		}
 		if f.Conffile && !strings.HasPrefix(f.Path, "/etc/") {
-			return fmt.Errorf("deb: conffile %s: conffiles belong under /etc", f.Path)
+			return nil, 0, fmt.Errorf("deb: conffile %s: conffiles belong under /etc", f.Path)
 		}
 		total += int64(len(f.Data))
 		installed += (int64(len(f.Data)) + 1023) / 1024
@@ -236,20 +255,23 @@ func (p *Package) Write(w io.Writer) error {
 		}
 	}
 	if total > MaxPackageSize {
-		return fmt.Errorf("deb: %d bytes of files, over the %d limit", total, MaxPackageSize)
+		return nil, 0, fmt.Errorf("deb: %d bytes of files, over the %d limit", total, MaxPackageSize)
 	}
 	for _, f := range files {
 		if dirs[f.Path] {
-			return fmt.Errorf("deb: %s is both a file and a directory", f.Path)
+			return nil, 0, fmt.Errorf("deb: %s is both a file and a directory", f.Path)
 		}
 	}
 	installed += int64(len(dirs)) // dpkg-gencontrol counts a directory as 1 KiB
 	if len(files)+len(dirs) > MaxEntries {
-		return fmt.Errorf("deb: %d entries, over the %d limit", len(files)+len(dirs), MaxEntries)
+		return nil, 0, fmt.Errorf("deb: %d entries, over the %d limit", len(files)+len(dirs), MaxEntries)
 	}
+	return dirs, installed, nil
+}
 
-	// data.tar.gz: "./", the directories, the files, in sorted order, so a
-	// directory always comes before what it holds.
+// dataTar is data.tar.gz: "./", the directories, the files, in sorted
+// order, so a directory always comes before what it holds.
+func dataTar(files []File, dirs map[string]bool, mod time.Time) ([]byte, error) {
 	var entries []tarEntry
 	entries = append(entries, tarEntry{name: "./", mode: 0o755, dir: true})
 	for d := range dirs {
@@ -259,12 +281,12 @@ func (p *Package) Write(w io.Writer) error {
 		entries = append(entries, tarEntry{name: "." + f.Path, mode: int64(f.Mode), data: f.Data})
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
-	data, err := tarGz(entries, p.ModTime)
-	if err != nil {
-		return err
-	}
+	return tarGz(entries, mod)
+}
 
-	// control.tar.gz
+// controlTar is control.tar.gz: control, md5sums, conffiles and the
+// maintainer scripts.
+func (p *Package) controlTar(files []File, installed int64) ([]byte, error) {
 	var md5sums, conffiles bytes.Buffer
 	for _, f := range files {
 		if f.Conffile {
@@ -291,19 +313,20 @@ func (p *Package) Write(w io.Writer) error {
 	for _, name := range names {
 		s := p.Scripts[name]
 		if !scriptNames[name] {
-			return fmt.Errorf("deb: maintainer script %q: want preinst, postinst, prerm or postrm", name)
+			return nil, fmt.Errorf("deb: maintainer script %q: want preinst, postinst, prerm or postrm", name)
 		}
 		if !bytes.HasPrefix(s, []byte("#!")) {
-			return fmt.Errorf("deb: maintainer script %s: the first line is not a #! interpreter line", name)
+			return nil, fmt.Errorf("deb: maintainer script %s: the first line is not a #! interpreter line", name)
 		}
 		ctl = append(ctl, tarEntry{name: "./" + name, mode: 0o755, data: s})
 	}
-	control, err := tarGz(ctl, p.ModTime)
-	if err != nil {
-		return err
-	}
+	return tarGz(ctl, p.ModTime)
+}
 
-	mtime := p.ModTime.Unix()
+// writeAr writes the ar archive that is the .deb: debian-binary, then
+// control.tar.gz, then data.tar.gz.
+func writeAr(w io.Writer, mod time.Time, control, data []byte) error {
+	mtime := mod.Unix()
 	if mtime < 0 {
 		mtime = 0
 	}

@@ -65,32 +65,7 @@ func Start(t testing.TB, o Options) string {
 	if o.Connections <= 0 {
 		o.Connections = 1024
 	}
-	procs := "# One process, in the foreground: the process the test starts is the\n# one that serves (no workers left behind, no change of user).\nmaster_process off;\n"
-	if o.Workers > 0 {
-		// SIGTERM to the master ends its workers too.
-		procs = fmt.Sprintf("master_process on;\nworker_processes %d;\n", o.Workers)
-		if os.Geteuid() == 0 {
-			procs += "user root;\n" // the workers use the test's private directory
-		}
-	}
-	conf := fmt.Sprintf(`# nginx for a test (package nginxtest).
-daemon off;
-%spid %s;
-error_log stderr warn;
-worker_rlimit_nofile %d;
-events { worker_connections %d; }
-http {
-    access_log off;
-    client_body_temp_path %s;
-    proxy_temp_path %s;
-    fastcgi_temp_path %s;
-    uwsgi_temp_path %s;
-    scgi_temp_path %s;
-%s
-}
-`, procs, filepath.Join(dir, "nginx.pid"), 2*o.Connections+64, o.Connections,
-		filepath.Join(dir, "body"), filepath.Join(dir, "proxy"), filepath.Join(dir, "fastcgi"), filepath.Join(dir, "uwsgi"), filepath.Join(dir, "scgi"),
-		o.HTTP(port))
+	conf := o.config(dir, port)
 	path := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
@@ -121,16 +96,55 @@ http {
 		}
 	})
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	waitListening(t, addr, exited, func() error { return waitErr }, log)
+	return addr
+}
+
+// config is nginx.conf for a test whose files are in dir, serving o on
+// port.
+func (o Options) config(dir string, port int) string {
+	procs := "# One process, in the foreground: the process the test starts is the\n# one that serves (no workers left behind, no change of user).\nmaster_process off;\n"
+	if o.Workers > 0 {
+		// SIGTERM to the master ends its workers too.
+		procs = fmt.Sprintf("master_process on;\nworker_processes %d;\n", o.Workers)
+		if os.Geteuid() == 0 {
+			procs += "user root;\n" // the workers use the test's private directory
+		}
+	}
+	return fmt.Sprintf(`# nginx for a test (package nginxtest).
+daemon off;
+%spid %s;
+error_log stderr warn;
+worker_rlimit_nofile %d;
+events { worker_connections %d; }
+http {
+    access_log off;
+    client_body_temp_path %s;
+    proxy_temp_path %s;
+    fastcgi_temp_path %s;
+    uwsgi_temp_path %s;
+    scgi_temp_path %s;
+%s
+}
+`, procs, filepath.Join(dir, "nginx.pid"), 2*o.Connections+64, o.Connections,
+		filepath.Join(dir, "body"), filepath.Join(dir, "proxy"), filepath.Join(dir, "fastcgi"), filepath.Join(dir, "uwsgi"), filepath.Join(dir, "scgi"),
+		o.HTTP(port))
+}
+
+// waitListening returns once addr accepts a connection, and fails the
+// test if nginx exits first (waitErr says how) or never listens.
+func waitListening(t testing.TB, addr string, exited <-chan struct{}, waitErr func() error, log *logBuffer) {
+	t.Helper()
 	deadline := time.Now().Add(30 * time.Second) // a guard against a hang, not a timing
 	for {
 		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
 		if err == nil {
 			c.Close()
-			return addr
+			return
 		}
 		select {
 		case <-exited:
-			t.Fatalf("nginx exited: %v\n%s", waitErr, log.String())
+			t.Fatalf("nginx exited: %v\n%s", waitErr(), log.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {

@@ -167,7 +167,19 @@ func ParsePCF(b []byte) (*Font, error) {
 		e := b[8+16*i:]
 		toc[int(binary.LittleEndian.Uint32(e))] = [2]int{int(binary.LittleEndian.Uint32(e[12:])), int(binary.LittleEndian.Uint32(e[8:]))}
 	}
+	ms, err := readMetrics(b, toc)
+	if err != nil {
+		return nil, err
+	}
+	bm, err := readBitmaps(b, toc, len(ms))
+	if err != nil {
+		return nil, err
+	}
+	return readEncodings(b, toc, ms, bm)
+}
 
+// readMetrics reads the metrics table: one metric per glyph.
+func readMetrics(b []byte, toc map[int][2]int) ([]metric, error) {
 	r, format, err := table(b, toc, pcfMetrics)
 	if err != nil {
 		return nil, err
@@ -189,15 +201,28 @@ func ParsePCF(b []byte) (*Font, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("metrics: %w", r.err)
 	}
+	return ms, nil
+}
 
-	r, format, err = table(b, toc, pcfBitmaps)
+// bitmaps is the bitmap table: every glyph's rows, where each starts, and
+// how they are laid out.
+type bitmaps struct {
+	data  []byte
+	offs  []int
+	pad   int
+	msbit bool
+}
+
+// readBitmaps reads the bitmap table of a font with glyphs glyphs.
+func readBitmaps(b []byte, toc map[int][2]int, glyphs int) (bitmaps, error) {
+	r, format, err := table(b, toc, pcfBitmaps)
 	if err != nil {
-		return nil, err
+		return bitmaps{}, err
 	}
-	if cnt := r.i32(); cnt != len(ms) {
-		return nil, fmt.Errorf("%d bitmaps for %d metrics", cnt, len(ms))
+	if cnt := r.i32(); cnt != glyphs {
+		return bitmaps{}, fmt.Errorf("%d bitmaps for %d metrics", cnt, glyphs)
 	}
-	offs := make([]int, len(ms))
+	offs := make([]int, glyphs)
 	for i := range offs {
 		offs[i] = r.i32()
 	}
@@ -207,16 +232,18 @@ func ParsePCF(b []byte) (*Font, error) {
 	}
 	data := r.n(sizes[format&pcfGlyphPadMask])
 	if r.err != nil {
-		return nil, fmt.Errorf("bitmaps: %w", r.err)
+		return bitmaps{}, fmt.Errorf("bitmaps: %w", r.err)
 	}
-	pad := 1 << (format & pcfGlyphPadMask)
 	unit := 1 << ((format & pcfScanUnitMask) >> 4)
 	if unit > 1 && (format&pcfByteMSB != 0) != (format&pcfBitMSB != 0) {
-		return nil, fmt.Errorf("bitmap scan unit %d with mixed byte and bit order is not supported", unit)
+		return bitmaps{}, fmt.Errorf("bitmap scan unit %d with mixed byte and bit order is not supported", unit)
 	}
-	msbit := format&pcfBitMSB != 0
+	return bitmaps{data: data, offs: offs, pad: 1 << (format & pcfGlyphPadMask), msbit: format&pcfBitMSB != 0}, nil
+}
 
-	r, _, err = table(b, toc, pcfBDFEncodings)
+// readEncodings reads the encoding table and places each encoded glyph.
+func readEncodings(b []byte, toc map[int][2]int, ms []metric, bm bitmaps) (*Font, error) {
+	r, _, err := table(b, toc, pcfBDFEncodings)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +265,7 @@ func ParsePCF(b []byte) (*Font, error) {
 			if gi >= len(ms) {
 				return nil, fmt.Errorf("rune %#x: glyph %d of %d", b1<<8|b2, gi, len(ms))
 			}
-			g, err := place(ms[gi], data, offs[gi], pad, msbit)
+			g, err := place(ms[gi], bm.data, bm.offs[gi], bm.pad, bm.msbit)
 			if err != nil {
 				return nil, fmt.Errorf("rune %U: %w", rune(b1<<8|b2), err)
 			}

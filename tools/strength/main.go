@@ -142,21 +142,26 @@ func (c *clocked) Turn(p engine.Position) engine.Turn {
 // match plays the openings on jobs goroutines, each game with players of
 // its own (the players keep state), and adds the scores up in game order,
 // with each side's time per turn.
+// matchGame is one game of a match: an opening, and whether player a
+// moves second.
+type matchGame struct {
+	i    int
+	swap bool
+}
+
+// gameResult is what one game of a match gave.
+type gameResult struct {
+	o      arena.Outcome
+	clocks [2]clock
+	err    error
+}
+
 func match(openings []engine.Position, a, b string, seed uint64, goWords string, jobs int, say func(string)) (arena.Score, [2]clock, error) {
-	type game struct {
-		i    int
-		swap bool
-	}
-	type result struct {
-		o      arena.Outcome
-		clocks [2]clock
-		err    error
-	}
-	var games []game
+	var games []matchGame
 	for i := range openings {
-		games = append(games, game{i, false}, game{i, true})
+		games = append(games, matchGame{i, false}, matchGame{i, true})
 	}
-	results := make([]result, len(games))
+	results := make([]gameResult, len(games))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < jobs; w++ {
@@ -164,29 +169,7 @@ func match(openings []engine.Position, a, b string, seed uint64, goWords string,
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				g := games[k]
-				pa, err := newPlayer(a, seed+uint64(k), goWords)
-				if err != nil {
-					results[k] = result{err: err}
-					continue
-				}
-				pb, err := newPlayer(b, seed+uint64(k)+1000, goWords)
-				if err != nil {
-					results[k] = result{err: err}
-					continue
-				}
-				ca, cb := &clocked{Player: pa}, &clocked{Player: pb}
-				players := [2]arena.Player{ca, cb}
-				if g.swap {
-					players = [2]arena.Player{cb, ca}
-				}
-				o, err := arena.PlayGame(openings[g.i], players)
-				results[k] = result{o, [2]clock{ca.c, cb.c}, err}
-				for _, p := range []arena.Player{pa, pb} {
-					if c, ok := p.(io.Closer); ok {
-						c.Close()
-					}
-				}
+				results[k] = playMatchGame(openings[games[k].i], games[k].swap, a, b, seed+uint64(k), goWords)
 			}
 		}()
 	}
@@ -195,6 +178,38 @@ func match(openings []engine.Position, a, b string, seed uint64, goWords string,
 	}
 	close(next)
 	wg.Wait()
+	return tally(games, results, say)
+}
+
+// playMatchGame plays one game between fresh players a and b from
+// opening, b first if swap.
+func playMatchGame(opening engine.Position, swap bool, a, b string, seed uint64, goWords string) gameResult {
+	closePlayer := func(p arena.Player) {
+		if c, ok := p.(io.Closer); ok {
+			c.Close()
+		}
+	}
+	pa, err := newPlayer(a, seed, goWords)
+	if err != nil {
+		return gameResult{err: err}
+	}
+	defer closePlayer(pa)
+	pb, err := newPlayer(b, seed+1000, goWords)
+	if err != nil {
+		return gameResult{err: err}
+	}
+	defer closePlayer(pb)
+	ca, cb := &clocked{Player: pa}, &clocked{Player: pb}
+	players := [2]arena.Player{ca, cb}
+	if swap {
+		players = [2]arena.Player{cb, ca}
+	}
+	o, err := arena.PlayGame(opening, players)
+	return gameResult{o, [2]clock{ca.c, cb.c}, err}
+}
+
+// tally adds the games' results up from player a's side, saying each.
+func tally(games []matchGame, results []gameResult, say func(string)) (arena.Score, [2]clock, error) {
 	var s arena.Score
 	var clocks [2]clock
 	for k, r := range results {
