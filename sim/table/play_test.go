@@ -43,6 +43,13 @@ func (l *lockedBuffer) String() string {
 // board, the table and the log.
 func runTable(t *testing.T, cfg Config, play *controller.Play) (*board.Node, *Table, string) {
 	t.Helper()
+	return runTableJournal(t, cfg, play, "")
+}
+
+// runTableJournal is runTable with the board's journal at path ("" for
+// none).
+func runTableJournal(t *testing.T, cfg Config, play *controller.Play, journal string) (*board.Node, *Table, string) {
+	t.Helper()
 	var logs lockedBuffer
 	cfg.Log = slog.New(slog.NewTextHandler(&logs, nil))
 	cfg.ExitAtEnd = true
@@ -53,7 +60,7 @@ func runTable(t *testing.T, cfg Config, play *controller.Play) (*board.Node, *Ta
 	defer tb.Close()
 	first := cfg.Games[0]
 	n, err := board.New(board.Options{BoardID: "table", Variant: first.Variant, First: first.First, Players: first.Players,
-		SettleMS: cfg.SettleMS, Rig: tb.Rig(), Calibration: tb.Calibration(), Logger: cfg.Log, Play: play,
+		SettleMS: cfg.SettleMS, Rig: tb.Rig(), Calibration: tb.Calibration(), Logger: cfg.Log, Play: play, JournalPath: journal,
 		OnFrame: tb.OnFrame, OnButton: tb.OnButton, Lockstep: tb.Lockstep()})
 	if err != nil {
 		t.Fatal(err)
@@ -148,4 +155,53 @@ func TestPlayersAgainstTheEngine(t *testing.T) {
 	if tb.vs.turns < 5 || tb.vs.guided != tb.vs.turns {
 		t.Errorf("%d engine turns, %d carried out as the LEDs showed them; want every one of at least 5", tb.vs.turns, tb.vs.guided)
 	}
+}
+
+// TestPlayersResumeTheJournal: a board whose journal holds the first turns
+// of the record resumes there, and the players go on from that turn; one
+// whose journal holds a finished game shows it until the players clear
+// it, then they play the record afresh. Either way the board ends with
+// the record's game.
+func TestPlayersResumeTheJournal(t *testing.T) {
+	rec, err := record.ReadFile(filepath.Join(samples.BuiltinDir(), samples.BuiltinNames()[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := rec.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(t.TempDir(), "journal.jsonl")
+	cfg := func(r *record.Record) Config {
+		return Config{Games: []*record.Record{r}, Speed: 20, SettleMS: referee.DefaultSettleMS, ScanHz: 100, Seed: 2, Virtual: true}
+	}
+	sameGame := func(what string, n *board.Node) {
+		t.Helper()
+		g := boardGame(t, n, rec, rep)
+		if g.Len() != rep.Game.Len() || !g.Position().Equal(rep.Game.Position()) || g.Position().Result() != rep.Game.Position().Result() {
+			t.Fatalf("%s: the board kept %d turns, result %+v; the record %d, %+v", what, g.Len(), g.Position().Result(), rep.Game.Len(), rep.Game.Position().Result())
+		}
+	}
+
+	const k = 5
+	part := *rec
+	part.Turns = rec.Turns[:k]
+	n, _, _ := runTableJournal(t, cfg(&part), nil, journal)
+	if got := n.Controller().State().Turn; got != k {
+		t.Fatalf("the first %d turns: the board committed %d", k, got)
+	}
+	n.Close()
+
+	n, _, logs := runTableJournal(t, cfg(rec), nil, journal)
+	if !strings.Contains(logs, `msg="resuming the game in the journal" turn=5`) || !strings.Contains(logs, `"from turn"=6`) {
+		t.Errorf("the players did not resume at turn %d:\n%s", k+1, tail(logs, 30))
+	}
+	sameGame("resumed", n)
+	n.Close()
+
+	n, _, logs = runTableJournal(t, cfg(rec), nil, journal)
+	if !strings.Contains(logs, "the journal's game is over; the players clear the board") || !strings.Contains(logs, `"from turn"=1`) {
+		t.Errorf("the players did not clear the finished game and start afresh:\n%s", tail(logs, 30))
+	}
+	sameGame("after the finished game", n)
 }
