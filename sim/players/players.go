@@ -6,12 +6,7 @@
 // scan, in the frame-log alphabet.
 //
 // It exists to test the referee against the real games in the sample set,
-// and to drive the simulator (sim/table seats these hands at a running
-// board). It is deterministic for a given seed.
-//
-// It is pure: it imports only the rules engine (engine), the settle rule
-// (settle) and the standard library, never the hardware, the simulator's
-// buses or a board's runtime.
+// and to drive the simulator. It is deterministic for a given seed.
 package players
 
 import (
