@@ -7,7 +7,7 @@ LDFLAGS   := -s -w
 # Flags for "make run", e.g. make run ARGS='--speed 4 --http 127.0.0.1:9090'.
 ARGS      ?=
 
-.PHONY: all build test test-short test-pi lint run pi bench strength clean
+.PHONY: all build test test-short test-pi lint run pi bench strength clean funclen
 
 all: build
 
@@ -33,6 +33,11 @@ test: build
 # Skips the slow conformance and property tests.
 test-short:
 	$(GO) test -short ./...
+
+# The functions longer than 80 lines, longest first: where to look
+# before splitting (docs/LAYERS.md).
+funclen:
+	$(GO) run ./tools/funclen --max 80 .
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -5,6 +5,8 @@
 // frame loop never waits for it. Both searches share the position's
 // budget. On Linux they run on a thread of the lowest priority, so they
 // never take a core from the frame loop either.
+//
+// Layer: services. May import: base, game, services.
 package analyst
 
 import (

@@ -6,6 +6,9 @@
 // guidance on the LEDs and the screen.
 // The same code runs on a Raspberry Pi and on the simulator; only the
 // buses differ.
+//
+// Layer: board. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board.
 package board
 
 import (
@@ -184,6 +187,7 @@ func New(opt Options) (*Node, error) {
 	n := &Node{opt: opt, log: opt.Logger}
 	var warning string
 	var damage *journal.Damage
+	var resumed *journal.Game // what the journal's Open replayed
 	switch opt.JournalPath {
 	case "":
 	case JournalOff:
@@ -205,6 +209,7 @@ func New(opt Options) (*Node, error) {
 		if g != nil {
 			n.log.Info("journal holds a game in progress", "path", opt.JournalPath, "variant", g.Variant, "turns", g.Game.Len())
 		}
+		resumed = g
 	}
 	n.disp = newScreens(opt.Rig, opt.Terminal, n.log, opt.Language)
 	if warning != "" {
@@ -212,7 +217,7 @@ func New(opt Options) (*Node, error) {
 	}
 	ctrl, err := controller.New(controller.Config{
 		BoardID: opt.BoardID, Variant: opt.Variant, First: opt.First, Mode: opt.Mode, Players: opt.Players,
-		SettleMS: opt.SettleMS, Journal: n.jrnl, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
+		SettleMS: opt.SettleMS, Journal: n.jrnl, Resume: resumed, OnJournalFault: n.disp.journalFault, Publisher: opt.Publisher, Display: n.disp, Logger: n.log,
 		Analysis: opt.Analysis, Control: opt.Control, Event: opt.Event, Play: opt.Play,
 	})
 	if err != nil {
@@ -583,7 +588,7 @@ func (n *Node) button(e buttons.Event) {
 	switch e.Button {
 	case buttons.NewGame:
 		st := n.ctrl.State()
-		if st.Turn == 0 || st.Phase == "over" {
+		if st.Turn == 0 || st.Phase == engine.PhaseOver {
 			n.newGameByButton()
 			return
 		}
@@ -734,6 +739,7 @@ type screens struct {
 	system string // a fault outside the sensors (SetFault), shown first
 	notice string // overrides the status line, e.g. a button awaiting confirm
 	warn   string // a standing warning (a damaged journal), shown with the faults
+	jfault string // a failed journal write, until the journal is whole again
 	lang   i18n.Lang
 	dirty  chan struct{}
 	leds   []color.NRGBA
@@ -774,6 +780,32 @@ func (d *screens) setNotice(text string) {
 	d.poke()
 }
 
+// journalFault shows a failed journal write (err), or clears it (nil).
+func (d *screens) journalFault(err error) {
+	d.mu.Lock()
+	d.jfault = ""
+	if err != nil {
+		d.jfault = d.lang.T("warn.journal-write")
+	}
+	d.mu.Unlock()
+	d.poke()
+}
+
+// systemFaults is the faults from outside the sensors, first: the
+// standing warning, a failed journal write, SetFault's. d.mu is held.
+func (d *screens) systemFaults(faults []string) []string {
+	var sys []string
+	for _, f := range []string{d.warn, d.jfault, d.system} {
+		if f != "" {
+			sys = append(sys, f)
+		}
+	}
+	if len(sys) == 0 {
+		return faults
+	}
+	return append(sys, faults...)
+}
+
 func (d *screens) setFaults(f []string) {
 	d.mu.Lock()
 	d.fault = f
@@ -784,13 +816,8 @@ func (d *screens) setFaults(f []string) {
 // countDown redraws the screen with the clocks as of now, while one runs.
 func (d *screens) countDown() {
 	d.mu.Lock()
-	s, g, m, faults, notice := d.s, d.g, d.m, d.fault, d.notice
-	if d.system != "" {
-		faults = append([]string{d.system}, faults...)
-	}
-	if d.warn != "" {
-		faults = append([]string{d.warn}, faults...)
-	}
+	s, g, m, notice := d.s, d.g, d.m, d.notice
+	faults := d.systemFaults(d.fault)
 	d.mu.Unlock()
 	sc := d.rig.Screen
 	if sc == nil || d.clock == nil || s.Clock.Running == nil || g.Hints == nil || m == nil {
@@ -833,13 +860,8 @@ func (d *screens) run(ctx context.Context) {
 // terminal.
 func (d *screens) draw() {
 	d.mu.Lock()
-	g, s, m, faults := d.g, d.s, d.m, d.fault
-	if d.system != "" {
-		faults = append([]string{d.system}, faults...)
-	}
-	if d.warn != "" {
-		faults = append([]string{d.warn}, faults...)
-	}
+	g, s, m := d.g, d.s, d.m
+	faults := d.systemFaults(d.fault)
 	if d.notice != "" {
 		g.Status, g.Parts = d.notice, nil
 	}

@@ -224,9 +224,9 @@ func (p *evPub) Event(e referee.Event) {
 func TestDamagedJournalIsReportedLoudly(t *testing.T) {
 	jpath := filepath.Join(t.TempDir(), "j")
 	j, _, _ := journal.Open(jpath)
-	j.NewGame(1, 0, "37", 0, "casual", [2]string{})
-	j.Turn(2, 10, "WD4-A1", false)
-	j.Turn(3, 20, "GF2-G4", false)
+	j.Append(journal.NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "casual", Players: [2]string{}})
+	j.Append(journal.Turn{Seq: 2, T: 10, Notation: "WD4-A1", Missed: false})
+	j.Append(journal.Turn{Seq: 3, T: 20, Notation: "GF2-G4", Missed: false})
 	j.Close()
 	data, _ := os.ReadFile(jpath)
 	os.WriteFile(jpath, []byte(strings.Replace(string(data), "GF2-G4", "GF2-G3", 1)), 0o644)

@@ -392,12 +392,12 @@ func parseCommand(name string, payload []byte, token string) (Command, string) {
 		if a.Result == nil {
 			return cmd, `field "result" must be resignation, time, adjudication or draw`
 		}
-		switch *a.Result {
-		case "draw":
+		switch engine.Reason(*a.Result) {
+		case engine.ReasonDraw:
 			if a.Winner != nil {
 				return cmd, `field "winner" does not apply to a draw`
 			}
-		case "resignation", "time", "adjudication":
+		case engine.ReasonResignation, engine.ReasonTime, engine.ReasonAdjudication:
 			if a.Winner == nil || *a.Winner != 0 && *a.Winner != 1 {
 				return cmd, `field "winner" must be 0 or 1`
 			}

@@ -12,4 +12,6 @@
 // The default prefix is "zertz/<board-id>/". The controller's frame loop
 // calls the Publish methods, which only queue: the network is never on
 // that path.
+//
+// Layer: services. May import: base, game, services.
 package broadcast

@@ -87,24 +87,7 @@ type Broker struct {
 // New checks the configuration and builds a broker; Start opens the
 // listeners.
 func New(cfg Config) (*Broker, error) {
-	if cfg.TCPAddr == "" {
-		cfg.TCPAddr = DefaultTCPAddr
-	}
-	if cfg.WSAddr == "" {
-		cfg.WSAddr = DefaultWSAddr
-	}
-	if cfg.Prefix == "" {
-		cfg.Prefix = DefaultPrefix
-	}
-	if cfg.ConnectTimeout <= 0 {
-		cfg.ConnectTimeout = 10 * time.Second
-	}
-	if cfg.CloseTimeout <= 0 {
-		cfg.CloseTimeout = 5 * time.Second
-	}
-	if cfg.DrainTimeout == 0 {
-		cfg.DrainTimeout = DefaultDrainTimeout
-	}
+	cfg.setDefaults()
 	if err := checkPrefix(cfg.Prefix); err != nil {
 		return nil, err
 	}
@@ -113,16 +96,9 @@ func New(cfg Config) (*Broker, error) {
 		return nil, err
 	}
 	cfg.Limits = lim
-	var tc *tls.Config
-	if cfg.TLSCertFile != "" || cfg.TLSKeyFile != "" {
-		if cfg.TLSCertFile == "" || cfg.TLSKeyFile == "" {
-			return nil, fmt.Errorf("broker: TLS certificate %q and key %q must be given together", cfg.TLSCertFile, cfg.TLSKeyFile)
-		}
-		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("broker: loading TLS certificate %q and key %q: %w", cfg.TLSCertFile, cfg.TLSKeyFile, err)
-		}
-		tc = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	tc, err := loadTLS(cfg.TLSCertFile, cfg.TLSKeyFile)
+	if err != nil {
+		return nil, err
 	}
 	log := slog.New(slog.DiscardHandler)
 	if cfg.Logger != nil {
@@ -133,21 +109,12 @@ func New(cfg Config) (*Broker, error) {
 	if err != nil {
 		return nil, err
 	}
-	caps := mqtt.NewDefaultServerCapabilities()
-	caps.MaximumPacketSize = lim.MaxPacketSize // guardConn refuses first; this is a second line
-	caps.ReceiveMaximum = lim.ReceiveMaximum
-	caps.MaximumInflight = lim.MaxInflight
-	caps.MaximumClientWritesPending = int32(lim.MaxQueued)
-	caps.MaximumClients = int64(2 * lim.MaxConns) // both listeners; each bounds its own
-	caps.MaximumSessionExpiryInterval = 60 * 60   // a board or an operator away longer starts afresh
-	caps.MaximumMessageExpiryInterval = 24 * 60 * 60
-	caps.TopicAliasMaximum = 16 // each alias keeps a topic name per client
 	srv := mqtt.New(&mqtt.Options{
 		Logger: log.With("component", "mochi"),
 		// The inline client serves Subscribe: in-process readers such as
 		// the scoreboard's web server need no network client.
 		InlineClient: true,
-		Capabilities: caps,
+		Capabilities: capabilities(lim),
 	})
 	auth.srv = srv
 	if err := srv.AddHook(auth, nil); err != nil {
@@ -168,6 +135,58 @@ func New(cfg Config) (*Broker, error) {
 		return nil, errors.New("broker: both listeners are off")
 	}
 	return b, nil
+}
+
+// setDefaults fills in the fields of c left zero.
+func (c *Config) setDefaults() {
+	if c.TCPAddr == "" {
+		c.TCPAddr = DefaultTCPAddr
+	}
+	if c.WSAddr == "" {
+		c.WSAddr = DefaultWSAddr
+	}
+	if c.Prefix == "" {
+		c.Prefix = DefaultPrefix
+	}
+	if c.ConnectTimeout <= 0 {
+		c.ConnectTimeout = 10 * time.Second
+	}
+	if c.CloseTimeout <= 0 {
+		c.CloseTimeout = 5 * time.Second
+	}
+	if c.DrainTimeout == 0 {
+		c.DrainTimeout = DefaultDrainTimeout
+	}
+}
+
+// loadTLS reads the listeners' certificate and key, both or neither
+// (nil: plain TCP and WebSocket).
+func loadTLS(certFile, keyFile string) (*tls.Config, error) {
+	if certFile == "" && keyFile == "" {
+		return nil, nil
+	}
+	if certFile == "" || keyFile == "" {
+		return nil, fmt.Errorf("broker: TLS certificate %q and key %q must be given together", certFile, keyFile)
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("broker: loading TLS certificate %q and key %q: %w", certFile, keyFile, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// capabilities are mochi's server capabilities under the limits lim.
+func capabilities(lim Limits) *mqtt.Capabilities {
+	caps := mqtt.NewDefaultServerCapabilities()
+	caps.MaximumPacketSize = lim.MaxPacketSize // guardConn refuses first; this is a second line
+	caps.ReceiveMaximum = lim.ReceiveMaximum
+	caps.MaximumInflight = lim.MaxInflight
+	caps.MaximumClientWritesPending = int32(lim.MaxQueued)
+	caps.MaximumClients = int64(2 * lim.MaxConns) // both listeners; each bounds its own
+	caps.MaximumSessionExpiryInterval = 60 * 60   // a board or an operator away longer starts afresh
+	caps.MaximumMessageExpiryInterval = 24 * 60 * 60
+	caps.TopicAliasMaximum = 16 // each alias keeps a topic name per client
+	return caps
 }
 
 // Start binds the listeners and starts serving. It fails if an address is

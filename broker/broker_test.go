@@ -12,6 +12,8 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	mqtt "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
 )
 
 const wait = 5 * time.Second
@@ -40,6 +42,9 @@ func startBroker(t *testing.T, cfg Config) *Broker {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := b.srv.AddHook(&eventHook{}, nil); err != nil {
+		t.Fatal(err)
+	}
 	if err := b.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -49,14 +54,19 @@ func startBroker(t *testing.T, cfg Config) *Broker {
 
 // recorder collects what an in-process subscriber sees.
 type recorder struct {
-	mu   sync.Mutex
-	msgs []string // topic=payload
+	mu    sync.Mutex
+	msgs  []string      // topic=payload
+	added chan struct{} // closed and replaced on each message
 }
 
 func (r *recorder) add(topic string, payload []byte, _ bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.msgs = append(r.msgs, topic+"="+string(payload))
+	if r.added != nil {
+		close(r.added)
+	}
+	r.added = make(chan struct{})
 }
 
 func (r *recorder) all() []string {
@@ -65,18 +75,33 @@ func (r *recorder) all() []string {
 	return append([]string(nil), r.msgs...)
 }
 
+// next returns what has arrived and a channel closed at the next message.
+func (r *recorder) next() ([]string, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.added == nil {
+		r.added = make(chan struct{})
+	}
+	return append([]string(nil), r.msgs...), r.added
+}
+
+// waitFor waits for the message want, woken by each message that arrives.
 func (r *recorder) waitFor(t *testing.T, want string) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for time.Now().Before(deadline) {
-		for _, m := range r.all() {
+	timeout := time.After(wait)
+	for {
+		msgs, added := r.next()
+		for _, m := range msgs {
 			if m == want {
 				return
 			}
 		}
-		time.Sleep(2 * time.Millisecond)
+		select {
+		case <-added:
+		case <-timeout:
+			t.Fatalf("message %q never arrived; got %q", want, r.all())
+		}
 	}
-	t.Fatalf("message %q never arrived; got %q", want, r.all())
 }
 
 func connect(t *testing.T, url, user, pass string, will string) (paho.Client, error) {
@@ -326,14 +351,73 @@ func TestAddressInUse(t *testing.T) {
 	b.Close()
 }
 
+// events wakes the tests' waits: every test broker reports what its
+// clients do (eventHook), and the tests' own clients what they receive.
+var events = &signal{ch: make(chan struct{})}
+
+// signal is closed and replaced at each event.
+type signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (s *signal) notify() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	close(s.ch)
+	s.ch = make(chan struct{})
+}
+
+func (s *signal) next() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ch
+}
+
+// eventHook notifies events of each session, disconnection,
+// subscription, publication and packet sent.
+type eventHook struct{ mqtt.HookBase }
+
+func (eventHook) ID() string { return "test-events" }
+
+func (eventHook) Provides(b byte) bool {
+	switch b {
+	case mqtt.OnSessionEstablished, mqtt.OnDisconnect, mqtt.OnSubscribed, mqtt.OnUnsubscribed,
+		mqtt.OnPublished, mqtt.OnPacketSent, mqtt.OnClientExpired:
+		return true
+	}
+	return false
+}
+
+func (eventHook) OnSessionEstablished(*mqtt.Client, packets.Packet) { events.notify() }
+func (eventHook) OnDisconnect(*mqtt.Client, error, bool)            { events.notify() }
+func (eventHook) OnSubscribed(*mqtt.Client, packets.Packet, []byte) { events.notify() }
+func (eventHook) OnUnsubscribed(*mqtt.Client, packets.Packet)       { events.notify() }
+func (eventHook) OnPublished(*mqtt.Client, packets.Packet)          { events.notify() }
+func (eventHook) OnPacketSent(*mqtt.Client, packets.Packet, []byte) { events.notify() }
+func (eventHook) OnClientExpired(*mqtt.Client)                      { events.notify() }
+
+// backstop bounds a wait for what no event announces after it lands:
+// mochi calls OnDisconnect before it forgets the client, and a client's
+// own view of its connection (paho) changes after the broker's.
+const backstop = 50 * time.Millisecond
+
+// waitUntil waits until cond holds, checking it again at each event of a
+// test broker or client, and at the latest every backstop.
 func waitUntil(t *testing.T, cond func() bool, msg string) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
+	timeout := time.After(wait)
+	for {
+		next := events.next()
+		if cond() {
+			return
+		}
+		select {
+		case <-next:
+		case <-time.After(backstop):
+		case <-timeout:
 			t.Fatal(msg)
 		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 

@@ -29,4 +29,6 @@
 // (mochi-mqtt/server#200). The race detector reports it when a wildcard
 // subscription and a retained publish meet; the tests subscribe to explicit
 // topics.
+//
+// Layer: services. May import: base, game, services.
 package broker

@@ -21,9 +21,12 @@ func drained(t *testing.T, drain time.Duration, n int) int64 {
 	url := "tcp://" + b.TCPAddr()
 	viewer := mustConnect(t, url, "tv", "tv-secret")
 	var got atomic.Int64
+	all := make(chan struct{}) // closed at the n-th message
 	tok := viewer.Subscribe("zertz/b1/state", 1, func(_ paho.Client, m paho.Message) {
 		time.Sleep(200 * time.Microsecond) // a viewer slower than the board
-		got.Add(1)
+		if got.Add(1) == int64(n) {
+			close(all)
+		}
 	})
 	if !tok.WaitTimeout(wait) || tok.Error() != nil {
 		t.Fatalf("subscribe: %v", tok.Error())
@@ -40,9 +43,9 @@ func drained(t *testing.T, drain time.Duration, n int) int64 {
 		t.Fatal(err)
 	}
 	// Whatever reached the viewer's socket is read by now or never.
-	deadline := time.Now().Add(wait)
-	for got.Load() < int64(n) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-all:
+	case <-time.After(wait):
 	}
 	return got.Load()
 }

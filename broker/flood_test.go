@@ -47,6 +47,7 @@ func TestCommandFloodNeverAcknowledgedAndLost(t *testing.T) {
 			mu.Lock()
 			got[string(m.Payload())] = true
 			mu.Unlock()
+			events.notify()
 		})
 	})
 	board := paho.NewClient(o)
@@ -133,6 +134,7 @@ func TestCommandsForAnAbsentBoardNeverAcknowledgedAndLost(t *testing.T) {
 			mu.Lock()
 			got[string(m.Payload())] = true
 			mu.Unlock()
+			events.notify()
 		})
 		return o
 	}

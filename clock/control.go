@@ -13,6 +13,8 @@
 //	sudden:25m
 //	fischer:20m+10s
 //	fischer:1h30m+30s
+//
+// Layer: game. May import: base, game.
 package clock
 
 import (

@@ -73,11 +73,14 @@
 //	                          # it); "off" keeps them in memory only
 //
 // Errors name the file, the line and the field.
+//
+// Layer: config. May import: base, game, drivers, sensors, services,
+// presentation, config.
 package config
 
 import (
+	"errors"
 	"fmt"
-	"github.com/zertzboard/zertzboard/settle"
 	"io"
 	"os"
 	"strconv"
@@ -94,6 +97,8 @@ import (
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/internal/ini"
+	"github.com/zertzboard/zertzboard/referee"
+	"github.com/zertzboard/zertzboard/settle"
 )
 
 // User is an account on the embedded broker.
@@ -107,7 +112,7 @@ type Config struct {
 
 	BoardID string
 	Variant string
-	Mode    string
+	Mode    referee.Mode
 	First   int
 	Players [2]string
 	// Event names the tournament the board's games are played in, for
@@ -168,7 +173,7 @@ type Config struct {
 // AnalysisOn reports whether live analysis runs: "auto" means in casual
 // mode only.
 func (c *Config) AnalysisOn() bool {
-	return c.Analysis == "on" || c.Analysis == "auto" && c.Mode != "tournament"
+	return c.Analysis == "on" || c.Analysis == "auto" && c.Mode != referee.Tournament
 }
 
 // Limits bound the embedded broker (broker.Limits).
@@ -196,7 +201,7 @@ func clip(s string, n int) string {
 
 // Defaults are used for keys the file leaves out.
 var Defaults = Config{
-	BoardID: "board", Variant: "48", Mode: "casual", SettleMS: settle.DefaultMS, Language: i18n.EN,
+	BoardID: "board", Variant: "48", Mode: referee.Casual, SettleMS: settle.DefaultMS, Language: i18n.EN,
 	Journal: "/var/lib/zertzboard/journal.jsonl", Calibration: "/var/lib/zertzboard/calibration.json",
 	Broker: "embedded", Listen: "127.0.0.1:1883", WebSocket: "127.0.0.1:8083", Username: "board",
 	Store: "/var/lib/zertzboard/mqtt", HTTP: "127.0.0.1:8080", HTTPResults: "/var/lib/zertzboard/results",
@@ -252,217 +257,29 @@ func Parse(name string, r io.Reader) (*Config, error) {
 			if !contains(keys, e.Key) {
 				return nil, bad(s, e, "unknown key (want one of %s)", strings.Join(keys, ", "))
 			}
-			v := e.Value
-			switch s.Name + "." + e.Key {
-			case "board.id":
-				if err := boardid.Check(v); err != nil {
-					return nil, bad(s, e, "%v", err)
-				}
-				c.BoardID = v
-			case "board.variant":
-				if _, _, err := engine.ParseVariant(v); err != nil {
-					return nil, bad(s, e, "%v", err)
-				}
-				c.Variant = v
-			case "board.mode":
-				if v != "casual" && v != "tournament" {
-					return nil, bad(s, e, "%q: want casual or tournament", v)
-				}
-				c.Mode = v
-			case "board.first":
-				if v != "0" && v != "1" {
-					return nil, bad(s, e, "%q: want 0 or 1", v)
-				}
-				c.First, _ = strconv.Atoi(v)
-			case "board.event":
-				if len(v) > maxEvent || !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
-					return nil, bad(s, e, "%q: want the event's name, at most %d bytes of text", clip(v, 40), maxEvent)
-				}
-				c.Event = v
-			case "board.players":
-				p := strings.Split(v, ",")
-				if len(p) != 2 {
-					return nil, bad(s, e, "%q: want two names separated by a comma", v)
-				}
-				c.Players = [2]string{strings.TrimSpace(p[0]), strings.TrimSpace(p[1])}
-			case "board.settle":
-				d, err := time.ParseDuration(v)
-				if err != nil {
-					return nil, bad(s, e, "%q: want a duration from %dms to %dms", v, settle.MinMS, settle.MaxMS)
-				}
-				if err := settle.Check(d.Milliseconds()); err != nil {
-					return nil, bad(s, e, "%v", err)
-				}
-				c.SettleMS = d.Milliseconds()
-			case "board.language":
-				l, err := i18n.Parse(v)
-				if err != nil {
-					return nil, bad(s, e, "%v", err)
-				}
-				c.Language = l
-			case "hardware.wiring":
-				c.Wiring = v
-			case "hardware.calibration":
-				c.Calibration = v
-			case "hardware.pi":
-				if v == "auto" {
-					c.Pi = ""
-					break
-				}
-				if _, err := pi.ByName(v); err != nil {
-					return nil, bad(s, e, "%q: want auto or one of %s", v, pi.Names())
-				}
-				c.Pi = v
-			case "hardware.scan-rate":
-				if v == "auto" {
-					c.ScanRate = 0
-					break
-				}
-				var f physic.Frequency
-				if err := f.Set(v); err != nil || f < 100*physic.Hertz || f > 1000*physic.Hertz {
-					return nil, bad(s, e, "%q: want auto or a rate from 100Hz to 1kHz (below 100 Hz a quick hand falls between scans)", v)
-				}
-				c.ScanRate = f
-			case "hardware.spidev-bufsiz":
-				n, err := strconv.Atoi(v)
-				if err != nil || n < 64 || n > 1<<20 {
-					return nil, bad(s, e, "%q: want spidev's bufsiz in bytes, 64 to 1048576", v)
-				}
-				c.SPIBufSiz = n
-			case "journal.path":
-				c.Journal = v
-			case "clock.control":
-				ctl, err := clock.Parse(v)
-				if err != nil {
-					return nil, bad(s, e, "%q: want none, sudden:DUR or fischer:DUR+INC (DUR 10s to 6h, INC up to 10m, in h, m and s), e.g. fischer:20m+10s", v)
-				}
-				c.Control = ctl
-			case "mqtt.broker":
-				if v != "embedded" && !hasScheme(v) {
-					return nil, bad(s, e, "%q: want embedded or a URL (tcp://, ssl://, ws://, wss://)", v)
-				}
-				c.Broker = v
-			case "mqtt.listen":
-				c.Listen = v
-			case "mqtt.websocket":
-				c.WebSocket = v
-			case "mqtt.username":
-				c.Username = v
-			case "mqtt.password":
-				c.Password = v
-			case "mqtt.store":
-				c.Store = v
-			case "mqtt.token":
-				c.Token = v
-			case "mqtt.ca":
-				c.CA = v
-			case "mqtt.cert":
-				c.Cert = v
-			case "mqtt.key":
-				c.Key = v
-			case "mqtt.server-cert":
-				c.ServerCert = v
-			case "mqtt.server-key":
-				c.ServerKey = v
-			case "mqtt.max-packet":
-				n, err := parseSize(v)
-				if err != nil || n < 4<<10 || n > 256<<20 {
-					return nil, bad(s, e, "%q: want a size from 4KiB to 256MiB (bytes, or with KiB or MiB)", v)
-				}
-				c.Limits.MaxPacket = n
-			case "mqtt.max-client-id":
-				if c.Limits.MaxClientID, err = atoiIn(v, 23, 65535); err != nil {
-					return nil, bad(s, e, "%q: want 23 to 65535 bytes (MQTT requires 23)", v)
-				}
-			case "mqtt.max-inflight":
-				if c.Limits.MaxInflight, err = atoiIn(v, 1, 65535); err != nil {
-					return nil, bad(s, e, "%q: want 1 to 65535", v)
-				}
-			case "mqtt.max-queued":
-				if c.Limits.MaxQueued, err = atoiIn(v, 1, 65535); err != nil {
-					return nil, bad(s, e, "%q: want 1 to 65535", v)
-				}
-			case "mqtt.max-subscriptions":
-				if c.Limits.MaxSubs, err = atoiIn(v, 1, 65535); err != nil {
-					return nil, bad(s, e, "%q: want 1 to 65535", v)
-				}
-			case "mqtt.max-connections":
-				if c.Limits.MaxConns, err = atoiIn(v, 1, 65535); err != nil {
-					return nil, bad(s, e, "%q: want 1 to 65535", v)
-				}
-			case "mqtt.max-connections-per-address":
-				if c.Limits.MaxConnsPerAddr, err = atoiIn(v, 1, 65535); err != nil {
-					return nil, bad(s, e, "%q: want 1 to 65535", v)
-				}
-			case "mqtt.connection-rate":
-				f, err := strconv.ParseFloat(v, 64)
-				if err != nil || !(f > 0 && f <= 10000) {
-					return nil, bad(s, e, "%q: want connections per second, more than 0 and at most 10000", v)
-				}
-				c.Limits.ConnRate = f
-			case "user.password":
-				u.Password = v
-			case "user.role":
-				if v != "board" && v != "operator" && v != "viewer" {
-					return nil, bad(s, e, "%q: want board, operator or viewer", v)
-				}
-				u.Role = v
-			case "http.listen":
-				c.HTTP = v
-			case "http.username":
-				c.HTTPUsername = v
-			case "http.password":
-				c.HTTPPassword = v
-			case "http.results":
-				if v == "" {
-					return nil, bad(s, e, "no directory: want a directory, or off to keep results in memory only")
-				}
-				if v == "off" {
-					v = ""
-				}
-				c.HTTPResults = v
-			case "analysis.enabled":
-				if v != "auto" && v != "on" && v != "off" {
-					return nil, bad(s, e, "%q: want auto, on or off", v)
-				}
-				c.Analysis = v
-			case "analysis.turns":
-				n, err := strconv.Atoi(v)
-				if err != nil || n < 1 || n > 4 {
-					return nil, bad(s, e, "%q: want 1 to 4 own turns", v)
-				}
-				c.AnalysisTurns = n
-			case "analysis.budget":
-				d, err := time.ParseDuration(v)
-				if err != nil || d < 10*time.Millisecond || d > time.Minute {
-					return nil, bad(s, e, "%q: want a duration from 10ms to 60s", v)
-				}
-				c.AnalysisBudget = d
-			case "analysis.eval":
-				if v == "off" {
-					c.AnalysisEval = -1
-					break
-				}
-				n, err := strconv.Atoi(v)
-				if err != nil || n < 1 || n > 10 {
-					return nil, bad(s, e, "%q: want an engine level from 1 to 10, or off", v)
-				}
-				c.AnalysisEval = n
-			case "play.engine":
-				switch v {
-				case "0", "1":
-					c.Engine = int(v[0] - '0')
-				case "none":
-					c.Engine = -1
-				default:
-					return nil, bad(s, e, "%q: want 0 or 1 (the player the engine plays) or none", v)
-				}
-			case "play.level":
-				n, err := strconv.Atoi(v)
-				if err != nil || n < 1 || n > 10 {
-					return nil, bad(s, e, "%q: want an engine level from 1 (a beginner) to 10", v)
-				}
-				c.EngineLevel = n
+			var err error
+			switch s.Name {
+			case "board":
+				err = c.setBoard(e.Key, e.Value)
+			case "hardware":
+				err = c.setHardware(e.Key, e.Value)
+			case "journal":
+				err = c.setJournal(e.Key, e.Value)
+			case "clock":
+				err = c.setClock(e.Key, e.Value)
+			case "mqtt":
+				err = c.setMQTT(e.Key, e.Value)
+			case "user":
+				err = u.set(e.Key, e.Value)
+			case "http":
+				err = c.setHTTP(e.Key, e.Value)
+			case "analysis":
+				err = c.setAnalysis(e.Key, e.Value)
+			case "play":
+				err = c.setPlay(e.Key, e.Value)
+			}
+			if err != nil {
+				return nil, bad(s, e, "%v", err)
 			}
 		}
 		if s.Name == "mqtt" && (c.ServerCert == "") != (c.ServerKey == "") {
@@ -477,6 +294,280 @@ func Parse(name string, r io.Reader) (*Config, error) {
 		}
 	}
 	return &c, nil
+}
+
+// setBoard sets one key of [board], or says what the value should be.
+func (c *Config) setBoard(key, v string) error {
+	switch key {
+	case "id":
+		if err := boardid.Check(v); err != nil {
+			return err
+		}
+		c.BoardID = v
+	case "variant":
+		if _, _, err := engine.ParseVariant(v); err != nil {
+			return err
+		}
+		c.Variant = v
+	case "mode":
+		m, err := referee.ParseMode(v)
+		if err != nil {
+			return fmt.Errorf("%q: want casual or tournament", v)
+		}
+		c.Mode = m
+	case "first":
+		if v != "0" && v != "1" {
+			return fmt.Errorf("%q: want 0 or 1", v)
+		}
+		c.First, _ = strconv.Atoi(v)
+	case "event":
+		if len(v) > maxEvent || !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+			return fmt.Errorf("%q: want the event's name, at most %d bytes of text", clip(v, 40), maxEvent)
+		}
+		c.Event = v
+	case "players":
+		p := strings.Split(v, ",")
+		if len(p) != 2 {
+			return fmt.Errorf("%q: want two names separated by a comma", v)
+		}
+		c.Players = [2]string{strings.TrimSpace(p[0]), strings.TrimSpace(p[1])}
+	case "settle":
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("%q: want a duration from %dms to %dms", v, settle.MinMS, settle.MaxMS)
+		}
+		if err := settle.Check(d.Milliseconds()); err != nil {
+			return err
+		}
+		c.SettleMS = d.Milliseconds()
+	case "language":
+		l, err := i18n.Parse(v)
+		if err != nil {
+			return err
+		}
+		c.Language = l
+	}
+	return nil
+}
+
+// setHardware sets one key of [hardware], or says what the value should be.
+func (c *Config) setHardware(key, v string) error {
+	switch key {
+	case "wiring":
+		c.Wiring = v
+	case "calibration":
+		c.Calibration = v
+	case "pi":
+		if v == "auto" {
+			c.Pi = ""
+			break
+		}
+		if _, err := pi.ByName(v); err != nil {
+			return fmt.Errorf("%q: want auto or one of %s", v, pi.Names())
+		}
+		c.Pi = v
+	case "scan-rate":
+		if v == "auto" {
+			c.ScanRate = 0
+			break
+		}
+		var f physic.Frequency
+		if err := f.Set(v); err != nil || f < 100*physic.Hertz || f > 1000*physic.Hertz {
+			return fmt.Errorf("%q: want auto or a rate from 100Hz to 1kHz (below 100 Hz a quick hand falls between scans)", v)
+		}
+		c.ScanRate = f
+	case "spidev-bufsiz":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 64 || n > 1<<20 {
+			return fmt.Errorf("%q: want spidev's bufsiz in bytes, 64 to 1048576", v)
+		}
+		c.SPIBufSiz = n
+	}
+	return nil
+}
+
+// setJournal sets one key of [journal], or says what the value should be.
+func (c *Config) setJournal(key, v string) error {
+	switch key {
+	case "path":
+		c.Journal = v
+	}
+	return nil
+}
+
+// setClock sets one key of [clock], or says what the value should be.
+func (c *Config) setClock(key, v string) error {
+	switch key {
+	case "control":
+		ctl, err := clock.Parse(v)
+		if err != nil {
+			return fmt.Errorf("%q: want none, sudden:DUR or fischer:DUR+INC (DUR 10s to 6h, INC up to 10m, in h, m and s), e.g. fischer:20m+10s", v)
+		}
+		c.Control = ctl
+	}
+	return nil
+}
+
+// setMQTT sets one key of [mqtt], or says what the value should be.
+func (c *Config) setMQTT(key, v string) error {
+	var err error
+	switch key {
+	case "broker":
+		if v != "embedded" && !hasScheme(v) {
+			return fmt.Errorf("%q: want embedded or a URL (tcp://, ssl://, ws://, wss://)", v)
+		}
+		c.Broker = v
+	case "listen":
+		c.Listen = v
+	case "websocket":
+		c.WebSocket = v
+	case "username":
+		c.Username = v
+	case "password":
+		c.Password = v
+	case "store":
+		c.Store = v
+	case "token":
+		c.Token = v
+	case "ca":
+		c.CA = v
+	case "cert":
+		c.Cert = v
+	case "key":
+		c.Key = v
+	case "server-cert":
+		c.ServerCert = v
+	case "server-key":
+		c.ServerKey = v
+	case "max-packet":
+		n, err := parseSize(v)
+		if err != nil || n < 4<<10 || n > 256<<20 {
+			return fmt.Errorf("%q: want a size from 4KiB to 256MiB (bytes, or with KiB or MiB)", v)
+		}
+		c.Limits.MaxPacket = n
+	case "max-client-id":
+		if c.Limits.MaxClientID, err = atoiIn(v, 23, 65535); err != nil {
+			return fmt.Errorf("%q: want 23 to 65535 bytes (MQTT requires 23)", v)
+		}
+	case "max-inflight":
+		if c.Limits.MaxInflight, err = atoiIn(v, 1, 65535); err != nil {
+			return fmt.Errorf("%q: want 1 to 65535", v)
+		}
+	case "max-queued":
+		if c.Limits.MaxQueued, err = atoiIn(v, 1, 65535); err != nil {
+			return fmt.Errorf("%q: want 1 to 65535", v)
+		}
+	case "max-subscriptions":
+		if c.Limits.MaxSubs, err = atoiIn(v, 1, 65535); err != nil {
+			return fmt.Errorf("%q: want 1 to 65535", v)
+		}
+	case "max-connections":
+		if c.Limits.MaxConns, err = atoiIn(v, 1, 65535); err != nil {
+			return fmt.Errorf("%q: want 1 to 65535", v)
+		}
+	case "max-connections-per-address":
+		if c.Limits.MaxConnsPerAddr, err = atoiIn(v, 1, 65535); err != nil {
+			return fmt.Errorf("%q: want 1 to 65535", v)
+		}
+	case "connection-rate":
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f > 0 && f <= 10000) {
+			return fmt.Errorf("%q: want connections per second, more than 0 and at most 10000", v)
+		}
+		c.Limits.ConnRate = f
+	}
+	return nil
+}
+
+// set sets one key of [user NAME], or says what the value should be.
+func (u *User) set(key, v string) error {
+	switch key {
+	case "password":
+		u.Password = v
+	case "role":
+		if v != "board" && v != "operator" && v != "viewer" {
+			return fmt.Errorf("%q: want board, operator or viewer", v)
+		}
+		u.Role = v
+	}
+	return nil
+}
+
+// setHTTP sets one key of [http], or says what the value should be.
+func (c *Config) setHTTP(key, v string) error {
+	switch key {
+	case "listen":
+		c.HTTP = v
+	case "username":
+		c.HTTPUsername = v
+	case "password":
+		c.HTTPPassword = v
+	case "results":
+		if v == "" {
+			return errors.New("no directory: want a directory, or off to keep results in memory only")
+		}
+		if v == "off" {
+			v = ""
+		}
+		c.HTTPResults = v
+	}
+	return nil
+}
+
+// setAnalysis sets one key of [analysis], or says what the value should be.
+func (c *Config) setAnalysis(key, v string) error {
+	switch key {
+	case "enabled":
+		if v != "auto" && v != "on" && v != "off" {
+			return fmt.Errorf("%q: want auto, on or off", v)
+		}
+		c.Analysis = v
+	case "turns":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 4 {
+			return fmt.Errorf("%q: want 1 to 4 own turns", v)
+		}
+		c.AnalysisTurns = n
+	case "budget":
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 10*time.Millisecond || d > time.Minute {
+			return fmt.Errorf("%q: want a duration from 10ms to 60s", v)
+		}
+		c.AnalysisBudget = d
+	case "eval":
+		if v == "off" {
+			c.AnalysisEval = -1
+			break
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 10 {
+			return fmt.Errorf("%q: want an engine level from 1 to 10, or off", v)
+		}
+		c.AnalysisEval = n
+	}
+	return nil
+}
+
+// setPlay sets one key of [play], or says what the value should be.
+func (c *Config) setPlay(key, v string) error {
+	switch key {
+	case "engine":
+		switch v {
+		case "0", "1":
+			c.Engine = int(v[0] - '0')
+		case "none":
+			c.Engine = -1
+		default:
+			return fmt.Errorf("%q: want 0 or 1 (the player the engine plays) or none", v)
+		}
+	case "level":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 10 {
+			return fmt.Errorf("%q: want an engine level from 1 (a beginner) to 10", v)
+		}
+		c.EngineLevel = n
+	}
+	return nil
 }
 
 // parseSize reads bytes: "65536", "64KiB", "1MiB".

@@ -22,37 +22,6 @@ func (c *Controller) newClock(ctl clock.Control) {
 	c.waiting, c.culprit, c.demand, c.request, c.begun = true, -1, false, nil, false
 }
 
-// resumeClock restores the journal's clocks. Nothing is charged until the
-// first frame of this run: while the process was down the board was
-// offline, and the frame times restart from 0.
-func (c *Controller) resumeClock(g *journal.Game) {
-	ctl := clock.Control{}
-	if g.Control != "" {
-		var err error
-		if ctl, err = clock.Parse(g.Control); err != nil {
-			c.log.Error("the journal's time control is not readable; no clocks", "err", err)
-		}
-	}
-	c.newClock(ctl)
-	if s := g.Clock; s != nil {
-		c.clk = clock.Restore(ctl, clock.State{Remaining: s.Remaining, Running: s.Running, Paused: s.Paused, Flag: s.Flag, Used: s.Used})
-		c.clk.SetMaxGap(c.cfg.MaxGapMS)
-		c.waiting = !c.clk.Started() && c.ref.Game().Len() == 0
-	}
-	c.gameSeq = g.GameSeq
-	c.times = nil
-	if g.Clocks != nil && len(g.Clocks) == g.Game.Len() {
-		c.times = make([]record.TurnTime, len(g.Clocks))
-		for i, tc := range g.Clocks {
-			c.times[i] = record.TurnTime{UsedMS: tc.Used}
-			if ctl.Timed() {
-				r := tc.Remaining
-				c.times[i].Remaining = &r
-			}
-		}
-	}
-}
-
 func (c *Controller) checkpointMS() int64 {
 	if c.cfg.CheckpointMS > 0 {
 		return c.cfg.CheckpointMS
@@ -89,30 +58,6 @@ func (c *Controller) tick(t int64, cells []byte) error {
 	}
 	if t-c.ckT >= c.checkpointMS() && c.clk.Running() != clock.NoPlayer && c.clk.Control().Timed() {
 		return c.journalClock(t, false)
-	}
-	return nil
-}
-
-// clockEntry is the clocks at t as the journal keeps them.
-func (c *Controller) clockEntry(t int64) *journal.Clock {
-	s := c.clk.State(t)
-	return &journal.Clock{Remaining: s.Remaining, Running: s.Running, Paused: s.Paused, Flag: s.Flag, Used: s.Used}
-}
-
-// journalClock journals the clocks: a checkpoint (same seq) or, with
-// change, a committed change (seq+1, the state published).
-func (c *Controller) journalClock(t int64, change bool) error {
-	seq := c.seq
-	if change {
-		seq++
-		c.seq, c.dirty, c.lastT = seq, true, t
-	}
-	c.ckT = t
-	if j := c.cfg.Journal; j != nil {
-		if err := j.Clock(seq, t, *c.clockEntry(t)); err != nil {
-			c.log.Error("journal write failed", "err", err)
-			return err
-		}
 	}
 	return nil
 }
@@ -228,13 +173,7 @@ func (c *Controller) end(t int64, e referee.Ending) error {
 	}
 	c.clk.Stop(t)
 	seq := c.seq + 1
-	var jerr error
-	if j := c.cfg.Journal; j != nil {
-		jerr = j.End(seq, t, journal.End{Winner: e.Winner, Reason: e.Reason, Note: e.Note}, c.clockEntry(t))
-		if jerr != nil {
-			c.log.Error("journal write failed", "err", jerr)
-		}
-	}
+	jerr := c.journal(t, journal.Ended{Seq: seq, T: t, End: journal.End{Winner: e.Winner, Reason: e.Reason, Note: e.Note}, Clock: c.clockEntry(t)})
 	c.seq, c.lastT, c.dirty, c.request, c.culprit, c.demand = seq, t, true, nil, -1, false
 	winner := "none (a draw)"
 	if e.Winner != nil {

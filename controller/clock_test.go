@@ -453,7 +453,7 @@ func TestDeclareResult(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := tb.c.State()
-		if st.Phase != "over" || st.Result != tc.cmd.Result || st.ResultNote != tc.cmd.Note || (st.Winner == nil) != (tc.cmd.Winner == nil) {
+		if st.Phase != "over" || string(st.Result) != tc.cmd.Result || st.ResultNote != tc.cmd.Note || (st.Winner == nil) != (tc.cmd.Winner == nil) {
 			t.Errorf("%s: state phase %q result %q note %q winner %v", tc.cmd.Result, st.Phase, st.Result, st.ResultNote, st.Winner)
 		}
 		if rec := tb.record(); rec.Stop.Kind != tc.kind || rec.Stop.Player != tc.who || rec.Stop.Note != tc.cmd.Note || len(rec.Clock.Turns) != 1 {
@@ -464,7 +464,7 @@ func TestDeclareResult(t *testing.T) {
 		}
 		tb.j.Close()
 		_, g, err := journal.Open(tb.path)
-		if err != nil || g.End == nil || g.End.Reason != tc.cmd.Result {
+		if err != nil || g.End == nil || string(g.End.Reason) != tc.cmd.Result {
 			t.Errorf("%s: journal %+v, %v", tc.cmd.Result, g, err)
 		}
 	}
@@ -482,13 +482,13 @@ func TestClockSurvivesCrash(t *testing.T) {
 	want := tb.remaining()
 	// The crash: the journal as it is on disk, a new controller.
 	tb.j.Close()
-	j, _, err := journal.Open(tb.path)
+	j, g, err := journal.Open(tb.path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
 	pub := &fakePub{}
-	c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Publisher: pub})
+	c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Resume: g, Publisher: pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -678,12 +678,12 @@ func TestTakebackRequestSurvivesCrash(t *testing.T) {
 	restart := func() *Controller {
 		t.Helper()
 		tb.j.Close()
-		j, _, err := journal.Open(tb.path)
+		j, g, err := journal.Open(tb.path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tb.j = j
-		c, err := New(Config{BoardID: "b", Variant: "37", Mode: referee.Tournament, Journal: j, Publisher: &fakePub{}})
+		c, err := New(Config{BoardID: "b", Variant: "37", Mode: referee.Tournament, Journal: j, Resume: g, Publisher: &fakePub{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -711,7 +711,7 @@ func TestTakebackRequestSurvivesCrash(t *testing.T) {
 	}
 	tb.j.Close()
 	j, _, _ := journal.Open(tb.path)
-	if err := j.Takeback(g.Seq+1, 10_000, 1); err != nil {
+	if err := j.Append(journal.Takeback{Seq: g.Seq + 1, T: 10_000, N: 1}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()

@@ -8,6 +8,7 @@ import (
 	"github.com/zertzboard/zertzboard/analyst"
 
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/wire"
@@ -94,11 +95,7 @@ func (c *Controller) Command(t int64, cmd Command) error {
 	}
 	if a := cmd.Arbiter; a != nil {
 		c.log.Info("arbiter command", "command", cmd.Name, "id", a.ID, "fields", string(a.Fields), "seq", c.seq)
-		if j := c.cfg.Journal; j != nil {
-			if err := j.Arbiter(c.seq, t, cmd.Name, a.ID, a.Fields); err != nil {
-				c.log.Error("journal write failed", "err", err)
-			}
-		}
+		c.journal(t, journal.Arbiter{Seq: c.seq, T: t, Command: cmd.Name, ID: a.ID, Fields: a.Fields}) // refused: logged
 	}
 	switch cmd.Name {
 	case "new-game":
@@ -152,7 +149,7 @@ func (c *Controller) Command(t int64, cmd Command) error {
 		c.announce(t, nil)
 		return err
 	case "declare-result":
-		return c.end(t, referee.Ending{Winner: cmd.Winner, Reason: cmd.Result, Note: cmd.Note})
+		return c.end(t, referee.Ending{Winner: cmd.Winner, Reason: engine.Reason(cmd.Result), Note: cmd.Note})
 	case "takeback-request":
 		n := c.ref.Game().Len()
 		c.request = &wire.TakebackRequest{Turn: n, By: c.ref.Position().ToMove()}
@@ -245,7 +242,7 @@ func (c *Controller) check(cmd Command) error {
 		if over {
 			return errors.New("the game is already over")
 		}
-		switch cmd.Result {
+		switch engine.Reason(cmd.Result) {
 		case referee.EndDraw:
 			if cmd.Winner != nil {
 				return errors.New("a draw has no winner")
@@ -284,27 +281,6 @@ func (c *Controller) check(cmd Command) error {
 		}
 	default:
 		return fmt.Errorf("unknown command %q", cmd.Name)
-	}
-	return nil
-}
-
-// journalRequest writes the take-back request now waiting, or that none
-// waits, so a board restarted after a crash still has it. An accepted
-// request is not written as answered: until its take-back happens (or
-// the next turn is played), a crash leaves it waiting again rather than
-// lose it.
-func (c *Controller) journalRequest(t int64) error {
-	j := c.cfg.Journal
-	if j == nil {
-		return nil
-	}
-	var r *journal.Request
-	if c.request != nil {
-		r = &journal.Request{Turn: c.request.Turn, By: c.request.By}
-	}
-	if err := j.TakebackRequest(c.seq, t, r); err != nil {
-		c.log.Error("journal write failed", "err", err)
-		return err
 	}
 	return nil
 }

@@ -3,10 +3,18 @@
 // journal on disk (fsync'd), then to the broadcast and the display.
 // Hardware and network live behind small interfaces, so the same
 // controller runs on the Pi, in the simulator and in tests.
+//
+// The controller is the single owner of the live game: the journal
+// hands back, at start, the game it replayed (Config.Resume), and from
+// then on only writes the entries the controller gives it. A failed
+// write does not stop the game (journal.go).
+//
+// Layer: services. May import: base, game, services.
 package controller
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -44,11 +52,19 @@ type Config struct {
 	Players  [2]string
 	SettleMS int64
 	// Journal, if set, is where every committed change is written before
-	// it is announced; its game, if any, is resumed.
-	Journal   *journal.Journal
-	Publisher Publisher // may be nil
-	Display   Display   // may be nil
-	Logger    *slog.Logger
+	// it is announced.
+	Journal *journal.Journal
+	// Resume, if set, is the game the journal's Open replayed: the
+	// controller takes it up (and owns it from then on) instead of
+	// starting one.
+	Resume *journal.Game
+	// OnJournalFault, if set, is told when a journal write fails (the
+	// error) and when the journal is whole again (nil): the status
+	// screen shows it. The log and a fault event say it too.
+	OnJournalFault func(err error)
+	Publisher      Publisher // may be nil
+	Display        Display   // may be nil
+	Logger         *slog.Logger
 	// Analysis, if set, searches every new position for a forced win on
 	// its own goroutine and publishes the state again with it; tournament
 	// games only with InTournament (the players must not see it). Nil:
@@ -108,8 +124,10 @@ type Controller struct {
 	culprit int               // the player charged for the board being fixed, or -1
 	demand  bool              // a take-back demand is being restored
 	request *wire.TakebackRequest
-	dirty   bool // seq went up outside a turn: publish the state
-	repub   bool // the state changed without a new seq: publish it
+	jfault  bool  // a journal write failed and is not yet written
+	jretryT int64 // when the journal was last written or tried
+	dirty   bool  // seq went up outside a turn: publish the state
+	repub   bool  // the state changed without a new seq: publish it
 
 	// Play against the engine (play.go).
 	play     Play              // this game's; Engine is NoEngine without it
@@ -137,39 +155,13 @@ func New(cfg Config) (*Controller, error) {
 	if cfg.Analysis != nil {
 		c.an = analyst.New(*cfg.Analysis, c.analysisDone)
 	}
-	var resumed *journal.Game
-	if cfg.Journal != nil {
-		resumed = cfg.Journal.Game()
-	}
-	if resumed != nil {
-		p := resumed.Game.Position()
-		mode, err := referee.ParseMode(resumed.Mode)
-		if err != nil {
-			mode = cfg.Mode
-		}
-		var ended *referee.Ending
-		if e := resumed.End; e != nil {
-			ended = &referee.Ending{Winner: e.Winner, Reason: e.Reason, Note: e.Note}
-		}
-		ref, err := referee.New(referee.Config{Board: p.Board(), Rules: p.Rules(), Mode: mode, SettleMS: cfg.SettleMS, Game: resumed.Game.Clone(), MissedCaptures: resumed.Missed, Answered: resumed.Answered, Ended: ended})
-		if err != nil {
+	if g := cfg.Resume; g != nil {
+		if err := c.resume(g); err != nil {
 			return nil, fmt.Errorf("controller: resuming the journal's game: %w", err)
-		}
-		c.ref, c.seq, c.players, c.lastT = ref, resumed.Seq, resumed.Players, resumed.T
-		c.naming = resumed.Naming
-		// The resumed game's sides, not the configuration's.
-		c.play = Play{Engine: NoEngine}
-		if e := resumed.Engine; e != nil {
-			c.play = Play{Engine: e.Player, Level: e.Level, Seed: e.Seed}
 		}
 		if c.play.Engine != NoEngine && c.opp == nil {
 			c.opp = &analyst.Opponent{}
 		}
-		c.resumeClock(resumed)
-		if r := resumed.Request; r != nil && resumed.End == nil {
-			c.request = &wire.TakebackRequest{Turn: r.Turn, By: r.By}
-		}
-		c.log.Info("resumed game from journal", "variant", resumed.Variant, "turns", resumed.Game.Len(), "seq", resumed.Seq, "clock", c.clk.Control().String())
 	} else if err := c.startGame(0, cfg.Variant, cfg.First, cfg.Control); err != nil {
 		return nil, err
 	}
@@ -192,14 +184,13 @@ func (c *Controller) startGame(t int64, variant string, first int, ctl clock.Con
 		return fmt.Errorf("controller: %w", err)
 	}
 	seq := c.seq + 1
-	if j := c.cfg.Journal; j != nil {
-		var eng *journal.Engine
-		if c.play.Engine != NoEngine {
-			eng = &journal.Engine{Player: c.play.Engine, Level: c.play.Level, Seed: c.play.Seed}
-		}
-		if err := j.NewNamedGame(seq, t, variant, first, c.cfg.Mode.String(), c.players, c.naming, ctl.String(), nil, eng); err != nil {
-			return err
-		}
+	var eng *journal.Engine
+	if c.play.Engine != NoEngine {
+		eng = &journal.Engine{Player: c.play.Engine, Level: c.play.Level, Seed: c.play.Seed}
+	}
+	e := journal.NewGame{Seq: seq, T: t, Variant: variant, First: first, Mode: c.cfg.Mode.String(), Players: c.players, Naming: c.naming, Control: ctl.String(), Engine: eng}
+	if err := c.journal(t, e); err != nil {
+		return err
 	}
 	c.ref, c.seq, c.lastT = ref, seq, t
 	c.newClock(ctl)
@@ -217,6 +208,7 @@ func (c *Controller) Frame(t int64, cells []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.frameT = t
+	c.retryJournal(t)
 	if err := c.tick(t, cells); err != nil {
 		return err
 	}
@@ -243,48 +235,20 @@ func (c *Controller) Frame(t int64, cells []byte) error {
 func (c *Controller) handle(t int64, events []referee.Event) error {
 	var moves []wire.MoveMessage
 	var err error
+	keep := func(e error) { err = cmp.Or(err, e) } // the first error
 	for _, e := range events {
 		switch b := e.Body.(type) {
 		case referee.Move:
-			c.seq++
-			missed := false
-			for _, n := range c.ref.MissedCaptures() {
-				missed = missed || n == b.Turn
-			}
-			ck := c.commitClock(e.T, b)
-			if j := c.cfg.Journal; j != nil && err == nil {
-				err = j.TimedTurn(c.seq, e.T, b.Notation, missed, ck)
-			}
+			keep(c.commitMove(e.T, b))
 			moves = append(moves, wire.MoveMessage{Event: e, Seq: c.seq})
-			c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq, "used_ms", ck.TurnMS)
 		case referee.Takeback:
-			c.seq++
-			// The player to move right after the take-back (turns of the
-			// same batch may follow it).
-			mover := c.ref.Game().PositionAfter(b.Turn).ToMove()
-			if len(b.Undone) == 1 && !c.demand && len(c.times) == b.Turn+1 {
-				// A player taking back their own turn: its time goes on.
-				c.clk.TakeBack(e.T, mover, c.times[b.Turn].UsedMS)
-			} else {
-				c.clk.Switch(e.T, mover)
-			}
-			c.culprit, c.demand, c.request, c.begun = -1, false, nil, false
-			if c.times != nil && len(c.times) > b.Turn {
-				c.times = c.times[:b.Turn]
-			}
-			if j := c.cfg.Journal; j != nil && err == nil {
-				err = j.TimedTakeback(c.seq, e.T, len(b.Undone), c.clockEntry(e.T))
-				c.ckT = e.T
-			}
-			c.log.Info("takeback", "undone", b.Undone, "seq", c.seq)
+			keep(c.commitTakeback(e.T, b))
 		case referee.Pending:
 			c.begun = true
 		case referee.Restored:
 			if c.culprit >= 0 && !c.demand {
 				c.culprit = -1
-				if cerr := c.chargeTo(e.T, c.ref.Position().ToMove()); err == nil {
-					err = cerr
-				}
+				keep(c.chargeTo(e.T, c.ref.Position().ToMove()))
 			}
 		case referee.GameOver:
 			c.clk.Stop(e.T)
@@ -295,9 +259,7 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 			c.log.Info("game over", "winner", winner, "reason", b.Reason)
 		case referee.Illegal:
 			c.log.Debug("illegal board", "reason", b.Reason)
-			if cerr := c.chargeTo(e.T, c.illegalCulprit(e.T, b)); err == nil {
-				err = cerr
-			}
+			keep(c.chargeTo(e.T, c.illegalCulprit(e.T, b)))
 		case referee.Fault:
 			c.log.Warn("fault", "reason", b.Reason)
 			c.repub = true // the state's dead_cells may change
@@ -306,19 +268,46 @@ func (c *Controller) handle(t int64, events []referee.Event) error {
 		case referee.Question:
 			c.log.Warn("question to the players", "question", b.Text, "id", b.ID, "options", b.Options)
 			c.repub = true
-			if j := c.cfg.Journal; j != nil && err == nil {
-				err = j.Question(c.seq, e.T, journal.QA{ID: b.ID, Turn: b.Turn, About: b.About, Options: b.Options, Provisional: b.Provisional})
-			}
+			keep(c.journal(e.T, journal.Question{Seq: c.seq, T: e.T, QA: journal.QA{ID: b.ID, Turn: b.Turn, About: b.About, Options: b.Options, Provisional: b.Provisional}}))
 		}
-	}
-	if err != nil {
-		// The journal is the promise that nothing committed is lost;
-		// without it, say so loudly and go on refereeing.
-		c.log.Error("journal write failed", "err", err)
 	}
 	c.lastT = t
 	c.announce(t, events, moves...)
 	return err
+}
+
+// commitMove commits a turn the referee saw: the clocks, then the
+// journal.
+func (c *Controller) commitMove(t int64, b referee.Move) error {
+	c.seq++
+	missed := false
+	for _, n := range c.ref.MissedCaptures() {
+		missed = missed || n == b.Turn
+	}
+	ck := c.commitClock(t, b)
+	c.log.Info("move", "turn", b.Turn, "player", b.Player, "move", b.Notation, "seq", c.seq, "used_ms", ck.TurnMS)
+	return c.journal(t, journal.Turn{Seq: c.seq, T: t, Notation: b.Notation, Missed: missed, Clock: ck})
+}
+
+// commitTakeback commits a take-back: the clocks, then the journal.
+func (c *Controller) commitTakeback(t int64, b referee.Takeback) error {
+	c.seq++
+	// The player to move right after the take-back (turns of the same
+	// batch may follow it).
+	mover := c.ref.Game().PositionAfter(b.Turn).ToMove()
+	if len(b.Undone) == 1 && !c.demand && len(c.times) == b.Turn+1 {
+		// A player taking back their own turn: its time goes on.
+		c.clk.TakeBack(t, mover, c.times[b.Turn].UsedMS)
+	} else {
+		c.clk.Switch(t, mover)
+	}
+	c.culprit, c.demand, c.request, c.begun = -1, false, nil, false
+	if c.times != nil && len(c.times) > b.Turn {
+		c.times = c.times[:b.Turn]
+	}
+	c.ckT = t
+	c.log.Info("takeback", "undone", b.Undone, "seq", c.seq)
+	return c.journal(t, journal.Takeback{Seq: c.seq, T: t, N: len(b.Undone), Clock: c.clockEntry(t)})
 }
 
 // announce publishes the state (when it changed), the moves and the other
@@ -362,12 +351,8 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...wire.Mov
 
 func (c *Controller) recordJSON() ([]byte, error) {
 	g := c.ref.Game()
-	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), Players: c.players, MissedCaptures: c.ref.MissedCaptures(), Answered: c.ref.Answered(), GameID: c.gameID(), Event: c.event(), Round: c.round()}
-	for i := 0; i < g.Len(); i++ {
-		t, _ := g.Turn(i)
-		rec.Turns = append(rec.Turns, t)
-	}
+	rec := record.FromGame(g, c.ref.MissedCaptures())
+	rec.Players, rec.Answered, rec.GameID, rec.Event, rec.Round = c.players, c.ref.Answered(), c.gameID(), c.event(), c.round()
 	rec.Clock = &record.Clock{Control: c.clk.Control().String(), Turns: []record.TurnTime{}}
 	if len(c.times) == g.Len() {
 		rec.Clock.Turns = c.times
@@ -395,10 +380,8 @@ func (c *Controller) SetPlayers(t int64, players [2]string) error {
 
 func (c *Controller) setPlayers(t int64, players [2]string, named journal.Naming) error {
 	seq := c.seq + 1
-	if j := c.cfg.Journal; j != nil {
-		if err := j.NamePlayers(seq, t, players, named); err != nil {
-			return err
-		}
+	if err := c.journal(t, journal.Players{Seq: seq, T: t, Players: players, Naming: named}); err != nil {
+		return err
 	}
 	c.players, c.seq = players, seq
 	c.name(named)
@@ -480,19 +463,13 @@ func (c *Controller) answer(t int64, id, option int) error {
 	ev := c.ref.Answer(t, id, option)
 	c.log.Info("question answered", "question", id, "option", option)
 	err := c.handle(t, ev)
-	if j := c.cfg.Journal; j != nil && err == nil {
-		var turns []int
-		for _, n := range c.ref.Answered() {
-			if !before[n] {
-				turns = append(turns, n)
-			}
-		}
-		err = j.Answer(c.seq, t, journal.QA{ID: id, Option: option, Turns: turns})
-		if err != nil {
-			c.log.Error("journal write failed", "err", err)
+	var turns []int
+	for _, n := range c.ref.Answered() {
+		if !before[n] {
+			turns = append(turns, n)
 		}
 	}
-	return err
+	return cmp.Or(err, c.journal(t, journal.Answer{Seq: c.seq, T: t, QA: journal.QA{ID: id, Option: option, Turns: turns}}))
 }
 
 // State returns the current snapshot.

@@ -86,7 +86,7 @@ func TestCrashLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	pub2 := &fakePub{}
-	cfg.Journal, cfg.Publisher = j2, pub2
+	cfg.Journal, cfg.Resume, cfg.Publisher = j2, g, pub2
 	c2, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -178,15 +178,15 @@ func TestCommands(t *testing.T) {
 func TestResumeGuidesRestoringTheBoard(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j")
 	j, _, _ := journal.Open(path)
-	j.NewGame(1, 0, "37", 0, "casual", [2]string{"ann", "bob"})
-	j.Turn(2, 100, "WD4-A1", false)
+	j.Append(journal.NewGame{Seq: 1, Variant: "37", Mode: "casual", Players: [2]string{"ann", "bob"}})
+	j.Append(journal.Turn{Seq: 2, T: 100, Notation: "WD4-A1"})
 	j.Close()
-	j, _, err := journal.Open(path)
+	j, g, err := journal.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pub := &fakePub{}
-	c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Publisher: pub})
+	c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Resume: g, Publisher: pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,12 +351,11 @@ func TestAnswerCommand(t *testing.T) {
 	}
 	c.Close()
 	j.Close()
-	j, _, err = journal.Open(path)
+	j, g, err := journal.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	g := j.Game()
 	if g.Game.Len() != 2 || len(g.Answered) != 2 {
 		t.Fatalf("the journal's game: %d turns, answered %v", g.Game.Len(), g.Answered)
 	}
@@ -474,7 +473,7 @@ func TestArbiterNamesEventAndRound(t *testing.T) {
 		if g.Naming.Event == nil || *g.Naming.Event != "" || g.Naming.Round == nil || *g.Naming.Round != "4" {
 			t.Errorf("the journal's naming %v %v", g.Naming.Event, g.Naming.Round)
 		}
-		cfg.Journal, pub = j2, &fakePub{}
+		cfg.Journal, cfg.Resume, pub = j2, g, &fakePub{}
 		cfg.Publisher = pub
 		if c, err = New(cfg); err != nil {
 			t.Fatal(err)

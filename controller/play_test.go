@@ -229,7 +229,7 @@ func TestEngineGameResumes(t *testing.T) {
 		if g.Engine == nil || g.Engine.Player != 1 || g.Engine.Level != 2 {
 			t.Fatalf("journalled engine %+v; want player 1 level 2", g.Engine)
 		}
-		c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Play: cfg})
+		c, err := New(Config{BoardID: "b", Variant: "37", Journal: j, Resume: g, Play: cfg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,8 +239,8 @@ func TestEngineGameResumes(t *testing.T) {
 		c.Close()
 		j.Close()
 	}
-	j, _, _ = journal.Open(path)
-	c, err = New(Config{BoardID: "b", Variant: "37", Journal: j})
+	j, g, _ := journal.Open(path)
+	c, err = New(Config{BoardID: "b", Variant: "37", Journal: j, Resume: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,9 +250,9 @@ func TestEngineGameResumes(t *testing.T) {
 	}
 	c.Close()
 	j.Close()
-	j, _, _ = journal.Open(path)
+	j, g, _ = journal.Open(path)
 	defer j.Close()
-	c, err = New(Config{BoardID: "b", Variant: "37", Journal: j, Play: &Play{Engine: 0}})
+	c, err = New(Config{BoardID: "b", Variant: "37", Journal: j, Resume: g, Play: &Play{Engine: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@
 // what the players see: a colour per socket LED, the status screen's
 // lines, and a terminal view for the simulator and replays. It is pure;
 // the drivers in hardware/ do the writing.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package display
 
 import (
@@ -64,7 +66,7 @@ func LEDColors(dst []color.NRGBA, baseLen int, sockets []engine.Cell, g referee.
 func ScreenStatus(s wire.State, g referee.Guidance, faults []string) Status {
 	caps := func(c wire.Counts) [3]int { return [3]int{c.White, c.Grey, c.Black} }
 	st := Status{ToMove: s.ToMove, Players: s.Players, Captures: [2][3]int{caps(s.Captures[0]), caps(s.Captures[1])}, Line: g.Status, Parts: g.Parts, Faults: faults}
-	if s.Phase == "over" {
+	if s.Phase == engine.PhaseOver {
 		st.ToMove = -1
 	}
 	if c := s.Clock; c.Remaining != nil {

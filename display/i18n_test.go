@@ -228,7 +228,7 @@ func TestScreenFits(t *testing.T) {
 			f := l.T("fault."+k.String(), worstCell)
 			faults = append(faults, []string{f}, []string{f, f})
 		}
-		faults = append(faults, []string{l.T("warn.no-journal")}, []string{l.T("warn.journal-damaged"), "x"})
+		faults = append(faults, []string{l.T("warn.no-journal")}, []string{l.T("warn.journal-damaged"), "x"}, []string{l.T("warn.journal-write")})
 	}
 	caps := [2][3]int{{10, 10, 10}, {6, 8, 10}}
 	for _, l := range i18n.All {

@@ -69,4 +69,7 @@
 // yields them one at a time, Legal checks a turn without explaining,
 // Apply plays a generated turn unchecked, and WinningTurn finds a turn that
 // wins at once without playing every placement.
+//
+// It imports only the standard library, so every other package may use it.
+// Layer: game. May import: base, game.
 package engine

@@ -191,16 +191,11 @@ func (p Position) check(t Turn, overCapture bool) error { return p.checkTurn(t, 
 // checkTurn is check; quiet returns errQuiet instead of an explanation.
 func (p Position) checkTurn(t Turn, overCapture, quiet bool) error {
 	bad := func(rule Rule, format string, args ...any) error {
-		if quiet {
-			return errQuiet
-		}
-		return &IllegalTurnError{Turn: FormatTurn(p.b, t), Rule: rule, Reason: fmt.Sprintf(format, args...)}
+		return p.illegal(t, quiet, rule, format, args...)
 	}
-	b := p.b
 	if p.result.Over {
 		return bad(RuleGameOver, "the game is over (%s)", p.result.describe())
 	}
-	valid := func(c Cell) bool { return c >= 0 && int(c) < b.n }
 	switch t.Kind {
 	case Pass:
 		if p.canMove(p.toMove) {
@@ -208,82 +203,115 @@ func (p Position) checkTurn(t Turn, overCapture, quiet bool) error {
 		}
 		return nil
 	case Place:
-		if t.Color > Black || t.From > FromCaptures || !valid(t.At) || (t.Remove != NoCell && !valid(t.Remove)) {
-			return bad(RuleMalformed, "not a placement on this board")
-		}
-		if from, over, ok := p.firstJump(); ok && !overCapture {
-			return bad(RuleCaptureCompulsory, "capture is compulsory: %s can jump %s", b.Label(from), b.Label(over))
-		}
-		if p.At(t.At) != Vacant {
-			if p.rings&bit(t.At) == 0 {
-				return bad(RuleNoRingToPlaceOn, "there is no ring at %s", b.Label(t.At))
-			}
-			return bad(RuleNotVacant, "ring %s already holds a marble", b.Label(t.At))
-		}
-		switch {
-		case t.From == FromCaptures && !p.poolEmpty():
-			return bad(RulePoolFirst, "marbles come from the pool until it is empty; it still holds %s", poolWords(p.pool))
-		case t.From == FromPool && p.poolEmpty():
-			return bad(RuleNoMarble, "the pool is empty: place a marble from your captures")
-		case t.From == FromPool && p.pool[t.Color] == 0:
-			return bad(RuleNoMarble, "the pool has no %s marble left", t.Color)
-		case t.From == FromCaptures && p.caps[p.toMove][t.Color] == 0:
-			return bad(RuleNoMarble, "you have captured no %s marble to place", t.Color)
-		}
-		free := p.free() &^ bit(t.At)
-		switch {
-		case free == 0 && t.Remove != NoCell:
-			return bad(RuleRingNotFree, "ring %s is not free: no ring can be removed after this placement", b.Label(t.Remove))
-		case free == 0:
-			return nil
-		case t.Remove == NoCell:
-			return bad(RuleRemovalRequired, "a free ring must be removed: %s", strings.Join(b.labelsOf(free), ", "))
-		case t.Remove == t.At:
-			return bad(RuleRemoveOwnRing, "ring %s holds the marble just placed", b.Label(t.At))
-		case p.rings&bit(t.Remove) == 0:
-			return bad(RuleRingNotFree, "there is no ring at %s to remove", b.Label(t.Remove))
-		case p.occ()&bit(t.Remove) != 0:
-			return bad(RuleRingNotFree, "ring %s is not free: it holds a marble", b.Label(t.Remove))
-		case free&bit(t.Remove) == 0:
-			return bad(RuleRingNotFree, "ring %s is not free: no two adjacent sides are open", b.Label(t.Remove))
-		}
-		return nil
+		return p.checkPlace(t, overCapture, quiet)
 	case Capture:
-		if t.n < 2 {
-			return bad(RuleMalformed, "a capture needs at least one jump")
-		}
-		for i := 0; i < int(t.n); i++ {
-			if !valid(t.path[i]) {
-				return bad(RuleMalformed, "not a capture on this board")
-			}
-		}
-		occ := p.occ()
-		start := t.path[0]
-		if occ&bit(start) == 0 {
-			return bad(RuleJumperMissing, "there is no marble at %s to jump with", b.Label(start))
-		}
-		for i := 0; i+1 < int(t.n); i++ {
-			from, to := t.path[i], t.path[i+1]
-			mid := b.Between(from, to)
-			switch {
-			case mid == NoCell:
-				return bad(RuleNotAJump, "%s to %s is not a jump: a jump goes over one adjacent ring in a straight line", b.Label(from), b.Label(to))
-			case occ&bit(mid) == 0:
-				return bad(RuleNotAJump, "%s to %s jumps over %s, which holds no marble", b.Label(from), b.Label(to), b.Label(mid))
-			case p.rings&bit(to) == 0:
-				return bad(RuleNotAJump, "%s to %s lands where there is no ring", b.Label(from), b.Label(to))
-			case occ&bit(to) != 0:
-				return bad(RuleNotAJump, "%s to %s lands on a ring that holds a marble", b.Label(from), b.Label(to))
-			}
-			occ = occ&^(bit(from)|bit(mid)) | bit(to)
-		}
-		end := t.path[t.n-1]
-		if d := p.jumpDir(occ, end); d >= 0 {
-			return bad(RuleChainIncomplete, "the chain must continue: %s can jump %s", b.Label(end), b.Label(b.jumpMid[end][d]))
-		}
-		return nil
+		return p.checkCapture(t, quiet)
 	}
 	return bad(RuleMalformed, "not a turn")
+}
+
+// illegal is the error checkTurn gives for t: errQuiet when quiet (the
+// caller only wants to know), else an *IllegalTurnError that names the
+// rule and says why.
+func (p Position) illegal(t Turn, quiet bool, rule Rule, format string, args ...any) error {
+	if quiet {
+		return errQuiet
+	}
+	return &IllegalTurnError{Turn: FormatTurn(p.b, t), Rule: rule, Reason: fmt.Sprintf(format, args...)}
+}
+
+// checkPlace checks a placement: on a vacant ring of the board, with a
+// marble the mover may take, no capture pending (unless overCapture),
+// and the ring removed free.
+func (p Position) checkPlace(t Turn, overCapture, quiet bool) error {
+	bad := func(rule Rule, format string, args ...any) error {
+		return p.illegal(t, quiet, rule, format, args...)
+	}
+	b := p.b
+	valid := func(c Cell) bool { return c >= 0 && int(c) < b.n }
+	if t.Color > Black || t.From > FromCaptures || !valid(t.At) || (t.Remove != NoCell && !valid(t.Remove)) {
+		return bad(RuleMalformed, "not a placement on this board")
+	}
+	if from, over, ok := p.firstJump(); ok && !overCapture {
+		return bad(RuleCaptureCompulsory, "capture is compulsory: %s can jump %s", b.Label(from), b.Label(over))
+	}
+	if p.At(t.At) != Vacant {
+		if p.rings&bit(t.At) == 0 {
+			return bad(RuleNoRingToPlaceOn, "there is no ring at %s", b.Label(t.At))
+		}
+		return bad(RuleNotVacant, "ring %s already holds a marble", b.Label(t.At))
+	}
+	switch {
+	case t.From == FromCaptures && !p.poolEmpty():
+		return bad(RulePoolFirst, "marbles come from the pool until it is empty; it still holds %s", poolWords(p.pool))
+	case t.From == FromPool && p.poolEmpty():
+		return bad(RuleNoMarble, "the pool is empty: place a marble from your captures")
+	case t.From == FromPool && p.pool[t.Color] == 0:
+		return bad(RuleNoMarble, "the pool has no %s marble left", t.Color)
+	case t.From == FromCaptures && p.caps[p.toMove][t.Color] == 0:
+		return bad(RuleNoMarble, "you have captured no %s marble to place", t.Color)
+	}
+	free := p.free() &^ bit(t.At)
+	switch {
+	case free == 0 && t.Remove != NoCell:
+		return bad(RuleRingNotFree, "ring %s is not free: no ring can be removed after this placement", b.Label(t.Remove))
+	case free == 0:
+		return nil
+	case t.Remove == NoCell:
+		return bad(RuleRemovalRequired, "a free ring must be removed: %s", strings.Join(b.labelsOf(free), ", "))
+	case t.Remove == t.At:
+		return bad(RuleRemoveOwnRing, "ring %s holds the marble just placed", b.Label(t.At))
+	case p.rings&bit(t.Remove) == 0:
+		return bad(RuleRingNotFree, "there is no ring at %s to remove", b.Label(t.Remove))
+	case p.occ()&bit(t.Remove) != 0:
+		return bad(RuleRingNotFree, "ring %s is not free: it holds a marble", b.Label(t.Remove))
+	case free&bit(t.Remove) == 0:
+		return bad(RuleRingNotFree, "ring %s is not free: no two adjacent sides are open", b.Label(t.Remove))
+	}
+	return nil
+}
+
+// checkCapture checks a capture: every jump over a marble onto a vacant
+// ring, and the chain continued while it can.
+func (p Position) checkCapture(t Turn, quiet bool) error {
+	bad := func(rule Rule, format string, args ...any) error {
+		return p.illegal(t, quiet, rule, format, args...)
+	}
+	b := p.b
+	valid := func(c Cell) bool { return c >= 0 && int(c) < b.n }
+	if t.n < 2 {
+		return bad(RuleMalformed, "a capture needs at least one jump")
+	}
+	for i := 0; i < int(t.n); i++ {
+		if !valid(t.path[i]) {
+			return bad(RuleMalformed, "not a capture on this board")
+		}
+	}
+	occ := p.occ()
+	start := t.path[0]
+	if occ&bit(start) == 0 {
+		return bad(RuleJumperMissing, "there is no marble at %s to jump with", b.Label(start))
+	}
+	for i := 0; i+1 < int(t.n); i++ {
+		from, to := t.path[i], t.path[i+1]
+		mid := b.Between(from, to)
+		switch {
+		case mid == NoCell:
+			return bad(RuleNotAJump, "%s to %s is not a jump: a jump goes over one adjacent ring in a straight line", b.Label(from), b.Label(to))
+		case occ&bit(mid) == 0:
+			return bad(RuleNotAJump, "%s to %s jumps over %s, which holds no marble", b.Label(from), b.Label(to), b.Label(mid))
+		case p.rings&bit(to) == 0:
+			return bad(RuleNotAJump, "%s to %s lands where there is no ring", b.Label(from), b.Label(to))
+		case occ&bit(to) != 0:
+			return bad(RuleNotAJump, "%s to %s lands on a ring that holds a marble", b.Label(from), b.Label(to))
+		}
+		occ = occ&^(bit(from)|bit(mid)) | bit(to)
+	}
+	end := t.path[t.n-1]
+	if d := p.jumpDir(occ, end); d >= 0 {
+		return bad(RuleChainIncomplete, "the chain must continue: %s can jump %s", b.Label(end), b.Label(b.jumpMid[end][d]))
+	}
+	return nil
 }
 
 func poolWords(pool [3]int8) string {

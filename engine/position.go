@@ -35,17 +35,6 @@ func (c Content) Marble() (Color, bool) {
 	return 0, false
 }
 
-// Reason says why a game ended.
-type Reason string
-
-// The reasons a game ends on the board.
-const (
-	ReasonCaptures   Reason = "captures"   // a winning set of captures
-	ReasonFullBoard  Reason = "full-board" // the last vacant ring was filled
-	ReasonRepetition Reason = "repetition" // third occurrence of a position
-	ReasonNoMoves    Reason = "no-moves"   // neither player can move
-)
-
 // Result is the state of a game: over or not, and who won.
 type Result struct {
 	Over   bool

@@ -3,6 +3,9 @@
 // one character per cell in board order ('.' no ring, 'o' vacant ring, 'w',
 // 'g', 'b' a marble, '?' unreadable). Times never decrease. The format is a
 // contract (docs/CONTRACTS.md, section 2).
+//
+// It imports only the standard library.
+// Layer: game. May import: base, game.
 package framelog
 
 import (

@@ -7,6 +7,8 @@
 // (proxy.go). docs/HALL.md says how to run a hall and a larger event;
 // firmware-config/mosquitto/ and firmware-config/nginx/ have examples
 // written by this package.
+//
+// Layer: services. May import: base, game, services.
 package hall
 
 import (

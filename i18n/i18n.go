@@ -13,6 +13,9 @@
 //
 // Wire formats stay English: the referee's status, need and reason
 // fields, MQTT payloads and records never pass through this package.
+//
+// It imports only the standard library.
+// Layer: base. May import: base.
 package i18n
 
 import (

@@ -35,6 +35,7 @@ var screen = map[string]Entry{
 	// Standing warnings, shown with the faults.
 	"warn.no-journal":      {"NO JOURNAL", "KEIN JOURNAL", "PAS DE JOURNAL", "BRAK DZIENNIKA", "НЕТ ЖУРНАЛА", "SENZA REGISTRO", "GEEN JOURNAAL", "SIN REGISTRO"},
 	"warn.journal-damaged": {"BAD JOURNAL", "JOURNAL DEFEKT", "JOURNAL ABÎMÉ", "BŁĄD DZIENNIKA", "СБОЙ ЖУРНАЛА", "REGISTRO GUASTO", "JOURNAAL DEFECT", "REGISTRO DAÑADO"},
+	"warn.journal-write":   {"JOURNAL UNSAVED", "JOURNAL-FEHLER", "ÉCHEC JOURNAL", "BŁĄD ZAPISU", "ОШИБКА ЗАПИСИ", "ERRORE REGISTRO", "JOURNAAL-FOUT", "FALLO REGISTRO"},
 	// Notices from the buttons, in place of the status line.
 	"notice.confirm-new-game": {"Confirm: new game?", "Neues Spiel: OK?", "OK pour rejouer", "Potwierdź nową grę", "Новая игра: ОК?", "Nuova partita: OK?", "Nieuwe partij: OK?", "¿Nueva partida? OK"},
 	"notice.which-colour":     {"%s %s? Confirm", "%s %s? OK", "%s %s ? OK", "%s %s? OK", "%s %s? ОК", "%s %s? OK", "%s %s? OK", "¿%s %s? OK"},

@@ -27,12 +27,12 @@ func twoGames(t *testing.T, path string) []string {
 			t.Fatal(err)
 		}
 	}
-	must(j.NewGame(1, 0, "37", 0, "casual", [2]string{"old", "game"}))
-	must(j.Turn(2, 10, "WD4-A1", false))
-	must(j.Turn(3, 20, "GF2-G4", false))
-	must(j.NewGame(4, 30, "37", 0, "casual", [2]string{"ann", "bob"}))
+	must(j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "casual", Players: [2]string{"old", "game"}}))
+	must(j.Append(Turn{Seq: 2, T: 10, Notation: "WD4-A1", Missed: false}))
+	must(j.Append(Turn{Seq: 3, T: 20, Notation: "GF2-G4", Missed: false}))
+	must(j.Append(NewGame{Seq: 4, T: 30, Variant: "37", First: 0, Mode: "casual", Players: [2]string{"ann", "bob"}}))
 	for i, turn := range []string{"WD4-A1", "GF2-G4", "BB3-A4", "WC3-G1"} {
-		must(j.Turn(uint64(5+i), int64(40+10*i), turn, false))
+		must(j.Append(Turn{Seq: uint64(5 + i), T: int64(40 + 10*i), Notation: turn, Missed: false}))
 	}
 	j.Close()
 	data, _ := os.ReadFile(path)
@@ -146,6 +146,7 @@ func TestCompactsWhileRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.CompactAt = 8 << 10
+	m := &model{j: j}
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -155,17 +156,17 @@ func TestCompactsWhileRunning(t *testing.T) {
 	ck := func(a, b int64, run int, turn int64) *Clock {
 		return &Clock{Remaining: [2]int64{a, b}, Running: run, Flag: -1, TurnMS: turn}
 	}
-	must(j.NewTimedGame(1, 0, "37", 1, "tournament", [2]string{"ann", "bob"}, "fischer:1m+5s", ck(60000, 60000, 0, 0)))
-	must(j.TimedTurn(2, 3000, "WD4-A1", false, ck(62000, 60000, 1, 3000)))
-	must(j.TimedTurn(3, 7000, "GE4-G4", false, ck(62000, 61000, 0, 4000)))
-	must(j.TimedTakeback(4, 7500, 1, ck(62000, 60000, 1, 0)))
-	must(j.TimedTurn(5, 8000, "GE4-G4", false, ck(62000, 61000, 0, 4000)))
-	must(j.TimedTurn(6, 9000, "BA4-A3", true, ck(66000, 61000, 1, 1000)))
-	must(j.TakebackRequest(6, 9600, &Request{Turn: 3, By: 1}))
+	must(m.add(NewGame{Seq: 1, T: 0, Variant: "37", First: 1, Mode: "tournament", Players: [2]string{"ann", "bob"}, Control: "fischer:1m+5s", Clock: ck(60000, 60000, 0, 0)}))
+	must(m.add(Turn{Seq: 2, T: 3000, Notation: "WD4-A1", Missed: false, Clock: ck(62000, 60000, 1, 3000)}))
+	must(m.add(Turn{Seq: 3, T: 7000, Notation: "GE4-G4", Missed: false, Clock: ck(62000, 61000, 0, 4000)}))
+	must(m.add(Takeback{Seq: 4, T: 7500, N: 1, Clock: ck(62000, 60000, 1, 0)}))
+	must(m.add(Turn{Seq: 5, T: 8000, Notation: "GE4-G4", Missed: false, Clock: ck(62000, 61000, 0, 4000)}))
+	must(m.add(Turn{Seq: 6, T: 9000, Notation: "BA4-A3", Missed: true, Clock: ck(66000, 61000, 1, 1000)}))
+	must(m.add(TakebackRequest{Seq: 6, T: 9600, Request: &Request{Turn: 3, By: 1}}))
 	maxSize := int64(0)
 	for i := 0; i < 300; i++ {
-		must(j.Arbiter(6+uint64(i), int64(10000+i), "set-players", fmt.Sprint("c", i), json.RawMessage(`{"players":["x","y"]}`)))
-		must(j.Players(7+uint64(i), int64(10000+i), [2]string{"ann", fmt.Sprint("bob-", i)}))
+		must(m.add(Arbiter{Seq: 6 + uint64(i), T: int64(10000 + i), Command: "set-players", ID: fmt.Sprint("c", i), Fields: json.RawMessage(`{"players":["x","y"]}`)}))
+		must(m.add(Players{Seq: 7 + uint64(i), T: int64(10000 + i), Players: [2]string{"ann", fmt.Sprint("bob-", i)}}))
 		fi, _ := os.Stat(path)
 		maxSize = max(maxSize, fi.Size())
 	}
@@ -175,7 +176,7 @@ func TestCompactsWhileRunning(t *testing.T) {
 	if maxSize > 2*j.CompactAt {
 		t.Errorf("the file reached %d bytes; want it kept near %d", maxSize, j.CompactAt)
 	}
-	want := j.Game()
+	want := m.g
 	j.Close()
 	j2, got, err := Open(path)
 	if err != nil {
@@ -198,9 +199,9 @@ func TestCompactsWhileRunning(t *testing.T) {
 func BenchmarkOpenAfterFlood(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "j")
 	j, _, _ := Open(path)
-	j.NewGame(1, 0, "37", 0, "casual", [2]string{"ann", "bob"})
+	j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "casual", Players: [2]string{"ann", "bob"}})
 	for i := 0; i < 5000; i++ {
-		j.Players(uint64(2+i), int64(i), [2]string{"ann", fmt.Sprint("bob-", i)})
+		j.Append(Players{Seq: uint64(2 + i), T: int64(i), Players: [2]string{"ann", fmt.Sprint("bob-", i)}})
 	}
 	j.Close()
 	b.ResetTimer()
@@ -227,18 +228,19 @@ func TestSnapshotReplaysRandomGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		j.CompactAt = 1 // compact after every entry
+		m := &model{j: j}
 		seq, ms := uint64(1), int64(0)
 		variant := []string{"37", "48", "61", "37b"}[rng.IntN(4)]
 		clk := func() *Clock {
 			return &Clock{Remaining: [2]int64{rng.Int64N(600000), rng.Int64N(600000)}, Running: rng.IntN(3) - 1, Flag: -1, Used: [2]int64{rng.Int64N(9000), 0}, TurnMS: rng.Int64N(9000)}
 		}
-		if err := j.NewTimedGame(seq, ms, variant, rng.IntN(2), "tournament", [2]string{"a", "b"}, "fischer:10m+5s", clk()); err != nil {
+		if err := m.add(NewGame{Seq: seq, T: ms, Variant: variant, First: rng.IntN(2), Mode: "tournament", Players: [2]string{"a", "b"}, Control: "fischer:10m+5s", Clock: clk()}); err != nil {
 			t.Fatal(err)
 		}
 		for step := 0; step < 40; step++ {
 			seq++
 			ms += rng.Int64N(5000)
-			g := j.Game()
+			g := m.g
 			var err error
 			switch r := rng.IntN(10); {
 			case r < 6 && g.End == nil:
@@ -247,24 +249,24 @@ func TestSnapshotReplaysRandomGames(t *testing.T) {
 					continue
 				}
 				tn := turns[rng.IntN(len(turns))]
-				err = j.TimedTurn(seq, ms, engine.FormatTurn(g.Game.Position().Board(), tn), false, clk())
+				err = m.add(Turn{Seq: seq, T: ms, Notation: engine.FormatTurn(g.Game.Position().Board(), tn), Missed: false, Clock: clk()})
 			case r == 6 && g.End == nil && g.Game.Len() > 0:
-				err = j.TimedTakeback(seq, ms, 1+rng.IntN(g.Game.Len()), clk())
+				err = m.add(Takeback{Seq: seq, T: ms, N: 1 + rng.IntN(g.Game.Len()), Clock: clk()})
 			case r == 7:
-				err = j.Players(seq, ms, [2]string{fmt.Sprint("p", rng.IntN(99)), "q"})
+				err = m.add(Players{Seq: seq, T: ms, Players: [2]string{fmt.Sprint("p", rng.IntN(99)), "q"}})
 			case r == 8:
-				err = j.Clock(seq, ms, *clk())
+				err = m.add(ClockEvent{Seq: seq, T: ms, Clock: *clk()})
 			case r == 9 && g.End == nil && g.Game.Len() > 0 && rng.IntN(4) == 0:
-				err = j.TakebackRequest(seq, ms, &Request{Turn: g.Game.Len(), By: rng.IntN(2)})
+				err = m.add(TakebackRequest{Seq: seq, T: ms, Request: &Request{Turn: g.Game.Len(), By: rng.IntN(2)}})
 			}
 			if err != nil {
 				t.Fatalf("game %d step %d: %v", game, step, err)
 			}
-			if snapshot(j.Game()) == nil {
+			if snapshot(m.g) == nil {
 				t.Fatalf("game %d step %d: the snapshot does not replay to the game", game, step)
 			}
 		}
-		want := j.Game()
+		want := m.g
 		n := j.Compactions
 		j.Close()
 		if n == 0 {
@@ -279,4 +281,48 @@ func TestSnapshotReplaysRandomGames(t *testing.T) {
 		}
 		j2.Close()
 	}
+}
+
+// model appends to a journal and replays each entry apart from it: the
+// game the journal's file must hold.
+type model struct {
+	j *Journal
+	g *Game
+}
+
+func (m *model) add(e Entry) error {
+	if err := m.j.Append(e); err != nil {
+		return err
+	}
+	g, err := apply(m.g, e.Line())
+	if err != nil {
+		return fmt.Errorf("the test's entry %+v does not fit its game: %w", e.Line(), err)
+	}
+	m.g = g
+	return nil
+}
+
+// BenchmarkAppendFlood: one set-players entry (the arbiter's command and
+// the names) appended and synced, compactions included: the cost of a
+// flood of commands.
+func BenchmarkAppendFlood(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "j")
+	j, _, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	j.CompactAt = 64 << 10
+	if err := j.Append(NewGame{Seq: 1, Variant: "37", Mode: "casual"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		seq := uint64(2 + i)
+		j.Append(Arbiter{Seq: seq - 1, T: int64(i), Command: "set-players", ID: "c", Fields: json.RawMessage(`{"players":["ann","bob"]}`)})
+		if err := j.Append(Players{Seq: seq, T: int64(i), Players: [2]string{"ann", fmt.Sprint("bob-", i)}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(j.Compactions), "compactions")
 }

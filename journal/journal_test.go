@@ -21,15 +21,20 @@ func TestJournalResumes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(j.NewGame(1, 0, "37", 1, "tournament", [2]string{"ann", "bob"}))
-	must(j.Turn(2, 100, "WD4-A1", false))
-	must(j.Turn(3, 200, "GE4-G4", false))
-	must(j.Turn(4, 300, "BA4-A3", true)) // over D4/E4's capture
-	must(j.Takeback(5, 400, 1))
-	must(j.Players(6, 500, [2]string{"ann", "cat"}))
-	if err := j.Turn(7, 600, "WD5-A2", false); err == nil || !strings.Contains(err.Error(), "capture is compulsory") {
-		t.Fatalf("an illegal turn was journalled: %v", err)
+	must(j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 1, Mode: "tournament", Players: [2]string{"ann", "bob"}}))
+	must(j.Append(Turn{Seq: 2, T: 100, Notation: "WD4-A1", Missed: false}))
+	must(j.Append(Turn{Seq: 3, T: 200, Notation: "GE4-G4", Missed: false}))
+	must(j.Append(Turn{Seq: 4, T: 300, Notation: "BA4-A3", Missed: true})) // over D4/E4's capture
+	must(j.Append(Takeback{Seq: 5, T: 400, N: 1}))
+	must(j.Append(Players{Seq: 6, T: 500, Players: [2]string{"ann", "cat"}}))
+	// An entry wrong on its own is refused and not kept.
+	if err := j.Append(Turn{Seq: 7, T: 600}); err == nil {
+		t.Fatal("a turn without notation was journalled")
 	}
+	// Whether a turn fits the game is the controller's to know (it owns
+	// the game); one that does not, if a bug wrote it, is damage at Open
+	// and never part of the game.
+	must(j.Append(Turn{Seq: 7, T: 600, Notation: "WD5-A2", Missed: false}))
 	must(j.Close())
 
 	j, g, err = Open(path)
@@ -37,6 +42,9 @@ func TestJournalResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
+	if d := j.Damage(); d == nil || d.Line != 7 || !strings.Contains(d.Reason, "capture is compulsory") || d.Turns != 2 {
+		t.Errorf("damage %+v; want the illegal turn at line 7, 2 turns resumed", d)
+	}
 	if g.Variant != "37" || g.Mode != "tournament" || g.Players != [2]string{"ann", "cat"} || g.Seq != 6 || g.T != 500 {
 		t.Errorf("resumed %+v", g)
 	}
@@ -52,8 +60,8 @@ func TestJournalResumes(t *testing.T) {
 func TestTornLastLineIsDropped(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j")
 	j, _, _ := Open(path)
-	j.NewGame(1, 0, "37", 0, "casual", [2]string{})
-	j.Turn(2, 10, "WD4-A1", false)
+	j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "casual", Players: [2]string{}})
+	j.Append(Turn{Seq: 2, T: 10, Notation: "WD4-A1", Missed: false})
 	j.Close()
 	// A crash in the middle of writing the next entry.
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -67,7 +75,7 @@ func TestTornLastLineIsDropped(t *testing.T) {
 		t.Errorf("after a torn line: %d turns, seq %d", g.Game.Len(), g.Seq)
 	}
 	// The journal goes on cleanly after it.
-	if err := j.Turn(3, 30, "GE4-G4", false); err != nil {
+	if err := j.Append(Turn{Seq: 3, T: 30, Notation: "GE4-G4", Missed: false}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
@@ -80,9 +88,9 @@ func TestTornLastLineIsDropped(t *testing.T) {
 func TestOpenCompactsToTheCurrentGame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j")
 	j, _, _ := Open(path)
-	j.NewGame(1, 0, "37", 0, "casual", [2]string{})
-	j.Turn(2, 10, "WD4-A1", false)
-	j.NewGame(3, 20, "48", 0, "casual", [2]string{})
+	j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "casual", Players: [2]string{}})
+	j.Append(Turn{Seq: 2, T: 10, Notation: "WD4-A1", Missed: false})
+	j.Append(NewGame{Seq: 3, T: 20, Variant: "48", First: 0, Mode: "casual", Players: [2]string{}})
 	j.Close()
 	_, g, err := Open(path)
 	if err != nil || g.Variant != "48" || g.Game.Len() != 0 || g.Seq != 3 {
@@ -135,10 +143,10 @@ func TestBadJournal(t *testing.T) {
 func TestChecksumCatchesValidLookingCorruption(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j")
 	j, _, _ := Open(path)
-	j.NewGame(1, 0, "37", 0, "casual", [2]string{})
+	j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "casual", Players: [2]string{}})
 	turns := []string{"WD4-A1", "GF2-G4", "BB3-A4", "WC3-G1"}
 	for i, turn := range turns {
-		if err := j.Turn(uint64(i+2), int64(10*i), turn, false); err != nil {
+		if err := j.Append(Turn{Seq: uint64(i + 2), T: int64(10 * i), Notation: turn, Missed: false}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -167,7 +175,7 @@ func TestChecksumCatchesValidLookingCorruption(t *testing.T) {
 		t.Errorf(".damaged holds %q; want the damaged line and the ones after", moved)
 	}
 	// The journal goes on from the good prefix.
-	if err := j.Turn(3, 50, "GF2-G4", false); err != nil {
+	if err := j.Append(Turn{Seq: 3, T: 50, Notation: "GF2-G4", Missed: false}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -199,21 +207,24 @@ func TestTakebackRequestEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { j.Close() }()
-	if err := j.NewGame(1, 0, "37", 0, "tournament", [2]string{}); err != nil {
+	if err := j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "tournament", Players: [2]string{}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.TakebackRequest(1, 5, &Request{Turn: 1, By: 1}); err == nil {
-		t.Error("a request with no turn played was written")
+	if g, _, _ := Read(path); checkRequest(g, &Request{Turn: 1, By: 1}) == nil {
+		t.Error("a request with no turn played would replay")
 	}
-	if err := j.Turn(2, 10, "WD4-A1", false); err != nil {
+	if err := j.Append(Turn{Seq: 2, T: 10, Notation: "WD4-A1", Missed: false}); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []Request{{Turn: 2, By: 1}, {Turn: 1, By: 2}, {Turn: 0, By: 0}} {
-		if err := j.TakebackRequest(2, 20, &bad); err == nil {
+	for _, bad := range []Request{{Turn: 1, By: 2}, {Turn: 0, By: 0}} {
+		if err := j.Append(TakebackRequest{Seq: 2, T: 20, Request: &bad}); err == nil {
 			t.Errorf("request %+v written", bad)
 		}
 	}
-	if err := j.TakebackRequest(2, 20, &Request{Turn: 1, By: 1}); err != nil {
+	if g, _, _ := Read(path); checkRequest(g, &Request{Turn: 2, By: 1}) == nil {
+		t.Error("a request for turn 2 of 1 would replay")
+	}
+	if err := j.Append(TakebackRequest{Seq: 2, T: 20, Request: &Request{Turn: 1, By: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	reopen := func() *Game {
@@ -229,14 +240,14 @@ func TestTakebackRequestEntries(t *testing.T) {
 	if g := reopen(); g.Request == nil || *g.Request != (Request{Turn: 1, By: 1}) || g.Seq != 2 {
 		t.Fatalf("reopened: request %+v, seq %d", g.Request, g.Seq)
 	}
-	if err := j.TakebackRequest(2, 30, nil); err != nil {
+	if err := j.Append(TakebackRequest{Seq: 2, T: 30, Request: nil}); err != nil {
 		t.Fatal(err)
 	}
 	if g := reopen(); g.Request != nil {
 		t.Fatalf("a refused request came back: %+v", g.Request)
 	}
-	j.TakebackRequest(2, 40, &Request{Turn: 1, By: 1})
-	if err := j.Turn(3, 50, "GC3-A2", false); err != nil {
+	j.Append(TakebackRequest{Seq: 2, T: 40, Request: &Request{Turn: 1, By: 1}})
+	if err := j.Append(Turn{Seq: 3, T: 50, Notation: "GC3-A2", Missed: false}); err != nil {
 		t.Fatal(err)
 	}
 	if g := reopen(); g.Request != nil || g.Game.Len() != 2 {
@@ -258,35 +269,43 @@ func TestQuestionAndAnswerEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(j.NewGame(1, 0, "37", 0, "casual", [2]string{"a", "b"}))
-	must(j.Turn(2, 10, "WD4-A1", false))
-	must(j.Turn(3, 10, "GF2-G4", false))
-	must(j.Question(3, 10, QA{ID: 1, Turn: 1, About: "turns", Options: []string{"WD4-A1 GF2-G4", "GF2-G4 WD4-A1"}}))
-	must(j.Answer(3, 20, QA{ID: 1, Option: 0, Turns: []int{1, 2}}))
-	if a := j.Game().Answered; len(a) != 2 || a[1] != 2 {
+	must(j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "casual", Players: [2]string{"a", "b"}}))
+	must(j.Append(Turn{Seq: 2, T: 10, Notation: "WD4-A1", Missed: false}))
+	must(j.Append(Turn{Seq: 3, T: 10, Notation: "GF2-G4", Missed: false}))
+	must(j.Append(Question{Seq: 3, T: 10, QA: QA{ID: 1, Turn: 1, About: "turns", Options: []string{"WD4-A1 GF2-G4", "GF2-G4 WD4-A1"}}}))
+	must(j.Append(Answer{Seq: 3, T: 20, QA: QA{ID: 1, Option: 0, Turns: []int{1, 2}}}))
+	answered := func() []int {
+		t.Helper()
+		g, d, err := Read(path)
+		if err != nil || d != nil {
+			t.Fatalf("Read = %v, %v", d, err)
+		}
+		return g.Answered
+	}
+	if a := answered(); len(a) != 2 || a[1] != 2 {
 		t.Fatalf("answered %v; want [1 2]", a)
 	}
-	if err := j.Answer(3, 20, QA{ID: 2, Turns: []int{3}}); err == nil {
-		t.Error("an answer for turn 3 of 2 was written")
+	if g, _, _ := Read(path); checkQAFits(g, &QA{ID: 2, Turns: []int{3}}) == nil {
+		t.Error("an answer for turn 3 of 2 would replay")
 	}
-	if err := j.Question(3, 20, QA{ID: 3, Options: make([]string, 17)}); err == nil {
+	if err := j.Append(Question{Seq: 3, T: 20, QA: QA{ID: 3, Options: make([]string, 17)}}); err == nil {
 		t.Error("a question of 17 options was written")
 	}
-	must(j.Takeback(4, 30, 1))
-	if a := j.Game().Answered; len(a) != 1 {
+	must(j.Append(Takeback{Seq: 4, T: 30, N: 1}))
+	if a := answered(); len(a) != 1 {
 		t.Fatalf("after a take-back answered %v; want [1]", a)
 	}
 	j.compact()
-	if a := j.Game().Answered; len(a) != 1 || a[0] != 1 || j.Compactions != 1 {
+	if a := answered(); len(a) != 1 || a[0] != 1 || j.Compactions != 1 {
 		t.Fatalf("after compaction: answered %v, %d compactions", a, j.Compactions)
 	}
 	must(j.Close())
-	j, _, err = Open(path)
+	j, g, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	if g := j.Game(); g.Game.Len() != 1 || len(g.Answered) != 1 {
+	if g.Game.Len() != 1 || len(g.Answered) != 1 {
 		t.Errorf("reopened: %d turns, answered %v", g.Game.Len(), g.Answered)
 	}
 }
@@ -307,14 +326,22 @@ func TestNamingSurvives(t *testing.T) {
 		}
 	}
 	str := func(s string) *string { return &s }
-	must(j.NewGame(1, 0, "37", 0, "tournament", [2]string{"ann", "bob"}))
-	if n := j.Game().Naming; n.Event != nil || n.Round != nil {
+	must(j.Append(NewGame{Seq: 1, T: 0, Variant: "37", First: 0, Mode: "tournament", Players: [2]string{"ann", "bob"}}))
+	naming := func() Naming {
+		t.Helper()
+		g, _, err := Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.Naming
+	}
+	if n := naming(); n.Event != nil || n.Round != nil {
 		t.Fatalf("a new journal names %v %v", n.Event, n.Round)
 	}
-	must(j.NamePlayers(2, 10, [2]string{"ann", "bob"}, Naming{Event: str("Open"), Round: str("1")}))
-	must(j.NamePlayers(3, 20, [2]string{"ann", "cat"}, Naming{Round: str("2")}))
-	must(j.NewNamedGame(4, 30, "37", 0, "tournament", [2]string{"ann", "cat"}, j.Game().Naming, "none", nil, nil))
-	must(j.Turn(5, 40, "WD4-A1", false))
+	must(j.Append(Players{Seq: 2, T: 10, Players: [2]string{"ann", "bob"}, Naming: Naming{Event: str("Open"), Round: str("1")}}))
+	must(j.Append(Players{Seq: 3, T: 20, Players: [2]string{"ann", "cat"}, Naming: Naming{Round: str("2")}}))
+	must(j.Append(NewGame{Seq: 4, T: 30, Variant: "37", First: 0, Mode: "tournament", Players: [2]string{"ann", "cat"}, Naming: naming(), Control: "none", Clock: nil, Engine: nil}))
+	must(j.Append(Turn{Seq: 5, T: 40, Notation: "WD4-A1", Missed: false}))
 	must(j.Close())
 	for range 2 { // reopened, then reopened after that compaction
 		j, g, err := Open(path)

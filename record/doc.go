@@ -84,4 +84,7 @@
 //   - clock, optional, is the time control (none, sudden:DUR or
 //     fischer:DUR+INC) and one entry per turn: the time the mover used and
 //     both players' times after it (null without a time control).
+//
+// Of this module it imports only engine.
+// Layer: game. May import: base, game.
 package record

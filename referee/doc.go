@@ -79,4 +79,6 @@
 // Events marshal to the JSON lines of the contract in docs/CONTRACTS.md
 // (section 4): {"t": …, "event": "move", …}. The rules they apply, the
 // modes included, are docs/RULES.md.
+//
+// Layer: game. May import: base, game.
 package referee

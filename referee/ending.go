@@ -1,21 +1,26 @@
 package referee
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/zertzboard/zertzboard/engine"
+)
 
 // Ending is how a game ended off the board: by time, resignation,
 // adjudication or a draw the arbiter declared.
 type Ending struct {
-	Winner *int   // nil for a draw
-	Reason string // time, resignation, adjudication or draw
-	Note   string // the arbiter's note, may be ""
+	Winner *int          // nil for a draw
+	Reason engine.Reason // time, resignation, adjudication or draw
+	Note   string        // the arbiter's note, may be ""
 }
 
-// The reasons a game ends off the board.
+// The reasons a game ends off the board (engine.Reason's off-board
+// words, by the names the referee has always used).
 const (
-	EndTime         = "time"
-	EndResignation  = "resignation"
-	EndAdjudication = "adjudication"
-	EndDraw         = "draw"
+	EndTime         = engine.ReasonTime
+	EndResignation  = engine.ReasonResignation
+	EndAdjudication = engine.ReasonAdjudication
+	EndDraw         = engine.ReasonDraw
 )
 
 // End ends the game off the board: the referee takes no more turns, and
@@ -25,9 +30,7 @@ func (r *Referee) End(t int64, e Ending) ([]Event, error) {
 	if r.ended != nil || r.game.Position().Result().Over {
 		return nil, fmt.Errorf("referee: the game is already over")
 	}
-	switch e.Reason {
-	case EndTime, EndResignation, EndAdjudication, EndDraw:
-	default:
+	if !e.Reason.OffBoard() {
 		return nil, fmt.Errorf("referee: %q is not a way a game ends off the board", e.Reason)
 	}
 	if w := e.Winner; w != nil {
@@ -62,7 +65,7 @@ func (r *Referee) Over() bool { return r.ended != nil || r.game.Position().Resul
 func (r *Referee) endedStatus() Message {
 	e := r.ended
 	if e.Winner != nil {
-		return Msg("guide.over-win", player(*e.Winner), Msg("result."+e.Reason))
+		return Msg("guide.over-win", player(*e.Winner), Msg("result."+e.Reason.String()))
 	}
-	return Msg("guide.over-draw", Msg("result."+e.Reason))
+	return Msg("guide.over-draw", Msg("result."+e.Reason.String()))
 }

@@ -134,9 +134,9 @@ type TakebackDemand struct {
 
 // GameOver: the game ended. Winner is 0 or 1, or null for a draw.
 type GameOver struct {
-	Winner *int   `json:"winner"`
-	Reason string `json:"reason"`
-	Note   string `json:"note,omitempty"` // an arbiter's note on a game ended off the board
+	Winner *int          `json:"winner"`
+	Reason engine.Reason `json:"reason"`
+	Note   string        `json:"note,omitempty"` // an arbiter's note on a game ended off the board
 }
 
 // SetUp: after a finished game, the players cleared the board and set it

@@ -23,7 +23,7 @@ func FuzzReferee(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mode := Mode(data[1] % 2)
+		mode := []Mode{Casual, Tournament}[data[1]%2]
 		r, err := New(Config{Board: p.Board(), Rules: p.Rules(), Mode: mode, Game: engine.NewGame(p)})
 		if err != nil {
 			t.Fatal(err)

@@ -17,70 +17,15 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	r.lostBefore, r.lost = r.lost, 0 // flagIllegal counts on
 	p := r.game.Position()
 	exp := r.Expected()
-	for c := 0; c < len(exp); c++ {
-		switch {
-		case exp[c] != 'o':
-			r.seen[c] = 0 // the official board accounts for this cell
-		case isMarble(obs[c]):
-			r.seen[c] = obs[c]
-		case obs[c] == 'o':
-			r.seen[c] = 0 // the marble seen there was lifted again
-		}
-	}
+	r.noteSeen(obs, exp)
 	clearing := r.cl.set
 	r.cl.off(obs) // claimed rings seen off are off for good
 	d := r.cl.diff(obs, exp)
 	if p.Result().Over || r.ended != nil {
-		// The board shows the result until the players clear it and set
-		// it up again; then a new game may begin.
-		if strings.Trim(obs, ".") == "" {
-			r.cleared = true
-			return nil
-		}
-		if r.cleared && obs == engine.NewPosition(r.b, r.cfg.Rules, 0).Cells() {
-			r.cleared = false
-			return []Event{{t, SetUp{}}}
-		}
-		if r.endInferred && r.ended == nil {
-			// The end was inferred, never seen turn by turn: the pieces
-			// put back are a take-back before they are a clearing.
-			if k, ok := r.matchTakeback(obs); ok {
-				return r.takeback(t, k)
-			}
-		}
-		if d == 0 || r.ended != nil {
-			// The claimed rings are coming off, or the game ended off the
-			// board (time, resignation...): no turn or take-back counts.
-			return nil
-		}
-		if k, ok := r.matchTakeback(obs); ok {
-			return r.takeback(t, k)
-		}
-		// A marble set down after the end: if the end was inferred
-		// wrongly, the game goes on; follow it.
-		for c := 0; c < len(exp); c++ {
-			if isMarble(obs[c]) && obs[c] != exp[c] {
-				ev, _ := r.track(t, obs)
-				return ev
-			}
-		}
-		return nil // the board is being cleared after the game
+		return r.inferAfterEnd(t, obs, exp, d)
 	}
 	if d == 0 {
-		r.hyps = nil
-		var ev []Event
-		if r.illegal {
-			r.illegal = false
-			ev = append(ev, Event{t, Restored{Player: p.ToMove()}})
-		}
-		if !r.demand {
-			r.guide = r.idleGuidance()
-		}
-		if r.cl.set != 0 && obs != exp && (r.cl.set != clearing || len(ev) > 0) {
-			cs := cellsOf(r.cl.set)
-			ev = append(ev, Event{t, Pending{Player: p.ToMove(), Need: "take off the claimed rings " + strings.Join(r.labels(cs), ", "), Cells: r.labels(cs)}})
-		}
-		return ev
+		return r.inferAtRest(t, obs, exp, clearing)
 	}
 	if ev, ok := r.matchRedo(t, obs); ok {
 		return ev
@@ -134,6 +79,92 @@ func (r *Referee) infer(t int64, obs string) []Event {
 	if pl.pending {
 		return append(pl.events, r.pendingEvent(t, pl.need, pl.cells, pl.hints)...)
 	}
+	return r.inferUnexplained(t, obs, exp, d, pl)
+}
+
+// noteSeen remembers, for each ring the official board leaves vacant,
+// the marble obs shows on it, and forgets it once the marble is lifted
+// or the official board accounts for the cell.
+func (r *Referee) noteSeen(obs, exp string) {
+	for c := 0; c < len(exp); c++ {
+		switch {
+		case exp[c] != 'o':
+			r.seen[c] = 0 // the official board accounts for this cell
+		case isMarble(obs[c]):
+			r.seen[c] = obs[c]
+		case obs[c] == 'o':
+			r.seen[c] = 0 // the marble seen there was lifted again
+		}
+	}
+}
+
+// inferAfterEnd reads a settled board once the game is over: the board
+// cleared and set up again for a new game, a take-back, the claimed rings
+// coming off, or a marble set down that shows the end was inferred
+// wrongly.
+func (r *Referee) inferAfterEnd(t int64, obs, exp string, d uint64) []Event {
+	// The board shows the result until the players clear it and set
+	// it up again; then a new game may begin.
+	if strings.Trim(obs, ".") == "" {
+		r.cleared = true
+		return nil
+	}
+	if r.cleared && obs == engine.NewPosition(r.b, r.cfg.Rules, 0).Cells() {
+		r.cleared = false
+		return []Event{{t, SetUp{}}}
+	}
+	if r.endInferred && r.ended == nil {
+		// The end was inferred, never seen turn by turn: the pieces
+		// put back are a take-back before they are a clearing.
+		if k, ok := r.matchTakeback(obs); ok {
+			return r.takeback(t, k)
+		}
+	}
+	if d == 0 || r.ended != nil {
+		// The claimed rings are coming off, or the game ended off the
+		// board (time, resignation...): no turn or take-back counts.
+		return nil
+	}
+	if k, ok := r.matchTakeback(obs); ok {
+		return r.takeback(t, k)
+	}
+	// A marble set down after the end: if the end was inferred
+	// wrongly, the game goes on; follow it.
+	for c := 0; c < len(exp); c++ {
+		if isMarble(obs[c]) && obs[c] != exp[c] {
+			ev, _ := r.track(t, obs)
+			return ev
+		}
+	}
+	return nil // the board is being cleared after the game
+}
+
+// inferAtRest reads a settled board that shows the official position
+// (claimed rings aside): an illegal board put right, and the claimed
+// rings still to take off.
+func (r *Referee) inferAtRest(t int64, obs, exp string, clearing uint64) []Event {
+	p := r.game.Position()
+	r.hyps = nil
+	var ev []Event
+	if r.illegal {
+		r.illegal = false
+		ev = append(ev, Event{t, Restored{Player: p.ToMove()}})
+	}
+	if !r.demand {
+		r.guide = r.idleGuidance()
+	}
+	if r.cl.set != 0 && obs != exp && (r.cl.set != clearing || len(ev) > 0) {
+		cs := cellsOf(r.cl.set)
+		ev = append(ev, Event{t, Pending{Player: p.ToMove(), Need: "take off the claimed rings " + strings.Join(r.labels(cs), ", "), Cells: r.labels(cs)}})
+	}
+	return ev
+}
+
+// inferUnexplained reads a settled board that no single turn from the
+// official position explains: a stuck sensor, lines of play, two turns
+// merged, the referee lost; else the board is illegal, for pl's reason
+// when the placement matcher gave one.
+func (r *Referee) inferUnexplained(t int64, obs, exp string, d uint64, pl placementMatch) []Event {
 	// No single turn explains the board: perhaps the scan missed the end
 	// of one turn and saw it merged with the next, or lost sight for
 	// longer; resynchronise where the board is a position two turns away.
@@ -432,13 +463,10 @@ type placementMatch struct {
 	at           engine.Cell // the marble placed, NoCell for none
 }
 
-// matchPlacement reads the observation as a placement: one vacant ring now
-// holding a marble, and at most one vacant ring gone, in either order; any
-// other change must be the turn's own isolation claim being taken off.
-func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, capture bool) placementMatch {
-	m := placementMatch{at: engine.NoCell}
-	var placed, removed []engine.Cell
-	var other uint64
+// placementCells sorts the cells d where obs differs from exp: a marble
+// on a vacant ring (placed), a vacant ring gone (removed), and any other
+// difference.
+func placementCells(obs, exp string, d uint64) (placed, removed []engine.Cell, other uint64) {
 	for _, c := range cellsOf(d) {
 		switch o, e := obs[c], exp[c]; {
 		case e == 'o' && isMarble(o):
@@ -449,6 +477,15 @@ func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, c
 			other |= bit(c)
 		}
 	}
+	return placed, removed, other
+}
+
+// matchPlacement reads the observation as a placement: one vacant ring now
+// holding a marble, and at most one vacant ring gone, in either order; any
+// other change must be the turn's own isolation claim being taken off.
+func (r *Referee) matchPlacement(obs, exp string, d uint64, p engine.Position, capture bool) placementMatch {
+	m := placementMatch{at: engine.NoCell}
+	placed, removed, other := placementCells(obs, exp, d)
 	if len(placed) > 1 || len(removed) > 1 || len(placed)+len(removed) == 0 {
 		return m // not a placement
 	}

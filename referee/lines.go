@@ -107,6 +107,38 @@ func (r *Referee) play(l line, turn engine.Turn, over bool, obs string) (line, b
 	return n, true
 }
 
+// extendStalled follows l over a stall, to depth turns among the cells
+// touched: the turns, and a marble put down where a jumper set off from
+// with the jump under way when the board shows no unknown cell.
+func (r *Referee) extendStalled(l line, obs string, touched, gone, unknown uint64, depth int, add func(line)) {
+	if unknown == 0 {
+		// Nor did a marble put down where a jumper set off from: the
+		// jump may be under way, the marble jumped over not yet
+		// lifted (see hiddenJumps).
+		r.jumpsHidden = true
+		defer func() { r.jumpsHidden = false }()
+		r.hiddenJumps(l, obs, gone, add)
+	}
+	r.furtherTurns(l, obs, touched, gone|unknown, depth, 0, add)
+}
+
+// changes compares a board obs with a line's cells: the cells that read
+// otherwise, those of them whose ring is gone, and the unknown ('?').
+func changes(obs, cells string) (changed, gone, unknown uint64) {
+	for c := 0; c < len(obs); c++ {
+		switch {
+		case obs[c] == '?':
+			unknown |= bit(engine.Cell(c))
+		case obs[c] != cells[c]:
+			changed |= bit(engine.Cell(c))
+			if obs[c] == '.' {
+				gone |= bit(engine.Cell(c))
+			}
+		}
+	}
+	return changed, gone, unknown
+}
+
 // extend lists the ways line l explains obs: itself at rest or with a
 // turn under way, one turn more, or two.
 func (r *Referee) extend(l line, at board, add func(line)) {
@@ -144,18 +176,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 	// Two turns seen at once (the scan stalled), or turns the board shows
 	// only in part (a marble put on a dead socket, a dead ring removed):
 	// the first turn, with what the board shows after it.
-	var changed, gone, unknown uint64
-	for c := 0; c < len(obs); c++ {
-		switch {
-		case obs[c] == '?':
-			unknown |= bit(engine.Cell(c))
-		case obs[c] != l.cells[c]:
-			changed |= bit(engine.Cell(c))
-			if obs[c] == '.' {
-				gone |= bit(engine.Cell(c))
-			}
-		}
-	}
+	changed, gone, unknown := changes(obs, l.cells)
 	if changed|at.touched == 0 {
 		return
 	}
@@ -175,15 +196,7 @@ func (r *Referee) extend(l line, at board, add func(line)) {
 		hidden = r.between(changed)
 	}
 	if at.stalled {
-		if unknown == 0 {
-			// Nor did a marble put down where a jumper set off from: the
-			// jump may be under way, the marble jumped over not yet
-			// lifted (see hiddenJumps).
-			r.jumpsHidden = true
-			defer func() { r.jumpsHidden = false }()
-			r.hiddenJumps(l, obs, gone, add)
-		}
-		r.furtherTurns(l, obs, changed|unknown|at.touched|hidden, gone|unknown, depth, 0, add)
+		r.extendStalled(l, obs, changed|unknown|at.touched|hidden, gone, unknown, depth, add)
 		return
 	}
 	if unknown == 0 && at.showed != [3]uint64{} {
@@ -428,116 +441,9 @@ func (r *Referee) linesReason() string {
 // linesObserve checks a settled board against the lines of play, and
 // reports false when none explains it.
 func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
-	if r.lines == nil {
-		r.lines = []line{r.rootLine()}
-		r.linesBefore, r.linesOld = nil, nil
-	}
 	work := stepPlays
-	next, whole := r.step(r.lines, r.current(raw), &work)
-	prev, old := r.lines, r.linesBefore
-	if whole && len(next) > 0 {
-		// The board is again the one a line before the last board
-		// showed at rest: the last board may have been an illegal try,
-		// put right since, that other lines explained by chance (two
-		// marbles at once read as a turn and the next under way). The
-		// line goes on beside them.
-		for _, l := range r.linesBefore {
-			if l.rest && !l.pos.Result().Over && !hasLine(next, l) {
-				if l.cl.off(raw); l.cl.diff(raw, l.cells) == 0 {
-					next = append(next, l)
-				}
-			}
-		}
-	}
-	// The lines the last board killed, if other lines explained it: that
-	// board may have been an illegal try, put right now.
-	try := r.linesTry
-	if len(r.hist) < 2 || r.hist[len(r.hist)-2].since != r.linesTrySince || r.linesTryLen != r.game.Len() {
-		try = nil
-	}
-	r.linesTry = nil
-	var died []line
-	if len(next) == 0 && whole {
-		died = r.lines
-	}
-	if len(next) == 0 && whole && r.linesBefore != nil {
-		// The last board may have been an illegal try put right since,
-		// which some line happened to explain: the lines before it.
-		next, whole = r.step(r.linesBefore, r.current(raw), &work)
-		prev, old = nil, nil
-	}
-	if len(next) == 0 && whole {
-		// Perhaps a line was never followed: the official position's.
-		// The lines that explained the last board stay at hand as those
-		// before this one: this board may be an illegal try that no line
-		// explains and the official position's did by chance, and the
-		// next board, the try put right, returns to them.
-		next, whole = r.step([]line{r.rootLine()}, r.current(raw), &work)
-		if len(r.lines) > 0 && !(len(r.lines) == 1 && len(r.lines[0].turns) == 0) {
-			prev, old = r.lines, nil
-		}
-	}
-	if whole && len(try) > 0 {
-		// The board before killed the lines that explained the one before
-		// it, but others explained it: if those lines explain this board,
-		// that board was an illegal try put right, and they go on beside
-		// the others (a placement the try's lines read is no fact).
-		more, ok := r.step(try, r.current(raw), &work)
-		if !ok {
-			whole = false
-		}
-		for _, l := range more {
-			if !hasLine(next, l) && len(next) < maxLines {
-				next = append(next, l)
-			}
-		}
-	}
-	if whole && len(next) > 0 && len(died) > 0 {
-		r.linesTry, r.linesTrySince, r.linesTryLen = died, r.obsSince, r.game.Len()
-	}
-	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && hasOfficial(prev) {
-		// One line explains the board: a hidden marble jumping now may
-		// too (see doubt).
-		jumping := r.jumping
-		r.jumping = jumping || len(next) == 1
-		next, whole = r.afterStall(next, raw, &work)
-		r.jumping = jumping
-	}
-	if whole && r.stalled && len(r.unknown) == 0 && (len(next) == 0 || !r.colourShown(next)) {
-		// After a stall, perhaps more turns came and went between the
-		// boards than the lines look for, or the lines never put a marble
-		// where the board showed one in passing: look deeper, among the
-		// turns the hands touched. (Scanned without a stall, a board no
-		// line explains is left to the resynchronisation and the stuck
-		// search: a deeper line there is more often a stuck sensor's.)
-		if deep, ok := r.deeperLines(raw, &work); !ok {
-			whole = false
-		} else if len(deep) > 0 {
-			next = deep
-		}
-	}
-	// After a stall, lines none of which puts a marble where the board
-	// showed one in passing, even looking deeper, are not the whole story:
-	// the line played may be longer still. They are asked about rather
-	// than committed.
-	unsure := whole && r.stalled && len(r.unknown) == 0 && len(next) > 0 && !r.colourShown(next)
-	if whole && r.stalled && len(r.unknown) == 0 && len(next) > 0 {
-		// After a stall, the frames seen in passing rule out the lines
-		// that could not have shown them in order; when they rule out
-		// every line, the line played is one the search did not reach,
-		// and the lines are asked about rather than committed.
-		if kept := r.agreeing(next, raw); len(kept) == 0 {
-			unsure = true
-		} else {
-			next = kept
-		}
-	}
-	if whole && len(r.unknown) == 0 && len(next) > 0 && r.guessOpen() {
-		// While a question about turns is open, the game follows its
-		// guess: turns read on top of it are no more certain, and are
-		// asked about with it (see widen).
-		unsure = true
-	}
+	next, prev, old, whole := r.linesNext(raw, &work)
+	next, whole, unsure := r.linesSure(raw, next, prev, whole, &work)
 	known := r.known(raw)
 	if !whole {
 		// Too many ways the board may have come about to follow them
@@ -597,6 +503,141 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if len(commonPrefix(r.lines)) > 0 {
 		r.linesHold, r.deferred = true, true
 	}
+	return r.linesPending(t, known, prev, fresh, ev), true
+}
+
+// linesNext steps the lines of play to the settled board raw: the lines
+// followed, else those before the last board, else the official
+// position's; beside them the lines the last board killed when this one
+// brings them back. It returns the lines that explain raw, the lines
+// before and before those as linesObserve keeps them, and whole false
+// when there were too many ways to follow within work.
+func (r *Referee) linesNext(raw string, work *int) (next, prev, old []line, whole bool) {
+	if r.lines == nil {
+		r.lines = []line{r.rootLine()}
+		r.linesBefore, r.linesOld = nil, nil
+	}
+	next, whole = r.step(r.lines, r.current(raw), work)
+	prev, old = r.lines, r.linesBefore
+	if whole && len(next) > 0 {
+		// The board is again the one a line before the last board
+		// showed at rest: the last board may have been an illegal try,
+		// put right since, that other lines explained by chance (two
+		// marbles at once read as a turn and the next under way). The
+		// line goes on beside them.
+		for _, l := range r.linesBefore {
+			if l.rest && !l.pos.Result().Over && !hasLine(next, l) {
+				if l.cl.off(raw); l.cl.diff(raw, l.cells) == 0 {
+					next = append(next, l)
+				}
+			}
+		}
+	}
+	// The lines the last board killed, if other lines explained it: that
+	// board may have been an illegal try, put right now.
+	try := r.linesTry
+	if len(r.hist) < 2 || r.hist[len(r.hist)-2].since != r.linesTrySince || r.linesTryLen != r.game.Len() {
+		try = nil
+	}
+	r.linesTry = nil
+	var died []line
+	if len(next) == 0 && whole {
+		died = r.lines
+	}
+	if len(next) == 0 && whole && r.linesBefore != nil {
+		// The last board may have been an illegal try put right since,
+		// which some line happened to explain: the lines before it.
+		next, whole = r.step(r.linesBefore, r.current(raw), work)
+		prev, old = nil, nil
+	}
+	if len(next) == 0 && whole {
+		// Perhaps a line was never followed: the official position's.
+		// The lines that explained the last board stay at hand as those
+		// before this one: this board may be an illegal try that no line
+		// explains and the official position's did by chance, and the
+		// next board, the try put right, returns to them.
+		next, whole = r.step([]line{r.rootLine()}, r.current(raw), work)
+		if len(r.lines) > 0 && !(len(r.lines) == 1 && len(r.lines[0].turns) == 0) {
+			prev, old = r.lines, nil
+		}
+	}
+	if whole && len(try) > 0 {
+		// The board before killed the lines that explained the one before
+		// it, but others explained it: if those lines explain this board,
+		// that board was an illegal try put right, and they go on beside
+		// the others (a placement the try's lines read is no fact).
+		more, ok := r.step(try, r.current(raw), work)
+		if !ok {
+			whole = false
+		}
+		for _, l := range more {
+			if !hasLine(next, l) && len(next) < maxLines {
+				next = append(next, l)
+			}
+		}
+	}
+	if whole && len(next) > 0 && len(died) > 0 {
+		r.linesTry, r.linesTrySince, r.linesTryLen = died, r.obsSince, r.game.Len()
+	}
+	return next, prev, old, whole
+}
+
+// linesSure narrows the lines after a stall to those the frames seen in
+// passing allow, looking deeper when none put a marble where the board
+// showed one, and reports unsure when the lines are to be asked about
+// rather than committed.
+func (r *Referee) linesSure(raw string, next, prev []line, whole bool, work *int) ([]line, bool, bool) {
+	if whole && len(next) > 0 && r.stalled && len(r.unknown) == 0 && hasOfficial(prev) {
+		// One line explains the board: a hidden marble jumping now may
+		// too (see doubt).
+		jumping := r.jumping
+		r.jumping = jumping || len(next) == 1
+		next, whole = r.afterStall(next, raw, work)
+		r.jumping = jumping
+	}
+	if whole && r.stalled && len(r.unknown) == 0 && (len(next) == 0 || !r.colourShown(next)) {
+		// After a stall, perhaps more turns came and went between the
+		// boards than the lines look for, or the lines never put a marble
+		// where the board showed one in passing: look deeper, among the
+		// turns the hands touched. (Scanned without a stall, a board no
+		// line explains is left to the resynchronisation and the stuck
+		// search: a deeper line there is more often a stuck sensor's.)
+		if deep, ok := r.deeperLines(raw, work); !ok {
+			whole = false
+		} else if len(deep) > 0 {
+			next = deep
+		}
+	}
+	// After a stall, lines none of which puts a marble where the board
+	// showed one in passing, even looking deeper, are not the whole story:
+	// the line played may be longer still. They are asked about rather
+	// than committed.
+	unsure := whole && r.stalled && len(r.unknown) == 0 && len(next) > 0 && !r.colourShown(next)
+	if whole && r.stalled && len(r.unknown) == 0 && len(next) > 0 {
+		// After a stall, the frames seen in passing rule out the lines
+		// that could not have shown them in order; when they rule out
+		// every line, the line played is one the search did not reach,
+		// and the lines are asked about rather than committed.
+		if kept := r.agreeing(next, raw); len(kept) == 0 {
+			unsure = true
+		} else {
+			next = kept
+		}
+	}
+	if whole && len(r.unknown) == 0 && len(next) > 0 && r.guessOpen() {
+		// While a question about turns is open, the game follows its
+		// guess: turns read on top of it are no more certain, and are
+		// asked about with it (see widen).
+		unsure = true
+	}
+	return next, whole, unsure
+}
+
+// linesPending says what the lines that linesObserve kept but could not
+// commit wait for: one line goes on turn by turn or waits for the turn
+// under way; lines run apart are asked about, or wait for the next board
+// or for the board to hold.
+func (r *Referee) linesPending(t int64, known string, prev []line, fresh bool, ev []Event) []Event {
 	if len(r.lines) == 1 {
 		switch l := r.lines[0]; {
 		case l.rest && len(l.turns) == 0 && len(r.unknown) == 0:
@@ -614,7 +655,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		case !r.demand:
 			r.guide = r.idleGuidance()
 		}
-		return ev, true
+		return ev
 	}
 	allRest, sameBoard, minLen := true, true, len(r.lines[0].turns)
 	for _, l := range r.lines {
@@ -629,7 +670,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 		// Every line ends the game, read with a sensor dead: the players
 		// say which. (Seen whole, the lines wait for the board to hold:
 		// a try put right at once can look like a game's last turn.)
-		return append(ev, r.askLines(t, known, r.lines)...), true
+		return append(ev, r.askLines(t, known, r.lines)...)
 	}
 	// Look again once the board has held: a turn left under way that
 	// long, beside lines the board shows whole, is no turn under way; and
@@ -643,7 +684,7 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	if minLen >= maxLineTurns {
 		// Lines kept apart this long are asked about, however many:
 		// memory stays bounded, and the referee asks rather than guess.
-		return append(ev, r.askFirst(t, known, r.lines, maxIndistinct)...), true
+		return append(ev, r.askFirst(t, known, r.lines, maxIndistinct)...)
 	}
 	// Read with a sensor dead, lines that ran apart on the first board
 	// they explain wait for the next board or for the board to hold: an
@@ -657,10 +698,10 @@ func (r *Referee) linesObserve(t int64, raw string) ([]Event, bool) {
 	wait = wait || len(r.unknown) > 0 && restDied(prev, r.lines)
 	if allRest && sameBoard && len(prev) > 0 && sameLines(prev, r.lines) || minLen >= askAfter && !wait {
 		if len(r.lines) <= limit {
-			return append(ev, r.askLines(t, known, r.lines)...), true
+			return append(ev, r.askLines(t, known, r.lines)...)
 		}
 	}
-	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...), true
+	return append(ev, r.pendingEvent(t, Msg("need.finish-turn"), nil, make(hints, r.b.Len()))...)
 }
 
 // restDied reports whether a line of before at rest has no line in now

@@ -72,37 +72,31 @@ func (r *Referee) agreeing(lines []line, raw string) []line {
 	return out
 }
 
-// framesAgree reports whether line l, played from the official position,
-// could have shown the frames seen in passing since the last settled
-// board, in order, ending with the settled board raw (its last turn may
-// be under way there). A frame fits between two positions of the line one
-// turn apart when each of its cells shows what one of them holds, a hand
-// ('?'), the jumper of that turn on a cell of its path, or anything on a
-// ring claimed by the later one (a claimed ring may stay on the board a
-// while; a ring a placement removed does not come back). With no frames kept (none, or too many), every line agrees.
-func (r *Referee) framesAgree(l line, raw string) bool {
-	if r.passedFull || len(r.passed) == 0 || len(raw) != r.b.Len() {
-		return true
-	}
-	p := r.game.Position()
-	pos := []string{p.Cells()}
-	type step struct {
-		path   uint64
-		jumper byte
-		// taken: the rings the turns so far removed as their own (a
-		// placement's ring), which do not come back; a ring claimed
-		// with a group may stay on the board a while.
-		taken uint64
-	}
-	steps := make([]step, 0, len(l.turns))
-	for _, turn := range l.turns {
+// passStep is one turn of a line, as the frames seen in passing may show
+// it: the cells its capture path crosses and the jumper's colour.
+type passStep struct {
+	path   uint64
+	jumper byte
+	// taken: the rings the turns so far removed as their own (a
+	// placement's ring), which do not come back; a ring claimed
+	// with a group may stay on the board a while.
+	taken uint64
+}
+
+// lineSteps plays turns from p: the cells of p and of each position
+// after a turn, and each turn's step. It reports false when the turns
+// are no line from p.
+func lineSteps(p engine.Position, turns []engine.Turn) (pos []string, steps []passStep, ok bool) {
+	pos = []string{p.Cells()}
+	steps = make([]passStep, 0, len(turns))
+	for _, turn := range turns {
 		q, err := p.Play(turn)
 		if err != nil {
 			if q, err = p.PlayOverCapture(turn); err != nil {
-				return true // not a line from here: no evidence either way
+				return nil, nil, false
 			}
 		}
-		var s step
+		var s passStep
 		if len(steps) > 0 {
 			s.taken = steps[len(steps)-1].taken
 		}
@@ -121,6 +115,25 @@ func (r *Referee) framesAgree(l line, raw string) bool {
 		p = q
 		pos = append(pos, p.Cells())
 		steps = append(steps, s)
+	}
+	return pos, steps, true
+}
+
+// framesAgree reports whether line l, played from the official position,
+// could have shown the frames seen in passing since the last settled
+// board, in order, ending with the settled board raw (its last turn may
+// be under way there). A frame fits between two positions of the line one
+// turn apart when each of its cells shows what one of them holds, a hand
+// ('?'), the jumper of that turn on a cell of its path, or anything on a
+// ring claimed by the later one (a claimed ring may stay on the board a
+// while; a ring a placement removed does not come back). With no frames kept (none, or too many), every line agrees.
+func (r *Referee) framesAgree(l line, raw string) bool {
+	if r.passedFull || len(r.passed) == 0 || len(raw) != r.b.Len() {
+		return true
+	}
+	pos, steps, ok := lineSteps(r.game.Position(), l.turns)
+	if !ok {
+		return true // not a line from here: no evidence either way
 	}
 	fits := func(f string, k int) bool {
 		a := pos[k]

@@ -9,34 +9,49 @@ import (
 	"github.com/zertzboard/zertzboard/settle"
 )
 
-// Mode is how strictly the referee applies the capture rules.
-type Mode uint8
+// Mode is how strictly the referee applies the capture rules, by its word
+// on the wire, in the journal and in the configuration. The zero Mode is
+// unset: the referee plays it as Casual, and String says casual.
+//
+// Mode is a string underneath so that a state from a newer board, with a
+// mode this build does not know, reads back and is shown as it came
+// (UnmarshalText keeps it); ParseMode is the strict reader.
+type Mode string
 
 // The modes.
 const (
 	// Casual refuses a placement while a capture is compulsory, at once.
-	Casual Mode = iota
+	Casual Mode = "casual"
 	// Tournament lets such a placement stand as a missed capture (the
 	// opponent may demand it be taken back) and flags touch-move breaches.
-	Tournament
+	Tournament Mode = "tournament"
 )
 
+// String is the mode's word; the unset Mode is casual.
 func (m Mode) String() string {
-	if m == Tournament {
-		return "tournament"
+	if m == "" {
+		return string(Casual)
 	}
-	return "casual"
+	return string(m)
+}
+
+// MarshalText writes the mode's word as it is (the unset Mode as "").
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m), nil }
+
+// UnmarshalText reads a mode's word. It keeps a word it does not know, as
+// the readers of the state always have; ParseMode refuses one.
+func (m *Mode) UnmarshalText(b []byte) error {
+	*m = Mode(b)
+	return nil
 }
 
 // ParseMode reads "casual" or "tournament".
 func ParseMode(s string) (Mode, error) {
-	switch s {
-	case "casual":
-		return Casual, nil
-	case "tournament":
-		return Tournament, nil
+	switch m := Mode(s); m {
+	case Casual, Tournament:
+		return m, nil
 	}
-	return 0, fmt.Errorf("referee: mode %q: want casual or tournament", s)
+	return "", fmt.Errorf("referee: mode %q: want casual or tournament", s)
 }
 
 // DefaultSettleMS and DefaultGlitchMS are package settle's: how long an
@@ -259,6 +274,12 @@ func New(cfg Config) (*Referee, error) {
 	if cfg.First != 0 && cfg.First != 1 {
 		return nil, fmt.Errorf("referee: first player %d: want 0 or 1", cfg.First)
 	}
+	if cfg.Mode == "" {
+		cfg.Mode = Casual
+	}
+	if _, err := ParseMode(string(cfg.Mode)); err != nil {
+		return nil, err
+	}
 	r := &Referee{cfg: cfg, b: cfg.Board, hop: cfg.HopMS, restAt: engine.NoCell, lastT: -1 << 62}
 	stage, err := settle.New(cfg.Board.Len(), settle.Config{SettleMS: cfg.SettleMS, GlitchMS: cfg.GlitchMS})
 	if err != nil {
@@ -299,8 +320,18 @@ func (r *Referee) Game() *engine.Game { return r.game }
 // Position returns the official position.
 func (r *Referee) Position() engine.Position { return r.game.Position() }
 
-// Mode returns the referee's mode.
+// Mode returns the referee's mode (Casual when the Config left it unset).
 func (r *Referee) Mode() Mode { return r.cfg.Mode }
+
+// Phase is the phase of the game as the state publishes it: over when the
+// game is over on the board or off it, capture when a capture is
+// compulsory, else place.
+func (r *Referee) Phase() engine.Phase {
+	if r.ended != nil {
+		return engine.PhaseOver
+	}
+	return r.game.Position().Phase()
+}
 
 // MissedCaptures lists the turns (1-based) that were placements made while
 // a capture was compulsory (tournament mode only).
@@ -349,29 +380,9 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	r.lastT = t
 	var ev []Event
 	if cells != r.frame {
-		if len(cells) != r.b.Len() {
-			return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len()))
-		}
-		for i := 0; i < len(cells); i++ {
-			if c := cells[i]; c != '.' && c != 'o' && c != 'w' && c != 'g' && c != 'b' && c != '?' {
-				return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i))))
-			}
-		}
-		for i := 0; i < len(cells); i++ {
-			if len(r.frame) != len(cells) || cells[i] != r.frame[i] {
-				r.lastChange[i] = t // the first frame: as good as a change
-			}
-		}
-		r.frame = cells
-		var stuckEv []Event
-		r.masked, stuckEv = r.mask(t, cells)
-		r.notePassing(r.masked)
-		if len(r.settled) == len(cells) {
-			for i := 0; i < len(cells); i++ {
-				if r.masked[i] != r.settled[i] {
-					r.moving |= 1 << uint(i)
-				}
-			}
+		stuckEv, ok := r.newFrame(t, cells)
+		if !ok {
+			return stuckEv // a fault
 		}
 		ev = stuckEv
 	}
@@ -398,6 +409,47 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	// unknown time: as blind as a stall, whatever the scan did.
 	blind := r.gap >= stallMS || newlyUnknown(r.unknown, obs.Unknown)
 	before := r.settled
+	r.noteSettled(obs, blind)
+	return append(ev, r.observeSettled(t, obs.Cells, before)...)
+}
+
+// newFrame takes a frame that differs from the last: it checks its form
+// (false and a fault if it is bad), notes the cells that changed, masks
+// the stuck sensors and the frames seen in passing. It returns the
+// events of the stuck sensors' masks.
+func (r *Referee) newFrame(t int64, cells string) ([]Event, bool) {
+	if len(cells) != r.b.Len() {
+		return r.reportFault(t, fmt.Sprintf("frame has %d cells; the %s board has %d", len(cells), r.b, r.b.Len())), false
+	}
+	for i := 0; i < len(cells); i++ {
+		if c := cells[i]; c != '.' && c != 'o' && c != 'w' && c != 'g' && c != 'b' && c != '?' {
+			return r.reportFault(t, fmt.Sprintf("frame has %q at cell %s, which is not a frame-log character", c, r.b.Label(engine.Cell(i)))), false
+		}
+	}
+	for i := 0; i < len(cells); i++ {
+		if len(r.frame) != len(cells) || cells[i] != r.frame[i] {
+			r.lastChange[i] = t // the first frame: as good as a change
+		}
+	}
+	r.frame = cells
+	var stuckEv []Event
+	r.masked, stuckEv = r.mask(t, cells)
+	r.notePassing(r.masked)
+	if len(r.settled) == len(cells) {
+		for i := 0; i < len(cells); i++ {
+			if r.masked[i] != r.settled[i] {
+				r.moving |= 1 << uint(i)
+			}
+		}
+	}
+	return stuckEv, true
+}
+
+// noteSettled takes a settled observation as the board: what the hands
+// touched and showed in passing since the last one, and what the
+// sensors that died may no longer tell. blind says the scan saw too
+// little in between (a stall, a socket just become unknown).
+func (r *Referee) noteSettled(obs settle.Observation, blind bool) {
 	r.settled, r.obsSince, r.unknown = obs.Cells, obs.Since, obs.Unknown
 	r.settlePassing(r.illegal, r.illegalTry)
 	if r.illegal {
@@ -425,10 +477,16 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	if !r.Over() {
 		r.remember(obs.Cells)
 	}
+}
+
+// observeSettled referees a settled board, cells, whose board before was
+// before: blind when sensors are dead, the lines of play when they are
+// followed, else turn by turn from the official position (infer).
+func (r *Referee) observeSettled(t int64, cells, before string) []Event {
 	if len(r.unknown) > 0 && len(r.unknown) <= maxUnknownTried && !r.Over() {
 		r.tbWait, r.recheck, r.recheckOne, r.deferred, r.waitEnd, r.recheckUnknown = 0, false, false, false, nil, false
 		r.linesHold = false
-		return append(ev, r.blindObserve(t, obs.Cells)...)
+		return r.blindObserve(t, cells)
 	}
 	if r.lines == nil && r.kept != nil && r.keptLen == r.game.Len() && !r.Over() {
 		// The board before was an illegal try, put right at once: the
@@ -441,20 +499,20 @@ func (r *Referee) Observe(t int64, cells string) []Event {
 	r.kept = nil
 	if r.lines != nil && !r.Over() {
 		// Following lines of play: the board goes to them first.
-		if got, ok := r.linesObserve(t, obs.Cells); ok {
-			return append(ev, got...)
+		if got, ok := r.linesObserve(t, cells); ok {
+			return got
 		}
 		r.kept, r.keptLen, r.keptCells = r.lines, r.game.Len(), before
 	}
 	r.lines, r.linesBefore, r.linesOld = nil, nil, nil
-	got := r.infer(t, r.known(obs.Cells))
+	got := r.infer(t, r.known(cells))
 	if commits(got) || !r.illegal {
 		r.kept = nil // the board made sense without them
 	}
-	if len(r.unknown) > 0 && !commits(got) && r.known(obs.Cells) != r.Expected() {
+	if len(r.unknown) > 0 && !commits(got) && r.known(cells) != r.Expected() {
 		r.recheckUnknown, r.deferred = true, true
 	}
-	return append(ev, got...)
+	return got
 }
 
 // newlyUnknown reports whether now holds a cell that was not in before.

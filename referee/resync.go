@@ -195,6 +195,17 @@ func (r *Referee) inferOne(t int64, obs string) []Event {
 	return r.infer(t, obs)
 }
 
+// goneRings are the rings that obs shows gone and exp still has.
+func goneRings(exp, obs string) uint64 {
+	var gone uint64
+	for c := 0; c < len(exp); c++ {
+		if obs[c] == '.' && exp[c] != '.' {
+			gone |= bit(engine.Cell(c))
+		}
+	}
+	return gone
+}
+
 // twoTurnReadings lists the readings of obs as t1 then t2 from base (exp
 // its cells, clear the claimed rings still coming off). With alsoOne, a
 // single turn from base counts too (as t1 with t2 a pass-free nothing).
@@ -204,12 +215,7 @@ func (r *Referee) twoTurnReadings(base engine.Position, exp string, clear uint64
 	}
 	// Rings seen gone that the official board has: a placement's removal
 	// must be one of them.
-	var gone uint64
-	for c := 0; c < len(exp); c++ {
-		if obs[c] == '.' && exp[c] != '.' {
-			gone |= bit(engine.Cell(c))
-		}
-	}
+	gone := goneRings(exp, obs)
 	var still uint64
 	if exp == r.Expected() {
 		still = r.still
@@ -333,7 +339,48 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 			r.hyps = append(r.hyps, hypothesis{base: n - back, pos: r.game.PositionAfter(n - back)})
 		}
 	}
-	var next, exact []hypothesis
+	exact := r.trackHypotheses(obs)
+	if len(exact) == 0 {
+		return nil, false
+	}
+	if !started {
+		// An illegal try is put right at once; a board that stays is the
+		// game going on. Look again if it holds.
+		r.recheck, r.deferred = true, true
+		return nil, false
+	}
+	// The lines that explain the board, from the earliest base among them.
+	base := exact[0].base
+	for _, h := range exact {
+		base = min(base, h.base)
+	}
+	lines := make([][]engine.Turn, len(exact))
+	for i, h := range exact {
+		l, _ := r.turnsPlayed(base, h.base)
+		lines[i] = append(l, h.turns...)
+	}
+	if base < n || r.unseenPlacement(base, lines) {
+		// Turns committed were misread, or a line puts a marble on a
+		// socket whose reading never changed: perhaps a stuck sensor
+		// misled the referee (it hid a marble, or still shows one that
+		// left, and the turns since were read one player shifted), and
+		// the resynchronisation would follow it on.
+		if ev, ok := r.stuckSearch(t, obs, false); ok {
+			return ev, true
+		}
+	}
+	// The referee was lost: it ends no game on its own word from here.
+	r.doubtful = true
+	ev := r.decide(t, obs, n-base, lines, fmt.Sprintf("resynchronised from the position after turn %d", base))
+	return ev, ev != nil
+}
+
+// trackHypotheses carries each hypothesis of the resynchronisation one
+// or two turns on to the board obs (and keeps it, the board may still be
+// on its way), bounded by maxHypotheses. It returns those that explain
+// obs exactly.
+func (r *Referee) trackHypotheses(obs string) (exact []hypothesis) {
+	var next []hypothesis
 	add := func(h hypothesis) {
 		hc := h.pos.Cells()
 		for c := 0; c < len(hc); c++ {
@@ -398,39 +445,7 @@ func (r *Referee) track(t int64, obs string) ([]Event, bool) {
 		next = next[:maxHypotheses]
 	}
 	r.hyps = next
-	if len(exact) == 0 {
-		return nil, false
-	}
-	if !started {
-		// An illegal try is put right at once; a board that stays is the
-		// game going on. Look again if it holds.
-		r.recheck, r.deferred = true, true
-		return nil, false
-	}
-	// The lines that explain the board, from the earliest base among them.
-	base := exact[0].base
-	for _, h := range exact {
-		base = min(base, h.base)
-	}
-	lines := make([][]engine.Turn, len(exact))
-	for i, h := range exact {
-		l, _ := r.turnsPlayed(base, h.base)
-		lines[i] = append(l, h.turns...)
-	}
-	if base < n || r.unseenPlacement(base, lines) {
-		// Turns committed were misread, or a line puts a marble on a
-		// socket whose reading never changed: perhaps a stuck sensor
-		// misled the referee (it hid a marble, or still shows one that
-		// left, and the turns since were read one player shifted), and
-		// the resynchronisation would follow it on.
-		if ev, ok := r.stuckSearch(t, obs, false); ok {
-			return ev, true
-		}
-	}
-	// The referee was lost: it ends no game on its own word from here.
-	r.doubtful = true
-	ev := r.decide(t, obs, n-base, lines, fmt.Sprintf("resynchronised from the position after turn %d", base))
-	return ev, ev != nil
+	return exact
 }
 
 // unseenPlacement reports whether a line of turns from the position

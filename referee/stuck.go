@@ -193,9 +193,30 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 	if lines, _ := r.replay(boards, engine.NoCell, &budget, -1, 0); plausible(restOnly(lines, held)) != nil {
 		return nil, false
 	}
-	// The candidates: the sockets whose reading contradicts the game,
-	// then their neighbours, then theirs, while the search's work lasts
-	// (searchWork).
+	near := r.stuckCandidates(raw)
+	found, base := r.stuckSockets(boards, near, raw, held, budget)
+	if len(found) > maxStuck {
+		// Several sockets would do, and nothing on the board tells which:
+		// the players know where they put the marble the board missed.
+		// However many they are (a marble put down unseen and its ring
+		// claimed at once could have been on any ring that never changed;
+		// no later board will tell), they are sockets of the board: the
+		// screen and the buttons go through them one by one, the LEDs
+		// show each, the console lists them.
+		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.allSockets, found) {
+			return nil, false // asked already
+		}
+		return r.askSocket(t, base, found, 0), true
+	}
+	return r.takeStuck(t, raw, found, base)
+}
+
+// stuckCandidates lists the sockets a stuck sensor may be on, nearest
+// first: those whose reading contradicts the game, then their
+// neighbours, then theirs, out to stuckReach, then every other socket.
+func (r *Referee) stuckCandidates(raw string) []engine.Cell {
+	// The sockets whose reading contradicts the game, then their
+	// neighbours, then theirs, while the search's work lasts (searchWork).
 	exp := r.Expected()
 	var ring, seen uint64
 	for c := 0; c < len(exp); c++ {
@@ -223,6 +244,13 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 			near = append(near, engine.Cell(c))
 		}
 	}
+	return near
+}
+
+// stuckSockets searches the candidates near for the sockets whose being
+// stuck explains the boards, within budget: first those not passed
+// over, then, with what is left, those passed over (notStuck).
+func (r *Referee) stuckSockets(boards []histBoard, near []engine.Cell, raw string, held bool, budget int) ([]socketLines, int) {
 	// The sockets that would do, with the fewest boards passed over as
 	// illegal tries. Two are both taken for stuck: the one that is not
 	// reads again at its next change, and is then trusted.
@@ -261,19 +289,12 @@ func (r *Referee) stuckSearch(t int64, raw string, held bool) ([]Event, bool) {
 			found = found[:k]
 		}
 	}
-	if len(found) > maxStuck {
-		// Several sockets would do, and nothing on the board tells which:
-		// the players know where they put the marble the board missed.
-		// However many they are (a marble put down unseen and its ring
-		// claimed at once could have been on any ring that never changed;
-		// no later board will tell), they are sockets of the board: the
-		// screen and the buttons go through them one by one, the LEDs
-		// show each, the console lists them.
-		if q := r.question; q != nil && q.sockets != nil && sameSockets(q.allSockets, found) {
-			return nil, false // asked already
-		}
-		return r.askSocket(t, base, found, 0), true
-	}
+	return found, base
+}
+
+// takeStuck takes the sockets found for stuck: a fault that names them,
+// and a question about the turns read with them.
+func (r *Referee) takeStuck(t int64, raw string, found []socketLines, base int) ([]Event, bool) {
 	var cells uint64
 	var lines [][]engine.Turn
 	var by []uint64 // the socket each line is read with

@@ -58,7 +58,7 @@ func (r *Referee) afterTurn(t int64) []Event {
 			if res.Winner >= 0 {
 				w = &res.Winner
 			}
-			ev = append(ev, Event{t, GameOver{Winner: w, Reason: string(res.Reason)}})
+			ev = append(ev, Event{t, GameOver{Winner: w, Reason: res.Reason}})
 			break
 		}
 		if q.MustPass() {

@@ -29,12 +29,12 @@ func BenchmarkScan(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer r.Close()
-				raw := make([]uint16, r.Scanner.Len())
+				raw := make([]uint16, r.Devices.Scanner.Len())
 				io0 := r.Sim.Timing.Ioctls()
 				t0 := r.Clock.Now()
 				b.ReportAllocs()
 				for b.Loop() {
-					if err := r.Scanner.ScanOnce(raw); err != nil {
+					if err := r.Devices.Scanner.ScanOnce(raw); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -73,127 +73,168 @@ func (r *Rig) Calibrate(o CalibrateOpts) (*classify.Calibration, error) {
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
-	base := r.Wiring.Base
-	n := base.Len()
-	samples := make([]classify.Samples, n)
-	context := make([]classify.Samples, n)
-	step := 0
-	vacant := classify.Index(engine.Vacant)
-	whole := func(c engine.Content, prompt string) error {
-		step++
-		fmt.Fprintf(o.Out, "step %d: %s Press Enter when done.\n", step, prompt)
-		if r.Sim != nil {
-			r.Sim.Board.SetAll(c)
-		}
-		if err := o.Operator.Wait(); err != nil {
-			return err
-		}
-		m, err := r.Measure(o.Frames, nil)
-		if err != nil {
-			return err
-		}
-		for s := range m {
-			samples[s][classify.Index(c)] = m[s]
-		}
-		return nil
-	}
-	if err := whole(engine.NoRing, "take every ring off the base."); err != nil {
+	n := r.Devices.Wiring.Base.Len()
+	c := &calibration{r: r, o: o, samples: make([]classify.Samples, n), context: make([]classify.Samples, n)}
+	if err := c.whole(engine.NoRing, "take every ring off the base."); err != nil {
 		return nil, err
 	}
-	if err := whole(engine.Vacant, "put a ring on every socket."); err != nil {
+	if err := c.whole(engine.Vacant, "put a ring on every socket."); err != nil {
 		return nil, err
 	}
-	// A socket holds a marble when it reads far from its vacant ring:
-	// 10 σ of its noise, and at least 1.5 % of full scale.
-	top := float64(int(1)<<r.Bits() - 1)
-	vacMean := make([]float64, n)
-	thresh := make([]float64, n)
-	for s := range samples {
-		m, sd := classify.MeanStd(samples[s][vacant])
-		vacMean[s] = m
-		thresh[s] = math.Max(10*sd, 0.015*top)
+	c.thresholds()
+	for _, m := range []engine.Content{engine.WhiteMarble, engine.GreyMarble, engine.BlackMarble} {
+		if err := c.marbles(m); err != nil {
+			return nil, err
+		}
+	}
+	cal, err := classify.FitContext(r.Devices.Wiring.Base, r.Devices.Bits(), c.samples, c.context, nil)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(o.Out, "measured %d sockets in %d steps\n", n, c.step)
+	return cal, nil
+}
+
+// calibration is Calibrate's state: every socket's samples of each
+// class, the vacant readings beside marbles, the steps done so far.
+type calibration struct {
+	r       *Rig
+	o       CalibrateOpts
+	samples []classify.Samples
+	context []classify.Samples
+	step    int
+	// vacMean and thresh are each socket's vacant mean and how far from
+	// it a reading must be to be a marble.
+	vacMean, thresh []float64
+}
+
+var vacant = classify.Index(engine.Vacant)
+
+// whole measures every socket holding c.
+func (c *calibration) whole(content engine.Content, prompt string) error {
+	c.step++
+	fmt.Fprintf(c.o.Out, "step %d: %s Press Enter when done.\n", c.step, prompt)
+	if c.r.Sim != nil {
+		c.r.Sim.Board.SetAll(content)
+	}
+	if err := c.o.Operator.Wait(); err != nil {
+		return err
+	}
+	m, err := c.r.Measure(c.o.Frames, nil)
+	if err != nil {
+		return err
+	}
+	for s := range m {
+		c.samples[s][classify.Index(content)] = m[s]
+	}
+	return nil
+}
+
+// thresholds: a socket holds a marble when it reads far from its vacant
+// ring: 10 σ of its noise, and at least 1.5 % of full scale.
+func (c *calibration) thresholds() {
+	top := float64(int(1)<<c.r.Devices.Bits() - 1)
+	c.vacMean = make([]float64, len(c.samples))
+	c.thresh = make([]float64, len(c.samples))
+	for s := range c.samples {
+		m, sd := classify.MeanStd(c.samples[s][vacant])
+		c.vacMean[s] = m
+		c.thresh[s] = math.Max(10*sd, 0.015*top)
+	}
+}
+
+// marbles measures every socket holding a marble of colour content, in
+// rounds of the set's marbles placed on sockets still to measure.
+func (c *calibration) marbles(content engine.Content) error {
+	col, _ := content.Marble()
+	n := len(c.samples)
+	pending := make([]engine.Cell, 0, n)
+	for s := 0; s < n; s++ {
+		pending = append(pending, engine.Cell(s))
+	}
+	for round := 0; len(pending) > 0; round++ {
+		if round >= 200 {
+			return fmt.Errorf("rig: no %s marble found in 200 rounds on %s", col, labels(c.r.Devices.Wiring.Base, pending))
+		}
+		var err error
+		if pending, err = c.round(content, pending); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// round asks for the set's marbles of colour content on sockets still
+// pending, takes as marbles the sockets that moved most from their vacant
+// reading (at most as many as were placed, and only those that moved
+// clearly: a neighbour's field leaking in never passes for a marble),
+// keeps every other socket's reading as a vacant ring beside marbles, and
+// returns the sockets still pending.
+func (c *calibration) round(content engine.Content, pending []engine.Cell) ([]engine.Cell, error) {
+	col, _ := content.Marble()
+	k := classify.Index(content)
+	want := min(SetMarbles[content], len(pending))
+	c.step++
+	what := fmt.Sprintf("%d %s marbles on rings over sockets", want, col)
+	if want == 1 {
+		what = fmt.Sprintf("1 %s marble on a ring over a socket", col)
+	}
+	fmt.Fprintf(c.o.Out, "step %d: put %s still to measure (%d left: %s), rings on every other socket. Press Enter when done.\n", c.step, what, len(pending), labels(c.r.Devices.Wiring.Base, pending))
+	if c.r.Sim != nil {
+		c.r.Sim.Board.SetAll(engine.Vacant)
+		for i := 0; i < want; i++ {
+			c.r.Sim.Board.Set(pending[i], content)
+		}
+	}
+	if err := c.o.Operator.Wait(); err != nil {
+		return nil, err
+	}
+	m, err := c.r.Measure(c.o.Frames, nil)
+	if err != nil {
+		return nil, err
 	}
 	type dev struct {
 		s engine.Cell
 		d float64
 	}
-	for _, c := range []engine.Content{engine.WhiteMarble, engine.GreyMarble, engine.BlackMarble} {
-		k := classify.Index(c)
-		col, _ := c.Marble()
-		pending := make([]engine.Cell, 0, n)
-		for s := 0; s < n; s++ {
-			pending = append(pending, engine.Cell(s))
-		}
-		for round := 0; len(pending) > 0; round++ {
-			if round >= 200 {
-				return nil, fmt.Errorf("rig: no %s marble found in 200 rounds on %s", col, labels(base, pending))
-			}
-			want := min(SetMarbles[c], len(pending))
-			step++
-			what := fmt.Sprintf("%d %s marbles on rings over sockets", want, col)
-			if want == 1 {
-				what = fmt.Sprintf("1 %s marble on a ring over a socket", col)
-			}
-			fmt.Fprintf(o.Out, "step %d: put %s still to measure (%d left: %s), rings on every other socket. Press Enter when done.\n", step, what, len(pending), labels(base, pending))
-			if r.Sim != nil {
-				r.Sim.Board.SetAll(engine.Vacant)
-				for i := 0; i < want; i++ {
-					r.Sim.Board.Set(pending[i], c)
-				}
-			}
-			if err := o.Operator.Wait(); err != nil {
-				return nil, err
-			}
-			m, err := r.Measure(o.Frames, nil)
-			if err != nil {
-				return nil, err
-			}
-			var moved []dev
-			for _, s := range pending {
-				mean, _ := classify.MeanStd(m[s])
-				if d := math.Abs(mean - vacMean[s]); d > thresh[s] {
-					moved = append(moved, dev{s, d})
-				}
-			}
-			sort.Slice(moved, func(i, j int) bool { return moved[i].d > moved[j].d })
-			if len(moved) > want {
-				moved = moved[:want]
-			}
-			marble := make([]bool, n)
-			for _, x := range moved {
-				samples[x.s][k] = m[x.s]
-				marble[x.s] = true
-			}
-			// Every other socket held a vacant ring, some beside marbles:
-			// its band must hold those readings too. Only the mean of
-			// each, so that the context stays small.
-			for s := 0; s < n; s++ {
-				if !marble[s] {
-					mean, _ := classify.MeanStd(m[s])
-					context[s][vacant] = append(context[s][vacant], uint16(math.Round(mean)))
-				}
-			}
-			left := pending[:0]
-			for _, s := range pending {
-				if !marble[s] {
-					left = append(left, s)
-				}
-			}
-			pending = left
-			if len(moved) == 0 {
-				fmt.Fprintf(o.Out, "  no %s marble seen; are they sitting on rings?\n", col)
-				if r.Sim != nil {
-					return nil, fmt.Errorf("rig: the simulator placed %s marbles but none was seen", col)
-				}
-			}
+	var moved []dev
+	for _, s := range pending {
+		mean, _ := classify.MeanStd(m[s])
+		if d := math.Abs(mean - c.vacMean[s]); d > c.thresh[s] {
+			moved = append(moved, dev{s, d})
 		}
 	}
-	cal, err := classify.FitContext(base, r.Bits(), samples, context, nil)
-	if err != nil {
-		return nil, err
+	sort.Slice(moved, func(i, j int) bool { return moved[i].d > moved[j].d })
+	if len(moved) > want {
+		moved = moved[:want]
 	}
-	fmt.Fprintf(o.Out, "measured %d sockets in %d steps\n", n, step)
-	return cal, nil
+	marble := make([]bool, len(c.samples))
+	for _, x := range moved {
+		c.samples[x.s][k] = m[x.s]
+		marble[x.s] = true
+	}
+	// Every other socket held a vacant ring, some beside marbles: its
+	// band must hold those readings too. Only the mean of each, so that
+	// the context stays small.
+	for s := range c.samples {
+		if !marble[s] {
+			mean, _ := classify.MeanStd(m[s])
+			c.context[s][vacant] = append(c.context[s][vacant], uint16(math.Round(mean)))
+		}
+	}
+	left := pending[:0]
+	for _, s := range pending {
+		if !marble[s] {
+			left = append(left, s)
+		}
+	}
+	if len(moved) == 0 {
+		fmt.Fprintf(c.o.Out, "  no %s marble seen; are they sitting on rings?\n", col)
+		if c.r.Sim != nil {
+			return nil, fmt.Errorf("rig: the simulator placed %s marbles but none was seen", col)
+		}
+	}
+	return left, nil
 }
 
 func labels(b *engine.Board, cells []engine.Cell) string {

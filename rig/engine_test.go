@@ -1,13 +1,10 @@
 package rig
 
 import (
-	"runtime"
 	"testing"
 	"time"
 
 	"github.com/zertzboard/zertzboard/analyst"
-	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/internal/background"
 )
@@ -20,13 +17,7 @@ import (
 // busy thread at the scan's own priority on the one-core Pi Zero delays
 // its scans by milliseconds, which shows the measurement can tell.
 func TestNoOverrunsWhileTheEngineThinks(t *testing.T) {
-	opp := &analyst.Opponent{}
-	defer opp.Close()
-	p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
-	opp.Think(p, search.Options{Level: search.MaxLevel}, func(engine.Position, search.Result) {})
-	for len(background.Running()) == 0 {
-		runtime.Gosched() // until the search's thread has started
-	}
+	defer analyst.Busy()()
 	late := map[string]time.Duration{}
 	for _, m := range pi.Models {
 		r := openSim(t, nil, m.Name, true)

@@ -4,6 +4,9 @@
 // simulator on a fake clock with that model's timing. It also holds the
 // calibration procedure, which guides a person (or the simulator) through
 // placing the pieces.
+//
+// Layer: rig. May import: base, game, drivers, sensors, presentation,
+// config, simulator, rig.
 package rig
 
 import (
@@ -46,7 +49,9 @@ type Options struct {
 
 // Rig is the open hardware, real or simulated.
 type Rig struct {
-	*open.Rig
+	// Devices are the board's opened devices: the wiring, the ADCs and
+	// mux, the scanner, and the LEDs, screen and buttons when wired.
+	Devices *open.Rig
 	// Sim is the virtual hardware; nil on a Pi.
 	Sim   *sim.Hardware
 	Clock timebase.Clock
@@ -106,7 +111,7 @@ func Open(o Options) (*Rig, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Rig{Rig: r, Clock: timebase.Real{}, Report: rep}, nil
+		return &Rig{Devices: r, Clock: timebase.Real{}, Report: rep}, nil
 	}
 	b := o.Board
 	if b == nil {
@@ -125,18 +130,21 @@ func Open(o Options) (*Rig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Rig{Rig: r, Sim: hw, Clock: clk, Report: rep, timing: o.Timing}, nil
+	return &Rig{Devices: r, Sim: hw, Clock: clk, Report: rep, timing: o.Timing}, nil
 }
+
+// Close closes the devices.
+func (r *Rig) Close() error { return r.Devices.Close() }
 
 // Measure scans frames times at the scan rate, each scan starting at its
 // tick (plus, in simulation with Timing, the model's wake-up latency), and
 // returns each socket's readings, calling each (when not nil) with every
 // frame. Stats says how long the scans took.
 func (r *Rig) Measure(frames int, each func(raw []uint16)) ([][]uint16, error) {
-	n := r.Scanner.Len()
+	n := r.Devices.Scanner.Len()
 	out := make([][]uint16, n)
 	raw := make([]uint16, n)
-	period := r.Scanner.Period()
+	period := r.Devices.Scanner.Period()
 	st := Stats{Frames: frames, Rate: r.Report.Rate, Period: period}
 	var total time.Duration
 	ioctls0 := 0
@@ -153,7 +161,7 @@ func (r *Rig) Measure(frames int, each func(raw []uint16)) ([][]uint16, error) {
 			r.Clock.Sleep(r.Sim.Timing.Wake())
 		}
 		t0 := r.Clock.Now()
-		if err := r.Scanner.ScanOnce(raw); err != nil {
+		if err := r.Devices.Scanner.ScanOnce(raw); err != nil {
 			return nil, err
 		}
 		end := r.Clock.Now()
@@ -188,8 +196,8 @@ var ErrCalibrationADC = errors.New("rig: the calibration is for another ADC")
 // CheckCalibration refuses a calibration measured with another ADC: its
 // counts would mean other fields.
 func (r *Rig) CheckCalibration(cal *classify.Calibration) error {
-	if cal.Bits != r.Bits() {
-		return fmt.Errorf("%w: it was measured with a %d-bit ADC and this wiring has a %d-bit one; calibrate again", ErrCalibrationADC, cal.Bits, r.Bits())
+	if cal.Bits != r.Devices.Bits() {
+		return fmt.Errorf("%w: it was measured with a %d-bit ADC and this wiring has a %d-bit one; calibrate again", ErrCalibrationADC, cal.Bits, r.Devices.Bits())
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ func TestCalibrateStrongNeighbours(t *testing.T) {
 	raw := make([]uint16, cal.Base.Len())
 	got := make([]engine.Content, cal.Base.Len())
 	for f := 0; f < 5; f++ {
-		if err := r.Scanner.ScanOnce(raw); err != nil {
+		if err := r.Devices.Scanner.ScanOnce(raw); err != nil {
 			t.Fatal(err)
 		}
 		if err := cls.Classify(got, raw); err != nil {
@@ -82,7 +82,7 @@ func TestCalibrateStrongNeighbours(t *testing.T) {
 
 func TestCheckCalibrationRefusesAnotherADC(t *testing.T) {
 	r := openSim(t, nil, "4b", false)
-	cal := &classify.Calibration{Base: r.Wiring.Base, Bits: 10}
+	cal := &classify.Calibration{Base: r.Devices.Wiring.Base, Bits: 10}
 	if err := r.CheckCalibration(cal); !errors.Is(err, ErrCalibrationADC) || !strings.Contains(err.Error(), "10-bit") || !strings.Contains(err.Error(), "12-bit") {
 		t.Errorf("CheckCalibration(10-bit) on a 12-bit wiring = %v; want ErrCalibrationADC naming both", err)
 	}

@@ -8,7 +8,9 @@ import (
 
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/screen"
+	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/sensors/capture"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sensors/health"
@@ -29,7 +31,8 @@ type SelftestOpts struct {
 	Out io.Writer
 }
 
-// SelftestResult is what Selftest saw.
+// SelftestResult is what Selftest saw: selftest's report, printed in
+// words by WriteText or as the scan timing by Timing.
 type SelftestResult struct {
 	// Readings has every socket's readings, base order.
 	Readings [][]uint16
@@ -37,6 +40,75 @@ type SelftestResult struct {
 	Classes []engine.Content
 	Faults  []health.Fault
 	Stats   Stats
+	// Wiring and Model are the rig's: the sockets' labels, ADCs,
+	// channels and mux addresses, and the Pi.
+	Wiring *wiring.Wiring
+	Model  *pi.Model
+}
+
+// Title is selftest's first line: what runs (hardware or simulator), on
+// which Pi, and the wiring.
+func (r *Rig) Title() string {
+	mode := "hardware"
+	if r.Sim != nil {
+		mode = "simulator"
+	}
+	w := r.Devices.Wiring
+	return fmt.Sprintf("selftest on the %s (%s), wiring %s: %d sockets, %d ADC(s)", mode, r.Report.Model.Title, w.File, w.Base.Len(), len(w.ADCs))
+}
+
+// SimFaults names the simulated sensors a selftest breaks, by socket
+// label; "" breaks none.
+type SimFaults struct {
+	// Dead reads 0.
+	Dead string
+	// Drift drifts upwards, ending 95 % of the way to its class's band
+	// edge after the selftest's frames, so that the last health window
+	// sees the drift while it still reads its class.
+	Drift string
+}
+
+// LabelError is a socket label that is not one of the base's.
+type LabelError struct{ Err error }
+
+func (e *LabelError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *LabelError) Unwrap() error { return e.Err }
+
+// PrepareSim readies the simulator for a selftest with o: calibrated in
+// memory unless o.Calibration is set (saying so on o.Out), the selftest
+// position placed (PlaceSelftestPosition), and the sensors f names
+// broken.
+func (r *Rig) PrepareSim(o *SelftestOpts, f SimFaults) error {
+	if o.Calibration == nil {
+		if o.Out != nil {
+			fmt.Fprintln(o.Out, "calibrating the simulator in memory...")
+		}
+		cal, err := r.Calibrate(CalibrateOpts{Frames: o.Frames/4 + 10})
+		if err != nil {
+			return err
+		}
+		o.Calibration = cal
+	}
+	r.PlaceSelftestPosition()
+	b := r.Sim.Board
+	for i, label := range []string{f.Dead, f.Drift} {
+		if label == "" {
+			continue
+		}
+		c, err := b.Base().ParseCell(label)
+		if err != nil {
+			return &LabelError{err}
+		}
+		if i == 0 {
+			b.Kill(c, 0)
+			continue
+		}
+		room := o.Calibration.Sockets[c][classify.Index(b.Cells()[c])].Room(true)
+		b.Drift(c, 0.95*float64(room)/float64(o.Frames))
+	}
+	return nil
 }
 
 // PlaceSelftestPosition puts the simulator's selftest position on the
@@ -56,15 +128,15 @@ func (r *Rig) Selftest(o SelftestOpts) (*SelftestResult, error) {
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
-	w := r.Wiring
-	res := &SelftestResult{}
+	w := r.Devices.Wiring
+	res := &SelftestResult{Wiring: w, Model: r.Report.Model}
 	cal := o.Calibration
 	if cal != nil {
 		if err := r.CheckCalibration(cal); err != nil {
 			return nil, err
 		}
 	}
-	if r.LEDs != nil && o.WalkLEDs {
+	if r.Devices.LEDs != nil && o.WalkLEDs {
 		if err := r.walkLEDs(o.Out); err != nil {
 			return nil, err
 		}
@@ -73,7 +145,7 @@ func (r *Rig) Selftest(o SelftestOpts) (*SelftestResult, error) {
 	// catches saturated, stuck and noisy sensors.
 	c := cal
 	if c == nil {
-		c = &classify.Calibration{Base: w.Base, Bits: r.Bits(), Sockets: make([]classify.Bands, w.Base.Len())}
+		c = &classify.Calibration{Base: w.Base, Bits: r.Devices.Bits(), Sockets: make([]classify.Bands, w.Base.Len())}
 		for s := range c.Sockets {
 			for k := range c.Sockets[s] {
 				c.Sockets[s][k] = classify.Band{Lo: 1} // empty: Lo > Hi
@@ -116,7 +188,7 @@ func (r *Rig) Selftest(o SelftestOpts) (*SelftestResult, error) {
 
 // showVerdict puts the verdict on the status screen.
 func (r *Rig) showVerdict(faults []health.Fault) error {
-	if r.Screen == nil {
+	if r.Devices.Screen == nil {
 		return nil
 	}
 	st := display.Status{ToMove: -1, Line: "selftest: ok"}
@@ -126,18 +198,18 @@ func (r *Rig) showVerdict(faults []health.Fault) error {
 			st.Faults = append(st.Faults, f.Label+" "+f.Kind.String())
 		}
 	}
-	return r.Screen.Show(display.StatusLines(st, screen.Columns))
+	return r.Devices.Screen.Show(display.StatusLines(st, screen.Columns))
 }
 
 // walkLEDs lights each LED in chain order. On the simulator it also checks
 // that the decoded chain shows exactly that LED.
 func (r *Rig) walkLEDs(out io.Writer) error {
-	w := r.Wiring
+	w := r.Devices.Wiring
 	step := 40 * time.Millisecond
 	for i, s := range w.LEDs.Order {
-		r.LEDs.SetAll(color.NRGBA{})
-		r.LEDs.Set(int(s), color.NRGBA{R: 255, G: 255, B: 255, A: 255})
-		if err := r.LEDs.Show(); err != nil {
+		r.Devices.LEDs.SetAll(color.NRGBA{})
+		r.Devices.LEDs.Set(int(s), color.NRGBA{R: 255, G: 255, B: 255, A: 255})
+		if err := r.Devices.LEDs.Show(); err != nil {
 			return err
 		}
 		if r.Sim != nil {
@@ -149,8 +221,8 @@ func (r *Rig) walkLEDs(out io.Writer) error {
 		}
 		r.Clock.Sleep(step)
 	}
-	r.LEDs.SetAll(color.NRGBA{})
-	if err := r.LEDs.Show(); err != nil {
+	r.Devices.LEDs.SetAll(color.NRGBA{})
+	if err := r.Devices.LEDs.Show(); err != nil {
 		return err
 	}
 	checked := ""

@@ -206,7 +206,7 @@ func hallBench(b *testing.B, viewers int, whole bool) {
 		pubs[i].state(states[i][0])
 	}
 	defer mb.Close()
-	waitUntil(b, "every board on the scoreboard", func() bool {
+	waitFor(b, s, "every board on the scoreboard", func() bool {
 		for _, id := range ids {
 			if s.State(id) == nil {
 				return false

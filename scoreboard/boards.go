@@ -66,7 +66,10 @@ type Server struct {
 	langs  map[i18n.Lang]*langViews // views in the other languages streams use (lang.go)
 	closed bool
 	done   chan struct{} // closed by Close
-	now    func() time.Time
+	// changed is closed and replaced once each message is handled and
+	// each time a language's last stream goes (changes).
+	changed chan struct{}
+	now     func() time.Time
 
 	hallOf   map[string]string // board → hall (Options.Halls)
 	hallDown map[string]bool   // halls whose bridge says "0"
@@ -107,7 +110,7 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, done: make(chan struct{}), now: time.Now,
+	s := &Server{opts: opts, log: log, boards: map[string]*boardView{}, done: make(chan struct{}), changed: make(chan struct{}), now: time.Now,
 		hallOf: map[string]string{}, hallDown: map[string]bool{}, hallBy: map[string]string{}}
 	s.hub = stream.NewHub(&s.mu, stream.HubOptions{Buffer: opts.ClientBuffer, WriteTimeout: opts.WriteTimeout, Heartbeat: opts.Heartbeat,
 		Now: func() time.Time { return s.now() }, Left: s.leftLocked, Logger: log})
@@ -207,10 +210,33 @@ func (s *Server) statusLocked(id, own string) string {
 	return own
 }
 
+// changes returns a channel closed at the next change: once the message
+// being handled (or the next) has had all its effects, or a language's
+// views are dropped. Whoever waits for the boards to show something
+// takes the channel, checks, and waits on it if not yet.
+func (s *Server) changes() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changed
+}
+
+// signal wakes those waiting on changes.
+func (s *Server) signal() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.signalLocked()
+}
+
+func (s *Server) signalLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
 // Handle takes one MQTT message. Topics other than a board's state,
 // status, events and moves are ignored, as are malformed payloads. It is
 // safe for concurrent use and never blocks on browsers.
 func (s *Server) Handle(topic string, payload []byte) {
+	defer s.signal()
 	if h, ok := s.hallBy[topic]; ok {
 		s.hallStatus(h, payload)
 		return
@@ -243,7 +269,6 @@ func (s *Server) Handle(topic string, payload []byte) {
 		s.forget(id) // its retained state was cleared: the board is gone
 		return
 	}
-	st, ev := m.state, m.ev
 	var status string
 	if kind == "status" && m.statusOK {
 		// The first word is online or offline; what follows it
@@ -268,7 +293,25 @@ func (s *Server) Handle(topic string, payload []byte) {
 		bv = &boardView{Board: view.Board{ID: id, Status: s.statusLocked(id, "")}}
 		s.boards[id] = bv
 	}
-	indexChanged := false
+	changed, indexChanged := s.updateLocked(bv, id, kind, &m, status, payload)
+	if !changed {
+		return
+	}
+	bv.frame = s.hub.NewFrameLocked(bv.frame, bv.seq(), view.BoardTree(bv.Board))
+	s.broadcastLocked(id, bv.frame)
+	if indexChanged {
+		s.index = s.renderIndexLocked()
+		s.broadcastLocked("", s.index)
+	}
+	s.translateLocked(id, indexChanged)
+}
+
+// updateLocked applies one decoded message m of kind to the board's view
+// bv: its state, its status (the board's own word, status), the notice of
+// its events. It reports whether the view changed, and whether the
+// tournament index did too.
+func (s *Server) updateLocked(bv *boardView, id, kind string, m *message, status string, payload []byte) (changed, indexChanged bool) {
+	st, ev := m.state, m.ev
 	switch kind {
 	case "state":
 		if bv.Notice != nil && (bv.State == nil || bv.Notice.Seq != st.Seq) {
@@ -282,13 +325,13 @@ func (s *Server) Handle(topic string, payload []byte) {
 		if st := s.statusLocked(id, status); st != bv.Status {
 			bv.Status = st
 		} else {
-			return
+			return false, false
 		}
 		indexChanged = true
 	case "moves":
 		// A committed turn ends whatever was pending; the state follows.
 		if bv.Notice == nil {
-			return
+			return false, false
 		}
 		bv.Notice = nil
 	case "events":
@@ -301,20 +344,14 @@ func (s *Server) Handle(topic string, payload []byte) {
 			bv.Notice = &view.Notice{Seq: seq, Kind: ev.Event, Body: ev.NoticeBody}
 		case "restored":
 			if bv.Notice == nil {
-				return
+				return false, false
 			}
 			bv.Notice = nil
 		default:
-			return // forced-capture and game-over are in the state
+			return false, false // forced-capture and game-over are in the state
 		}
 	}
-	bv.frame = s.hub.NewFrameLocked(bv.frame, bv.seq(), view.BoardTree(bv.Board))
-	s.broadcastLocked(id, bv.frame)
-	if indexChanged {
-		s.index = s.renderIndexLocked()
-		s.broadcastLocked("", s.index)
-	}
-	s.translateLocked(id, indexChanged)
+	return true, indexChanged
 }
 
 // forget drops a board: its viewers see the waiting view.

@@ -204,12 +204,12 @@ func TestFollow(t *testing.T) {
 	defer s.Close()
 	follow(t, s, b)
 	closeBrokerFirst(t, b)
-	waitUntil(t, "the retained state", func() bool { return s.State("t1") != nil })
-	waitUntil(t, "online", func() bool { h, _ := s.Current(""); return strings.Contains(h, "card online") })
+	waitFor(t, s, "the retained state", func() bool { return s.State("t1") != nil })
+	waitFor(t, s, "online", func() bool { h, _ := s.Current(""); return strings.Contains(h, "card online") })
 	brd.event(referee.Pending{Need: "remove a free ring"})
-	waitUntil(t, "the pending event", func() bool { h, _ := s.Current("t1"); return strings.Contains(h, "remove a free ring") })
+	waitFor(t, s, "the pending event", func() bool { h, _ := s.Current("t1"); return strings.Contains(h, "remove a free ring") })
 	brd.status("offline")
-	waitUntil(t, "offline", func() bool { h, _ := s.Current(""); return strings.Contains(h, "card offline") })
+	waitFor(t, s, "offline", func() bool { h, _ := s.Current(""); return strings.Contains(h, "card offline") })
 }
 
 func TestHeartbeat(t *testing.T) {

@@ -1,10 +1,11 @@
 package scoreboard
 
 import (
+	"bufio"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,63 +62,94 @@ func startBrowser(t *testing.T, width, height int) *browser {
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--hide-scrollbars", "--mute-audio", "--user-data-dir="+profile, "--remote-debugging-port=0",
 		fmt.Sprintf("--window-size=%d,%d", width, height), "about:blank")
-	cmd.Stdout, cmd.Stderr = logf, logf
+	// Chromium says on stderr where its DevTools endpoint listens; the
+	// log keeps the rest.
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // to end its helpers with it
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	listening := make(chan string, 1)
+	exited := make(chan struct{}) // stderr closed: chromium is gone
+	go func() {
+		defer close(exited)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintln(logf, line)
+			if u, ok := strings.CutPrefix(line, "DevTools listening on "); ok {
+				select {
+				case listening <- strings.TrimSpace(u):
+				default:
+				}
+			}
+		}
+		io.Copy(logf, stderr) // a line too long for the scanner: keep draining
+	}()
 	b := &browser{t: t, cmd: cmd}
 	t.Cleanup(func() {
 		if b.ws != nil {
 			b.ws.Close()
 		}
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
 		cmd.Wait()
 		logf.Close()
 	})
-	// Chromium writes its port to DevToolsActivePort once it listens.
-	var port string
-	deadline := time.Now().Add(wait)
-	for {
-		if data, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort")); err == nil {
-			if p, _, ok := strings.Cut(string(data), "\n"); ok && p != "" {
-				port = p
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(logf.Name())
-			t.Fatalf("chromium did not open its DevTools port; its log:\n%s", log)
-		}
-		time.Sleep(20 * time.Millisecond)
+	fail := func(format string, args ...any) {
+		t.Helper()
+		log, _ := os.ReadFile(logf.Name())
+		t.Fatalf(format+"; its log:\n%s", append(args, log)...)
 	}
-	var targets []struct {
-		Type string `json:"type"`
-		WS   string `json:"webSocketDebuggerUrl"`
+	var browserURL string
+	select {
+	case browserURL = <-listening:
+	case <-exited:
+		fail("chromium ended before it opened its DevTools port")
+	case <-time.After(wait):
+		fail("chromium did not open its DevTools port")
 	}
-	for {
-		resp, err := http.Get("http://127.0.0.1:" + port + "/json/list")
-		if err == nil {
-			err = json.NewDecoder(resp.Body).Decode(&targets)
-			resp.Body.Close()
-		}
-		if err == nil {
-			for _, tg := range targets {
-				if tg.Type == "page" {
-					b.ws, _, err = websocket.DefaultDialer.Dial(tg.WS, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil)
-					return b
-				}
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no page target in chromium: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The browser reports each target it makes (Target.targetCreated),
+	// the ones it has already made first: the first page is ours.
+	bws, _, err := websocket.DefaultDialer.Dial(browserURL, nil)
+	if err != nil {
+		fail("the DevTools endpoint %s: %v", browserURL, err)
 	}
+	_ = bws.SetWriteDeadline(time.Now().Add(wait))
+	_ = bws.SetReadDeadline(time.Now().Add(wait))
+	if err := bws.WriteJSON(map[string]any{"id": 1, "method": "Target.setDiscoverTargets", "params": map[string]any{"discover": true}}); err != nil {
+		fail("Target.setDiscoverTargets: %v", err)
+	}
+	var page string
+	for page == "" {
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				TargetInfo struct {
+					ID   string `json:"targetId"`
+					Type string `json:"type"`
+				} `json:"targetInfo"`
+			} `json:"params"`
+		}
+		if err := bws.ReadJSON(&m); err != nil {
+			fail("no page target in chromium: %v", err)
+		}
+		if (m.Method == "Target.targetCreated" || m.Method == "Target.targetInfoChanged") && m.Params.TargetInfo.Type == "page" {
+			page = m.Params.TargetInfo.ID
+		}
+	}
+	bws.Close()
+	host, _, _ := strings.Cut(strings.TrimPrefix(browserURL, "ws://"), "/")
+	b.ws, _, err = websocket.DefaultDialer.Dial("ws://"+host+"/devtools/page/"+page, nil)
+	if err != nil {
+		fail("the page's DevTools endpoint: %v", err)
+	}
+	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil)
+	return b
 }
 
 // call sends one command and decodes its result into out, skipping the
@@ -194,22 +226,24 @@ func (b *browser) eval(expr string, out any) {
 	}
 }
 
-// waitFor polls a JavaScript condition in the page until it holds, up to
-// the test's wait.
+// waitFor waits until a JavaScript condition holds in the page, up to
+// the test's wait: it checks it again at each change of the document
+// (a MutationObserver) and, for conditions on the page's script state
+// that no change of the document follows, at the latest every 50 ms.
 func (b *browser) waitFor(what, cond string) {
 	b.t.Helper()
 	var ok bool
 	b.eval(fmt.Sprintf(`new Promise((resolve) => {
-		const end = performance.now() + %d;
-		const poll = () => {
-			let v = false;
-			try { v = !!(%s); } catch (e) {}
-			if (v) return resolve(true);
-			if (performance.now() > end) return resolve(false);
-			setTimeout(poll, 5);
-		};
-		poll();
-	})`, wait.Milliseconds(), cond), &ok)
+		const holds = () => { try { return !!(%s); } catch (e) { return false; } };
+		if (holds()) return resolve(true);
+		let backstop, timeout;
+		const done = (v) => { obs.disconnect(); clearInterval(backstop); clearTimeout(timeout); resolve(v); };
+		const check = () => { if (holds()) done(true); };
+		const obs = new MutationObserver(check);
+		obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+		backstop = setInterval(check, 50);
+		timeout = setTimeout(() => done(holds()), %d);
+	})`, cond, wait.Milliseconds()), &ok)
 	if !ok {
 		b.t.Fatalf("timed out waiting in the browser for %s (%s)", what, cond)
 	}

@@ -155,20 +155,34 @@ func TestConsoleBrowser(t *testing.T) {
 }
 
 // poll waits for a JavaScript condition across page loads (a form's
-// submission navigates): it evaluates it afresh every few milliseconds,
-// taking an evaluation lost to a navigation as false.
+// submission navigates): in the page as waitFor does, at each change of
+// the document; an evaluation lost to a navigation is tried again on the
+// new page, shortly, as CDP has it ready.
 func (b *browser) poll(what, cond string) {
 	b.t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
-		ok, err := b.tryEval(fmt.Sprintf(`(() => { try { return !!(%s); } catch (e) { return false; } })()`, cond))
+		left := time.Until(deadline).Milliseconds()
+		ok, err := b.tryEval(fmt.Sprintf(`new Promise((resolve) => {
+			const holds = () => { try { return !!(%s); } catch (e) { return false; } };
+			if (holds()) return resolve(true);
+			let backstop, timeout;
+			const done = (v) => { obs.disconnect(); clearInterval(backstop); clearTimeout(timeout); resolve(v); };
+			const check = () => { if (holds()) done(true); };
+			const obs = new MutationObserver(check);
+			obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+			backstop = setInterval(check, 50);
+			timeout = setTimeout(() => done(holds()), %d);
+		})`, cond, max(left, 1)))
 		if err == nil && ok {
 			return
 		}
 		if time.Now().After(deadline) {
 			b.t.Fatalf("timed out waiting in the browser for %s (%s): %v", what, cond, err)
 		}
-		time.Sleep(10 * time.Millisecond)
+		if err != nil {
+			time.Sleep(10 * time.Millisecond) // the page is navigating: no context to evaluate in yet
+		}
 	}
 }
 
@@ -178,7 +192,7 @@ func (b *browser) tryEval(expr string) (bool, error) {
 	b.id++
 	id := b.id
 	_ = b.ws.SetWriteDeadline(time.Now().Add(wait))
-	if err := b.ws.WriteJSON(map[string]any{"id": id, "method": "Runtime.evaluate", "params": map[string]any{"expression": expr, "returnByValue": true}}); err != nil {
+	if err := b.ws.WriteJSON(map[string]any{"id": id, "method": "Runtime.evaluate", "params": map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}}); err != nil {
 		return false, err
 	}
 	_ = b.ws.SetReadDeadline(time.Now().Add(2 * wait))

@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/scoreboard/console"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 // leakedKey finds a catalogue key shown instead of its text.
@@ -35,11 +37,11 @@ func TestConsoleLanguages(t *testing.T) {
 	}
 	rec, rep := sampleGame(t, 10)
 	states := gameStates(t, rec, rep, "t1")
-	ps := planState{State: states[5], GameID: "t1-1", Takeback: &TakebackRequest{Turn: 5, By: 0}}
+	ps := planState{State: states[5], GameID: "t1-1", Takeback: &wire.TakebackRequest{Turn: 5, By: 0}}
 	ps.Players = [2]string{"", ""}
 	ps.Missed = []int{ps.Turn}
 	rem := [2]int64{5000, 70000}
-	ps.Clock = ClockState{Control: "sudden:5m", RemainingMS: &rem, Paused: true}
+	ps.Clock = wire.Clock{Control: "sudden:5m", Remaining: &rem, Paused: true}
 	b, _ := json.Marshal(ps)
 	s.Handle("zertz/t1/state", b)
 	s.Handle("zertz/t1/status", []byte("offline"))
@@ -58,7 +60,7 @@ func TestConsoleLanguages(t *testing.T) {
 	// Finished games for the results page: every reason.
 	for i, r := range []string{"captures", "full-board", "repetition", "no-moves", "time", "resignation", "adjudication", "draw"} {
 		w := i % 2
-		g := &GameResult{GameID: "g" + r, Board: "t1", Players: [2]string{"Ann", "Bob"}, Reason: r, Record: json.RawMessage(`{}`)}
+		g := &GameResult{GameID: "g" + r, Board: "t1", Players: [2]string{"Ann", "Bob"}, Reason: engine.Reason(r), Record: json.RawMessage(`{}`)}
 		if r != "repetition" && r != "no-moves" && r != "draw" && i != 4 {
 			g.Winner = &w
 		}

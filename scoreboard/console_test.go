@@ -23,6 +23,7 @@ import (
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/console"
+	"github.com/zertzboard/zertzboard/wire"
 )
 
 var opsUsers = []broker.User{
@@ -307,7 +308,7 @@ func TestConsoleActions(t *testing.T) {
 	closeBrokerFirst(t, r.mb)
 	op := r.client()
 	op.login("arbiter", "arbiter-pw")
-	waitUntil(t, "the board in the console", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-board="t1"`) })
+	waitFor(t, r.s, "the board in the console", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-board="t1"`) })
 
 	cases := []struct {
 		action  string
@@ -338,13 +339,13 @@ func TestConsoleActions(t *testing.T) {
 			t.Errorf("%s refused without a reason", tc.action)
 		}
 		if i == 0 {
-			waitUntil(t, "paused in the console", func() bool {
+			waitFor(t, r.s, "paused in the console", func() bool {
 				h, _ := r.s.renderConsole(i18n.EN)
 				return strings.Contains(h, `data-paused="true"`) && strings.Contains(h, `data-act="resume"`)
 			})
 		}
 	}
-	if st := fb.state(); st.Clock.RemainingMS[1] != 630000 || st.Phase != "over" || st.ResultNote == "" {
+	if st := fb.state(); st.Clock.Remaining[1] != 630000 || st.Phase != "over" || st.ResultNote == "" {
 		t.Errorf("the board's state %+v after the actions", st.Clock)
 	}
 	// Each action is logged: operator, board, command, id, outcome.
@@ -359,7 +360,7 @@ func TestConsoleActions(t *testing.T) {
 	}
 
 	// The declared result reaches the results.
-	waitUntil(t, "the result", func() bool { g, _ := r.s.res.List(); return len(g) == 1 })
+	waitFor(t, r.s, "the result", func() bool { g, _ := r.s.res.List(); return len(g) == 1 })
 	g, _ := r.s.res.List()
 	if g[0].GameID != "t1-1" || g[0].Reason != "resignation" || g[0].Winner == nil || *g[0].Winner != 0 || g[0].Note != "P2 resigned at the board" {
 		t.Errorf("result %+v", g[0])
@@ -381,18 +382,18 @@ func TestConsoleActions(t *testing.T) {
 		t.Errorf("the board received %q", got[len(got)-1])
 	}
 	fb.mu.Lock()
-	fb.st.Takeback = &TakebackRequest{Turn: fb.st.Turn, By: 1}
+	fb.st.Takeback = &wire.TakebackRequest{Turn: fb.st.Turn, By: 1}
 	fb.st.Seq++
 	fb.publishStateLocked()
 	fb.mu.Unlock()
-	waitUntil(t, "the request in the console", func() bool {
+	waitFor(t, r.s, "the request in the console", func() bool {
 		h, _ := r.s.renderConsole(i18n.EN)
 		return strings.Contains(h, `data-takeback="true"`) && strings.Contains(h, `data-act="takeback-accept"`) && strings.Contains(h, "take-back requested by")
 	})
 	if status, res := op.act("t1", "takeback-accept", nil); status != http.StatusOK || res.Outcome != "accepted" {
 		t.Fatalf("accepting the request: %d %+v", status, res)
 	}
-	waitUntil(t, "the request gone", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-takeback="false"`) })
+	waitFor(t, r.s, "the request gone", func() bool { h, _ := r.s.renderConsole(i18n.EN); return strings.Contains(h, `data-takeback="false"`) })
 	if got := fb.received(); !strings.Contains(got[len(got)-1], `"accept":true`) {
 		t.Errorf("the board received %q", got[len(got)-1])
 	}
@@ -508,11 +509,11 @@ func TestConsoleAlerts(t *testing.T) {
 	s.obs.now = clock.now
 	rec, rep := sampleGame(t, 10)
 	states := gameStates(t, rec, rep, "t1")
-	ps := planState{State: states[5], GameID: "t1-7", Takeback: &TakebackRequest{Turn: 5, By: 1}}
+	ps := planState{State: states[5], GameID: "t1-7", Takeback: &wire.TakebackRequest{Turn: 5, By: 1}}
 	ps.Players = [2]string{"ann", "bob"}
 	rem := [2]int64{61000, 9500}
 	run := 1
-	ps.Clock = ClockState{Control: "fischer:20m+10s", RemainingMS: &rem, Running: &run}
+	ps.Clock = wire.Clock{Control: "fischer:20m+10s", Remaining: &rem, Running: &run}
 	b, _ := json.Marshal(ps)
 	s.Handle("zertz/t1/status", []byte("online"))
 	s.Handle("zertz/t1/state", b)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
@@ -49,7 +50,47 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 		status = StatusUnreachable
 	}
 	st := ob.state
-	var alerts []string
+	alerts, paused, q := consoleAlerts(ob, st, status, now, l)
+	cls := "brow " + status
+	if len(alerts) > 0 {
+		cls += " alerting"
+	}
+	phase, seq := "", uint64(0)
+	if st != nil {
+		phase, seq = string(st.Phase), st.Seq
+	}
+	fmt.Fprintf(b, `<tr class="%s" data-board="%s" data-seq="%d" data-phase="%s" data-paused="%t" data-takeback="%t">`,
+		view.Esc(cls), view.Esc(ob.id), seq, view.Esc(phase), paused, st != nil && st.Takeback != nil && st.Phase != engine.PhaseOver)
+	fmt.Fprintf(b, `<td class="bid"><a href="/board/%s">%s</a> <span class="conn %s">%s</span></td>`, view.Esc(ob.id), view.Esc(ob.id), view.Esc(status), view.Esc(l.T(statusKey[status])))
+	if st == nil {
+		fmt.Fprintf(b, `<td colspan="3" class="wait">%s</td>`, view.Esc(l.T("console.no-game")))
+	} else {
+		fmt.Fprintf(b, `<td class="players"><span class="p0">%s</span> – <span class="p1">%s</span></td>`, view.Esc(opName(st, 0, l)), view.Esc(opName(st, 1, l)))
+		var game string
+		switch st.Phase {
+		case engine.PhaseOver:
+			game = opResult(st, l)
+		case engine.PhaseCapture:
+			game = l.T("console.must-capture", st.Turn+1, opName(st, st.ToMove, l))
+		default:
+			game = l.T("console.to-move", st.Turn+1, opName(st, st.ToMove, l))
+		}
+		fmt.Fprintf(b, `<td class="game">%s <span class="variant">%s · %s</span></td>`, view.Esc(game), view.Esc(st.Variant), view.Esc(string(st.Mode)))
+		renderConsoleClocks(b, st)
+	}
+	b.WriteString(`<td class="alerts">`)
+	b.WriteString(strings.Join(alerts, " "))
+	b.WriteString(`</td><td class="acts">`)
+	renderConsoleActs(b, st, paused, q, l)
+	fmt.Fprintf(b, `<button type="button" data-pick="1">%s</button></td></tr>`, view.Esc(l.T("console.b-more")))
+}
+
+// consoleAlerts are the alerts of a board's console row, as HTML: the
+// connection, an illegal board and for how long, touch-move, a missed
+// turn, a fault, a take-back asked, the clocks paused, dead sensors and
+// an open question. It also says whether the clocks are paused and which
+// question is open.
+func consoleAlerts(ob *opBoard, st *opState, status string, now time.Time, l i18n.Lang) (alerts []string, paused bool, q *opQuestion) {
 	alert := func(class, text string) {
 		alerts = append(alerts, fmt.Sprintf(`<span class="alert %s">%s</span>`, class, view.Esc(text)))
 	}
@@ -74,7 +115,7 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 	if ob.touchMove != "" {
 		alert("touch-move", l.T("console.a-touch-move", ob.touchMove))
 	}
-	if st != nil && len(st.Missed) > 0 && st.Missed[len(st.Missed)-1] == st.Turn && st.Phase != "over" {
+	if st != nil && len(st.Missed) > 0 && st.Missed[len(st.Missed)-1] == st.Turn && st.Phase != engine.PhaseOver {
 		alert("missed", l.T("console.a-missed-turn", st.Turn))
 	} else if ob.missed {
 		alert("missed", l.T("console.a-missed"))
@@ -82,51 +123,28 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 	if ob.fault != "" {
 		alert("fault", ob.fault)
 	}
-	if st != nil && st.Takeback != nil && st.Phase != "over" {
+	if st != nil && st.Takeback != nil && st.Phase != engine.PhaseOver {
 		alert("takeback", l.T("console.a-takeback", opName(st, st.Takeback.By, l), st.Takeback.Turn))
 	}
-	paused := st != nil && st.Clock != nil && st.Clock.Paused
+	paused = st != nil && st.Clock != nil && st.Clock.Paused
 	if paused {
 		alert("paused", l.T("console.a-paused"))
 	}
 	if st != nil && len(st.DeadCells) > 0 {
 		alert("dead", l.T("console.a-dead", strings.Join(st.DeadCells, ", ")))
 	}
-	q := openQuestion(st)
+	q = openQuestion(st)
 	if q != nil {
 		alert("question", l.T("console.a-question", q.Turn))
 	}
-	cls := "brow " + status
-	if len(alerts) > 0 {
-		cls += " alerting"
-	}
-	phase, seq := "", uint64(0)
-	if st != nil {
-		phase, seq = st.Phase, st.Seq
-	}
-	fmt.Fprintf(b, `<tr class="%s" data-board="%s" data-seq="%d" data-phase="%s" data-paused="%t" data-takeback="%t">`,
-		view.Esc(cls), view.Esc(ob.id), seq, view.Esc(phase), paused, st != nil && st.Takeback != nil && st.Phase != "over")
-	fmt.Fprintf(b, `<td class="bid"><a href="/board/%s">%s</a> <span class="conn %s">%s</span></td>`, view.Esc(ob.id), view.Esc(ob.id), view.Esc(status), view.Esc(l.T(statusKey[status])))
-	if st == nil {
-		fmt.Fprintf(b, `<td colspan="3" class="wait">%s</td>`, view.Esc(l.T("console.no-game")))
-	} else {
-		fmt.Fprintf(b, `<td class="players"><span class="p0">%s</span> – <span class="p1">%s</span></td>`, view.Esc(opName(st, 0, l)), view.Esc(opName(st, 1, l)))
-		var game string
-		switch st.Phase {
-		case "over":
-			game = opResult(st, l)
-		case "capture":
-			game = l.T("console.must-capture", st.Turn+1, opName(st, st.ToMove, l))
-		default:
-			game = l.T("console.to-move", st.Turn+1, opName(st, st.ToMove, l))
-		}
-		fmt.Fprintf(b, `<td class="game">%s <span class="variant">%s · %s</span></td>`, view.Esc(game), view.Esc(st.Variant), view.Esc(st.Mode))
-		renderConsoleClocks(b, st)
-	}
-	b.WriteString(`<td class="alerts">`)
-	b.WriteString(strings.Join(alerts, " "))
-	b.WriteString(`</td><td class="acts">`)
-	if st != nil && st.Phase != "over" {
+	return alerts, paused, q
+}
+
+// renderConsoleActs writes the buttons of a board's console row for
+// what the game in progress allows: pause or resume, a take-back's
+// answer, and one button per option of the open question q.
+func renderConsoleActs(b *strings.Builder, st *opState, paused bool, q *opQuestion, l i18n.Lang) {
+	if st != nil && st.Phase != engine.PhaseOver {
 		if paused {
 			fmt.Fprintf(b, `<button type="button" data-act="resume">%s</button>`, view.Esc(l.T("console.b-resume")))
 		} else {
@@ -158,14 +176,13 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 			fmt.Fprintf(b, `<button type="button" class="answer" data-act="answer" data-question="%d" data-option="%d">%s</button>`, q.ID, i, view.Esc(label))
 		}
 	}
-	fmt.Fprintf(b, `<button type="button" data-pick="1">%s</button></td></tr>`, view.Esc(l.T("console.b-more")))
 }
 
 // renderConsoleClocks writes both clocks; the page counts the running one
 // down from data-ms, from the moment the view arrived.
 func renderConsoleClocks(b *strings.Builder, st *opState) {
 	c := st.Clock
-	if c == nil || c.RemainingMS == nil {
+	if c == nil || c.Remaining == nil {
 		control := "none"
 		if c != nil && c.Control != "" {
 			control = c.Control
@@ -175,8 +192,8 @@ func renderConsoleClocks(b *strings.Builder, st *opState) {
 	}
 	b.WriteString(`<td class="clocks">`)
 	for p := 0; p < 2; p++ {
-		running := c.Running != nil && *c.Running == p && !c.Paused && st.Phase != "over"
-		ms := max(c.RemainingMS[p], 0)
+		running := c.Running != nil && *c.Running == p && !c.Paused && st.Phase != engine.PhaseOver
+		ms := max(c.Remaining[p], 0)
 		cls := "clock"
 		if running {
 			cls += " running"

@@ -10,6 +10,7 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/wire"
 )
@@ -19,10 +20,10 @@ import (
 // outer fields shadow its own, with the same JSON.
 type planState struct {
 	wire.State
-	Clock      ClockState       `json:"clock"`
-	ResultNote string           `json:"result_note"`
-	Takeback   *TakebackRequest `json:"takeback_request"`
-	GameID     string           `json:"game_id"`
+	Clock      wire.Clock            `json:"clock"`
+	ResultNote string                `json:"result_note"`
+	Takeback   *wire.TakebackRequest `json:"takeback_request"`
+	GameID     string                `json:"game_id"`
 }
 
 // fakeBoard is a board's controller as docs/CONTRACTS.md 5.3 and the plan
@@ -50,7 +51,7 @@ func newFakeBoard(t testing.TB, brokerURL, user, pass, id string, st wire.State,
 	fb.st.GameID = id + "-1"
 	rem := [2]int64{600000, 600000}
 	run := st.ToMove
-	fb.st.Clock = ClockState{Control: "sudden:10m", RemainingMS: &rem, Running: &run}
+	fb.st.Clock = wire.Clock{Control: "sudden:10m", Remaining: &rem, Running: &run}
 	o := mqtt.NewClientOptions().AddBroker(brokerURL).SetClientID("fake-"+id).SetUsername(user).SetPassword(pass).
 		SetCleanSession(true).SetAutoReconnect(false).SetConnectTimeout(wait).SetOrderMatters(true).
 		SetWill("zertz/"+id+"/status", "offline", 1, true)
@@ -152,7 +153,7 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 				st.Clock.Paused, st.Clock.Running = false, &p
 			}
 		case "add-time":
-			st.Clock.RemainingMS[a.Player] += a.MS
+			st.Clock.Remaining[a.Player] += a.MS
 		case "set-players":
 			st.Players = [2]string{a.Players[0], a.Players[1]}
 		case "takeback-answer":
@@ -162,7 +163,7 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 				st.Takeback = nil
 			}
 		case "declare-result":
-			st.Phase, st.Result, st.Winner, st.ResultNote, st.Clock.Running = "over", a.Result, a.Winner, a.Note, nil
+			st.Phase, st.Result, st.Winner, st.ResultNote, st.Clock.Running = "over", engine.Reason(a.Result), a.Winner, a.Note, nil
 			switch a.Result { // the plan's "end" of the record
 			case "resignation":
 				fb.end = map[string]any{"kind": "resign", "player": 1 - *a.Winner}

@@ -63,7 +63,7 @@ func TestBrowserHall(t *testing.T) {
 				pubs[i].publish("state", 1, true, mustJSON(t, st))
 			}
 		}
-		waitUntil(t, "the round", func() bool {
+		waitFor(t, s, "the round", func() bool {
 			for i, id := range ids {
 				if k := min(step-i, n-1); k >= 0 && seqOf(id) != states[i][k].Seq {
 					return false

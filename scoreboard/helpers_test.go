@@ -36,14 +36,21 @@ func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-func waitUntil(t testing.TB, what string, cond func() bool) {
+// waitFor waits until cond holds, checking it again at each change of s
+// (Server.changes): each message handled, each language's views dropped.
+func waitFor(t testing.TB, s *Server, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
+	timeout := time.After(wait)
+	for {
+		changed := s.changes()
+		if cond() {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timeout:
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 

@@ -23,17 +23,18 @@ func TestPartsImportNoHigher(t *testing.T) {
 	allowed := map[string][]string{
 		// Rendering: the game's packages and the keyed tree it builds
 		// (stream), no network, no other part.
-		"view": {mod + "live", mod + "referee", mod + "display", mod + "i18n", mod + "scoreboard/stream"},
+		"view": {mod + "wire", mod + "engine", mod + "referee", mod + "display", mod + "i18n", mod + "scoreboard/stream"},
 		// Patches and sockets: the standard library only.
 		"stream": {},
 		// The browser's side of the patches, for tests.
 		"stream/streamtest": {mod + "scoreboard/stream"},
-		// Finished games: their records, nothing of the pages.
-		"results": {mod + "record"},
+		// Finished games: their records and the engine's words for how a
+		// game ended, nothing of the pages.
+		"results": {mod + "record", mod + "engine"},
 		// Operators' sessions and actions: the MQTT client, the view's
 		// text helpers, no server.
 		"console": {"github.com/eclipse/paho.mqtt.golang", "github.com/eclipse/paho.mqtt.golang/packets",
-			mod + "i18n", mod + "internal/textcheck", mod + "scoreboard/view"},
+			mod + "engine", mod + "i18n", mod + "internal/textcheck", mod + "scoreboard/view"},
 	}
 	for part, ok := range allowed {
 		p, err := build.ImportDir(part, 0)

@@ -172,6 +172,7 @@ func (s *Server) leftLocked(t stream.Topic) {
 	if lv := s.langs[i18n.Lang(t.Lang)]; lv != nil {
 		if lv.clients--; lv.clients <= 0 {
 			delete(s.langs, i18n.Lang(t.Lang))
+			s.signalLocked()
 		}
 	}
 }

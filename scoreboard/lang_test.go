@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/referee"
@@ -73,7 +74,7 @@ func pageViews(t *testing.T) []view.Board {
 		winner *int
 	}{{"time", nil}, {"resignation", &w}, {"adjudication", &w}, {"draw", nil}, {"repetition", nil}, {"captures", &w}} {
 		st := last
-		st.Phase, st.Result, st.Winner = "over", e.result, e.winner
+		st.Phase, st.Result, st.Winner = "over", engine.Reason(e.result), e.winner
 		ends = append(ends, view.Board{ID: "t1", State: &st, Note: "adjudicated after a sensor failure"})
 	}
 	paused := *place
@@ -226,7 +227,7 @@ func TestStreamsPerLanguage(t *testing.T) {
 	}
 	ru.close()
 	pl.close()
-	waitUntil(t, "the Russian and Polish views to go", func() bool {
+	waitFor(t, s, "the Russian and Polish views to go", func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return len(s.langs) == 0

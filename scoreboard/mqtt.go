@@ -36,22 +36,8 @@ type MQTTConfig struct {
 // the broker and feeds them to s until ctx is done. It reconnects on its
 // own; retained states and statuses arrive again on each subscription.
 func (s *Server) Follow(ctx context.Context, cfg MQTTConfig) error {
-	u, err := url.Parse(cfg.Broker)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("scoreboard: broker URL %q: want tcp://host:port, ssl://, ws:// or wss://", cfg.Broker)
-	}
-	switch u.Scheme {
-	case "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss":
-	default:
-		return fmt.Errorf("scoreboard: broker URL %q: scheme must be tcp, ssl, ws or wss", cfg.Broker)
-	}
-	if cfg.ClientID == "" {
-		b := make([]byte, 6)
-		rand.Read(b)
-		cfg.ClientID = "zertzboard-scoreboard-" + hex.EncodeToString(b)
-	}
-	if cfg.MaxReconnect <= 0 {
-		cfg.MaxReconnect = 10 * time.Second
+	if err := cfg.check(); err != nil {
+		return err
 	}
 	filters := map[string]byte{}
 	for _, f := range s.Filters() {
@@ -120,5 +106,28 @@ func (s *Server) Follow(ctx context.Context, cfg MQTTConfig) error {
 	c.Disconnect(250)
 	// The retry loop notices the disconnection within a retry interval.
 	tok.WaitTimeout(2 * time.Second)
+	return nil
+}
+
+// check checks the broker's URL and fills in the client ID (a random
+// one) and the reconnection interval when they are left out.
+func (c *MQTTConfig) check() error {
+	u, err := url.Parse(c.Broker)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("scoreboard: broker URL %q: want tcp://host:port, ssl://, ws:// or wss://", c.Broker)
+	}
+	switch u.Scheme {
+	case "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss":
+	default:
+		return fmt.Errorf("scoreboard: broker URL %q: scheme must be tcp, ssl, ws or wss", c.Broker)
+	}
+	if c.ClientID == "" {
+		b := make([]byte, 6)
+		rand.Read(b)
+		c.ClientID = "zertzboard-scoreboard-" + hex.EncodeToString(b)
+	}
+	if c.MaxReconnect <= 0 {
+		c.MaxReconnect = 10 * time.Second
+	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"github.com/zertzboard/zertzboard/wire"
@@ -27,37 +29,27 @@ const illegalAlert = 10 * time.Second
 // is ignored (the board's own record is not affected).
 const maxRecord = 256 << 10
 
-// ClockState is the state's "clock" object (docs/CONTRACTS.md 5.2), as
-// the results keep it.
-type ClockState = results.ClockState
-
-// TakebackRequest is the state's "takeback_request" (tournament mode).
-type TakebackRequest struct {
-	Turn int `json:"turn"`
-	By   int `json:"by"`
-}
-
 // opState is the part of a state the console and the results read.
 type opState struct {
-	Seq        uint64           `json:"seq"`
-	T          int64            `json:"t"`
-	Published  int64            `json:"published_ms"`
-	Variant    string           `json:"variant"`
-	Mode       string           `json:"mode"`
-	Players    [2]string        `json:"players"`
-	ToMove     int              `json:"to_move"`
-	Phase      string           `json:"phase"`
-	Turn       int              `json:"turn"`
-	Winner     *int             `json:"winner"`
-	Result     string           `json:"result"`
-	ResultNote string           `json:"result_note"`
-	Missed     []int            `json:"missed_captures"`
-	GameID     string           `json:"game_id"`
-	Clock      *ClockState      `json:"clock"`
-	Takeback   *TakebackRequest `json:"takeback_request"`
-	Status     string           `json:"status"`
-	Question   *opQuestion      `json:"question"`
-	DeadCells  []string         `json:"dead_cells"`
+	Seq        uint64                `json:"seq"`
+	T          int64                 `json:"t"`
+	Published  int64                 `json:"published_ms"`
+	Variant    string                `json:"variant"`
+	Mode       referee.Mode          `json:"mode"`
+	Players    [2]string             `json:"players"`
+	ToMove     int                   `json:"to_move"`
+	Phase      engine.Phase          `json:"phase"`
+	Turn       int                   `json:"turn"`
+	Winner     *int                  `json:"winner"`
+	Result     engine.Reason         `json:"result"`
+	ResultNote string                `json:"result_note"`
+	Missed     []int                 `json:"missed_captures"`
+	GameID     string                `json:"game_id"`
+	Clock      *wire.Clock           `json:"clock"`
+	Takeback   *wire.TakebackRequest `json:"takeback_request"`
+	Status     string                `json:"status"`
+	Question   *opQuestion           `json:"question"`
+	DeadCells  []string              `json:"dead_cells"`
 }
 
 // opQuestion is the referee's open question (the state's question).
@@ -188,10 +180,11 @@ func opStateOf(s *wire.State) *opState {
 		ToMove: s.ToMove, Phase: s.Phase, Turn: s.Turn, Winner: s.Winner, Result: s.Result, ResultNote: s.ResultNote,
 		Missed: s.Missed, GameID: s.GameID, Status: s.Status, DeadCells: s.DeadCells}
 	if c := s.Clock; c.Control != "" || c.Remaining != nil || c.Running != nil || c.Paused || c.IncrementMS != 0 {
-		st.Clock = &ClockState{Control: c.Control, RemainingMS: c.Remaining, Running: c.Running, Paused: c.Paused, IncrementMS: c.IncrementMS}
+		st.Clock = &c
 	}
 	if t := s.TakebackRequest; t != nil {
-		st.Takeback = &TakebackRequest{Turn: t.Turn, By: t.By}
+		tr := *t
+		st.Takeback = &tr
 	}
 	if q := s.Question; q != nil {
 		st.Question = &opQuestion{ID: q.ID, Turn: q.Turn, Cell: q.Cell, About: q.About, Options: q.Options, Provisional: q.Provisional}
@@ -324,14 +317,13 @@ func (o *observer) applyLocked(id, kind string, payload []byte, st *opState, rec
 // board, the one carrying "end") may still be on its way.
 func (b *opBoard) finished() bool {
 	s, r := b.state, b.rec
-	if s == nil || r == nil || s.Phase != "over" {
+	if s == nil || r == nil || s.Phase != engine.PhaseOver {
 		return false
 	}
 	if len(r.Turns) != s.Turn || r.Variant != s.Variant || r.Players != s.Players {
 		return false
 	}
-	switch s.Result {
-	case "time", "resignation", "adjudication", "draw":
+	if s.Result.OffBoard() {
 		return r.End != nil
 	}
 	return true
@@ -385,7 +377,17 @@ func parseStatus(payload []byte) (string, bool) {
 // finishedOf is the game b has just finished, for the results.
 func finishedOf(b *opBoard) results.Finished {
 	s := b.state
-	return results.Finished{Board: b.id, GameID: s.GameID, Published: s.Published, Variant: s.Variant, Mode: s.Mode,
-		Players: s.Players, Winner: s.Winner, Reason: s.Result, Note: s.ResultNote, Turns: s.Turn, Clock: s.Clock,
+	return results.Finished{Board: b.id, GameID: s.GameID, Published: s.Published, Variant: s.Variant, Mode: string(s.Mode),
+		Players: s.Players, Winner: s.Winner, Reason: s.Result, Note: s.ResultNote, Turns: s.Turn, Clock: resultsClock(s.Clock),
 		Record: b.record}
+}
+
+// resultsClock is the state's clock as the results' envelope keeps it
+// (GAME.result's "clock", docs/CONTRACTS.md section 8: the same fields,
+// increment_ms left out when zero), or nil.
+func resultsClock(c *wire.Clock) *results.ClockState {
+	if c == nil {
+		return nil
+	}
+	return &results.ClockState{Control: c.Control, RemainingMS: c.Remaining, Running: c.Running, Paused: c.Paused, IncrementMS: c.IncrementMS}
 }

@@ -147,7 +147,7 @@ func recordUpToNamed(rec *record.Record, rep *record.Replay, n int) *record.Reco
 // feed hands the scoreboard a state as its board publishes it, with clocks.
 func (f *pagesFixture) feed(board string, st wire.State, gameID string, rem [2]int64) {
 	ps := planState{State: st, GameID: gameID}
-	ps.Clock = ClockState{Control: "sudden:10m", RemainingMS: &rem}
+	ps.Clock = wire.Clock{Control: "sudden:10m", Remaining: &rem}
 	if st.Phase != "over" {
 		p := st.ToMove
 		ps.Clock.Running = &p

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/scoreboard/results"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
@@ -202,33 +203,32 @@ func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
 
 // gameResultText is a result in words: "alice wins (captures)", "draw".
 func gameResultText(g *GameResult, l i18n.Lang) string {
-	reason := g.Reason
-	if k := reasonKey[reason]; k != "" {
+	reason := string(g.Reason)
+	if k := reasonKey[g.Reason]; k != "" {
 		reason = l.T(k)
 	}
 	if g.Winner != nil && (*g.Winner == 0 || *g.Winner == 1) {
 		return l.T("results.wins", nameOf(g.Players, *g.Winner, l), reason)
 	}
 	switch g.Reason {
-	case "time":
+	case engine.ReasonTime:
 		return l.T("results.draw-on-time")
-	case "draw", "repetition", "no-moves":
-		if g.Reason == "draw" {
-			return l.T("results.draw")
-		}
+	case engine.ReasonDraw:
+		return l.T("results.draw")
+	case engine.ReasonRepetition, engine.ReasonNoMoves:
 		return l.T("results.draw") + " (" + reason + ")"
 	}
 	return l.T("results.over", reason)
 }
 
 // reasonKey names the state's result reasons.
-var reasonKey = map[string]string{
-	"captures": "results.r-captures", "full-board": "results.r-full-board", "repetition": "results.r-repetition",
-	"no-moves": "results.r-no-moves", "time": "results.r-time", "resignation": "results.r-resignation",
-	"adjudication": "results.r-adjudication", "draw": "results.r-draw",
+var reasonKey = map[engine.Reason]string{
+	engine.ReasonCaptures: "results.r-captures", engine.ReasonFullBoard: "results.r-full-board", engine.ReasonRepetition: "results.r-repetition",
+	engine.ReasonNoMoves: "results.r-no-moves", engine.ReasonTime: "results.r-time", engine.ReasonResignation: "results.r-resignation",
+	engine.ReasonAdjudication: "results.r-adjudication", engine.ReasonDraw: "results.r-draw",
 }
 
-func finalClocks(c *ClockState) string {
+func finalClocks(c *results.ClockState) string {
 	if c == nil || c.RemainingMS == nil {
 		return ""
 	}

@@ -65,7 +65,7 @@ func playGame(t testing.TB, s *Server, id string, rec *record.Record, rep *recor
 	for n, st := range states {
 		ps := planState{State: st, GameID: gameID}
 		rem := [2]int64{int64(300000 - n*1000), int64(290000 - n*1000)}
-		ps.Clock = ClockState{Control: "sudden:5m", RemainingMS: &rem}
+		ps.Clock = wire.Clock{Control: "sudden:5m", Remaining: &rem}
 		if st.Phase != "over" {
 			p := st.ToMove
 			ps.Clock.Running = &p
@@ -175,7 +175,7 @@ func TestResults(t *testing.T) {
 	col := func(row []string, name string) string { return row[slices.Index(results.CSVHeader, name)] }
 	r1 := rows[1]
 	if col(r1, "game_id") != "t1-3" || col(r1, "finished") != "2026-11-23T01:02:03Z" || col(r1, "winner") != jsonInt(*final.Winner) ||
-		col(r1, "winner_name") != rec.Players[*final.Winner] || col(r1, "reason") != final.Result || col(r1, "turns") != jsonInt(len(rec.Turns)) ||
+		col(r1, "winner_name") != rec.Players[*final.Winner] || col(r1, "reason") != string(final.Result) || col(r1, "turns") != jsonInt(len(rec.Turns)) ||
 		col(r1, "control") != "sudden:5m" || col(r1, "remaining_ms_0") == "" {
 		t.Errorf("CSV row %q", r1)
 	}

@@ -159,7 +159,7 @@ func (g *replayed) state(n int) (wire.State, *wire.Clock) {
 		s = wire.Snapshot(ref, g.board, g.rec.Players, uint64(n+1), 0)
 	}
 	if e := g.end; e != nil && n == g.turns() && e.Reason != "" {
-		s.Phase, s.Winner, s.Result, s.ResultNote = "over", e.Winner, e.Reason, e.Note
+		s.Phase, s.Winner, s.Result, s.ResultNote = engine.PhaseOver, e.Winner, e.Reason, e.Note
 	}
 	if g.control == nil {
 		return s, nil
@@ -182,7 +182,7 @@ func (g *replayed) state(n int) (wire.State, *wire.Clock) {
 // an is not nil.
 func (g *replayed) render(n int, l i18n.Lang, an *wire.Analysis) string {
 	s, c := g.state(n)
-	if an != nil && s.Phase != "over" {
+	if an != nil && s.Phase != engine.PhaseOver {
 		s.Analysis = an
 	}
 	v := view.Board{ID: g.board, State: &s, Clock: c, Lang: l, AllMoves: g.notation}

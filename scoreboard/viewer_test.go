@@ -131,7 +131,7 @@ func TestOpStateOf(t *testing.T) {
 			if err := json.Unmarshal(payload, &want); err != nil {
 				t.Fatal(err)
 			}
-			if want.Clock != nil && *want.Clock == (ClockState{}) {
+			if want.Clock != nil && *want.Clock == (wire.Clock{}) {
 				want.Clock = nil // an empty clock object is no clock
 			}
 			m, err := decodeMessage("state", payload)

@@ -19,6 +19,9 @@
 // readable frame.
 //
 // The package is pure: time arrives with each frame, in milliseconds.
+//
+// It imports only the standard library.
+// Layer: game. May import: base, game.
 package settle
 
 import "fmt"

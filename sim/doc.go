@@ -11,4 +11,6 @@
 // offset, readings carry Gaussian noise, neighbours' magnets leak in
 // (crosstalk), and on demand a sensor dies or drifts. The classifier and
 // the health checks are tested against that.
+//
+// Layer: simulator. May import: base, game, drivers, sensors, simulator.
 package sim

@@ -2,6 +2,9 @@
 // "state" snapshot from which any subscriber can draw the board, and the
 // "moves" message. The shapes are contracts (docs/CONTRACTS.md, section 5);
 // fields may be added, never removed or changed.
+//
+// Of this module it imports only engine, engine/solve and referee: the shapes, never who publishes them.
+// Layer: game. May import: base, game.
 package wire
 
 import (
@@ -51,12 +54,12 @@ type State struct {
 	// state, Unix milliseconds (set by broadcast.Publisher; 0, and absent,
 	// before). Every reader of the retained state sees the same value, so
 	// scoreboards file a finished game at the same time.
-	PublishedMS int64  `json:"published_ms,omitempty"`
-	BoardID     string `json:"board_id"`
-	Board       string `json:"board"`   // the layout's name, e.g. "48"
-	Variant     string `json:"variant"` // e.g. "48", "37b"
-	Rules       string `json:"rules"`   // "standard" or "blitz"
-	Mode        string `json:"mode"`    // "casual" or "tournament"
+	PublishedMS int64        `json:"published_ms,omitempty"`
+	BoardID     string       `json:"board_id"`
+	Board       string       `json:"board"`   // the layout's name, e.g. "48"
+	Variant     string       `json:"variant"` // e.g. "48", "37b"
+	Rules       string       `json:"rules"`   // "standard" or "blitz"
+	Mode        referee.Mode `json:"mode"`    // casual or tournament
 	// Layout lists the cells in board order; Cells holds each one's
 	// content in the same order, in the frame-log alphabet: '.' no ring,
 	// 'o' vacant ring, 'w', 'g', 'b' a marble.
@@ -67,15 +70,15 @@ type State struct {
 	Win      WinSets   `json:"win"`
 	Players  [2]string `json:"players"`
 	ToMove   int       `json:"to_move"`
-	// Phase is "place" (a placement is due), "capture" (a capture is
-	// compulsory) or "over".
-	Phase    string                 `json:"phase"`
+	// Phase is place (a placement is due), capture (a capture is
+	// compulsory) or over.
+	Phase    engine.Phase           `json:"phase"`
 	Forced   *referee.ForcedCapture `json:"forced"`    // null unless Phase is "capture"
 	LastMove *referee.Move          `json:"last_move"` // null before the first turn
 	Turn     int                    `json:"turn"`      // turns played
 	Moves    []string               `json:"moves"`     // every turn in notation, in order
 	Winner   *int                   `json:"winner"`    // null unless won
-	Result   string                 `json:"result"`    // "" while playing; else the engine's reason
+	Result   engine.Reason          `json:"result"`    // "" while playing; else the engine's or the arbiter's reason
 	Status   string                 `json:"status"`    // the referee's status line
 	// StatusMsg is Status as messages (key and arguments), so that a
 	// viewer can say it in its own language (package i18n).
@@ -182,7 +185,7 @@ func Snapshot(ref *referee.Referee, boardID string, players [2]string, seq uint6
 	b := p.Board()
 	s := State{
 		Schema: Schema, Seq: seq, T: t, BoardID: boardID,
-		Board: b.Name(), Variant: p.Variant(), Rules: p.Rules().Name, Mode: ref.Mode().String(),
+		Board: b.Name(), Variant: p.Variant(), Rules: p.Rules().Name, Mode: ref.Mode(),
 		Cells: p.Cells(), Pool: counts(p.Pool()), Captures: [2]Counts{counts(p.Captures(0)), counts(p.Captures(1))},
 		Win:     WinSets{Counts: counts(p.Rules().Win), Each: p.Rules().WinEach},
 		Players: players, ToMove: p.ToMove(), Turn: g.Len(), Moves: []string{},
@@ -208,22 +211,20 @@ func Snapshot(ref *referee.Referee, boardID string, players [2]string, seq uint6
 		s.LastMove = &referee.Move{Turn: n, Player: g.PositionAfter(n - 1).ToMove(), Move: engine.NewMoveObject(b, turn, claimed), Notation: s.Moves[n-1]}
 	}
 	s.Clock.Control = "none"
+	s.Phase = ref.Phase()
 	switch res := p.Result(); {
 	case ref.Ended() != nil:
 		e := ref.Ended()
-		s.Phase, s.Result, s.Winner, s.ResultNote = "over", e.Reason, e.Winner, e.Note
+		s.Result, s.Winner, s.ResultNote = e.Reason, e.Winner, e.Note
 	case res.Over:
-		s.Phase, s.Result = "over", string(res.Reason)
+		s.Result = res.Reason
 		if res.Winner >= 0 {
 			w := res.Winner
 			s.Winner = &w
 		}
-	case p.HasCapture():
-		s.Phase = "capture"
+	case s.Phase == engine.PhaseCapture:
 		fc := referee.ForcedCaptureOf(p)
 		s.Forced = &fc
-	default:
-		s.Phase = "place"
 	}
 	return s
 }

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
 )
@@ -17,31 +15,6 @@ func init() {
 	register(command{name: "analyze", summary: "look for a forced win: can the player to move win whatever the opponent does?", run: runAnalyze})
 }
 
-const analyzeAbout = `
-Asks whether the player to move can force a win within K of their own turns,
-whatever the opponent answers, and prints the shortest such win with its line
-(the turns of both players, in the project's notation, starting with the
-player to move). The search is exact: a reported win holds against every
-defence, and "no forced win within K" means none exists. It starts from a
-board's start, a position in a record (--from, --turns) or a position's text
-form (--position).
-
---ms bounds the time, 1 ms to an hour (10 s unless given), and --nodes the
-work. A search that runs out of time says how deep it got: with --json,
-"complete" is false.
-
---json prints one object:
-  {"forced_win":null|{"player":0|1,"turns":K,"line":["notation",...]},
-   "complete":true|false,"nodes":N,"ms":T}
-
-Exit status: 0 when the search finished (win or not), 3 when the budget ran
-out first, 2 for bad flags.
-
-Examples:
-  zertzboard analyze --from game.sgf --turns 30
-  zertzboard analyze --from game.sgf --turns 30 --max-turns 3 --ms 5000 --json
-  zertzboard analyze --position "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"`
-
 // maxMS bounds a --ms time budget: an hour.
 const maxMS = 3_600_000
 
@@ -49,7 +22,7 @@ const maxMS = 3_600_000
 const exitIncomplete = 3
 
 func runAnalyze(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("analyze", "--board B [--blitz] [--from FILE --turns N | --position TEXT] [--max-turns K] [--ms BUDGET] [--nodes N] [--json]", analyzeAbout, stderr)
+	fs := newFlagSet("analyze", "--board B [--blitz] [--from FILE --turns N | --position TEXT] [--max-turns K] [--ms BUDGET] [--nodes N] [--json]", helpText("analyze"), stderr)
 	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
 	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
 	from := fs.String("from", "", "analyse the position after the first --turns turns of this record (SGF or JSON)")
@@ -92,43 +65,15 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	t0 := time.Now()
 	res := solve.Solve(ctx, start, solve.Options{MaxTurns: *maxTurns, MaxNodes: *nodes})
-	rep := res.Report(start.Board(), time.Since(t0).Milliseconds())
+	took := time.Since(t0).Milliseconds()
 	if *asJSON {
-		out, _ := json.Marshal(rep)
+		out, _ := json.Marshal(res.Report(start.Board(), took))
 		fmt.Fprintf(stdout, "%s\n", out)
 	} else {
-		fmt.Fprintln(stdout, describeAnalysis(start, res, *maxTurns, rep))
+		fmt.Fprintln(stdout, res.Text(start, *maxTurns, took))
 	}
 	if !res.Complete {
 		return exitIncomplete
 	}
 	return exitOK
-}
-
-// describeAnalysis is the text form of a search's result.
-func describeAnalysis(p engine.Position, res solve.Result, maxTurns int, rep solve.Report) string {
-	stats := fmt.Sprintf("(%d positions, %d ms)", rep.Nodes, rep.MS)
-	switch {
-	case p.Result().Over:
-		return fmt.Sprintf("the game is over: %s", p.Result())
-	case res.Win != nil:
-		w := rep.ForcedWin
-		return fmt.Sprintf("forced win for player %d in %s: %s %s", w.Player, plural(w.Turns, "turn"), strings.Join(w.Line, " "), stats)
-	case res.Complete:
-		return fmt.Sprintf("no forced win for player %d within %s %s", p.ToMove(), plural(maxTurns, "turn"), stats)
-	case res.Depth > 0:
-		return fmt.Sprintf("out of time: no forced win for player %d within %s; %d not finished %s", p.ToMove(), plural(res.Depth, "turn"), res.Depth+1, stats)
-	}
-	return fmt.Sprintf("out of time before a whole turn was searched %s", stats)
-}
-
-// analysisOptions are the daemon's live-analysis options for the setting
-// "on", "off" or "auto" (on, but not for tournament games); nil when off.
-// Zero turns, budget or evaluation level take the analyst's defaults; a
-// negative level turns the evaluation off.
-func analysisOptions(setting string, turns int, budget time.Duration, evalLevel int) *analyst.Options {
-	if setting == "off" {
-		return nil
-	}
-	return &analyst.Options{MaxTurns: turns, Budget: budget, EvalLevel: evalLevel, InTournament: setting == "on"}
 }

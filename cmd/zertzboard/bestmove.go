@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -18,52 +16,8 @@ func init() {
 	register(command{name: "bestmove", summary: "the engine's turn for the player to move, with its score and line", run: runBestmove})
 }
 
-const bestmoveAbout = `
-Searches a position and prints the turn the engine would play, in the
-project's notation (WD4-A1, C3xE4xE6, pass). The position is a board's
-start, that start after some turns (--moves), a position in a record
-(--from, --turns) or a position's text form (--position).
-
-The budget is one of:
-   --level L   1 (quick) to 10 (strong): a node budget, so a level plays
-               the same on every machine (docs/ENGINE.md gives each level's
-               time)
-   --nodes N   stop after about N positions: also the same everywhere
-   --ms T      stop after T milliseconds: depends on the machine
-With none of them, --level 6. With --level or --nodes, the same --seed gives
-the same answer on every computer (amd64, arm64, armv6); the seed only
-chooses between turns the engine scores the same.
-
---json prints one object:
-  {"move":"WD4-A1","score":S,"win_prob":P,"depth":D,"nodes":N,"ms":T,
-   "pv":["WD4-A1",...]}
-score is for the player to move, about 100 per marble; a proven win or loss
-is 30000 minus the turns to it (negative for a loss). win_prob is the
-probability, 0 to 1, that the player to move wins; depth is the last
-search depth completed, in turns; pv is the line the engine expects.
-
-Exit status: 0 with a turn, 1 when the game is already over (no turn to
-play), 2 for bad flags, positions, records or moves.
-
-Examples:
-  zertzboard bestmove --board 37
-  zertzboard bestmove --board 37 --moves "WD4-A1 GC3-G1" --level 8 --json
-  zertzboard bestmove --from game.sgf --turns 20 --nodes 200000 --seed 7
-  zertzboard bestmove --position "37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0"`
-
-// bestmoveJSON is the --json object (docs/CONTRACTS.md).
-type bestmoveJSON struct {
-	Move    string   `json:"move"`
-	Score   int      `json:"score"`
-	WinProb float64  `json:"win_prob"`
-	Depth   int      `json:"depth"`
-	Nodes   int64    `json:"nodes"`
-	MS      int64    `json:"ms"`
-	PV      []string `json:"pv"`
-}
-
 func runBestmove(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bestmove", "--board B [--blitz] [--moves \"M1 M2 …\" | --from FILE --turns N | --position TEXT] [--ms T | --nodes N | --level L] [--seed S] [--json]", bestmoveAbout, stderr)
+	fs := newFlagSet("bestmove", "--board B [--blitz] [--moves \"M1 M2 …\" | --from FILE --turns N | --position TEXT] [--ms T | --nodes N | --level L] [--seed S] [--json]", helpText("bestmove"), stderr)
 	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
 	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
 	moves := fs.String("moves", "", "play these turns (notation, space-separated) from the board's start first")
@@ -112,7 +66,7 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 	case *moves != "":
 		start, err = perftStart(fs, *board, *blitz, "", 0)
 		if err == nil {
-			start, err = playMoves(start, *moves)
+			start, err = engine.PlayLine(start, *moves)
 		}
 	default:
 		start, err = perftStart(fs, *board, *blitz, *from, *turns)
@@ -133,7 +87,7 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 	}
 	t0 := time.Now()
 	res := search.Search(ctx, start, opt)
-	out := bestmoveReport(start.Board(), res, time.Since(t0).Milliseconds())
+	out := res.Report(start.Board(), time.Since(t0).Milliseconds())
 	if *asJSON {
 		b, _ := json.Marshal(out)
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -141,35 +95,4 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, out.Move)
 	}
 	return exitOK
-}
-
-func bestmoveReport(b *engine.Board, res search.Result, ms int64) bestmoveJSON {
-	out := bestmoveJSON{Move: engine.FormatTurn(b, res.Move), Score: res.Score, WinProb: res.WinProb,
-		Depth: res.Depth, Nodes: res.Nodes, MS: ms, PV: make([]string, 0, len(res.PV))}
-	for _, t := range res.PV {
-		out.PV = append(out.PV, engine.FormatTurn(b, t))
-	}
-	return out
-}
-
-// playMoves plays space-separated turns in notation from p; an error names
-// the turn (counted from 1) and why it cannot be played.
-func playMoves(p engine.Position, moves string) (engine.Position, error) {
-	for i, m := range strings.Fields(moves) {
-		t, err := engine.ParseTurn(p.Board(), m)
-		if err == nil {
-			var q engine.Position
-			q, err = p.Play(t)
-			if err == nil {
-				p = q
-				continue
-			}
-		}
-		var ill *engine.IllegalTurnError
-		if errors.As(err, &ill) {
-			return p, fmt.Errorf("move %d, %s: %s (%s)", i+1, m, ill.Reason, ill.Rule)
-		}
-		return p, fmt.Errorf("move %d, %s: %s", i+1, m, errText(err))
-	}
-	return p, nil
 }

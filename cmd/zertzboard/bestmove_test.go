@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/record"
 )
@@ -51,11 +52,11 @@ func TestBestmoveCommand(t *testing.T) {
 }
 
 // bestmoveRun runs bestmove --json and decodes its object strictly.
-func bestmoveRun(t *testing.T, args ...string) (bestmoveJSON, int) {
+func bestmoveRun(t *testing.T, args ...string) (search.Report, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := run(append([]string{"bestmove", "--json"}, args...), &out, &errOut)
-	var got bestmoveJSON
+	var got search.Report
 	if code == exitOK {
 		text := out.String()
 		dec := json.NewDecoder(strings.NewReader(text))
@@ -157,70 +158,33 @@ func engineSessionRun(t *testing.T, input string, args ...string) []string {
 	return strings.Split(strings.TrimSpace(out.String()), "\n")
 }
 
-func TestEngineProtocol(t *testing.T) {
-	lines := engineSessionRun(t, strings.Join([]string{
-		"isready",
-		"position text " + diagram5Text,
-		"go nodes 20000",
-		"position startpos 61 moves WD4-A1",
-		"go level 1 seed 4",
-		"bogus",
-		"position startpos 37 moves WD4-A1 WD4-A2",
-		"go nodes 0",
-		"go level 2 ms 5",
-		"position text 37 oooo",
-		"go infinite",
-	}, "\n"))
-	var best, infos, errs []string
+// The engine command serves the protocol (package engine/search/proto,
+// tested there) on standard input and output: --board is the variant of
+// "position startpos" without one, --level the level of "go" without a
+// budget; bad flags exit 2.
+func TestEngineCommand(t *testing.T) {
+	lines := engineSessionRun(t, "isready\nposition startpos\ngo\nposition startpos 37 moves WD4-A2 WD4-A1\nquit\n", "--board", "48", "--level", "1")
+	var best []string
 	for _, l := range lines {
-		switch {
-		case strings.HasPrefix(l, "bestmove "):
-			best = append(best, strings.TrimPrefix(l, "bestmove "))
-		case strings.HasPrefix(l, "info "):
-			infos = append(infos, l)
-			f := strings.Fields(l)
-			if len(f) < 13 || f[1] != "depth" || f[3] != "score" || f[5] != "win_prob" || f[7] != "nodes" || f[9] != "ms" || f[11] != "pv" {
-				t.Errorf("info line %q: want info depth D score S win_prob P nodes N ms T pv …", l)
-			}
-		case strings.HasPrefix(l, "error "):
-			errs = append(errs, l)
-		case l == "readyok":
-		default:
-			t.Errorf("unexpected line %q", l)
+		if m, ok := strings.CutPrefix(l, "bestmove "); ok {
+			best = append(best, m)
 		}
 	}
-	if lines[0] != "readyok" {
-		t.Errorf("first line %q; want readyok", lines[0])
+	b := engine.MustStandardBoard("48")
+	if len(best) != 1 || lines[0] != "readyok" {
+		t.Fatalf("output %q; want readyok and one bestmove", lines)
 	}
-	// diagram 5's win, a turn on 61 rings, and the infinite search ended by
-	// the end of the input (on the 61-ring position: the bad ones were
-	// refused).
-	if len(best) != 3 || best[0] != "BE4-D2" {
-		t.Fatalf("bestmoves %q; want 3, the first BE4-D2 (all output: %q)", best, lines)
+	if _, err := engine.NewPosition(b, engine.Standard, 0).Play(mustTurn(t, b, best[0])); err != nil {
+		t.Errorf("bestmove %s on 48 rings: %v", best[0], err)
 	}
-	b := engine.MustStandardBoard("61")
-	p := engine.NewPosition(b, engine.Standard, 0).MustPlay(mustTurn(t, b, "WD4-A1"))
-	for _, m := range best[1:] {
-		if _, err := p.Play(mustTurn(t, b, m)); err != nil {
-			t.Errorf("bestmove %s on 61 rings after WD4-A1: %v", m, err)
+	if last := lines[len(lines)-1]; last != "error position: move 2, WD4-A1: ring D4 already holds a marble (ring-not-vacant)" {
+		t.Errorf("last line %q; want the illegal second move named", last)
+	}
+	for _, args := range [][]string{{"--level", "0"}, {"--level", "11"}, {"--board", "36"}, {"extra"}} {
+		var out, errOut bytes.Buffer
+		if code := run(append([]string{"engine"}, args...), &out, &errOut); code != exitUsage || !strings.HasPrefix(errOut.String(), "zertzboard engine: ") {
+			t.Errorf("engine %v: exit %d, %q; want 2 and the error", args, code, errOut.String())
 		}
-	}
-	wantErrs := []string{`unknown command "bogus"`, "move 2, WD4-A2", `nodes "0"`, "give one budget", "position text"}
-	if len(errs) != len(wantErrs) {
-		t.Fatalf("errors %q; want %d", errs, len(wantErrs))
-	}
-	for i, w := range wantErrs {
-		if !strings.Contains(errs[i], w) {
-			t.Errorf("error %d: %q; want it to contain %q", i, errs[i], w)
-		}
-	}
-	if len(infos) < 2 {
-		t.Errorf("info lines %q; want at least one per search that finished a depth", infos)
-	}
-	// A finished game has no turn.
-	over := engineSessionRun(t, "position text 37 w.oo/o.ooo/.ooooo/.oooooo/o.gooo/ooooo/oooo 1,3,9 2,0,0 2,4,1 0 moves BE4-D2 E3xE5 WB1-C2\ngo\nquit\nisready\n")
-	if len(over) != 1 || over[0] != "bestmove none" {
-		t.Errorf("after the win: %q; want bestmove none, and nothing after quit", over)
 	}
 }
 
@@ -231,19 +195,4 @@ func mustTurn(t *testing.T, b *engine.Board, s string) engine.Turn {
 		t.Fatal(err)
 	}
 	return tu
-}
-
-// "stop" ends a search that would run for minutes (without it the test
-// would wait for it), and its best turn so far is the bestmove; "quit"
-// ends an infinite search and the session.
-func TestEngineStop(t *testing.T) {
-	var got []string
-	for _, l := range engineSessionRun(t, "position startpos 61\ngo nodes 900000000\nstop\nisready\ngo infinite\nquit\n") {
-		if !strings.HasPrefix(l, "info ") {
-			got = append(got, l)
-		}
-	}
-	if len(got) != 3 || !strings.HasPrefix(got[0], "bestmove ") || got[1] != "readyok" || !strings.HasPrefix(got[2], "bestmove ") {
-		t.Fatalf("output %q; want a bestmove, readyok and a bestmove (info lines aside)", got)
-	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/zertzboard/zertzboard/config"
 	"github.com/zertzboard/zertzboard/rig"
-	"github.com/zertzboard/zertzboard/sensors/classify"
 )
 
 func init() {
@@ -20,36 +19,8 @@ func init() {
 // tests replace it.
 var calibrateInput io.Reader = os.Stdin
 
-const calibrateAbout = `
-Measures each socket's Hall sensor with nothing on it, with a vacant ring,
-and with a ring holding each marble colour, and writes the per-socket bands
-that the classifier uses (format: firmware-config/README.md).
-
-It guides you:
-  1. take every ring off the base;
-  2. put a ring on every socket;
-  3. for white, then grey, then black: put the set's marbles (6 white,
-     8 grey, 10 black) on rings, press Enter, move them to sockets not yet
-     measured, and repeat until every socket is done. The sockets still to
-     do are listed each time. A round counts only as many marbles as it
-     asked for, the sockets that moved most: a neighbour's field cannot
-     pass for a marble. The rings left vacant beside the marbles are
-     measured again, so the vacant band covers that crosstalk.
-
-Press Enter after each step. With --sim the simulator does the steps itself
-and, without --out, writes into a new temporary directory, which it names.
-The wiring is checked against the Pi first (see check-wiring).
-
-Exit status: 0 when the file was written, 1 on hardware errors or when two
-classes read too alike on some socket, 2 on bad flags.
-
-Examples:
-  zertzboard calibrate --out /var/lib/zertzboard/calibration.json
-  zertzboard calibrate --sim --pi zero --out /tmp/calibration.json
-`
-
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("calibrate", "[--sim] [--pi MODEL] [--wiring FILE] [--out FILE] [--frames N]", calibrateAbout, stderr)
+	fs := newFlagSet("calibrate", "[--sim] [--pi MODEL] [--wiring FILE] [--out FILE] [--frames N]", helpText("calibrate"), stderr)
 	var rf rigFlags
 	rf.register(fs, 100)
 	outPath := fs.String("out", "", "calibration `file` to write (default: "+config.Defaults.Calibration+", where run reads it; with --sim, a new temporary directory)")
@@ -64,7 +35,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "zertzboard calibrate: %v\n", err)
 		return exitFault
 	}
-	o, err := rf.options()
+	o, err := rf.Options()
 	if err != nil {
 		fmt.Fprintf(stderr, "zertzboard calibrate: %v\n", err)
 		return exitUsage
@@ -83,7 +54,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	path := *outPath
-	if path == "" && rf.sim {
+	if path == "" && rf.Sim {
 		dir, err := os.MkdirTemp("", "zertzboard-calibrate-")
 		if err != nil {
 			return fail(err)
@@ -92,21 +63,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	} else if path == "" {
 		path = config.Defaults.Calibration
 	}
-	if err := writeCalibration(path, cal); err != nil {
+	if err := cal.WriteFile(path); err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d sockets, %d-bit, hysteresis %d\n", path, len(cal.Sockets), cal.Bits, cal.Hysteresis)
 	return exitOK
-}
-
-func writeCalibration(path string, cal *classify.Calibration) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := cal.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

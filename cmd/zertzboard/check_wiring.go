@@ -12,34 +12,8 @@ func init() {
 	register(command{name: "check-wiring", summary: "check a wiring file against a Raspberry Pi model and print the config.txt lines it needs", run: runCheckWiring})
 }
 
-const checkWiringAbout = `
-Checks that a Raspberry Pi can run a wiring file, before anything is
-soldered or any bus is opened, and prints the config.txt lines the wiring
-needs. It knows:
-  - which pins each overlay takes (dtparam=spi=on takes GPIO7-11,
-    spi1-1cs GPIO18-21, i2c_arm GPIO2-3), so that no GPIO is used twice;
-  - what each SPI controller accepts: SPI1 on the Zero, Zero 2 W, 3 and 4
-    is the auxiliary SPI (spi-bcm2835aux), with no mode 1 or 3 and no DMA,
-    so no LED chain can run on it; the Pi 5's RP1 controllers have both;
-  - spidev's buffer (bufsiz, 4096 bytes unless cmdline.txt raises it)
-    against the LED chain's frame;
-  - each ADC's clock rating at its supply voltage;
-  - what a scan costs on that Pi, and so the scan rate: 200 Hz where it
-    fits, 100 Hz otherwise, never less.
-"run", "calibrate" and "selftest" make the same check before they open a
-bus. MODEL is one of zero, zero2w, 3b, 4b, 5; without --pi, every model is
-checked.
-
-Exit status: 0 when the Pi can run the wiring, 1 when it cannot (the reason
-names the file, the line and the field), 2 on bad flags.
-
-Examples:
-  zertzboard check-wiring --pi 4b firmware-config/reference-61.wiring
-  zertzboard check-wiring --pi zero --bufsiz 8192 my-base.wiring
-  zertzboard check-wiring my-base.wiring`
-
 func runCheckWiring(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("check-wiring", "[--pi MODEL] [--bufsiz BYTES] FILE", checkWiringAbout, stderr)
+	fs := newFlagSet("check-wiring", "[--pi MODEL] [--bufsiz BYTES] FILE", helpText("check-wiring"), stderr)
 	model := fs.String("pi", "", "the Raspberry Pi `model`: "+pi.Names()+" (default: all)")
 	bufsiz := fs.Int("bufsiz", 0, "spidev's buffer size in `bytes` (cmdline.txt spidev.bufsiz; default 4096)")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -71,21 +45,7 @@ func runCheckWiring(args []string, stdout, stderr io.Writer) int {
 			code = exitIllegal
 			continue
 		}
-		fmt.Fprintf(stdout, "%s (%s, %s): ok, scan %s (%d ioctls, %d conversions) at %s\n", m.Title, m.SoC, m.Arch,
-			rep.Scan.Mean.Round(10e3), rep.Scan.Ioctls, rep.Scan.Conversions, rep.Rate)
-		fmt.Fprintln(stdout, "  config.txt:")
-		for _, l := range rep.Config {
-			fmt.Fprintf(stdout, "    %s\n", l)
-		}
-		if len(rep.Cmdline) > 0 {
-			fmt.Fprintln(stdout, "  cmdline.txt (append to the single line):")
-			for _, l := range rep.Cmdline {
-				fmt.Fprintf(stdout, "    %s\n", l)
-			}
-		}
-		for _, n := range rep.Notes {
-			fmt.Fprintf(stdout, "  note: %s\n", n)
-		}
+		fmt.Fprint(stdout, rep.Text())
 	}
 	return code
 }

@@ -270,7 +270,7 @@ func TestArbiterCommandsOverMQTT(t *testing.T) {
 	}
 	var ids []string
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var e journal.Entry
+		var e journal.Line
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatal(err)
 		}

@@ -176,7 +176,7 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	clocks := 0
 	for sc.Scan() {
-		var e journal.Entry
+		var e journal.Line
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatal(err)
 		}

@@ -502,7 +502,7 @@ func checkJournalEnd(t *testing.T, path, id string, winner int) {
 	}
 	arbiter := false
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var e journal.Entry
+		var e journal.Line
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -635,7 +635,7 @@ func checkResults(t *testing.T, base string, finals map[string]wire.State) {
 		if st.Winner != nil {
 			winner = fmt.Sprint(*st.Winner)
 		}
-		if !ok || st.Phase != "over" || row[col["turns"]] != fmt.Sprint(st.Turn) || row[col["reason"]] != st.Result ||
+		if !ok || st.Phase != "over" || row[col["turns"]] != fmt.Sprint(st.Turn) || row[col["reason"]] != string(st.Result) ||
 			row[col["winner"]] != winner || row[col["control"]] != hallControl || row[col["game_id"]] != st.GameID || row[col["note"]] != st.ResultNote {
 			t.Errorf("results.csv row %q; the board's final state: %s, turn %d, %s, winner %s, game %s", row, st.Phase, st.Turn, st.Result, winner, st.GameID)
 		}

@@ -2,9 +2,13 @@
 //
 // Run "zertzboard help" for the commands, and "zertzboard COMMAND --help"
 // for one command's flags.
+//
+// Layer: cmd. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board, players, cmd.
 package main
 
 import (
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +16,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/zertzboard/zertzboard/internal/buildinfo"
 )
 
 // version is stamped at build time:
@@ -19,7 +25,7 @@ import (
 //	go build -ldflags "-X main.version=1.2.3" ./cmd/zertzboard
 //
 // "make deb" stamps the package's Debian version. Unstamped builds report
-// what the Go toolchain recorded (see buildVersion).
+// what the Go toolchain recorded (see internal/buildinfo).
 var version string
 
 // command is one subcommand. run returns the process exit code.
@@ -63,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if args[0] == "--version" || args[0] == "-version" {
-		printVersion(stdout)
+		fmt.Fprintln(stdout, buildinfo.Line(version))
 		return exitOK
 	}
 	c, ok := commands[args[0]]
@@ -95,6 +101,24 @@ Commands:`)
 	fmt.Fprintln(w, `
 Run "zertzboard COMMAND --help" for a command's flags and examples.
 "zertzboard --version" prints the version.`)
+}
+
+// helpFiles are the commands' help texts, one file each: what the command
+// does, its exit status and examples. They are plain text so that they
+// read (and review) as the documentation they are; --help prints them
+// above the flags.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// helpText is command name's help text (help/NAME.txt). A command without
+// one is a programming error, which TestEveryCommandHasHelp catches.
+func helpText(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("zertzboard: no help text for " + name + ": " + err.Error())
+	}
+	return string(b)
 }
 
 // newFlagSet makes a flag set that prints a teaching usage text: the

@@ -24,6 +24,27 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	}
 }
 
+// Every help file belongs to a command, and its text is what the
+// command's --help prints above the flags.
+func TestHelpFilesBelongToCommands(t *testing.T) {
+	files, err := helpFiles.ReadDir("help")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("help files: %v, %d", err, len(files))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(f.Name(), ".txt")
+		if _, ok := commands[name]; !ok {
+			t.Errorf("help/%s is the help of no command", f.Name())
+			continue
+		}
+		var stdout, stderr bytes.Buffer
+		run([]string{name, "--help"}, &stdout, &stderr)
+		if text := strings.TrimSpace(helpText(name)); !strings.Contains(stderr.String(), "\n\n"+text+"\n") {
+			t.Errorf("%s --help does not print help/%s:\n%s", name, f.Name(), stderr.String())
+		}
+	}
+}
+
 func TestUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run(nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "replay") || stdout.Len() != 0 {

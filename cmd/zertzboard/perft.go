@@ -14,20 +14,8 @@ func init() {
 	register(command{name: "perft", summary: "count the leaves of the game tree (a rules-engine check)", run: runPerft})
 }
 
-const perftAbout = `
-Counts the positions reached after every sequence of D legal turns, printing
-one line per depth: "depth D: COUNT". A move is one whole turn: a placement
-with its ring removal, or one complete capture chain. Known counts are a
-check of the rules engine: from the 37-ring start, depth 1 is 1944 and
-depth 2 is 3277260.
-
-Examples:
-  zertzboard perft --board 37 --depth 2
-  zertzboard perft --board 48 --blitz --depth 1
-  zertzboard perft --from game.sgf --turns 12 --depth 3`
-
 func runPerft(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("perft", "--board 37|40|43|44|48|61 [--blitz] [--from FILE --turns N] --depth D", perftAbout, stderr)
+	fs := newFlagSet("perft", "--board 37|40|43|44|48|61 [--blitz] [--from FILE --turns N] --depth D", helpText("perft"), stderr)
 	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
 	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
 	from := fs.String("from", "", "start after the first --turns turns of this record (SGF or JSON) instead of the start")

@@ -5,64 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	settlepkg "github.com/zertzboard/zertzboard/settle"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/framelog"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
+	settlepkg "github.com/zertzboard/zertzboard/settle"
 )
 
 func init() {
 	register(command{name: "referee", summary: "referee a recorded frame log and print its events", run: runReferee})
 }
 
-const refereeAbout = `
-Runs the referee over a frame log (what the sensors saw, one JSON object per
-line: {"t": <ms>, "cells": "<one character per cell>"}) and prints its
-events, one JSON object per line: move, pending, forced-capture, illegal,
-restored, takeback, touch-move, missed-capture, game-over, fault, and
-inferred (turns committed without each being seen settled: two turns seen
-at once, a take-back undone, a resynchronisation), question (the colour of
-a marble never seen; a frame log cannot answer, so the first possibility
-stands) and set-up (after the game, the board cleared and set up again).
-
-An observation counts once it has held for --settle milliseconds without an
-unreadable cell ('?'). Casual mode refuses a placement while a capture is
-compulsory; tournament mode lets it stand as a missed capture and flags
-touch-move breaches.
-
---record writes the game the referee saw: Boardspace SGF if OUT ends in
-.sgf, else the zertzboard JSON record. "zertzboard replay" accepts either.
-
---settle must be 30 to 2000 ms: above the 25 ms glitch window, so that one-
-and two-scan glitches never count, and short enough for a verdict in
-human time. A frame log with no frames is refused: it is not a game.
-
-The frame log is not a game record: given an SGF or a JSON record,
-referee says so and points to "zertzboard replay".
-
-A frame log whose last line is cut short (the power or a crash
-interrupted a write) is refereed up to that line: the events of the good
-frames are printed, --record writes the game seen, and then the error
-names the torn line (exit 2).
-
-Exit status: 0 when the whole frame log was refereed (illegal boards are
-events, not failures); 2 for bad flags, an unreadable or empty frame log,
-a frame that breaks the format or does not fit the board (a torn last line
-included, after the frames before it), or a record that cannot be
-written.
-
-Examples:
-  zertzboard referee --board 37 --frames game.frames.jsonl
-  zertzboard referee --board 48 --mode tournament --frames - --record game.json < frames.jsonl`
-
 func runReferee(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("referee", "--board B [--blitz] [--first 0|1] [--mode casual|tournament] --frames FILE [--record OUT]", refereeAbout, stderr)
+	fs := newFlagSet("referee", "--board B [--blitz] [--first 0|1] [--mode casual|tournament] --frames FILE [--record OUT]", helpText("referee"), stderr)
 	board := fs.String("board", "", "the board: 37, 40, 43, 44, 48 or 61 rings (required)")
 	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
 	first := fs.Int("first", 0, "the player who moves first, 0 or 1")
@@ -117,46 +75,24 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	enc := json.NewEncoder(w)
-	r := framelog.NewReader(in, name)
-	seen := 0
 	var torn *framelog.TornError
-	for {
-		f, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			if seen == 0 {
-				w.Flush()
-				return fail("%s: the frame log has no frames", name)
-			}
-			break
-		}
-		if errors.As(err, &torn) && seen > 0 {
-			// The good frames before a torn last line are refereed and
-			// their events printed; the error follows.
-			break
-		}
-		seen++
-		if err != nil {
-			w.Flush()
-			return fail("%s", errText(err))
-		}
-		if len(f.Cells) != b.Len() {
-			w.Flush()
-			return fail("%s:%d: frame has %d cells; the %s board has %d (is --board right?)", name, r.Line(), len(f.Cells), b, b.Len())
-		}
-		for _, e := range ref.Observe(f.T, f.Cells) {
-			if err := enc.Encode(e); err != nil {
-				return fail("writing events: %v", err)
-			}
-		}
+	err = ref.ObserveLog(in, name, func(e referee.Event) error { return enc.Encode(e) })
+	w.Flush()
+	var mismatch *referee.BoardMismatchError
+	switch {
+	case errors.As(err, &mismatch):
+		return fail("%s (is --board right?)", errText(err))
+	case err != nil && !(errors.As(err, &torn) && torn.Frames > 0):
+		// The good frames before a torn last line are refereed and their
+		// events printed; the error follows, after the record is saved.
+		return fail("%s", errText(err))
 	}
 	if *out != "" {
-		if err := writeSeen(*out, ref); err != nil {
-			w.Flush()
+		if err := record.WriteFile(*out, record.FromGame(ref.Game(), ref.MissedCaptures())); err != nil {
 			return fail("%v", err)
 		}
 	}
 	if torn != nil {
-		w.Flush()
 		saved := ""
 		if *out != "" {
 			saved = "; " + *out + " has the game seen up to it"
@@ -168,38 +104,4 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 		return fail("%s:%d: the last line is cut short (%v): %s%s", torn.Name, torn.Line, torn.Err, refereed, saved)
 	}
 	return exitOK
-}
-
-// writeSeen writes the game the referee saw as a record. It writes a
-// temporary file and renames it, so a crash never leaves half a record.
-func writeSeen(path string, ref *referee.Referee) error {
-	g := ref.Game()
-	start := g.Start()
-	rec := &record.Record{Variant: start.Variant(), First: start.ToMove(), MissedCaptures: ref.MissedCaptures()}
-	for i := 0; i < g.Len(); i++ {
-		t, _ := g.Turn(i)
-		rec.Turns = append(rec.Turns, t)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".record-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if strings.HasSuffix(strings.ToLower(path), ".sgf") {
-		err = record.WriteSGF(tmp, rec)
-	} else {
-		err = record.WriteJSON(tmp, rec)
-	}
-	if err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
@@ -101,7 +102,7 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 		return fmt.Errorf("%s: %w", cfg.Calibration, err)
 	}
 	log.Info("hardware", "pi", r.Report.Model.Title, "scan-rate", r.Report.Rate.String(), "scan", r.Report.Scan.Mean.String(), "ioctls-per-scan", r.Report.Scan.Ioctls)
-	mode, err := referee.ParseMode(cfg.Mode)
+	mode, err := referee.ParseMode(cfg.Mode.String())
 	if err != nil {
 		return err
 	}
@@ -112,8 +113,8 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 	d := &daemon{
 		setting: struct{ listen, ws, http string }{"[mqtt] listen in " + cfg.File, "[mqtt] websocket in " + cfg.File, "[http] listen in " + cfg.File},
 		node: board.Options{BoardID: cfg.BoardID, Variant: cfg.Variant, First: cfg.First, Mode: mode, Players: cfg.Players,
-			SettleMS: cfg.SettleMS, Rig: r.Rig, Calibration: cal, JournalPath: cfg.Journal, Logger: log, Language: cfg.Language,
-			Analysis: analysisOptions(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget, cfg.AnalysisEval), Control: cfg.Control, Event: cfg.Event,
+			SettleMS: cfg.SettleMS, Rig: r.Devices, Calibration: cal, JournalPath: cfg.Journal, Logger: log, Language: cfg.Language,
+			Analysis: analyst.ForSetting(cfg.Analysis, cfg.AnalysisTurns, cfg.AnalysisBudget, cfg.AnalysisEval), Control: cfg.Control, Event: cfg.Event,
 			Play: &controller.Play{Engine: cfg.Engine, Level: cfg.EngineLevel}},
 		broker: cfg.Broker, listen: cfg.Listen, ws: cfg.WebSocket, users: users,
 		limits: broker.Limits{MaxPacketSize: uint32(cfg.Limits.MaxPacket), MaxClientIDLen: cfg.Limits.MaxClientID,

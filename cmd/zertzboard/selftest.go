@@ -6,21 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"runtime"
-	"sort"
-	"time"
-
-	"periph.io/x/conn/v3/physic"
 
 	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/engine"
-	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
-	"github.com/zertzboard/zertzboard/hardware/wiring"
-	"github.com/zertzboard/zertzboard/internal/background"
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/capture"
 	"github.com/zertzboard/zertzboard/sensors/classify"
@@ -37,40 +27,16 @@ const exitFault = 1
 
 // rigFlags are the flags that selftest and calibrate share.
 type rigFlags struct {
-	sim    bool
-	wiring string
+	rig.Choice
 	frames int
-	pi     string
-	bufsiz int
 }
 
 func (f *rigFlags) register(fs *flag.FlagSet, frames int) {
-	fs.BoolVar(&f.sim, "sim", false, "use the simulated hardware instead of the Pi's buses")
-	fs.StringVar(&f.wiring, "wiring", "", "wiring `file` (default: the built-in reference 61-socket wiring, firmware-config/reference-61.wiring)")
+	fs.BoolVar(&f.Sim, "sim", false, "use the simulated hardware instead of the Pi's buses")
+	fs.StringVar(&f.WiringFile, "wiring", "", "wiring `file` (default: the built-in reference 61-socket wiring, firmware-config/reference-61.wiring)")
 	fs.IntVar(&f.frames, "frames", frames, "scans per measurement")
-	fs.StringVar(&f.pi, "pi", "", "the Raspberry Pi `model`: "+pi.Names()+" (default: this Pi; with --sim, "+sim.DefaultModel.Name+")")
-	fs.IntVar(&f.bufsiz, "bufsiz", 0, "spidev's buffer size in `bytes` (cmdline.txt spidev.bufsiz; default 4096)")
-}
-
-// options turns the flags into rig options.
-func (f *rigFlags) options() (rig.Options, error) {
-	o := rig.Options{Sim: f.sim, Check: pi.CheckOpts{BufSiz: f.bufsiz}}
-	if f.wiring != "" {
-		w, err := wiring.Load(f.wiring)
-		if err != nil {
-			return o, err
-		}
-		o.Wiring = w
-	}
-	if f.pi != "" {
-		m, err := pi.ByName(f.pi)
-		if err != nil {
-			return o, err
-		}
-		o.Model = m
-		o.Timing = f.sim
-	}
-	return o, nil
+	fs.StringVar(&f.Model, "pi", "", "the Raspberry Pi `model`: "+pi.Names()+" (default: this Pi; with --sim, "+sim.DefaultModel.Name+")")
+	fs.IntVar(&f.BufSiz, "bufsiz", 0, "spidev's buffer size in `bytes` (cmdline.txt spidev.bufsiz; default 4096)")
 }
 
 // openRig opens the rig, and on a machine without the board's buses says
@@ -83,71 +49,61 @@ func openRig(o rig.Options) (*rig.Rig, error) {
 	return r, err
 }
 
-const selftestAbout = `
-Checks the board's hardware: lights each socket's LED in chain order, then
-scans every sensor and prints one line per socket with its wiring, its
-reading (mean, min, max) and, given a calibration, its class. Sensor faults
-(saturated, stuck, noisy, drifting, unreadable) are listed at the end.
-
-The wiring is checked against the Pi first (see check-wiring), and the
-scan runs at the rate the check chose for this Pi.
-
-With --sim it runs on the simulator: rings on every socket, a white marble
-on D4, grey on E5 and black on F4, calibrated in memory unless
---calibration is given. --sim-dead and --sim-drift break a sensor to show
-what a fault looks like. With --pi the simulator also takes that Pi's time
-for every ioctl, transfer, GPIO write and wake-up (firmware-config/README.md,
-"Pi timing model"), and --json prints only the scan timing:
-  {"model","rate_hz","scan_ms_mean","scan_ms_max","overruns","ioctls_per_scan"}
-
-Exit status: 0 when no fault is found, 1 on faults, overruns (--json) or
-missing hardware, 2 on bad flags.
-
-Examples:
-  zertzboard selftest --calibration /var/lib/zertzboard/calibration.json
-  zertzboard selftest --sim --sim-dead A3 --sim-drift E5 --screen-png screen.png
-  zertzboard selftest --sim --board 37 --record seen.frames.jsonl --raw seen.raw.jsonl
-  zertzboard selftest --sim --pi zero --json
-  zertzboard selftest --sim --pi zero --engine-thinking --json
-`
+// selftestFlags are selftest's own flags.
+type selftestFlags struct {
+	rigFlags
+	calibration, record, raw, board, screenPNG string
+	faults                                     rig.SimFaults
+	noWalk, json, thinking                     bool
+}
 
 func runSelftest(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("selftest", "[--sim] [--pi MODEL] [--json] [--engine-thinking] [--wiring FILE] [--calibration FILE] [--frames N]", selftestAbout, stderr)
-	var rf rigFlags
-	rf.register(fs, 400)
-	calPath := fs.String("calibration", "", "calibration `file` written by zertzboard calibrate")
-	dead := fs.String("sim-dead", "", "with --sim, the `socket` whose sensor is dead (reads 0)")
-	drift := fs.String("sim-drift", "", "with --sim, the `socket` whose sensor drifts upwards")
-	noWalk := fs.Bool("no-led-walk", false, "skip the LED walk")
-	recPath := fs.String("record", "", "write the classified frames to this frame-log `file` (*.frames.jsonl)")
-	rawPath := fs.String("raw", "", "write the raw counts to this `file` (*.raw.jsonl)")
-	boardName := fs.String("board", "61", "game `board` for --record: 37, 40, 43, 44, 48 or 61, mounted on the base as the wiring says")
-	pngPath := fs.String("screen-png", "", "with --sim, save the status screen to this PNG `file`")
-	asJSON := fs.Bool("json", false, "print only the scan timing as one JSON object (model, rate_hz, scan_ms_mean, scan_ms_max, overruns, ioctls_per_scan)")
-	thinking := fs.Bool("engine-thinking", false, "scan while the engine searches (level 10 on 61 rings) on its background thread, as in a game against it")
+	fs := newFlagSet("selftest", "[--sim] [--pi MODEL] [--json] [--engine-thinking] [--wiring FILE] [--calibration FILE] [--frames N]", helpText("selftest"), stderr)
+	var f selftestFlags
+	f.register(fs, 400)
+	fs.StringVar(&f.calibration, "calibration", "", "calibration `file` written by zertzboard calibrate")
+	fs.StringVar(&f.faults.Dead, "sim-dead", "", "with --sim, the `socket` whose sensor is dead (reads 0)")
+	fs.StringVar(&f.faults.Drift, "sim-drift", "", "with --sim, the `socket` whose sensor drifts upwards")
+	fs.BoolVar(&f.noWalk, "no-led-walk", false, "skip the LED walk")
+	fs.StringVar(&f.record, "record", "", "write the classified frames to this frame-log `file` (*.frames.jsonl)")
+	fs.StringVar(&f.raw, "raw", "", "write the raw counts to this `file` (*.raw.jsonl)")
+	fs.StringVar(&f.board, "board", "61", "game `board` for --record: 37, 40, 43, 44, 48 or 61, mounted on the base as the wiring says")
+	fs.StringVar(&f.screenPNG, "screen-png", "", "with --sim, save the status screen to this PNG `file`")
+	fs.BoolVar(&f.json, "json", false, "print only the scan timing as one JSON object (model, rate_hz, scan_ms_mean, scan_ms_max, overruns, ioctls_per_scan)")
+	fs.BoolVar(&f.thinking, "engine-thinking", false, "scan while the engine searches (level 10 on 61 rings) on its background thread, as in a game against it")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 || rf.frames < 2 {
-		fmt.Fprintln(stderr, "zertzboard selftest: takes no arguments, and --frames must be at least 2")
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "zertzboard selftest: "+format+"\n", a...)
 		return exitUsage
 	}
-	if (*dead != "" || *drift != "" || *pngPath != "") && !rf.sim {
-		fmt.Fprintln(stderr, "zertzboard selftest: --sim-dead, --sim-drift and --screen-png need --sim")
-		return exitUsage
+	if fs.NArg() > 0 || f.frames < 2 {
+		return usageErr("takes no arguments, and --frames must be at least 2")
 	}
-	game, err := engine.StandardBoard(*boardName)
+	if (f.faults != rig.SimFaults{} || f.screenPNG != "") && !f.Sim {
+		return usageErr("--sim-dead, --sim-drift and --screen-png need --sim")
+	}
+	game, err := engine.StandardBoard(f.board)
 	if err != nil {
-		fmt.Fprintf(stderr, "zertzboard selftest: --board: %s\n", errText(err))
-		return exitUsage
+		return usageErr("--board: %s", errText(err))
 	}
-	o, err := rf.options()
+	o, err := f.Options()
 	if err != nil {
-		fmt.Fprintf(stderr, "zertzboard selftest: %v\n", err)
-		return exitUsage
+		return usageErr("%v", err)
 	}
+	return selftest(&f, o, game, stdout, stderr)
+}
+
+// selftest runs the selftest the flags ask for on the rig o names and
+// prints its report.
+func selftest(f *selftestFlags, o rig.Options, game *engine.Board, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "zertzboard selftest: %v\n", err)
+		var le *rig.LabelError
+		if errors.As(err, &le) {
+			return exitUsage
+		}
 		return exitFault
 	}
 	r, err := openRig(o)
@@ -155,143 +111,56 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer r.Close()
-	w := r.Wiring
-	to := rig.SelftestOpts{Frames: rf.frames, WalkLEDs: !*noWalk && !*asJSON, Out: stdout}
-	if *asJSON {
+	to := rig.SelftestOpts{Frames: f.frames, WalkLEDs: !f.noWalk && !f.json, Out: stdout}
+	if f.json {
 		to.Out = io.Discard
 	}
-	if *recPath != "" || *rawPath != "" {
-		m, err := w.Mount(game)
+	if f.record != "" || f.raw != "" {
+		m, err := r.Devices.Wiring.Mount(game)
 		if err != nil {
 			return fail(err)
 		}
-		files := make([]io.Writer, 2)
-		for i, p := range []string{*recPath, *rawPath} {
-			if p == "" {
-				continue
-			}
-			f, err := os.Create(p)
-			if err != nil {
-				return fail(err)
-			}
-			defer f.Close()
-			files[i] = f
+		files, err := capture.Create(m, f.record, f.raw)
+		if err != nil {
+			return fail(err)
 		}
-		frames := files[0]
-		if frames == nil {
-			frames = io.Discard
-		}
-		to.Recorder = capture.NewRecorder(m, frames, files[1])
+		defer files.Close()
+		to.Recorder = files.Recorder
 	}
-	mode := "hardware"
-	if r.Sim != nil {
-		mode = "simulator"
-	}
-	fmt.Fprintf(to.Out, "selftest on the %s (%s), wiring %s: %d sockets, %d ADC(s)\n", mode, r.Report.Model.Title, w.File, w.Base.Len(), len(w.ADCs))
-	if *calPath != "" {
-		if to.Calibration, err = classify.Load(*calPath, w.Base); err != nil {
+	fmt.Fprintln(to.Out, r.Title())
+	if f.calibration != "" {
+		if to.Calibration, err = classify.Load(f.calibration, r.Devices.Wiring.Base); err != nil {
 			return fail(err)
 		}
 	}
 	if r.Sim != nil {
-		if to.Calibration == nil {
-			fmt.Fprintln(to.Out, "calibrating the simulator in memory...")
-			if to.Calibration, err = r.Calibrate(rig.CalibrateOpts{Frames: rf.frames/4 + 10}); err != nil {
-				return fail(err)
-			}
-		}
-		r.PlaceSelftestPosition()
-		// The drifting sensor ends 95 % of the way to its band's edge, so
-		// that the last health window sees the drift while still reading
-		// its class.
-		driftBy := func(c engine.Cell) {
-			k := classify.Index(r.Sim.Board.Cells()[c])
-			room := to.Calibration.Sockets[c][k].Room(true)
-			r.Sim.Board.Drift(c, 0.95*float64(room)/float64(rf.frames))
-		}
-		for _, s := range []struct {
-			label string
-			f     func(engine.Cell)
-		}{{*dead, func(c engine.Cell) { r.Sim.Board.Kill(c, 0) }}, {*drift, driftBy}} {
-			if s.label == "" {
-				continue
-			}
-			c, err := w.Base.ParseCell(s.label)
-			if err != nil {
-				fmt.Fprintf(stderr, "zertzboard selftest: %v\n", err)
-				return exitUsage
-			}
-			s.f(c)
+		if err := r.PrepareSim(&to, f.faults); err != nil {
+			return fail(err)
 		}
 	}
-	if *thinking {
-		opp := &analyst.Opponent{}
-		defer opp.Close()
-		p := engine.NewPosition(engine.MustStandardBoard("61"), engine.Standard, 0)
-		opp.Think(p, search.Options{Level: search.MaxLevel}, func(engine.Position, search.Result) {})
-		for len(background.Running()) == 0 {
-			runtime.Gosched() // until the search's thread has started
-		}
+	if f.thinking {
+		defer analyst.Busy()()
 		fmt.Fprintln(to.Out, "the engine is thinking on its background thread while the scan is measured")
 	}
 	res, err := r.Selftest(to)
 	if err != nil {
 		return fail(err)
 	}
-	if *pngPath != "" && r.Sim.Screen != nil {
-		if err := r.Sim.Screen.SavePNG(*pngPath); err != nil {
+	if f.screenPNG != "" && r.Sim.Screen != nil {
+		if err := r.Sim.Screen.SavePNG(f.screenPNG); err != nil {
 			return fail(err)
 		}
 	}
-	st := res.Stats
-	if *asJSON {
-		ms := func(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
-		json.NewEncoder(stdout).Encode(struct {
-			Model         string  `json:"model"`
-			RateHz        int64   `json:"rate_hz"`
-			ScanMSMean    float64 `json:"scan_ms_mean"`
-			ScanMSMax     float64 `json:"scan_ms_max"`
-			Overruns      int     `json:"overruns"`
-			IoctlsPerScan float64 `json:"ioctls_per_scan"`
-		}{r.Report.Model.Name, int64(st.Rate / physic.Hertz), ms(st.ScanMean), ms(st.ScanMax), st.Overruns, st.IoctlsPerScan})
-		if st.Overruns > 0 || len(res.Faults) > 0 {
+	if f.json {
+		json.NewEncoder(stdout).Encode(res.Timing())
+		if res.Stats.Overruns > 0 || !res.OK() {
 			return exitFault
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "scanned %d frames at %s: scan time mean %v, max %v, period %v, overruns %d\n\n",
-		st.Frames, st.Rate, st.ScanMean, st.ScanMax, st.Period, st.Overruns)
-	fmt.Fprintf(stdout, "%-6s %-6s %3s %4s %6s %6s %6s  %s\n", "socket", "adc", "ch", "mux", "mean", "min", "max", "class")
-	for s := range res.Readings {
-		so := w.Sockets[s]
-		mux := "-"
-		if so.MuxAddr != wiring.NoMux {
-			mux = fmt.Sprint(so.MuxAddr)
-		}
-		mean, lo, hi := stats(res.Readings[s])
-		class := "-"
-		if res.Classes != nil {
-			class = string(res.Classes[s])
-		}
-		fmt.Fprintf(stdout, "%-6s %-6s %3d %4s %6.0f %6d %6d  %s\n", w.Base.Label(engine.Cell(s)), w.ADCs[so.ADC].Name, so.Channel, mux, mean, lo, hi, class)
+	res.WriteText(stdout)
+	if !res.OK() {
+		return exitFault
 	}
-	fmt.Fprintln(stdout)
-	if len(res.Faults) == 0 {
-		fmt.Fprintln(stdout, "no faults")
-		return exitOK
-	}
-	fmt.Fprintf(stdout, "%d fault(s):\n", len(res.Faults))
-	for _, f := range res.Faults {
-		fmt.Fprintf(stdout, "  %s\n", f)
-	}
-	return exitFault
-}
-
-func stats(v []uint16) (mean float64, lo, hi uint16) {
-	s := append([]uint16(nil), v...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	for _, x := range s {
-		mean += float64(x)
-	}
-	return mean / float64(len(s)), s[0], s[len(s)-1]
+	return exitOK
 }

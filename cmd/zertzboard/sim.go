@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broker"
 	"github.com/zertzboard/zertzboard/clock"
@@ -232,7 +233,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		setting: struct{ listen, ws, http string }{"--mqtt-listen", "--ws-listen", "--http"},
 		node: board.Options{BoardID: f.boardID, Variant: first.Variant, First: first.First, Mode: s.mode, Players: first.Players,
 			SettleMS: f.settle, Rig: tb.Rig(), Calibration: tb.Calibration(), JournalPath: f.journal, Logger: log, Terminal: term, OnFrame: tb.OnFrame, Language: s.lang, Event: f.event,
-			OnButton: tb.OnButton, Analysis: analysisOptions(f.analysis, 0, 0, 0), Control: s.control, Play: s.play, Lockstep: tb.Lockstep()},
+			OnButton: tb.OnButton, Analysis: analyst.ForSetting(f.analysis, 0, 0, 0), Control: s.control, Play: s.play, Lockstep: tb.Lockstep()},
 		broker: f.broker, listen: f.mqttListen, ws: f.wsListen, username: f.username, password: f.password,
 		store: storeBeside(f.journal), http: f.http, results: f.results, users: s.users, log: log, brokerLog: brokerLogger(stderr, f.verbose),
 		play: tb.Play, spawn: tb.Spawn,

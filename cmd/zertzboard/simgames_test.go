@@ -154,12 +154,12 @@ func simGameEndsAsRecorded(t *testing.T, game, speed string, more ...string) {
 			results = more[i+1]
 		}
 	}
-	j, _, err := journal.Open(jpath)
+	j, jg, err := journal.Open(jpath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	g := j.Game().Game
+	g := jg.Game
 	if msg := sameGame(g, rep.Game); msg != "" {
 		t.Fatalf("the board kept %s\n%s", msg, tail(stderr.String(), 40))
 	}

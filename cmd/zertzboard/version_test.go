@@ -9,16 +9,18 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/zertzboard/zertzboard/internal/buildinfo"
 )
 
 func TestVersionCommandAndFlag(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr)
-		want := "zertzboard " + buildVersion(version, nil, false)
+		want := "zertzboard " + buildinfo.FromInfo(version, nil, false)
 		if version == "" {
 			info, ok := debug.ReadBuildInfo()
-			want = "zertzboard " + buildVersion(version, info, ok)
+			want = "zertzboard " + buildinfo.FromInfo(version, info, ok)
 		}
 		got := stdout.String()
 		if code != exitOK || !strings.HasPrefix(got, want+" (") || !strings.Contains(got, runtime.GOOS+"/"+runtime.GOARCH) || strings.Count(got, "\n") != 1 {
@@ -27,41 +29,11 @@ func TestVersionCommandAndFlag(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	info, ok := debug.ReadBuildInfo()
-	if code := run([]string{"version", "--short"}, &stdout, &stderr); code != exitOK || stdout.String() != buildVersion(version, info, ok)+"\n" {
+	if code := run([]string{"version", "--short"}, &stdout, &stderr); code != exitOK || stdout.String() != buildinfo.FromInfo(version, info, ok)+"\n" {
 		t.Errorf("version --short: exit %d, stdout %q", code, stdout.String())
 	}
 	if code := run([]string{"version", "extra"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `"extra"`) {
 		t.Errorf("version extra: exit %d, stderr %q", code, stderr.String())
-	}
-}
-
-func TestBuildVersion(t *testing.T) {
-	settings := func(kv ...string) []debug.BuildSetting {
-		var s []debug.BuildSetting
-		for i := 0; i < len(kv); i += 2 {
-			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
-		}
-		return s
-	}
-	devel := debug.Module{Path: "github.com/zertzboard/zertzboard", Version: "(devel)"}
-	tagged := devel
-	tagged.Version = "v1.2.3"
-	for _, c := range []struct {
-		name    string
-		stamped string
-		info    *debug.BuildInfo
-		want    string
-	}{
-		{"stamped wins", "0.0~git20261122.223014.0e75f5d", &debug.BuildInfo{Main: tagged}, "0.0~git20261122.223014.0e75f5d"},
-		{"no build info", "", nil, "devel"},
-		{"module version from a tag", "", &debug.BuildInfo{Main: tagged}, "v1.2.3"},
-		{"revision", "", &debug.BuildInfo{Main: devel, Settings: settings("vcs", "git", "vcs.revision", "0e75f5d1a2b3c4d5e6f708192a3b4c5d6e7f8091", "vcs.modified", "false")}, "devel-0e75f5d1a2b3"},
-		{"dirty revision", "", &debug.BuildInfo{Main: devel, Settings: settings("vcs.revision", "0e75f5d", "vcs.modified", "true")}, "devel-0e75f5d+dirty"},
-		{"go run: nothing recorded", "", &debug.BuildInfo{Main: devel}, "devel"},
-	} {
-		if got := buildVersion(c.stamped, c.info, c.info != nil); got != c.want {
-			t.Errorf("%s: buildVersion = %q, want %q", c.name, got, c.want)
-		}
 	}
 }
 

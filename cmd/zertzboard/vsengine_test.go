@@ -83,12 +83,12 @@ func simVsEngine(t *testing.T, game string, more ...string) {
 	if n := strings.Count(stderr.String(), `msg="engine turn"`); n < turns {
 		t.Errorf("the engine chose %d turns; the hand carried out %d", n, turns)
 	}
-	j, _, err := journal.Open(jpath)
+	j, jg, err := journal.Open(jpath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	g := j.Game().Game
+	g := jg.Game
 	if !g.Position().Result().Over {
 		t.Errorf("the board's game is not over after %d turns", g.Len())
 	}

@@ -40,6 +40,9 @@
 // point decides, no clock is read). The seed only breaks ties between root turns of equal score.
 //
 // The package is pure: no I/O, no goroutines, no clocks.
+//
+// Of this module it imports only engine and engine/solve.
+// Layer: game. May import: base, game.
 package search
 
 import (
@@ -316,33 +319,7 @@ func ctxHasDeadline(ctx context.Context) bool {
 // root runs the iterative deepening.
 func (s *searcher) root(p engine.Position, maxDepth int, info func(Info)) Result {
 	turns := p.LegalTurns(nil)
-	order := make([]int, len(turns))
-	for i := range order {
-		order[i] = i
-	}
-	if s.seed != 0 {
-		// A seeded shuffle: among root turns of equal score the first
-		// searched is kept, so the seed picks among them.
-		rng := s.seed
-		for i := len(order) - 1; i > 0; i-- {
-			rng = splitmix(rng)
-			j := int(rng % uint64(i+1))
-			order[i], order[j] = order[j], order[i]
-		}
-	}
-	// Captures first, longest first, from the start.
-	slices.SortStableFunc(order, func(a, b int) int {
-		return turns[b].Hops() - turns[a].Hops()
-	})
-	// Quiet root placements late in the order are searched a turn
-	// shallower first, like everywhere else.
-	quietRoot := make([]bool, len(turns))
-	if turns[0].Kind == engine.Place {
-		g, st := geometryOf(p.Board()), setsOf(&p)
-		for i := range turns {
-			quietRoot[i] = turns[i].Kind == engine.Place && !g.tactical(&st, &turns[i])
-		}
-	}
+	order, quietRoot := s.rootOrder(p, turns)
 	res := Result{Move: turns[order[0]], Score: 0}
 	scores := make([]int, len(turns))
 	var pv []engine.Turn
@@ -359,23 +336,8 @@ func (s *searcher) root(p engine.Position, maxDepth int, info func(Info)) Result
 			if s.tick() {
 				break
 			}
-			nd := depth - 1 + ext
-			var score int
-			if n == 0 {
-				score = -s.search(q, nd, 1, -beta, -alpha, true)
-			} else {
-				red := 0
-				if quietRoot[i] && depth >= 2 && n >= 4 {
-					red = 1
-				}
-				score = -s.search(q, nd-red, 1, -alpha-1, -alpha, false)
-				if score > alpha && red > 0 && !s.stopped {
-					score = -s.search(q, nd, 1, -alpha-1, -alpha, false)
-				}
-				if score > alpha && !s.stopped {
-					score = -s.search(q, nd, 1, -beta, -alpha, true)
-				}
-			}
+			reduce := quietRoot[i] && depth >= 2 && n >= 4
+			score := s.rootScore(q, depth-1+ext, n == 0, reduce, alpha, beta)
 			if s.stopped {
 				break
 			}
@@ -432,6 +394,63 @@ func (s *searcher) root(p engine.Position, maxDepth int, info func(Info)) Result
 	}
 	res.WinProb = winProb(p, res.Score)
 	return res
+}
+
+// rootOrder is the order the root searches turns in: shuffled by the
+// seed among equals, captures first and the longest first; and which
+// turns are quiet placements, searched a turn shallower first when late
+// in the order.
+func (s *searcher) rootOrder(p engine.Position, turns []engine.Turn) (order []int, quietRoot []bool) {
+	order = make([]int, len(turns))
+	for i := range order {
+		order[i] = i
+	}
+	if s.seed != 0 {
+		// A seeded shuffle: among root turns of equal score the first
+		// searched is kept, so the seed picks among them.
+		rng := s.seed
+		for i := len(order) - 1; i > 0; i-- {
+			rng = splitmix(rng)
+			j := int(rng % uint64(i+1))
+			order[i], order[j] = order[j], order[i]
+		}
+	}
+	// Captures first, longest first, from the start.
+	slices.SortStableFunc(order, func(a, b int) int {
+		return turns[b].Hops() - turns[a].Hops()
+	})
+	// Quiet root placements late in the order are searched a turn
+	// shallower first, like everywhere else.
+	quietRoot = make([]bool, len(turns))
+	if turns[0].Kind == engine.Place {
+		g, st := geometryOf(p.Board()), setsOf(&p)
+		for i := range turns {
+			quietRoot[i] = turns[i].Kind == engine.Place && !g.tactical(&st, &turns[i])
+		}
+	}
+	return order, quietRoot
+}
+
+// rootScore searches the position q after one root turn to depth nd: the
+// first turn with the full window, the others with a null window first
+// (one turn shallower when reduce), searched again wider when they beat
+// alpha.
+func (s *searcher) rootScore(q engine.Position, nd int, first, reduce bool, alpha, beta int) int {
+	if first {
+		return -s.search(q, nd, 1, -beta, -alpha, true)
+	}
+	red := 0
+	if reduce {
+		red = 1
+	}
+	score := -s.search(q, nd-red, 1, -alpha-1, -alpha, false)
+	if score > alpha && red > 0 && !s.stopped {
+		score = -s.search(q, nd, 1, -alpha-1, -alpha, false)
+	}
+	if score > alpha && !s.stopped {
+		score = -s.search(q, nd, 1, -beta, -alpha, true)
+	}
+	return score
 }
 
 func splitmix(x uint64) uint64 {
@@ -529,30 +548,10 @@ func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode
 		return alpha
 	}
 	origAlpha := alpha
-	var ttMove uint32
-	cache := cacheable(&p)
-	var e *ttEntry
 	key := p.Hash()
-	if cache {
-		e = &s.tt[key&s.mask]
-		if e.key == key && e.flag != 0 {
-			ttMove = e.move
-			if !pvNode && int(e.depth) >= depth {
-				v := fromTT(e.score, ply)
-				switch e.flag {
-				case flagExact:
-					return v
-				case flagLower:
-					if v >= beta {
-						return v
-					}
-				case flagUpper:
-					if v <= alpha {
-						return v
-					}
-				}
-			}
-		}
+	e, ttMove, v, done := s.probe(key, cacheable(&p), depth, ply, alpha, beta, pvNode)
+	if done {
+		return v
 	}
 	// A win at once ends the search here.
 	if _, ok := p.WinningTurn(); ok {
@@ -568,32 +567,9 @@ func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode
 	// Placements from the table and the killers are tried before the
 	// turns are generated: a cut-off then saves writing out thousands.
 	var tried [3]uint32
-	nTried := 0
-	if !p.HasCapture() {
-		var cands [3]engine.Turn
-		nc := 0
-		if t, ok := decodePlace(ttMove); ok {
-			cands[nc] = t
-			nc++
-		}
-		for _, k := range s.killers[ply] {
-			if k.Kind == engine.Place {
-				cands[nc] = k
-				nc++
-			}
-		}
-		for i := 0; i < nc && !n.cut; i++ {
-			t := &cands[i]
-			code := encode(t)
-			if slices.Contains(tried[:nTried], code) || !p.Legal(*t) {
-				continue
-			}
-			tried[nTried] = code
-			nTried++
-			if s.visit(n, t) {
-				return 0
-			}
-		}
+	nTried, stop := s.tryStored(n, &p, ply, ttMove, &tried)
+	if stop {
+		return 0
 	}
 	if !n.cut {
 		turns := p.LegalTurns(s.bufs[ply][:0])
@@ -627,19 +603,87 @@ func (s *searcher) search(p engine.Position, depth, ply, alpha, beta int, pvNode
 			}
 		}
 	}
-	if cache {
-		flag := uint8(flagExact)
-		switch {
-		case n.best <= origAlpha:
-			flag = flagUpper
-		case n.best >= beta:
-			flag = flagLower
-		}
-		if e.key != key || int(e.depth) <= depth {
-			*e = ttEntry{key: key, move: n.bestMove, score: toTT(n.best, ply), depth: int8(min(depth, 127)), flag: flag}
-		}
+	if e != nil {
+		s.store(e, key, n, origAlpha, beta, depth, ply)
 	}
 	return n.best
+}
+
+// probe looks the position of hash key up in the table when it is
+// cacheable: its entry (nil when not), the turn the entry stored, and the
+// score when the entry settles the search here (done).
+func (s *searcher) probe(key uint64, cache bool, depth, ply, alpha, beta int, pvNode bool) (e *ttEntry, ttMove uint32, v int, done bool) {
+	if cache {
+		e = &s.tt[key&s.mask]
+		if e.key == key && e.flag != 0 {
+			ttMove = e.move
+			if !pvNode && int(e.depth) >= depth {
+				v := fromTT(e.score, ply)
+				switch e.flag {
+				case flagExact:
+					return e, ttMove, v, true
+				case flagLower:
+					if v >= beta {
+						return e, ttMove, v, true
+					}
+				case flagUpper:
+					if v <= alpha {
+						return e, ttMove, v, true
+					}
+				}
+			}
+		}
+	}
+	return e, ttMove, 0, false
+}
+
+// tryStored tries the placements from the table (ttMove) and the killers
+// before the turns are generated: a cut-off then saves writing out
+// thousands. It notes those it tried in tried, and reports stop when the
+// search was stopped meanwhile.
+func (s *searcher) tryStored(n *node, p *engine.Position, ply int, ttMove uint32, tried *[3]uint32) (nTried int, stop bool) {
+	if !p.HasCapture() {
+		var cands [3]engine.Turn
+		nc := 0
+		if t, ok := decodePlace(ttMove); ok {
+			cands[nc] = t
+			nc++
+		}
+		for _, k := range s.killers[ply] {
+			if k.Kind == engine.Place {
+				cands[nc] = k
+				nc++
+			}
+		}
+		for i := 0; i < nc && !n.cut; i++ {
+			t := &cands[i]
+			code := encode(t)
+			if slices.Contains(tried[:nTried], code) || !p.Legal(*t) {
+				continue
+			}
+			tried[nTried] = code
+			nTried++
+			if s.visit(n, t) {
+				return nTried, true
+			}
+		}
+	}
+	return nTried, false
+}
+
+// store keeps node n's result in the table entry e for the position of
+// hash key, unless e holds another position searched deeper.
+func (s *searcher) store(e *ttEntry, key uint64, n *node, origAlpha, beta, depth, ply int) {
+	flag := uint8(flagExact)
+	switch {
+	case n.best <= origAlpha:
+		flag = flagUpper
+	case n.best >= beta:
+		flag = flagLower
+	}
+	if e.key != key || int(e.depth) <= depth {
+		*e = ttEntry{key: key, move: n.bestMove, score: toTT(n.best, ply), depth: int8(min(depth, 127)), flag: flag}
+	}
 }
 
 // node is the state of one search node, shared by its children's visits.

@@ -19,6 +19,9 @@
 // The package is pure: no goroutines and no clocks. A caller bounds the
 // work with a context (cancellation or deadline) and a node limit; the
 // result then says whether the whole depth was searched.
+//
+// Of this module it imports only engine.
+// Layer: game. May import: base, game.
 package solve
 
 import (

@@ -6,6 +6,8 @@
 // becomes stable. The pins are polled rather than edge-triggered because
 // edge interrupts would report every bounce, and polling at 200 Hz costs
 // nothing next to the sensor scan.
+//
+// Layer: drivers. May import: base, game, drivers.
 package buttons
 
 import (

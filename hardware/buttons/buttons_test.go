@@ -87,10 +87,10 @@ func TestDevWithGPIOTest(t *testing.T) {
 	got := make(chan Event, 4)
 	done := make(chan error)
 	go func() { done <- d.Run(ctx, func(e Event) { got <- e }) }()
+	clk.WaitTicker(5 * ms)
 	ng.Out(gpio.Low)
 	for len(got) == 0 {
-		clk.Advance(5 * ms)
-		time.Sleep(time.Millisecond) // let the Run goroutine take the tick
+		clk.Tick(5 * ms) // returns once Run took the tick before
 	}
 	if e := <-got; e.Button != NewGame {
 		t.Errorf("Run reported %v; want new-game", e.Button)

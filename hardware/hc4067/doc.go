@@ -18,4 +18,6 @@
 // https://www.ti.com/lit/ds/symlink/cd74hc4067.pdf (truth table, page 2).
 //
 // Nexperia 74HC4067: https://assets.nexperia.com/documents/data-sheet/74HC_HCT4067.pdf
+//
+// Layer: drivers. May import: base, game, drivers.
 package hc4067

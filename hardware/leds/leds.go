@@ -8,6 +8,8 @@
 //
 // Datasheets: WS2812B https://cdn-shop.adafruit.com/datasheets/WS2812B.pdf,
 // APA102 https://cdn-shop.adafruit.com/product-files/2343/APA102C.pdf.
+//
+// Layer: drivers. May import: base, game, drivers.
 package leds
 
 import (

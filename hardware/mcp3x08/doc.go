@@ -28,4 +28,6 @@
 //	         R: ????_????  ???? ?0 B9 B8    B7 … B0
 //	MCP3208  W: 0000_0 1 1 D2  D1 D0 xx_xxxx  xxxx_xxxx
 //	         R: ????_????  ??? 0 B11 … B8     B7 … B0
+//
+// Layer: drivers. May import: base, game, drivers.
 package mcp3x08

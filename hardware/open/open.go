@@ -5,6 +5,8 @@
 // It takes the buses from a Buses: Host on a Raspberry Pi (periph's
 // registries), or a *sim.Hardware in simulation. Everything from the
 // drivers up is the same code either way.
+//
+// Layer: drivers. May import: base, game, drivers.
 package open
 
 import (

@@ -58,12 +58,30 @@ func Check(w *wiring.Wiring, m *Model, o *CheckOpts) (*Report, error) {
 		bufsiz = DefaultBufSiz
 	}
 	c := &checker{w: w, m: m, r: &Report{Model: m, Pins: map[int]string{}}, claimer: map[int]string{}, cs: map[int]int{}, csField: map[int]string{}}
-	// SPI: which controllers, how many chip selects.
+	for _, step := range []func() error{
+		c.checkADCs,
+		func() error { return c.checkLEDs(bufsiz, o.BufSiz) },
+		c.enableSPI,
+		c.checkScreen,
+		c.checkGPIO,
+		func() error { return c.checkScan(o.Rate) },
+	} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return c.r, nil
+}
+
+// checkADCs puts every ADC on its SPI controller and chip select, within
+// the chip's rated clock.
+func (c *checker) checkADCs() error {
+	w := c.w
 	for _, a := range w.ADCs {
 		f := "adc." + a.Name + ".bus"
 		ctl, cs, err := c.spi(a.Bus, f)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		top := a.Chip.MaxFreqAt(a.VDD)
 		sp := a.Speed
@@ -71,36 +89,44 @@ func Check(w *wiring.Wiring, m *Model, o *CheckOpts) (*Report, error) {
 			sp = a.Chip.MaxFreqAt(2700 * physic.MilliVolt)
 		}
 		if sp > top {
-			return nil, c.errf(f, "%s at VDD %s is rated for %s; the wiring asks %s", a.Chip, a.VDD, top, sp)
+			return c.errf(f, "%s at VDD %s is rated for %s; the wiring asks %s", a.Chip, a.VDD, top, sp)
 		}
 		if a.VDD > 3600*physic.MilliVolt {
 			c.r.Notes = append(c.r.Notes, fmt.Sprintf("%s runs from %s: its DOUT would drive %s into the Pi's 3.3 V GPIO%d; put a level shifter on MISO", a.Name, a.VDD, a.VDD, c.pinOf(ctl, cs, "MISO")))
 		}
 	}
+	return nil
+}
+
+// checkLEDs puts the LED chain on an SPI controller that can drive it:
+// CPHA, DMA for WS2812, and one transfer within spidev's buffer bufsiz
+// (asked is the buffer the caller set, 0 for the default).
+func (c *checker) checkLEDs(bufsiz, asked int) error {
+	w := c.w
 	if l := w.LEDs; l != nil {
 		f := "leds.bus"
 		ctl, _, err := c.spi(l.Bus, f)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ctl.CPHA {
 			drv := "nrzled"
 			if l.Kind == wiring.APA102 {
 				drv = "apa102"
 			}
-			return nil, c.errf(f, "SPI%d is the auxiliary SPI (%s): it has no CPHA, so no mode 3, which periph's %s driver asks for, and no DMA; put the LEDs on SPI0 (MOSI GPIO10) and the ADC on SPI1", ctl.Bus, ctl.Driver, drv)
+			return c.errf(f, "SPI%d is the auxiliary SPI (%s): it has no CPHA, so no mode 3, which periph's %s driver asks for, and no DMA; put the LEDs on SPI0 (MOSI GPIO10) and the ADC on SPI1", ctl.Bus, ctl.Driver, drv)
 		}
 		if l.Kind != wiring.APA102 && !ctl.DMA {
-			return nil, c.errf(f, "SPI%d (%s) has no DMA here: a %d-byte WS2812 stream refilled from interrupts stalls mid-frame and the LEDs show wrong colours; use SPI0", ctl.Bus, ctl.Driver, LEDBytes(l))
+			return c.errf(f, "SPI%d (%s) has no DMA here: a %d-byte WS2812 stream refilled from interrupts stalls mid-frame and the LEDs show wrong colours; use SPI0", ctl.Bus, ctl.Driver, LEDBytes(l))
 		}
 		if n := LEDBytes(l); n > bufsiz {
-			if o.BufSiz == 0 {
-				return nil, c.errf(f, "the chain needs %d bytes in one transfer; spidev's buffer is %d: add spidev.bufsiz=%d to cmdline.txt and check again with --bufsiz %d", n, bufsiz, n, n)
+			if asked == 0 {
+				return c.errf(f, "the chain needs %d bytes in one transfer; spidev's buffer is %d: add spidev.bufsiz=%d to cmdline.txt and check again with --bufsiz %d", n, bufsiz, n, n)
 			}
-			return nil, c.errf(f, "the chain needs %d bytes in one transfer; spidev's buffer is %d", n, bufsiz)
+			return c.errf(f, "the chain needs %d bytes in one transfer; spidev's buffer is %d", n, bufsiz)
 		}
-		if o.BufSiz > DefaultBufSiz {
-			c.r.Cmdline = append(c.r.Cmdline, fmt.Sprintf("spidev.bufsiz=%d", o.BufSiz))
+		if asked > DefaultBufSiz {
+			c.r.Cmdline = append(c.r.Cmdline, fmt.Sprintf("spidev.bufsiz=%d", asked))
 		}
 		full := physic.ElectricCurrent(len(l.Order)) * (3*leds.ChannelCurrent + leds.QuiescentCurrent)
 		c.r.Notes = append(c.r.Notes, fmt.Sprintf("LEDs: %d × %s on %s, budget %s (full white would draw %s); 5 V supply rated above the budget, power injected at both ends of the chain", len(l.Order), l.Kind, l.Bus, l.MaxCurrent, full))
@@ -108,7 +134,13 @@ func Check(w *wiring.Wiring, m *Model, o *CheckOpts) (*Report, error) {
 			c.r.Notes = append(c.r.Notes, "WS2812 data needs a 3.3 V → 5 V level shifter (74AHCT125 or 74HCT245) between GPIO10 and DIN")
 		}
 	}
-	// Enable each controller with enough chip selects, and claim its pins.
+	return nil
+}
+
+// enableSPI enables each controller the ADCs and LEDs use, with enough
+// chip selects, and claims its pins.
+func (c *checker) enableSPI() error {
+	m := c.m
 	var buses []int
 	for b := range c.cs {
 		buses = append(buses, b)
@@ -119,7 +151,7 @@ func Check(w *wiring.Wiring, m *Model, o *CheckOpts) (*Report, error) {
 		ov := ctl.Overlays[c.cs[b]]
 		for _, p := range sortedPins(ov.Pins) {
 			if err := c.claim(p, ov.Pins[p]+" ("+ov.Line+")", c.csField[b]); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		c.r.Config = append(c.r.Config, fmt.Sprintf("%-22s # SPI%d (%s): %s", ov.Line, b, ctl.Driver, pinList(ov.Pins)))
@@ -127,13 +159,19 @@ func Check(w *wiring.Wiring, m *Model, o *CheckOpts) (*Report, error) {
 	if len(buses) > 0 && m.CoreClock != "" {
 		c.r.Config = append(c.r.Config, fmt.Sprintf("%-22s # the SPI clocks are divided from the core clock: keep it steady", m.CoreClock))
 	}
+	return nil
+}
+
+// checkScreen puts the screen on I2C1 and claims its pins.
+func (c *checker) checkScreen() error {
+	w := c.w
 	if s := w.Screen; s != nil {
 		if s.Bus != "I2C1" {
-			return nil, c.errf("screen.bus", "bus %q: the screen goes on I2C1 (GPIO2 SDA, GPIO3 SCL); I2C0 is the HAT EEPROM's", s.Bus)
+			return c.errf("screen.bus", "bus %q: the screen goes on I2C1 (GPIO2 SDA, GPIO3 SCL); I2C0 is the HAT EEPROM's", s.Bus)
 		}
 		for p, fn := range map[int]string{2: "I2C1 SDA (dtparam=i2c_arm=on)", 3: "I2C1 SCL (dtparam=i2c_arm=on)"} {
 			if err := c.claim(p, fn, "screen.bus"); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		c.r.Config = append(c.r.Config, fmt.Sprintf("%-22s # I2C1: GPIO2 SDA, GPIO3 SCL", "dtparam=i2c_arm=on"))
@@ -143,33 +181,45 @@ func Check(w *wiring.Wiring, m *Model, o *CheckOpts) (*Report, error) {
 		}
 		c.r.Config = append(c.r.Config, fmt.Sprintf("dtparam=i2c_arm_baudrate=%d", int64(baud/physic.Hertz)))
 	}
-	// Plain GPIO lines.
+	return nil
+}
+
+// checkGPIO claims the plain GPIO lines: the multiplexers' selects and
+// enable, and the buttons.
+func (c *checker) checkGPIO() error {
+	w := c.w
 	if mx := w.Mux; mx != nil {
 		for i, n := range mx.Select {
 			if err := c.gpio(n, fmt.Sprintf("mux S%d", i), "mux.select"); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if mx.Enable != "" {
 			if err := c.gpio(mx.Enable, "mux EN", "mux.enable"); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	for _, b := range []struct{ name, key string }{{w.Buttons.NewGame, "new-game"}, {w.Buttons.Confirm, "confirm"}, {w.Buttons.Takeback, "takeback"}} {
 		if b.name != "" {
 			if err := c.gpio(b.name, "button "+b.key, "buttons."+b.key); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	// The scan.
-	c.r.Scan = EstimateScan(w, m)
-	if o.Rate != 0 {
-		if !c.r.Scan.Fits(m, o.Rate) {
-			return nil, c.errf(c.adcField(), "a scan takes about %s on the %s (%d ioctls); %s needs it under %s", round(c.r.Scan.Mean), m.Title, c.r.Scan.Ioctls, o.Rate, round(budget(o.Rate)))
+	return nil
+}
+
+// checkScan estimates a scan and picks the scan rate: rate when it is not
+// 0 and the scan fits it, else the fastest of Rates that fits.
+func (c *checker) checkScan(rate physic.Frequency) error {
+	m := c.m
+	c.r.Scan = EstimateScan(c.w, m)
+	if rate != 0 {
+		if !c.r.Scan.Fits(m, rate) {
+			return c.errf(c.adcField(), "a scan takes about %s on the %s (%d ioctls); %s needs it under %s", round(c.r.Scan.Mean), m.Title, c.r.Scan.Ioctls, rate, round(budget(rate)))
 		}
-		c.r.Rate = o.Rate
+		c.r.Rate = rate
 	} else {
 		for _, r := range Rates {
 			if c.r.Scan.Fits(m, r) {
@@ -179,10 +229,10 @@ func Check(w *wiring.Wiring, m *Model, o *CheckOpts) (*Report, error) {
 		}
 		if c.r.Rate == 0 {
 			last := Rates[len(Rates)-1]
-			return nil, c.errf(c.adcField(), "a scan takes about %s on the %s (%d ioctls); even %s needs it under %s: use fewer mux addresses, a faster clock or more ADCs", round(c.r.Scan.Mean), m.Title, c.r.Scan.Ioctls, last, round(budget(last)))
+			return c.errf(c.adcField(), "a scan takes about %s on the %s (%d ioctls); even %s needs it under %s: use fewer mux addresses, a faster clock or more ADCs", round(c.r.Scan.Mean), m.Title, c.r.Scan.Ioctls, last, round(budget(last)))
 		}
 	}
-	return c.r, nil
+	return nil
 }
 
 type checker struct {

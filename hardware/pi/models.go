@@ -17,6 +17,8 @@
 //   - raspberrypi/linux arch/arm/boot/dts/overlays/README: the pins of
 //     spi1-1cs (CE0 GPIO18, MISO 19, MOSI 20, SCLK 21), spi1-2cs (CE1 17),
 //     spi1-3cs (CE2 16), spi3-6 on the Pi 4.
+//
+// Layer: drivers. May import: base, game, drivers.
 package pi
 
 import (

@@ -9,6 +9,8 @@
 //
 // The scanner knows nothing of what the readings mean: it hands raw counts
 // to the sensors layer.
+//
+// Layer: drivers. May import: base, game, drivers.
 package scan
 
 import (

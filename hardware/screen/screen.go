@@ -6,6 +6,8 @@
 // turn it is, the captures, faults) is display's business.
 //
 // Datasheet: https://cdn-shop.adafruit.com/datasheets/SSD1306.pdf
+//
+// Layer: drivers. May import: base, game, drivers.
 package screen
 
 import (

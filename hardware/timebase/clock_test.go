@@ -66,3 +66,37 @@ func BenchmarkRealSleep10us(b *testing.B) {
 		Real{}.Sleep(10 * time.Microsecond)
 	}
 }
+
+// Tick hands every due tick to the reader, waiting for room, where
+// Advance drops the ticks of a reader that is behind; a stopped ticker
+// releases it.
+func TestFakeTickWaitsForTheReader(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	f := NewFake(t0)
+	tk := f.NewTicker(time.Second)
+	f.Tick(time.Second) // into the ticker's buffer
+	done := make(chan struct{})
+	go func() {
+		f.Tick(2 * time.Second) // two more ticks: waits for the reader twice
+		close(done)
+	}()
+	for i := 1; i <= 3; i++ {
+		if got := <-tk.C(); !got.Equal(t0.Add(time.Duration(i) * time.Second)) {
+			t.Fatalf("tick %d at %v; want %v", i, got, t0.Add(time.Duration(i)*time.Second))
+		}
+	}
+	<-done
+	if !f.Now().Equal(t0.Add(3 * time.Second)) {
+		t.Errorf("Now = %v after ticks of 3 s", f.Now())
+	}
+
+	// A reader that stops: Tick returns without handing the rest.
+	f.Tick(time.Second) // fills the buffer
+	done = make(chan struct{})
+	go func() {
+		f.Tick(time.Second)
+		close(done)
+	}()
+	tk.Stop()
+	<-done
+}

@@ -13,4 +13,6 @@
 //	wiring: base.wiring:42: sockets.E5: channel "9" out of range 0-7
 //
 // and so that it needs no dependency.
+//
+// Layer: drivers. May import: base, game, drivers.
 package wiring

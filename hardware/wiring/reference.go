@@ -64,25 +64,7 @@ brightness = 96
 gamma = 2.2
 max-current = 1.5A
 order =`)
-	var col []string
-	flush := func(x int) {
-		if x%2 == 1 {
-			for i, j := 0, len(col)-1; i < j; i, j = i+1, j-1 {
-				col[i], col[j] = col[j], col[i]
-			}
-		}
-		b.WriteString(" " + strings.Join(col, " "))
-		col = col[:0]
-	}
-	x := 0
-	for c := engine.Cell(0); int(c) < base.Len(); c++ {
-		if base.Coord(c).X != x {
-			flush(x)
-			x = base.Coord(c).X
-		}
-		col = append(col, base.Label(c))
-	}
-	flush(x)
+	b.WriteString(snakeOrder(base))
 	b.WriteString(`
 
 # SSD1306 128x64 on the Pi's I2C1 (GPIO2 SDA, GPIO3 SCL).
@@ -110,6 +92,33 @@ debounce = 30ms
 		fmt.Fprintf(&b, "%s = %d %d\n", n, off.X, off.Y)
 	}
 	return b.Bytes()
+}
+
+// snakeOrder is the LED chain of the reference wiring, as the order
+// key's value: up column A, down column B, and so on, each label after a
+// space.
+func snakeOrder(base *engine.Board) string {
+	var out strings.Builder
+	var col []string
+	flush := func(x int) {
+		if x%2 == 1 {
+			for i, j := 0, len(col)-1; i < j; i, j = i+1, j-1 {
+				col[i], col[j] = col[j], col[i]
+			}
+		}
+		out.WriteString(" " + strings.Join(col, " "))
+		col = col[:0]
+	}
+	x := 0
+	for c := engine.Cell(0); int(c) < base.Len(); c++ {
+		if base.Coord(c).X != x {
+			flush(x)
+			x = base.Coord(c).X
+		}
+		col = append(col, base.Label(c))
+	}
+	flush(x)
+	return out.String()
 }
 
 // Reference returns the parsed reference wiring. Commands use it when no

@@ -10,6 +10,8 @@
 // its thread holds a P while it runs, and with GOMAXPROCS 1 (a one-core
 // Pi Zero) the scan goroutine would wait for it to be preempted, some
 // 10 ms; Enter raises GOMAXPROCS to 2 so the scan always has a P.
+//
+// Layer: base. May import: base.
 package background
 
 import (

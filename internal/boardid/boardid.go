@@ -2,6 +2,8 @@
 // board (zertz/<board-id>/state) and the {id} of the scoreboard's pages. The
 // same rule holds everywhere an ID comes in: the configuration, the
 // command line, MQTT topics and URLs.
+//
+// Layer: base. May import: base.
 package boardid
 
 import (

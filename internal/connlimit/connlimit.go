@@ -3,6 +3,8 @@
 // may come. Connections over a limit are closed as soon as they are
 // accepted, before any byte is read, so that a flood costs a file
 // descriptor for a moment and nothing else.
+//
+// Layer: base. May import: base.
 package connlimit
 
 import (

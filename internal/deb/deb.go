@@ -8,6 +8,8 @@
 // is Package.ModTime, entries are sorted, and gzip headers carry no name
 // or time. Read takes one apart again, with size limits, so that tests
 // and tools can check a package without dpkg.
+//
+// Layer: base. May import: base.
 package deb
 
 import (

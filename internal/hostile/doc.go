@@ -17,4 +17,6 @@
 // attack's memory even when it fails). HOSTILE_SETTLE (a duration) waits
 // that long after each attack, for such a version to finish logging what
 // it read; run one attack per board with -run 'TestHostileClients/NAME$'.
+//
+// Layer: base. May import: base.
 package hostile

@@ -9,6 +9,8 @@
 //
 // It checks only the syntax; each file's package gives the keys meaning
 // and reports errors with the file, the line and the field.
+//
+// Layer: base. May import: base.
 package ini
 
 import (

@@ -3,6 +3,8 @@
 // per source, so that no client on the network can write a long line or
 // many lines. A board's log lives on an SD card and in the journal of
 // systemd; a hostile client must not be able to fill either.
+//
+// Layer: base. May import: base.
 package logguard
 
 import (

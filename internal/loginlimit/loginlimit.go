@@ -2,6 +2,8 @@
 // console and the embedded MQTT broker: each key (a remote address, a user
 // name) may make Burst attempts at once, then one per Every; a successful
 // log-in gives its attempt back, so only failures count.
+//
+// Layer: base. May import: base.
 package loginlimit
 
 import (

@@ -4,6 +4,8 @@
 // and its log is shown if the test failed. Without mosquitto the test is
 // skipped, naming the package to install, except in CI (CI set), where it
 // fails: CI installs it.
+//
+// Layer: base. May import: base.
 package mosquittotest
 
 import (

@@ -5,6 +5,8 @@
 // handle) when the test ends, and its error log is shown if the test
 // failed. Without nginx the test is skipped, naming the package to
 // install, except in CI (CI set), where it fails: CI installs it.
+//
+// Layer: base. May import: base.
 package nginxtest
 
 import (

@@ -13,6 +13,8 @@
 // Tests always run over the built-in set and also over the larger one when it
 // is there, so a lone clone of the repository builds, tests and runs without
 // anything beside it.
+//
+// Layer: base. May import: base.
 package samples
 
 import (

@@ -2,6 +2,8 @@
 // control characters, bad UTF-8, and invisible format characters (zero
 // widths, bidi overrides and isolates, the byte-order mark), which can
 // hide or reorder what a name says; and names that are blank.
+//
+// Layer: base. May import: base.
 package textcheck
 
 import (

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
@@ -589,14 +590,14 @@ func BuildCommand(f url.Values) (string, map[string]any, error) {
 		body["accept"] = action == "takeback-accept"
 	case "declare-result":
 		res := f.Get("result")
-		switch res {
-		case "resignation", "time", "adjudication":
+		switch engine.Reason(res) {
+		case engine.ReasonResignation, engine.ReasonTime, engine.ReasonAdjudication:
 			p, err := player("winner")
 			if err != nil {
 				return "", nil, err
 			}
 			body["winner"] = p
-		case "draw":
+		case engine.ReasonDraw:
 			if f.Get("winner") != "" {
 				return "", nil, errors.New("winner: a draw has none")
 			}

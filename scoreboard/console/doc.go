@@ -5,7 +5,9 @@
 //
 // It serves no pages: the scoreboard server (package scoreboard) routes
 // /console, renders it and asks this package to log in, look up, act and
-// log out. It imports the MQTT client, the game's i18n and text checks and
-// package view (for clipping text from the broker), never the server or
-// its other parts.
+// log out. It imports the MQTT client, the game's i18n and text checks,
+// engine (for the words of a declared result) and package view (for
+// clipping text from the broker), never the server or its other parts.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package console

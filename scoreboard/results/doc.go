@@ -5,6 +5,8 @@
 //
 // It serves no pages: the scoreboard server (package scoreboard) feeds it
 // each finished game (Store.Add) and renders /results from it. It imports
-// the game's record package and the standard library, never the server
-// or its other parts.
+// the game's record package, engine (a result's Reason) and the standard
+// library, never the server or its other parts.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package results

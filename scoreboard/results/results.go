@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/record"
 )
 
@@ -42,7 +43,7 @@ type GameResult struct {
 	Mode     string          `json:"mode,omitempty"`
 	Players  [2]string       `json:"players"`
 	Winner   *int            `json:"winner"`
-	Reason   string          `json:"reason"`
+	Reason   engine.Reason   `json:"reason"`
 	Note     string          `json:"note,omitempty"`
 	Turns    int             `json:"turns"`
 	Clock    *ClockState     `json:"clock,omitempty"`
@@ -118,8 +119,8 @@ type Finished struct {
 	Mode      string
 	Players   [2]string
 	Winner    *int
-	Reason    string // state.result
-	Note      string // the arbiter's note on the result
+	Reason    engine.Reason // state.result
+	Note      string        // the arbiter's note on the result
 	Turns     int
 	Clock     *ClockState
 	Record    []byte // the game's retained record, as received
@@ -289,17 +290,17 @@ const resultExt = ".result"
 
 // resultMeta is the envelope: a GameResult without its record.
 type resultMeta struct {
-	GameID   string      `json:"game_id"`
-	Board    string      `json:"board"`
-	Finished time.Time   `json:"finished"`
-	Variant  string      `json:"variant"`
-	Mode     string      `json:"mode,omitempty"`
-	Players  [2]string   `json:"players"`
-	Winner   *int        `json:"winner"`
-	Reason   string      `json:"reason"`
-	Note     string      `json:"note,omitempty"`
-	Turns    int         `json:"turns"`
-	Clock    *ClockState `json:"clock,omitempty"`
+	GameID   string        `json:"game_id"`
+	Board    string        `json:"board"`
+	Finished time.Time     `json:"finished"`
+	Variant  string        `json:"variant"`
+	Mode     string        `json:"mode,omitempty"`
+	Players  [2]string     `json:"players"`
+	Winner   *int          `json:"winner"`
+	Reason   engine.Reason `json:"reason"`
+	Note     string        `json:"note,omitempty"`
+	Turns    int           `json:"turns"`
+	Clock    *ClockState   `json:"clock,omitempty"`
 	// Record names the record's file beside it, GAME.json.
 	Record string `json:"record"`
 }
@@ -564,7 +565,7 @@ func csvRow(g *GameResult) []string {
 		}
 	}
 	row := []string{g.GameID, g.Board, g.Finished.UTC().Format(time.RFC3339), g.Variant, g.Mode, g.Players[0], g.Players[1],
-		winner, wname, g.Reason, g.Note, strconv.Itoa(g.Turns), control, r0, r1}
+		winner, wname, string(g.Reason), g.Note, strconv.Itoa(g.Turns), control, r0, r1}
 	for i, c := range row {
 		if formulaLike(c) {
 			row[i] = "'" + c

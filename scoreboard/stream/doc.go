@@ -10,4 +10,6 @@
 // It knows nothing of ZÈRTZ: it sees views as HTML with data-k keys. It
 // imports only the standard library; the views and the scoreboard server
 // (packages view and scoreboard) use it, never the other way round.
+//
+// Layer: base. May import: base.
 package stream

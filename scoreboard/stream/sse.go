@@ -28,38 +28,8 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, c *Client, cur *Fram
 	}
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	// The write deadline is moved on only once half of it has gone: it
-	// still bounds a blocked write (to between WriteTimeout/2 and
-	// WriteTimeout), without a timer update on every event.
-	var deadline time.Time
-	write := func(b []byte) bool {
-		if now := time.Now(); deadline.Sub(now) < h.opts.WriteTimeout/2 {
-			deadline = now.Add(h.opts.WriteTimeout)
-			_ = rc.SetWriteDeadline(deadline) // unsupported by some writers; best effort
-		}
-		if _, err := w.Write(b); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
-	// send writes f as a patch if the stream shows the view it changes,
-	// else whole, with the age of the view (ms since it was rendered), so
-	// that a running clock is counted down from when the state arrived.
-	// The event goes in one piece: one chunk, one write to the socket.
-	send := func(f, last *Frame) bool {
-		event, body := h.encoding(f, last)
-		bp := eventBufs.Get().(*[]byte)
-		b := append((*bp)[:0], event...)
-		b = strconv.AppendInt(append(b, `{"age":`...), max(0, h.opts.Now().Sub(f.Made).Milliseconds()), 10)
-		b = append(append(append(b, ','), body...), sseEnd...)
-		ok := write(b)
-		if cap(b) <= maxPooledEvent {
-			*bp = b
-			eventBufs.Put(bp)
-		}
-		return ok
-	}
-	if !write([]byte("retry: 1000\n\n")) || !send(cur, nil) {
+	sw := &sseWriter{h: h, w: w, rc: rc}
+	if !sw.write([]byte("retry: 1000\n\n")) || !sw.send(cur, nil) {
 		return
 	}
 	last := cur
@@ -72,27 +42,73 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, c *Client, cur *Fram
 		case <-c.gone:
 			return
 		case f := <-c.ch:
-			// Only the latest view matters: skip to it (whole, if a view
-			// was skipped).
-			for more := true; more; {
-				select {
-				case g := <-c.ch:
-					f = g
-				default:
-					more = false
-				}
-			}
+			f = latest(c.ch, f)
 			if f == last {
 				continue
 			}
-			if !send(f, last) {
+			if !sw.send(f, last) {
 				return
 			}
 			last = f
 		case <-tick.C:
-			if !write([]byte(": ping\n\n")) {
+			if !sw.write([]byte(": ping\n\n")) {
 				return
 			}
+		}
+	}
+}
+
+// sseWriter writes a stream's events to an HTTP response.
+type sseWriter struct {
+	h  *Hub
+	w  http.ResponseWriter
+	rc *http.ResponseController
+	// deadline is the write deadline set last. It is moved on only once
+	// half of it has gone: it still bounds a blocked write (to between
+	// WriteTimeout/2 and WriteTimeout), without a timer update on every
+	// event.
+	deadline time.Time
+}
+
+// write writes b and flushes it, and reports whether both went through.
+func (s *sseWriter) write(b []byte) bool {
+	if now := time.Now(); s.deadline.Sub(now) < s.h.opts.WriteTimeout/2 {
+		s.deadline = now.Add(s.h.opts.WriteTimeout)
+		_ = s.rc.SetWriteDeadline(s.deadline) // unsupported by some writers; best effort
+	}
+	if _, err := s.w.Write(b); err != nil {
+		return false
+	}
+	return s.rc.Flush() == nil
+}
+
+// send writes f as a patch if the stream shows the view it changes,
+// else whole, with the age of the view (ms since it was rendered), so
+// that a running clock is counted down from when the state arrived.
+// The event goes in one piece: one chunk, one write to the socket.
+func (s *sseWriter) send(f, last *Frame) bool {
+	event, body := s.h.encoding(f, last)
+	bp := eventBufs.Get().(*[]byte)
+	b := append((*bp)[:0], event...)
+	b = strconv.AppendInt(append(b, `{"age":`...), max(0, s.h.opts.Now().Sub(f.Made).Milliseconds()), 10)
+	b = append(append(append(b, ','), body...), sseEnd...)
+	ok := s.write(b)
+	if cap(b) <= maxPooledEvent {
+		*bp = b
+		eventBufs.Put(bp)
+	}
+	return ok
+}
+
+// latest returns the last frame queued on ch, or f when none is: only the
+// latest view matters (sent whole, if a view was skipped).
+func latest(ch <-chan *Frame, f *Frame) *Frame {
+	for {
+		select {
+		case g := <-ch:
+			f = g
+		default:
+			return f
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"github.com/zertzboard/zertzboard/wire"
@@ -17,7 +18,7 @@ import (
 
 // analysisShown is the analysis to show, or nil.
 func analysisShown(s *wire.State) *wire.Analysis {
-	if s == nil || s.Analysis == nil || s.Phase == "over" {
+	if s == nil || s.Analysis == nil || s.Phase == engine.PhaseOver {
 		return nil
 	}
 	return s.Analysis

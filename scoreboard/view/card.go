@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
 )
@@ -56,7 +57,7 @@ func RenderCard(b *stream.Builder, v Board) {
 	b.WriteString(`<div class="cplayers">`)
 	for p := 0; p < 2; p++ {
 		cls := "row"
-		if s.Phase != "over" && s.ToMove == p {
+		if s.Phase != engine.PhaseOver && s.ToMove == p {
 			cls += " to-move"
 		}
 		if s.Winner != nil && *s.Winner == p {
@@ -73,9 +74,9 @@ func RenderCard(b *stream.Builder, v Board) {
 	b.WriteString(`</div></div>`)
 	var line string
 	switch s.Phase {
-	case "over":
+	case engine.PhaseOver:
 		line = EndText(l, s)
-	case "capture":
+	case engine.PhaseCapture:
 		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.must-capture", PlayerName(l, s, s.ToMove))
 	default:
 		line = l.T("page.turn", s.Turn+1) + " · " + l.T("page.to-place", PlayerName(l, s, s.ToMove))

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
 	"github.com/zertzboard/zertzboard/wire"
@@ -24,7 +25,7 @@ func (v Board) timed() bool {
 // none while paused, over, offline (the board's clocks stop), its hall
 // unreachable (the clocks run on the board, unseen) or untimed.
 func (v Board) runningClock() int {
-	if !v.timed() || v.Clock.Running == nil || v.Clock.Paused || v.State == nil || v.State.Phase == "over" || v.Status == "offline" || v.Status == StatusUnreachable {
+	if !v.timed() || v.Clock.Running == nil || v.Clock.Paused || v.State == nil || v.State.Phase == engine.PhaseOver || v.Status == "offline" || v.Status == StatusUnreachable {
 		return -1
 	}
 	if p := *v.Clock.Running; p == 0 || p == 1 {
@@ -47,7 +48,7 @@ func RenderClock(b *stream.Builder, v Board, p int, key string) {
 	switch {
 	case running:
 		cls += " running"
-	case v.Clock.Paused && v.State.Phase != "over":
+	case v.Clock.Paused && v.State.Phase != engine.PhaseOver:
 		cls += " paused"
 	}
 	if ms == 0 {
@@ -94,10 +95,10 @@ func controlText(l i18n.Lang, c *wire.Clock) string {
 // renderClockBanners writes the arbiter's pause, and the arbiter's note on
 // a result.
 func renderClockBanners(b *stream.Builder, v Board) {
-	if v.Clock != nil && v.Clock.Paused && v.State.Phase != "over" {
+	if v.Clock != nil && v.Clock.Paused && v.State.Phase != engine.PhaseOver {
 		fmt.Fprintf(b, `<div class="banner paused">%s</div>`, Esc(v.Lang.T("page.clocks-paused")))
 	}
-	if v.State.Phase == "over" && v.Note != "" {
+	if v.State.Phase == engine.PhaseOver && v.Note != "" {
 		fmt.Fprintf(b, `<div class="banner note">%s</div>`, Esc(v.Lang.T("page.arbiter-note", v.Note)))
 	}
 }
@@ -107,20 +108,20 @@ func renderClockBanners(b *stream.Builder, v Board) {
 func EndText(l i18n.Lang, s *wire.State) string {
 	name := func() string { return PlayerName(l, s, *s.Winner) }
 	switch s.Result {
-	case "time":
+	case engine.ReasonTime:
 		if s.Winner == nil {
 			return l.T("page.draw-flag")
 		}
 		return l.T("page.wins-on-time", name())
-	case "resignation":
+	case engine.ReasonResignation:
 		if s.Winner != nil {
 			return l.T("page.wins-resigned", name(), PlayerName(l, s, 1-*s.Winner))
 		}
-	case "adjudication":
+	case engine.ReasonAdjudication:
 		if s.Winner != nil {
 			return l.T("page.wins-adjudication", name())
 		}
-	case "draw":
+	case engine.ReasonDraw:
 		return l.T("page.draw")
 	}
 	return ResultText(l, s)

@@ -10,7 +10,9 @@
 // carries a data-k key, and is written with package stream's Builder
 // (Open, Close), so that each view comes as its HTML and its keyed tree
 // together (BoardTree, TournamentTree), which is what package stream
-// patches by. It may import the game's packages (live, referee, display,
-// i18n), scoreboard/stream and the standard library, never the scoreboard
-// server or its other parts.
+// patches by. It may import the game's packages (wire, engine, referee,
+// display, i18n), scoreboard/stream and the standard library, never the
+// scoreboard server or its other parts.
+//
+// Layer: presentation. May import: base, game, services, presentation.
 package view

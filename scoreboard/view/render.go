@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/zertzboard/zertzboard/display"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard/stream"
@@ -116,7 +117,7 @@ func BoardTree(v Board) *stream.Node {
 		return b.MustFinish()
 	}
 	b.Root("div", "class", "sb", "data-board", v.ID, "data-seq", strconv.FormatUint(s.Seq, 10), "data-turn", strconv.Itoa(s.Turn),
-		"data-phase", s.Phase, "data-to-move", strconv.Itoa(s.ToMove), "data-status", v.Status)
+		"data-phase", string(s.Phase), "data-to-move", strconv.Itoa(s.ToMove), "data-status", v.Status)
 	b.WriteString(`<div class="stage">`)
 	renderHeader(&b, v)
 	renderBanners(&b, v)
@@ -200,10 +201,10 @@ func renderHeader(b *stream.Builder, v Board) {
 		blitz = " " + l.T("page.blitz")
 	}
 	turn := l.T("page.turn", s.Turn+1)
-	if s.Phase == "over" {
+	if s.Phase == engine.PhaseOver {
 		turn = l.N("page.n-turns", s.Turn, s.Turn)
 	}
-	mode := s.Mode
+	mode := string(s.Mode) // as it came: a state without one shows none
 	if i18n.Has("page.mode." + mode) {
 		mode = l.T("page.mode." + mode)
 	}
@@ -225,11 +226,11 @@ func renderHeader(b *stream.Builder, v Board) {
 func renderBanners(b *stream.Builder, v Board) {
 	s, l := v.State, v.Lang
 	b.Open("div", "class", "banners", "data-k", "banners")
-	if s.Phase == "over" {
+	if s.Phase == engine.PhaseOver {
 		fmt.Fprintf(b, `<div class="banner over">%s</div>`, Esc(EndText(l, s)))
 	}
 	renderClockBanners(b, v)
-	if s.Phase == "capture" && s.Forced != nil {
+	if s.Phase == engine.PhaseCapture && s.Forced != nil {
 		fmt.Fprintf(b, `<div class="banner capture"><b>%s</b>`, Esc(l.T("page.must-capture", PlayerName(l, s, s.ToMove))))
 		var jumps []string
 		for _, j := range s.Forced.Jumps {
@@ -284,7 +285,7 @@ func renderBanners(b *stream.Builder, v Board) {
 			fmt.Fprintf(b, `<div class="banner illegal"><b>%s</b>: %s</div>`, Esc(l.T("page.fault")), Esc(reason))
 		}
 	}
-	if s.Phase == "place" && v.Notice == nil {
+	if s.Phase == engine.PhasePlace && v.Notice == nil {
 		fmt.Fprintf(b, `<div class="banner turn">%s</div>`, Esc(l.T("page.to-place", PlayerName(l, s, s.ToMove))))
 	}
 	renderAnalysisBanner(b, l, s)
@@ -293,7 +294,7 @@ func renderBanners(b *stream.Builder, v Board) {
 
 // ResultText is how a finished game ended, in l.
 func ResultText(l i18n.Lang, s *wire.State) string {
-	reason := s.Result
+	reason := string(s.Result)
 	if i18n.Has("result." + reason) {
 		reason = l.T("result." + reason)
 	}
@@ -373,7 +374,7 @@ func renderSide(b *stream.Builder, v Board) {
 	b.WriteString(`<aside class="side">`)
 	for p := 0; p < 2; p++ {
 		cls := "player"
-		if s.Phase != "over" && s.ToMove == p {
+		if s.Phase != engine.PhaseOver && s.ToMove == p {
 			cls += " to-move"
 		}
 		if s.Winner != nil && *s.Winner == p {
@@ -490,15 +491,32 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 		num(minX-margin), num(minY-margin), num(maxX-minX+2*margin), num(maxY-minY+2*margin), Esc(l.T("page.board")))
 	b.WriteString(svgDefs)
 
-	// What to highlight.
-	mark := map[string]string{} // label → extra classes
+	m := markCells(s, n, byXY)
+	var top strings.Builder
+	boardCells(b, l, s, pos, &m, &top)
+	boardOverlay(b, s, pos, &m, top.String())
+	boardLabels(b, s, pos)
+	b.WriteString(`</svg>`)
+}
+
+// boardMarks are what a board highlights: the extra classes of each
+// cell by label, the last capture's path and the cells it jumped, and
+// what each cell to fix should hold.
+type boardMarks struct {
+	mark         map[string]string
+	path, jumped []string
+	fixes        map[string]string
+}
+
+// markCells finds what to highlight: the last turn, the forced jumps,
+// and the cells the notice n names.
+func markCells(s *wire.State, n *Notice, byXY map[[2]int]int) boardMarks {
+	m := boardMarks{mark: map[string]string{}, fixes: map[string]string{}}
 	add := func(label, cls string) {
 		if label != "" {
-			mark[label] += " " + cls
+			m.mark[label] += " " + cls
 		}
 	}
-	var path []string
-	var jumped []string
 	if lm := s.LastMove; lm != nil {
 		switch lm.Move.Kind {
 		case "place":
@@ -508,24 +526,23 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 				add(c, "last-claimed")
 			}
 		case "capture":
-			path = lm.Move.Path
-			for i := 0; i+1 < len(path); i++ {
-				if mid, ok := midpoint(s, byXY, path[i], path[i+1]); ok {
-					jumped = append(jumped, mid)
+			m.path = lm.Move.Path
+			for i := 0; i+1 < len(m.path); i++ {
+				if mid, ok := midpoint(s, byXY, m.path[i], m.path[i+1]); ok {
+					m.jumped = append(m.jumped, mid)
 					add(mid, "last-jumped")
 				}
 			}
-			if len(path) > 0 {
-				add(path[len(path)-1], "last-at")
+			if len(m.path) > 0 {
+				add(m.path[len(m.path)-1], "last-at")
 			}
 		}
 	}
-	if s.Phase == "capture" && s.Forced != nil {
+	if s.Phase == engine.PhaseCapture && s.Forced != nil {
 		for _, c := range s.Forced.From {
 			add(c, "must-jump")
 		}
 	}
-	fixes := map[string]string{}
 	if n != nil {
 		switch n.Kind {
 		case "pending":
@@ -535,15 +552,29 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 		case "illegal", "takeback-demand":
 			for _, f := range n.Body.Cells.Fixes {
 				add(f.Cell, "fix")
-				fixes[f.Cell] = f.Should
+				m.fixes[f.Cell] = f.Should
 			}
 		case "touch-move":
 			add(n.Body.From, "fix")
 			add(n.Body.To, "fix")
 		}
 	}
+	return m
+}
 
-	var top strings.Builder
+// cellContent is the content of the i-th cell of the layout, "." past
+// the cells the state holds.
+func cellContent(s *wire.State, i int) string {
+	if i < len(s.Cells) {
+		return s.Cells[i : i+1]
+	}
+	return "."
+}
+
+// boardCells writes the cells group: each ring, its marble and the
+// cross of a ring just removed; the rings to fix go to top, which is
+// drawn above everything.
+func boardCells(b *stream.Builder, l i18n.Lang, s *wire.State, pos map[string][2]float64, m *boardMarks, top *strings.Builder) {
 	b.WriteString(`<g class="cells">`)
 	// The cells are most of the view: written piece by piece, numbers
 	// formatted into one scratch buffer (no allocation per attribute).
@@ -551,17 +582,11 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 	wnum := func(f float64) {
 		b.Write(strconv.AppendFloat(scratch[:0], math.Round(f*100)/100, 'f', -1, 64))
 	}
-	content := func(i int) string {
-		if i < len(s.Cells) {
-			return s.Cells[i : i+1]
-		}
-		return "."
-	}
 	for i, c := range s.Layout {
-		content := content(i)
+		content := cellContent(s, i)
 		p := pos[c.Label]
 		label := Esc(c.Label)
-		extra := mark[c.Label]
+		extra := m.mark[c.Label]
 		cls := "cell"
 		if content == "." {
 			cls = "cell gone"
@@ -601,17 +626,23 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 			b.WriteString(Esc(l.T("colour." + name)))
 			b.WriteString(`</title></circle>`)
 		}
-		if sh, ok := fixes[c.Label]; ok { // drawn last, above everything
+		if sh, ok := m.fixes[c.Label]; ok { // drawn last, above everything
 			x, y := num(p[0]), num(p[1])
-			fmt.Fprintf(&top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
+			fmt.Fprintf(top, `<circle class="fixring" cx="%s" cy="%s" r="%s"/><text class="fixlabel" x="%s" y="%s">%s</text>`,
 				x, y, num(RingRadius+8), x, num(p[1]-RingRadius-10), Esc(shortContent(l, sh)))
 		}
 		b.Close()
 	}
 	b.WriteString(`</g>`)
+}
+
+// boardOverlay writes what is drawn over the cells, one part for the
+// patches: the forced jumps, the last capture's path and the marbles it
+// took, the analysis's arrows and top.
+func boardOverlay(b *stream.Builder, s *wire.State, pos map[string][2]float64, m *boardMarks, top string) {
 	// What is drawn over the cells is one part for patches (stream/patch.go).
 	b.Open("g", "class", "marks", "data-k", "marks")
-	if s.Phase == "capture" && s.Forced != nil {
+	if s.Phase == engine.PhaseCapture && s.Forced != nil {
 		for _, j := range s.Forced.Jumps {
 			a, okA := pos[j.From]
 			c, okC := pos[j.To]
@@ -621,9 +652,9 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 			}
 		}
 	}
-	if len(path) > 1 {
+	if len(m.path) > 1 {
 		var ps [][2]float64
-		for _, c := range path {
+		for _, c := range m.path {
 			if p, ok := pos[c]; ok {
 				ps = append(ps, p)
 			}
@@ -641,14 +672,22 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 			pts = append(pts, num(p[0])+","+num(p[1]))
 		}
 		fmt.Fprintf(b, `<polyline class="capture-path" points="%s" marker-end="url(#zb-arrow)"/>`, strings.Join(pts, " "))
-		for _, c := range jumped {
+		for _, c := range m.jumped {
 			p := pos[c]
 			fmt.Fprintf(b, `<circle class="ghost" cx="%s" cy="%s" r="%s"/>`, num(p[0]), num(p[1]), num(MarbleRadius))
 		}
 	}
 	b.WriteString(analysisArrows(s, pos))
-	b.WriteString(top.String())
+	b.WriteString(top)
 	b.Close()
+}
+
+// boardLabels writes the cells' labels.
+func boardLabels(b *stream.Builder, s *wire.State, pos map[string][2]float64) {
+	var scratch [32]byte
+	wnum := func(f float64) {
+		b.Write(strconv.AppendFloat(scratch[:0], math.Round(f*100)/100, 'f', -1, 64))
+	}
 	// The labels are drawn above everything else, so that no arrow of the
 	// analysis or the last move ever hides one. A label is hidden under a
 	// marble, and dimmed on a removed ring, by its group's class (lc, lg),
@@ -658,7 +697,7 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 	for i, c := range s.Layout {
 		p := pos[c.Label]
 		cls := "l"
-		switch content(i) {
+		switch cellContent(s, i) {
 		case ".":
 			cls = "lg"
 		case "o":
@@ -675,7 +714,7 @@ func boardSVG(b *stream.Builder, l i18n.Lang, s *wire.State, n *Notice) {
 		b.WriteString(`</text>`)
 		b.Close()
 	}
-	b.WriteString(`</g></svg>`)
+	b.WriteString(`</g>`)
 }
 
 // cellKey is a cell's key, prefix and label: those of the standard

@@ -13,6 +13,8 @@
 //
 // t is integer milliseconds, non-decreasing. The writers format by hand so
 // that a steady stream of frames does not allocate.
+//
+// Layer: sensors. May import: base, game, drivers, sensors.
 package capture
 
 import (

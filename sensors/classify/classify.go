@@ -10,6 +10,8 @@
 // than Calibration.Hysteresis counts. Fit places the bands so that the
 // widened band never reaches the next class's band, so hysteresis can delay
 // "unreadable" but never hide a real change of class.
+//
+// Layer: sensors. May import: base, game, drivers, sensors.
 package classify
 
 import (

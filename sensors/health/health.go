@@ -5,6 +5,8 @@
 // a phantom move, or none, and blame the players. The checks work on
 // windows of frames (a second at 200 Hz by default) so that one marble
 // being placed never looks like a fault.
+//
+// Layer: sensors. May import: base, game, drivers, sensors.
 package health
 
 import (

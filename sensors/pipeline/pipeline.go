@@ -7,6 +7,8 @@
 // Everything in the loop reuses its buffers, so a frame costs no
 // allocation; only a health window that finds faults allocates their
 // descriptions.
+//
+// Layer: sensors. May import: base, game, drivers, sensors.
 package pipeline
 
 import (

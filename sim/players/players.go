@@ -7,6 +7,9 @@
 //
 // It exists to test the referee against the real games in the sample set,
 // and to drive the simulator. It is deterministic for a given seed.
+//
+// Layer: players. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board, players.
 package players
 
 import (

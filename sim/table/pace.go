@@ -136,7 +136,7 @@ func (t *Table) awaitEnd(ctx context.Context, n *board.Node, turns int) error {
 		if asking && (t.hw == nil || int64(q.ID) == t.leftOpen.Load()) {
 			asking = false // nobody to answer it, or the players leave it open
 		}
-		if (st.Turn >= turns || st.Phase == "over") && !asking {
+		if (st.Turn >= turns || st.Phase == engine.PhaseOver) && !asking {
 			t.log.Info("the game is over; stopping", "turns", st.Turn, "result", st.Result)
 			return nil
 		}

@@ -40,7 +40,6 @@ import (
 	timebase "github.com/zertzboard/zertzboard/hardware/timebase"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
 	"github.com/zertzboard/zertzboard/record"
-	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
@@ -255,11 +254,8 @@ func (t *Table) Play(ctx context.Context, n *board.Node) error {
 	}
 	t.arbiter = func() (bool, bool) {
 		st := n.Controller().State()
-		switch st.Result {
-		case referee.EndTime, referee.EndResignation, referee.EndAdjudication, referee.EndDraw:
-			return st.Clock.Paused, true // ended off the board; an end on it is the last turn's
-		}
-		return st.Clock.Paused, false
+		// Ended off the board; an end on it is the last turn's.
+		return st.Clock.Paused, st.Result.OffBoard()
 	}
 	for i := 0; ; i++ {
 		rec := t.games[i%len(t.games)]
@@ -300,13 +296,13 @@ func (t *Table) setUp(ctx context.Context, n *board.Node, rec *record.Record, fi
 	st := n.Controller().State()
 	k := 0
 	switch {
-	case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != "over" && isPrefix(st.Moves, rec):
+	case st.Variant == rec.Variant && st.Turn <= len(rec.Turns) && st.Phase != engine.PhaseOver && isPrefix(st.Moves, rec):
 		k = st.Turn
 		if k > 0 {
 			t.log.Info("resuming the game in the journal", "turn", k)
 		}
 	default:
-		if st.Phase == "over" && first {
+		if st.Phase == engine.PhaseOver && first {
 			// The journal's game is over: the board shows its end
 			// until the players clear it for the next game.
 			if err := t.clearFinished(ctx, n); err != nil {

@@ -228,7 +228,7 @@ func (t *Table) awaitPrompt(ctx context.Context, n *board.Node, m *wiring.Mount,
 		// for it: a new frame, or the frame drawn after the commit
 		// whose claimed rings the hand has taken off (a finished
 		// game's board stays as it is).
-		if st := n.Controller().State(); h.mode != handIdle && st.Turn > played && (f > h.frames || st.Phase == "over" || (h.after && !takeOffLeft(h.prompt, h.board, h.mode == handPlacing))) {
+		if st := n.Controller().State(); h.mode != handIdle && st.Turn > played && (f > h.frames || st.Phase == engine.PhaseOver || (h.after && !takeOffLeft(h.prompt, h.board, h.mode == handPlacing))) {
 			h.frames = f
 			return nil, nil
 		}

@@ -10,6 +10,9 @@
 // languages need (ASCII, Latin-1, Latin Extended-A, Cyrillic U+0400-U+045F
 // and a few punctuation marks), and places each in the font's 7x13 cell.
 // The build never needs the Debian package: the output is committed.
+//
+// Layer: cmd. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board, players, cmd.
 package main
 
 import (

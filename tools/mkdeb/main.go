@@ -7,6 +7,9 @@
 // deb.VersionFromGit). "build" packs a cross-built binary with the unit,
 // the configuration and the docs from firmware-config/ and packaging/, and
 // prints the path of the .deb it wrote: DIR/zertzboard_VERSION_ARCH.deb.
+//
+// Layer: cmd. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board, players, cmd.
 package main
 
 import (

@@ -26,6 +26,9 @@
 //
 //	exec:PATH[,ARG…] a program speaking the "zertzboard engine" protocol (an
 //	                 older build, say), sent "go" with --go's words
+//
+// Layer: cmd. May import: base, game, drivers, sensors, services,
+// presentation, config, simulator, rig, board, players, cmd.
 package main
 
 import (

@@ -3,6 +3,8 @@
 // robot) and scores matches, for the strength tests and `make strength`.
 // It is pure: no I/O, no goroutines, no clocks; every player here is
 // deterministic for its seed, so a match is too.
+//
+// Layer: game. May import: base, game.
 package arena
 
 import (

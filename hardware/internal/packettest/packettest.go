@@ -3,6 +3,8 @@
 // message (one spidev ioctl) of one or more transfers, so that a test can
 // check that a driver batches its conversions and raises the chip select
 // between them.
+//
+// Layer: drivers. May import: base, game, drivers.
 package packettest
 
 import (

@@ -3,6 +3,8 @@
 // a patch to it as the script does (Apply). The scoreboard itself never
 // reads its HTML back; only tests import this package
 // (scoreboard.TestNoHTMLReadOnThePatchPath).
+//
+// Layer: base. May import: base.
 package streamtest
 
 import (
