@@ -68,8 +68,11 @@ func TestSimClockAccuracy(t *testing.T) {
 			}
 		case strings.HasSuffix(topic, "/state"):
 			var s wire.State
-			if json.Unmarshal(m.Payload(), &s) == nil && startT < 0 && s.Clock.Running != nil && s.Turn == 0 {
-				startT = s.T // the first player's clock started with the set-up board
+			if json.Unmarshal(m.Payload(), &s) == nil && startT < 0 && s.Clock.Running != nil && s.Turn == 0 && s.Clock.Remaining != nil {
+				// The first player's clock started with the set-up board:
+				// when, the state's own clock says (a busy machine may
+				// subscribe after a later state of turn 0 was retained).
+				startT = s.T - (30*60*1000 - s.Clock.Remaining[0])
 			}
 		case strings.HasSuffix(topic, "/record"):
 			rec = append(rec[:0], m.Payload()...)
