@@ -27,6 +27,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/display"
 	"github.com/zertzboard/zertzboard/engine"
@@ -45,42 +46,10 @@ import (
 	"github.com/zertzboard/zertzboard/wire"
 )
 
-// Command is an instruction from outside the board: the buttons, or
-// MQTT's cmd/ topics.
+// Command is a command from the arbiter (MQTT's cmd/ topics) for the
+// board's loop (Options.Commands), and who awaits its outcome.
 type Command struct {
-	// Name is new-game, set-players, takeback, pause, resume, add-time,
-	// declare-result, takeback-request (the button in tournament mode),
-	// takeback-answer, answer, hint or show-last (play against the
-	// engine: the confirm button).
-	Name    string
-	Variant string // new-game: "" keeps the board and rules
-	First   int    // new-game
-	Players [2]string
-	// Event and Round (set-players, new-game): the tournament and its
-	// round; nil keeps one, "" clears it.
-	Event, Round *string
-	// NewPlayers: new-game names the players (Players); else they stay.
-	NewPlayers bool
-	Control    *clock.Control // new-game: nil is the configured one
-	// Engine (new-game): the player the engine plays, 0 or 1, or
-	// controller.NoEngine; nil is the configured one. Level: its level,
-	// 0 the configured one.
-	Engine *int
-	Level  int
-	Player int    // add-time
-	MS     int64  // add-time
-	Result string // declare-result
-	Winner *int   // declare-result: nil for a draw
-	Note   string // declare-result
-	Accept bool   // takeback-answer
-	// answer: the question's id and the option, by index or (OptionText
-	// not "") by its text.
-	Question   int
-	Option     int
-	OptionText string
-	// Arbiter, if not nil, is the command as it came from MQTT: it is
-	// logged and journalled before it is carried out.
-	Arbiter *controller.Arbiter
+	command.Envelope
 	// Done, if not nil, receives the outcome once the command is handled.
 	Done func(error)
 }
@@ -306,7 +275,7 @@ func (n *Node) serveCommands(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case c := <-n.opt.Commands:
-			err := n.Do(c)
+			err := n.FromArbiter(c.Envelope)
 			if c.Done != nil {
 				c.Done(err)
 			}
@@ -608,7 +577,7 @@ func (n *Node) button(e buttons.Event) {
 		} else if n.armedAt.IsZero() && n.ctrl.State().Play != nil {
 			// Against the engine, confirm asks for a hint; pressed again,
 			// it shows the engine's last turn, and so on.
-			if err := n.Do(Command{Name: "hint"}); err != nil {
+			if err := n.Do(command.Hint{}); err != nil {
 				n.log.Info("hint button", "err", err) // e.g. on the engine's turn, which is lit already
 			}
 		}
@@ -623,11 +592,11 @@ func (n *Node) button(e buttons.Event) {
 		}
 		// In tournament mode the button asks the arbiter; in casual mode
 		// it demands the take-back at once.
-		name := "takeback"
+		var cmd command.Command = command.Takeback{}
 		if n.opt.Mode == referee.Tournament {
-			name = "takeback-request"
+			cmd = command.TakebackRequest{}
 		}
-		if err := n.Do(Command{Name: name}); err != nil {
+		if err := n.Do(cmd); err != nil {
 			n.log.Warn("take-back button", "err", err)
 		}
 	}
@@ -667,50 +636,30 @@ func (n *Node) questionNotice(q referee.Question, i int) string {
 func (n *Node) newGameByButton() {
 	n.armedAt = time.Time{}
 	n.disp.setNotice("")
-	if err := n.Do(Command{Name: "new-game", First: 1 - n.ctrl.First()}); err != nil {
+	if err := n.Do(command.NewGame{First: 1 - n.ctrl.First()}); err != nil {
 		n.log.Error("new-game button", "err", err)
 	}
 }
 
-// Do carries out a command.
-func (n *Node) Do(c Command) error {
-	ms := n.nowMS.Load()
-	cmd := controller.Command{Name: c.Name, Variant: c.Variant, First: c.First, Control: c.Control, Engine: c.Engine, Level: c.Level, Player: c.Player, MS: c.MS,
-		Event: c.Event, Round: c.Round,
-		Result: c.Result, Winner: c.Winner, Note: c.Note, Accept: c.Accept, Arbiter: c.Arbiter,
-		Question: c.Question, Option: c.Option}
-	switch c.Name {
-	case "new-game":
-		if c.NewPlayers {
-			cmd.Players = &c.Players
-		}
-		if err := n.ctrl.Command(ms, cmd); err != nil {
-			return err
-		}
+// Do carries out a command of the board's own: its buttons', the
+// simulator's.
+func (n *Node) Do(c command.Command) error {
+	return n.after(c, n.ctrl.Command(n.nowMS.Load(), c))
+}
+
+// FromArbiter carries out the arbiter's command: logged and journalled
+// as the arbiter's before it is carried out.
+func (n *Node) FromArbiter(e command.Envelope) error {
+	return n.after(e.Command, n.ctrl.FromArbiter(n.nowMS.Load(), e))
+}
+
+// after follows command c carried out with outcome err: a new game mounts
+// the board's new variant.
+func (n *Node) after(c command.Command, err error) error {
+	if _, ok := c.(command.NewGame); ok && err == nil {
 		return n.remount()
-	case "set-players":
-		cmd.Players = &c.Players
-	case "answer":
-		if c.OptionText != "" {
-			q, ok := n.ctrl.Asking()
-			if !ok || q.ID != c.Question {
-				break // the controller says what is wrong
-			}
-			cmd.Option = -1
-			for i, o := range q.Options {
-				if o == c.OptionText {
-					cmd.Option = i
-				}
-			}
-			if cmd.Option < 0 {
-				return fmt.Errorf("option %q is not one of question %d's: %s", c.OptionText, q.ID, strings.Join(q.Options, "; "))
-			}
-		}
-	case "takeback", "pause", "resume", "add-time", "declare-result", "takeback-request", "takeback-answer", "hint", "show-last":
-	default:
-		return fmt.Errorf("node: unknown command %q", c.Name)
 	}
-	return n.ctrl.Command(ms, cmd)
+	return err
 }
 
 // Close stops the analysis and closes the journal.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/open"
@@ -301,7 +302,7 @@ func TestTakebackButtonAsksInTournament(t *testing.T) {
 	if st.TakebackRequest == nil || st.TakebackRequest.Turn != 1 || strings.HasPrefix(st.Status, "Take back") {
 		t.Fatalf("after the button: request %+v, status %q", st.TakebackRequest, st.Status)
 	}
-	if err := n.Do(Command{Name: "takeback-answer", Accept: true}); err != nil {
+	if err := n.Do(command.TakebackAnswer{Accept: true}); err != nil {
 		t.Fatal(err)
 	}
 	if st := n.Controller().State(); st.TakebackRequest != nil || !strings.HasPrefix(st.Status, "Take back turn 1") {

@@ -7,7 +7,7 @@
 //	<prefix>moves    QoS 1: wire.MoveMessage, every one, in order
 //	<prefix>events   QoS 0: referee events and command replies
 //	<prefix>record   retained, QoS 1: the game record
-//	<prefix>cmd/+    subscribed, QoS 1: new-game, set-players, takeback
+//	<prefix>cmd/+    subscribed, QoS 1: the commands of package command
 //
 // The default prefix is "zertz/<board-id>/". The controller's frame loop
 // calls the Publish methods, which only queue: the network is never on

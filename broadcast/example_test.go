@@ -6,6 +6,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/wire"
 )
 
@@ -41,8 +42,8 @@ func Example() {
 
 	// In the controller's select loop:
 	for cmd := range p.Commands() {
-		switch cmd.Name {
-		case broadcast.CmdNewGame, broadcast.CmdSetPlayers, broadcast.CmdTakeback:
+		switch cmd.Command.(type) {
+		case command.NewGame, command.SetPlayers, command.Takeback:
 			// … carry it out, then:
 			_ = p.Accept(cmd)
 		}

@@ -11,6 +11,7 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/hall"
 	"github.com/zertzboard/zertzboard/internal/mosquittotest"
 	"github.com/zertzboard/zertzboard/referee"
@@ -187,11 +188,11 @@ func TestNoticeSentOnceConnectedAndAfterEachReconnection(t *testing.T) {
 func TestInvisibleNamesRefused(t *testing.T) {
 	for _, name := range []string{"   ", "\u00a0", "a\u200bb", "\u202eann", "bob\u2066"} {
 		payload, _ := json.Marshal(map[string]any{"players": []string{"ann", name}})
-		if _, reason := parseCommand(CmdSetPlayers, payload, ""); reason == "" {
+		if _, reason := command.Decode("set-players", payload, ""); reason == "" {
 			t.Errorf("players %q accepted", name)
 		}
 	}
-	if _, reason := parseCommand(CmdSetPlayers, []byte(`{"players":["Zoë","Łukasz"]}`), ""); reason != "" {
+	if _, reason := command.Decode("set-players", []byte(`{"players":["Zoë","Łukasz"]}`), ""); reason != "" {
 		t.Errorf("real names refused: %s", reason)
 	}
 }

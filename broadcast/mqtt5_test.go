@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/internal/mosquittotest"
 	"github.com/zertzboard/zertzboard/wire"
 )
@@ -360,7 +361,7 @@ func boardClientOnMQTT5Broker(t *testing.T, addr string, px *proxy) {
 	viewer.until("online again", func(m v5Msg) bool { return strings.HasSuffix(m.topic, "/status") && string(m.payload) == Online })
 	select {
 	case c := <-p.Commands():
-		if c.Name != "pause" || c.ID != "v5-pause" {
+		if _, ok := c.Command.(command.Pause); !ok || c.ID != "v5-pause" {
 			t.Errorf("the board received %+v; want the pause sent while it was away", c)
 		}
 	case <-time.After(60 * time.Second):

@@ -20,6 +20,7 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/internal/boardid"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/wire"
@@ -143,7 +144,7 @@ type Publisher struct {
 	store  *store
 	prefix string
 
-	cmds    chan Command
+	cmds    chan command.Envelope
 	wake    chan struct{} // capacity 1: "the queue changed"
 	closing chan struct{} // closed by Close
 	done    chan struct{} // closed when run returns
@@ -249,7 +250,7 @@ func New(cfg Config) (*Publisher, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Publisher{
 		cfg: cfg, log: log, now: now, prefix: cfg.Prefix,
-		cmds:    make(chan Command, commandBuffer),
+		cmds:    make(chan command.Envelope, commandBuffer),
 		wake:    make(chan struct{}, 1),
 		closing: make(chan struct{}),
 		done:    make(chan struct{}),
@@ -351,12 +352,6 @@ func (c *breakableConn) Read(b []byte) (int, error) {
 // checks that keep failing.
 const maxHealthBackoff = 5 * time.Minute
 
-// CmdHealthCheck is the command the board sends itself after each
-// connection: its coming back proves that the broker delivers the board's
-// commands. Another client's health-check is answered command-accepted and
-// does nothing else.
-const CmdHealthCheck = "health-check"
-
 // CommandPath is nil once the latest health check passed, or says why the
 // board cannot be sure it receives its commands.
 func (p *Publisher) CommandPath() error {
@@ -390,7 +385,7 @@ func (p *Publisher) startHealthCheck(c mqtt.Client) {
 	p.pathTimer = time.AfterFunc(p.cfg.HealthTimeout, func() { p.healthFailed(gen) })
 	p.mu.Unlock()
 	payload, _ := json.Marshal(map[string]string{"id": id})
-	topic := p.prefix + TopicCmd + CmdHealthCheck
+	topic := p.prefix + TopicCmd + healthCheck
 	go func() {
 		for i := 0; i < 3; i++ {
 			c.Publish(topic, 0, false, payload)
@@ -563,10 +558,11 @@ func (p *Publisher) Prefix() string { return p.prefix }
 // Connected reports whether the connection to the broker is up now.
 func (p *Publisher) Connected() bool { return p.client.IsConnectionOpen() }
 
-// Commands delivers valid commands. The controller handles each and then
-// calls Accept or Refuse. It is closed by Close. When the controller falls
-// behind by more than a few commands, new ones are refused as busy.
-func (p *Publisher) Commands() <-chan Command { return p.cmds }
+// Commands delivers valid commands, decoded and checked by package
+// command. The controller handles each and then calls Accept or Refuse.
+// It is closed by Close. When the controller falls behind by more than a
+// few commands, new ones are refused as busy.
+func (p *Publisher) Commands() <-chan command.Envelope { return p.cmds }
 
 // PublishState queues s for "state" (retained, QoS 1). Only the latest
 // state waits: a newer one replaces an unsent older one.
@@ -647,14 +643,20 @@ func (p *Publisher) PublishNotice(e referee.Event) error {
 	})
 }
 
-// Accept tells "events" the controller carried out cmd.
-func (p *Publisher) Accept(cmd Command) error {
-	return p.reply(commandReply{kind: "command-accepted", Command: cmd.Name, ID: cmd.ID})
+// Accept tells "events" the controller carried out e.
+func (p *Publisher) Accept(e command.Envelope) error {
+	return p.reply(commandReply{kind: "command-accepted", Command: command.Name(e.Command), ID: e.ID})
 }
 
-// Refuse tells "events" the controller could not carry out cmd, and why.
-func (p *Publisher) Refuse(cmd Command, reason string) error {
-	return p.reply(commandReply{kind: "command-refused", Command: clip(cmd.Name), ID: cmd.ID, Reason: reason})
+// Refuse tells "events" the controller could not carry out e, and why.
+func (p *Publisher) Refuse(e command.Envelope, reason string) error {
+	return p.refuse(command.Name(e.Command), e.ID, reason)
+}
+
+// refuse tells "events" the command name (as it came, clipped) with id
+// was refused, and why.
+func (p *Publisher) refuse(name, id, reason string) error {
+	return p.reply(commandReply{kind: "command-refused", Command: clip(name), ID: id, Reason: reason})
 }
 
 func (p *Publisher) reply(r commandReply) error {
@@ -765,10 +767,10 @@ func (p *Publisher) onStatus(m mqtt.Message) {
 func (p *Publisher) onCommand(_ mqtt.Client, m mqtt.Message) {
 	name := strings.TrimPrefix(m.Topic(), p.prefix+TopicCmd)
 	var (
-		cmd    Command
+		cmd    command.Envelope
 		reason string
 	)
-	if name == CmdHealthCheck && !m.Retained() {
+	if name == healthCheck && !m.Retained() {
 		var hc struct {
 			ID string `json:"id"`
 		}
@@ -783,16 +785,16 @@ func (p *Publisher) onCommand(_ mqtt.Client, m mqtt.Message) {
 	}
 	if m.Retained() {
 		// A retained command would run again on every reconnect.
-		cmd, reason = Command{Name: name}, "retained commands are ignored; publish without retain"
+		reason = "retained commands are ignored; publish without retain"
 	} else {
-		cmd, reason = parseCommand(name, m.Payload(), p.cfg.CommandToken)
+		cmd, reason = command.Decode(name, m.Payload(), p.cfg.CommandToken)
 	}
 	if reason != "" {
 		p.log.Warn("broadcast: command refused", "command", clip(name), "reason", reason)
-		_ = p.Refuse(cmd, reason)
+		_ = p.refuse(name, cmd.ID, reason)
 		return
 	}
-	if cmd.Name == CmdHealthCheck {
+	if _, ok := cmd.Command.(command.HealthCheck); ok {
 		// Another client checking the board's command path.
 		_ = p.Accept(cmd)
 		return

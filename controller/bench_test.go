@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/referee"
 )
 
@@ -38,7 +39,7 @@ func benchFrame(b *testing.B, control string) {
 		t += 5
 		c.Frame(t, cells)
 		if n++; n%500_000 == 0 && ctl.Timed() { // 2500 s of frames: keep the flag up
-			c.Command(t, Command{Name: "add-time", Player: 0, MS: clock.MaxAddMS})
+			c.Command(t, command.AddTime{Player: 0, MS: clock.MaxAddMS})
 		}
 	}
 	if st := c.State(); st.Phase == "over" || ctl.Timed() && st.Clock.Running == nil {

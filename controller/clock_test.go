@@ -1,13 +1,13 @@
 package controller
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/record"
@@ -234,9 +234,9 @@ func TestFlagFall(t *testing.T) {
 	if rec := tb.record(); rec.Stop.Kind != record.WinOnTime || rec.Stop.Player != 1 {
 		t.Errorf("record end %+v", rec.Stop)
 	}
-	for _, cmd := range []Command{{Name: "pause"}, {Name: "add-time", Player: 0, MS: 1000}, {Name: "declare-result", Result: "draw"}} {
+	for _, cmd := range []command.Command{command.Pause{}, command.AddTime{Player: 0, MS: 1000}, command.DeclareResult{Result: "draw"}} {
 		if err := tb.c.Command(tb.now, cmd); err == nil {
-			t.Errorf("%s accepted after the flag fall", cmd.Name)
+			t.Errorf("%s accepted after the flag fall", command.Name(cmd))
 		}
 	}
 	tb.j.Close()
@@ -267,17 +267,17 @@ func TestPauseResume(t *testing.T) {
 	tb.setUp()
 	tb.play(1000)
 	seq := tb.c.State().Seq
-	if err := tb.c.Command(tb.now, Command{Name: "resume"}); err == nil {
+	if err := tb.c.Command(tb.now, command.Resume{}); err == nil {
 		t.Error("resume accepted while not paused")
 	}
-	if err := tb.c.Command(tb.now, Command{Name: "pause", Arbiter: &Arbiter{ID: "p1", Fields: json.RawMessage(`{}`)}}); err != nil {
+	if err := tb.c.FromArbiter(tb.now, command.Envelope{ID: "p1", Command: command.Pause{}}); err != nil {
 		t.Fatal(err)
 	}
 	st := tb.c.State()
 	if !st.Clock.Paused || st.Clock.Running != nil || st.Seq != seq+1 {
 		t.Fatalf("paused: %+v seq %d", st.Clock, st.Seq)
 	}
-	if err := tb.c.Command(tb.now, Command{Name: "pause"}); err == nil {
+	if err := tb.c.Command(tb.now, command.Pause{}); err == nil {
 		t.Error("pause accepted twice")
 	}
 	before := tb.remaining()
@@ -285,7 +285,7 @@ func TestPauseResume(t *testing.T) {
 	if got := tb.remaining(); got != before {
 		t.Errorf("paused clocks moved: %v -> %v", before, got)
 	}
-	if err := tb.c.Command(tb.now, Command{Name: "resume"}); err != nil {
+	if err := tb.c.Command(tb.now, command.Resume{}); err != nil {
 		t.Fatal(err)
 	}
 	if st := tb.c.State(); st.Clock.Paused || tb.running() != 1 || st.Seq != seq+2 {
@@ -306,19 +306,19 @@ func TestAddTime(t *testing.T) {
 	tb := newTable(t, "fischer:1m+2s", referee.Casual)
 	tb.setUp()
 	before := tb.remaining()
-	if err := tb.c.Command(tb.now, Command{Name: "add-time", Player: 1, MS: 30000}); err != nil {
+	if err := tb.c.Command(tb.now, command.AddTime{Player: 1, MS: 30000}); err != nil {
 		t.Fatal(err)
 	}
 	if got := tb.remaining(); got[1] != before[1]+30000 {
 		t.Errorf("add-time: %v -> %v", before, got)
 	}
-	for _, bad := range []Command{{Name: "add-time", Player: 2, MS: 5}, {Name: "add-time", Player: 0, MS: 0}, {Name: "add-time", Player: 0, MS: clock.MaxAddMS + 1}} {
+	for _, bad := range []command.AddTime{{Player: 2, MS: 5}, {Player: 0, MS: 0}, {Player: 0, MS: clock.MaxAddMS + 1}} {
 		if err := tb.c.Command(tb.now, bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
 	none := newTable(t, "none", referee.Casual)
-	if err := none.c.Command(0, Command{Name: "add-time", Player: 0, MS: 5}); err == nil {
+	if err := none.c.Command(0, command.AddTime{Player: 0, MS: 5}); err == nil {
 		t.Error("add-time accepted without a time control")
 	}
 	if st := none.c.State(); st.Clock.Control != "none" || st.Clock.Remaining != nil || st.Clock.Running != nil {
@@ -380,31 +380,31 @@ func TestIllegalBoardTime(t *testing.T) {
 func TestTakebackRequest(t *testing.T) {
 	tb := newTable(t, "sudden:1m", referee.Tournament)
 	tb.setUp()
-	if err := tb.c.Command(tb.now, Command{Name: "takeback-request"}); err == nil {
+	if err := tb.c.Command(tb.now, command.TakebackRequest{}); err == nil {
 		t.Error("a request with no turn played was accepted")
 	}
 	tb.play(500)
-	if err := tb.c.Command(tb.now, Command{Name: "takeback-answer", Accept: true}); err != ErrNoRequest {
+	if err := tb.c.Command(tb.now, command.TakebackAnswer{Accept: true}); err != ErrNoRequest {
 		t.Errorf("answer without a request: %v", err)
 	}
-	if err := tb.c.Command(tb.now, Command{Name: "takeback-request"}); err != nil {
+	if err := tb.c.Command(tb.now, command.TakebackRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	st := tb.c.State()
 	if st.TakebackRequest == nil || st.TakebackRequest.Turn != 1 || st.TakebackRequest.By != 1 {
 		t.Fatalf("state takeback_request %+v", st.TakebackRequest)
 	}
-	if err := tb.c.Command(tb.now, Command{Name: "takeback-request"}); err == nil {
+	if err := tb.c.Command(tb.now, command.TakebackRequest{}); err == nil {
 		t.Error("a second request was accepted")
 	}
-	if err := tb.c.Command(tb.now, Command{Name: "takeback-answer", Accept: false}); err != nil {
+	if err := tb.c.Command(tb.now, command.TakebackAnswer{Accept: false}); err != nil {
 		t.Fatal(err)
 	}
 	if ev := tb.events("takeback-refused"); len(ev) != 1 || tb.c.State().TakebackRequest != nil {
 		t.Fatalf("refused: %v, %+v", ev, tb.c.State().TakebackRequest)
 	}
-	tb.c.Command(tb.now, Command{Name: "takeback-request"})
-	if err := tb.c.Command(tb.now, Command{Name: "takeback-answer", Accept: true}); err != nil {
+	tb.c.Command(tb.now, command.TakebackRequest{})
+	if err := tb.c.Command(tb.now, command.TakebackAnswer{Accept: true}); err != nil {
 		t.Fatal(err)
 	}
 	if ev := tb.events("takeback-demand"); len(ev) != 1 || tb.running() != 0 {
@@ -416,7 +416,7 @@ func TestTakebackRequest(t *testing.T) {
 		t.Errorf("after the take-back: turn %d, running %d", st.Turn, tb.running())
 	}
 	casual := newTable(t, "none", referee.Casual)
-	if err := casual.c.Command(0, Command{Name: "takeback-request"}); err == nil {
+	if err := casual.c.Command(0, command.TakebackRequest{}); err == nil {
 		t.Error("a take-back request in casual mode was accepted")
 	}
 }
@@ -426,14 +426,14 @@ func TestTakebackRequest(t *testing.T) {
 func TestDeclareResult(t *testing.T) {
 	one, zero := 1, 0
 	cases := []struct {
-		cmd  Command
+		cmd  command.DeclareResult
 		kind record.StopKind
 		who  int
 	}{
-		{Command{Name: "declare-result", Result: "resignation", Winner: &one, Note: "P0 resigned"}, record.Resign, 0},
-		{Command{Name: "declare-result", Result: "adjudication", Winner: &zero}, record.Adjudication, 0},
-		{Command{Name: "declare-result", Result: "time", Winner: &one}, record.WinOnTime, 1},
-		{Command{Name: "declare-result", Result: "draw", Note: "agreed"}, record.DrawDeclared, 0},
+		{command.DeclareResult{Result: "resignation", Winner: &one, Note: "P0 resigned"}, record.Resign, 0},
+		{command.DeclareResult{Result: "adjudication", Winner: &zero}, record.Adjudication, 0},
+		{command.DeclareResult{Result: "time", Winner: &one}, record.WinOnTime, 1},
+		{command.DeclareResult{Result: "draw", Note: "agreed"}, record.DrawDeclared, 0},
 	}
 	for _, tc := range cases {
 		tb := newTable(t, "sudden:5m", referee.Casual)
@@ -448,23 +448,23 @@ func TestDeclareResult(t *testing.T) {
 		if err := tb.c.Command(tb.now, bad); err == nil {
 			t.Errorf("%s with winner %v accepted", bad.Result, bad.Winner)
 		}
-		tc.cmd.Arbiter = &Arbiter{ID: "r1", Fields: json.RawMessage(`{"result":"` + tc.cmd.Result + `"}`)}
-		if err := tb.c.Command(tb.now, tc.cmd); err != nil {
+		arb := command.Envelope{ID: "r1", Command: tc.cmd}
+		if err := tb.c.FromArbiter(tb.now, arb); err != nil {
 			t.Fatal(err)
 		}
 		st := tb.c.State()
-		if st.Phase != "over" || string(st.Result) != tc.cmd.Result || st.ResultNote != tc.cmd.Note || (st.Winner == nil) != (tc.cmd.Winner == nil) {
+		if st.Phase != "over" || st.Result != tc.cmd.Result || st.ResultNote != tc.cmd.Note || (st.Winner == nil) != (tc.cmd.Winner == nil) {
 			t.Errorf("%s: state phase %q result %q note %q winner %v", tc.cmd.Result, st.Phase, st.Result, st.ResultNote, st.Winner)
 		}
 		if rec := tb.record(); rec.Stop.Kind != tc.kind || rec.Stop.Player != tc.who || rec.Stop.Note != tc.cmd.Note || len(rec.Clock.Turns) != 1 {
 			t.Errorf("%s: record end %+v clock %+v", tc.cmd.Result, rec.Stop, rec.Clock)
 		}
-		if err := tb.c.Command(tb.now, tc.cmd); err == nil {
+		if err := tb.c.FromArbiter(tb.now, arb); err == nil {
 			t.Errorf("%s declared twice", tc.cmd.Result)
 		}
 		tb.j.Close()
 		_, g, err := journal.Open(tb.path)
-		if err != nil || g.End == nil || string(g.End.Reason) != tc.cmd.Result {
+		if err != nil || g.End == nil || g.End.Reason != tc.cmd.Result {
 			t.Errorf("%s: journal %+v, %v", tc.cmd.Result, g, err)
 		}
 	}
@@ -672,7 +672,7 @@ func TestTakebackRequestSurvivesCrash(t *testing.T) {
 	tb := newTable(t, "sudden:5m", referee.Tournament)
 	tb.setUp()
 	tb.play(500)
-	if err := tb.c.Command(tb.now, Command{Name: "takeback-request"}); err != nil {
+	if err := tb.c.Command(tb.now, command.TakebackRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	restart := func() *Controller {
@@ -694,14 +694,14 @@ func TestTakebackRequestSurvivesCrash(t *testing.T) {
 		t.Fatalf("after a crash the request is %+v; want turn 1 by player 1", r)
 	}
 	// The arbiter answers it on the restarted board.
-	if err := c.Command(0, Command{Name: "takeback-answer", Accept: false}); err != nil {
+	if err := c.Command(0, command.TakebackAnswer{Accept: false}); err != nil {
 		t.Fatalf("answering the restored request: %v", err)
 	}
 	c = restart()
 	if r := c.State().TakebackRequest; r != nil {
 		t.Fatalf("a refused request came back after a crash: %+v", r)
 	}
-	if err := c.Command(0, Command{Name: "takeback-request"}); err != nil {
+	if err := c.Command(0, command.TakebackRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	// The take-back answers a request: the journal's take-back clears it.

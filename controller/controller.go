@@ -22,6 +22,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/analyst"
 	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/journal"
 	"github.com/zertzboard/zertzboard/record"
@@ -370,12 +371,12 @@ func (c *Controller) recordJSON() ([]byte, error) {
 // NewGame abandons the game and starts another; variant "" keeps the
 // board and rules. The time control is the configured one.
 func (c *Controller) NewGame(t int64, variant string, first int) error {
-	return c.Command(t, Command{Name: "new-game", Variant: variant, First: first})
+	return c.Command(t, command.NewGame{Variant: variant, First: first})
 }
 
 // SetPlayers names the players.
 func (c *Controller) SetPlayers(t int64, players [2]string) error {
-	return c.Command(t, Command{Name: "set-players", Players: &players})
+	return c.Command(t, command.SetPlayers{Players: players})
 }
 
 func (c *Controller) setPlayers(t int64, players [2]string, named journal.Naming) error {
@@ -420,7 +421,7 @@ func (c *Controller) round() string {
 // DemandTakeback is the opponent's demand that the last turn be taken back
 // (tournament rules); the referee guides the players.
 func (c *Controller) DemandTakeback(t int64) {
-	c.Command(t, Command{Name: "takeback"})
+	c.Command(t, command.Takeback{})
 }
 
 func (c *Controller) demandTakeback(t int64) {
@@ -450,7 +451,7 @@ func (c *Controller) Asking() (referee.Question, bool) {
 // question id: the option played. A different line than the one the game
 // followed rewrites the game, journalled and announced like any change.
 func (c *Controller) Answer(t int64, id, option int) error {
-	return c.Command(t, Command{Name: "answer", Question: id, Option: option})
+	return c.Command(t, command.Answer{Question: id, Option: option})
 }
 
 // answer carries out an answer that check accepted: the turns it changes

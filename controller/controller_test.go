@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/internal/samples"
 	"github.com/zertzboard/zertzboard/journal"
@@ -330,13 +331,13 @@ func TestAnswerCommand(t *testing.T) {
 		t.Fatalf("state question %+v after %d turns; want the four orders asked", st.Question, st.Turn)
 	}
 	q := *st.Question
-	if err := c.Command(400, Command{Name: "answer", Question: q.ID + 1, Option: 0}); err == nil {
+	if err := c.Command(400, command.Answer{Question: q.ID + 1, Option: 0}); err == nil {
 		t.Error("an answer to another question was accepted")
 	}
-	if err := c.Command(400, Command{Name: "answer", Question: q.ID, Option: 4}); err == nil {
+	if err := c.Command(400, command.Answer{Question: q.ID, Option: 4}); err == nil {
 		t.Error("option 4 of 4 was accepted")
 	}
-	if err := c.Command(400, Command{Name: "answer", Question: q.ID, Option: 3}); err != nil {
+	if err := c.Command(400, command.Answer{Question: q.ID, Option: 3}); err != nil {
 		t.Fatal(err)
 	}
 	st = c.State()
@@ -346,7 +347,7 @@ func TestAnswerCommand(t *testing.T) {
 	if len(st.Answered) != 2 || st.Answered[0] != 1 || st.Answered[1] != 2 {
 		t.Errorf("answered turns %v; want [1 2]", st.Answered)
 	}
-	if err := c.Command(500, Command{Name: "answer", Question: q.ID, Option: 0}); !errors.Is(err, ErrNoQuestion) {
+	if err := c.Command(500, command.Answer{Question: q.ID, Option: 0}); !errors.Is(err, ErrNoQuestion) {
 		t.Errorf("a second answer: %v; want ErrNoQuestion", err)
 	}
 	c.Close()
@@ -439,28 +440,28 @@ func TestArbiterNamesEventAndRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("unnamed", "Configured Open", "")
-	if err := c.Command(20, Command{Name: "set-players", Players: &[2]string{"ann", "cat"}, Event: str("Club Open 2026"), Round: str("3")}); err != nil {
+	if err := c.Command(20, command.SetPlayers{Players: [2]string{"ann", "cat"}, Event: str("Club Open 2026"), Round: str("3")}); err != nil {
 		t.Fatal(err)
 	}
 	check("named", "Club Open 2026", "3")
-	if err := c.Command(30, Command{Name: "set-players", Players: &[2]string{"ann", "dan"}}); err != nil {
+	if err := c.Command(30, command.SetPlayers{Players: [2]string{"ann", "dan"}}); err != nil {
 		t.Fatal(err)
 	}
 	check("players renamed", "Club Open 2026", "3")
-	if err := c.Command(40, Command{Name: "new-game"}); err != nil {
+	if err := c.Command(40, command.NewGame{}); err != nil {
 		t.Fatal(err)
 	}
 	check("a new game", "Club Open 2026", "3")
-	if err := c.Command(50, Command{Name: "new-game", Round: str("4")}); err != nil {
+	if err := c.Command(50, command.NewGame{Round: str("4")}); err != nil {
 		t.Fatal(err)
 	}
 	check("the next round", "Club Open 2026", "4")
-	if err := c.Command(60, Command{Name: "set-players", Players: &[2]string{"ann", "dan"}, Event: str("")}); err != nil {
+	if err := c.Command(60, command.SetPlayers{Players: [2]string{"ann", "dan"}, Event: str("")}); err != nil {
 		t.Fatal(err)
 	}
 	check("event cleared", "", "4")
 	j.CompactAt = 1 // the next entry compacts the journal to the current game
-	if err := c.Command(70, Command{Name: "set-players", Players: &[2]string{"eve", "dan"}}); err != nil {
+	if err := c.Command(70, command.SetPlayers{Players: [2]string{"eve", "dan"}}); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/zertzboard/zertzboard/analyst"
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/referee"
@@ -12,7 +13,7 @@ import (
 )
 
 // NoEngine as Play.Engine: both players are people.
-const NoEngine = -1
+const NoEngine = command.NoEngine
 
 // Play sets up play against the engine on the board.
 type Play struct {
@@ -190,16 +191,17 @@ func (c *Controller) takebackTurns() int {
 var errNoEngineTurn = errors.New("the engine has played no turn to show")
 
 // checkPlayCommand checks the hint and show-last commands.
-func (c *Controller) checkPlayCommand(name string) error {
+func (c *Controller) checkPlayCommand(cmd command.Command) error {
 	p := c.ref.Position()
+	_, hint := cmd.(command.Hint)
 	switch {
 	case c.ref.Over():
 		return errors.New("the game is over")
 	case c.ref.Mode() == referee.Tournament:
-		return fmt.Errorf("%s is for casual games, not tournament games", name)
-	case name == "hint" && c.play.Engine != NoEngine && p.ToMove() == c.play.Engine:
+		return fmt.Errorf("%s is for casual games, not tournament games", command.Name(cmd))
+	case hint && c.play.Engine != NoEngine && p.ToMove() == c.play.Engine:
 		return errors.New("it is the engine's turn: its turn is lit")
-	case name == "show-last":
+	case !hint:
 		n := c.ref.Game().Len()
 		if c.play.Engine == NoEngine || n == 0 || c.ref.Game().PositionAfter(n-1).ToMove() != c.play.Engine {
 			return errNoEngineTurn
@@ -214,29 +216,29 @@ func (c *Controller) checkPlayCommand(name string) error {
 // hintOrLast carries out hint and show-last; a hint asked for again while
 // it is shown shows the engine's last turn, and the other way round, so
 // one button does both.
-func (c *Controller) hintOrLast(t int64, name string) {
+func (c *Controller) hintOrLast(t int64, cmd command.Command) {
 	p := c.ref.Position()
 	shown := ""
 	if parts := c.ref.Guidance().Parts; len(parts) > 0 {
 		shown = parts[0].Key
 	}
-	if name == "hint" && shown == "guide.hint" && c.checkPlayCommand("show-last") == nil {
-		name = "show-last"
-	} else if name == "show-last" && shown == "guide.engine-last" && c.checkPlayCommand("hint") == nil {
-		name = "hint"
+	_, hint := cmd.(command.Hint)
+	if hint && shown == "guide.hint" && c.checkPlayCommand(command.ShowLast{}) == nil {
+		hint = false
+	} else if !hint && shown == "guide.engine-last" && c.checkPlayCommand(command.Hint{}) == nil {
+		hint = true
 	}
-	switch name {
-	case "hint":
+	if hint {
 		if c.opp == nil {
 			c.opp = &analyst.Opponent{}
 		}
 		c.think(p, true)
-	case "show-last":
-		n := c.ref.Game().Len()
-		turn, _ := c.ref.Game().Turn(n - 1)
-		c.ref.ShowLastTurn(referee.Msg("guide.engine-last", engine.FormatTurn(p.Board(), turn)))
-		c.announce(t, nil)
+		return
 	}
+	n := c.ref.Game().Len()
+	turn, _ := c.ref.Game().Turn(n - 1)
+	c.ref.ShowLastTurn(referee.Msg("guide.engine-last", engine.FormatTurn(p.Board(), turn)))
+	c.announce(t, nil)
 }
 
 // String says who the engine plays, for the log.

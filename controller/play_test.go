@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/journal"
@@ -141,7 +142,7 @@ func TestPlayAgainstEngine(t *testing.T) {
 	}
 
 	// Its last turn, shown again on request.
-	if err := c.Command(b.now, Command{Name: "show-last"}); err != nil {
+	if err := c.Command(b.now, command.ShowLast{}); err != nil {
 		t.Fatal(err)
 	}
 	if g := c.guidance(); !strings.HasPrefix(g.Status, "The engine played "+st.Play.Turn) {
@@ -153,7 +154,7 @@ func TestPlayAgainstEngine(t *testing.T) {
 
 	// A hint for the person: a legal turn, lit, not binding.
 	n := d.len()
-	if err := c.Command(b.now, Command{Name: "hint"}); err != nil {
+	if err := c.Command(b.now, command.Hint{}); err != nil {
 		t.Fatal(err)
 	}
 	d.await(n, func(_ referee.Guidance, s wire.State) bool { return s.Play != nil && s.Play.Hint != "" })
@@ -165,12 +166,12 @@ func TestPlayAgainstEngine(t *testing.T) {
 	if g := c.guidance(); !strings.HasPrefix(g.Status, "Hint: "+st.Play.Hint) {
 		t.Errorf("hint status %q", g.Status)
 	}
-	if err := c.Command(b.now, Command{Name: "hint"}); err != nil || !strings.HasPrefix(c.guidance().Status, "The engine played") {
+	if err := c.Command(b.now, command.Hint{}); err != nil || !strings.HasPrefix(c.guidance().Status, "The engine played") {
 		t.Errorf("hint pressed again: %v, %q; want the engine's last turn", err, c.guidance().Status)
 	}
 
 	// Take-back: the person's turn and the engine's reply.
-	if err := c.Command(b.now, Command{Name: "takeback"}); err != nil {
+	if err := c.Command(b.now, command.Takeback{}); err != nil {
 		t.Fatal(err)
 	}
 	if g := c.guidance(); !strings.HasPrefix(g.Status, "Take back turn 1") {
@@ -180,21 +181,21 @@ func TestPlayAgainstEngine(t *testing.T) {
 	if st := c.State(); st.Turn != 0 || st.ToMove != 0 || st.Play.Thinking || st.Play.Turn != "" {
 		t.Fatalf("after the take-back: turn %d, to move %d, play %+v; want the start, the person to move", st.Turn, st.ToMove, *st.Play)
 	}
-	if err := c.Command(b.now, Command{Name: "show-last"}); err == nil {
+	if err := c.Command(b.now, command.ShowLast{}); err == nil {
 		t.Error("show-last with no engine turn played was accepted")
 	}
 
 	// The engine's turn in new-game, and its checks.
 	none := NoEngine
-	if err := c.Command(b.now, Command{Name: "new-game", Engine: &none}); err != nil || c.State().Play != nil {
+	if err := c.Command(b.now, command.NewGame{Engine: &none}); err != nil || c.State().Play != nil {
 		t.Errorf("new-game without the engine: %v, play %+v", err, c.State().Play)
 	}
 	bad := 2
-	if err := c.Command(b.now, Command{Name: "new-game", Engine: &bad}); err == nil || !strings.Contains(err.Error(), "engine player 2") {
+	if err := c.Command(b.now, command.NewGame{Engine: &bad}); err == nil || !strings.Contains(err.Error(), "engine player 2") {
 		t.Errorf("new-game with engine 2: %v", err)
 	}
 	zero := 0
-	if err := c.Command(b.now, Command{Name: "new-game", Engine: &zero, Level: 2}); err != nil {
+	if err := c.Command(b.now, command.NewGame{Engine: &zero, Level: 2}); err != nil {
 		t.Fatal(err)
 	}
 	d.await(d.len(), func(_ referee.Guidance, s wire.State) bool {
@@ -216,7 +217,7 @@ func TestEngineGameResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	one := 1
-	if err := c.Command(0, Command{Name: "new-game", Engine: &one, Level: 2}); err != nil {
+	if err := c.Command(0, command.NewGame{Engine: &one, Level: 2}); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
@@ -245,7 +246,7 @@ func TestEngineGameResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	none := NoEngine
-	if err := c.Command(0, Command{Name: "new-game", Engine: &none}); err != nil {
+	if err := c.Command(0, command.NewGame{Engine: &none}); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()

@@ -86,6 +86,9 @@ var console = map[string]Entry{
 	"console.player":       {"Player", "Spieler", "Joueur", "Gracz", "Игрок", "Giocatore", "Speler", "Jugador"},
 	"console.seconds":      {"Seconds", "Sekunden", "Secondes", "Sekundy", "Секунды", "Secondi", "Seconden", "Segundos"},
 	"console.do-add":       {"Add", "Gutschreiben", "Ajouter", "Dodaj", "Добавить", "Aggiungi", "Toevoegen", "Añadir"},
+	// The arbiter's note on the game (the note command).
+	"console.arbiter-note": {"Arbiter's note", "Notiz des Schiedsrichters", "Note de l'arbitre", "Notatka sędziego", "Заметка судьи", "Nota dell'arbitro", "Notitie van de arbiter", "Nota del árbitro"},
+	"console.do-note":      {"Add the note", "Notiz hinzufügen", "Ajouter la note", "Dodaj notatkę", "Добавить заметку", "Aggiungi la nota", "Notitie toevoegen", "Añadir la nota"},
 	// Naming the players, the tournament and its round (set-players).
 	"console.set-players":    {"Players and round", "Spieler und Runde", "Joueurs et ronde", "Gracze i runda", "Игроки и тур", "Giocatori e turno di torneo", "Spelers en ronde", "Jugadores y ronda"},
 	"console.event":          {"Event", "Turnier", "Tournoi", "Turniej", "Турнир", "Torneo", "Toernooi", "Torneo"},
@@ -103,6 +106,7 @@ var console = map[string]Entry{
 	"console.act-takeback-refuse": {"take-back refused", "Rücknahme abgelehnt", "reprise refusée", "cofnięcie odrzucone", "в возврате отказано", "annullamento rifiutato", "terugname geweigerd", "anulación rechazada"},
 	"console.act-declare-result":  {"result", "Ergebnis", "résultat", "wynik", "результат", "risultato", "uitslag", "resultado"},
 	"console.act-add-time":        {"time added", "Zeit gutgeschrieben", "temps ajouté", "dodany czas", "время добавлено", "tempo aggiunto", "tijd toegevoegd", "tiempo añadido"},
+	"console.act-note":            {"note added", "Notiz hinzugefügt", "note ajoutée", "notatka dodana", "заметка добавлена", "nota aggiunta", "notitie toegevoegd", "nota añadida"},
 	"console.out-accepted":        {"accepted", "angenommen", "accepté", "przyjęte", "принято", "accettato", "aanvaard", "aceptado"},
 	"console.out-refused":         {"refused", "abgelehnt", "refusé", "odrzucone", "отклонено", "rifiutato", "geweigerd", "rechazado"},
 	"console.out-no-reply":        {"no reply (board offline?)", "keine Antwort (Brett offline?)", "pas de réponse (plateau hors ligne ?)", "brak odpowiedzi (plansza offline?)", "нет ответа (доска не в сети?)", "nessuna risposta (tavoliere non in linea?)", "geen antwoord (bord niet verbonden?)", "sin respuesta (¿tablero desconectado?)"},

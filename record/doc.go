@@ -6,6 +6,10 @@
 // checks the form; Record.Replay checks the rules by playing every turn
 // through the engine, and reports the first illegal turn as a *TurnError
 // with its 1-based number, the player, the move in notation and the rule.
+// FromGame makes the record of a game played through the engine (the
+// controller's live record, the referee command's game seen); CheckFile
+// reads and replays a file into a FileReport, the replay command's line
+// for it in words (Summary) or as its JSON object.
 //
 // Two formats are supported, and Read tells them apart by content: SGF
 // starts with "(", JSON with "{".

@@ -3,7 +3,10 @@
 // the wiring is checked against the Pi model (hardware/pi), or the
 // simulator on a fake clock with that model's timing. It also holds the
 // calibration procedure, which guides a person (or the simulator) through
-// placing the pieces.
+// placing the pieces, and the selftest, whose result is the report the
+// selftest command prints (WriteText, and Timing for --json). Rig keeps
+// the opened devices in a field of their own, Devices (package
+// hardware/open), beside the simulator and the clock.
 //
 // Layer: rig. May import: base, game, drivers, sensors, presentation,
 // config, simulator, rig.

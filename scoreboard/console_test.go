@@ -374,6 +374,13 @@ func TestConsoleActions(t *testing.T) {
 	if got := fb.received(); !strings.Contains(got[len(got)-1], `"first":1,"id":"console-`) || !strings.Contains(got[len(got)-1], `"players":["Ann","Bob"],"time_control":"fischer:20m+10s"`) {
 		t.Errorf("the board received %q", got[len(got)-1])
 	}
+	// The arbiter's note goes to the board as the note command, trimmed.
+	if status, res := op.act("t1", "note", url.Values{"text": {" clock replaced after turn 12 "}}); status != http.StatusOK || res.Outcome != "accepted" || res.Command != "note" {
+		t.Fatalf("note: %d %+v", status, res)
+	}
+	if got := fb.received(); !strings.HasSuffix(got[len(got)-1], `"text":"clock replaced after turn 12"}`) || !strings.HasPrefix(got[len(got)-1], "note {") {
+		t.Errorf("the board received %q", got[len(got)-1])
+	}
 	// A game against the engine: its player and level go to the board.
 	if status, res := op.act("t1", "new-game", url.Values{"engine": {"1"}, "level": {"3"}}); status != http.StatusOK || res.Outcome != "accepted" {
 		t.Fatalf("new-game against the engine: %d %+v", status, res)

@@ -321,15 +321,15 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, res)
 		return
 	}
-	name, body, err := console.BuildCommand(r.PostForm)
+	cmd, err := console.BuildCommand(r.PostForm)
 	if err != nil {
 		res := console.ActionResult{Board: board, Outcome: "invalid", Reason: err.Error()}
 		res.Text = res.Describe(action, l)
 		writeJSON(w, http.StatusBadRequest, res)
 		return
 	}
-	res, status := s.ops.Act(se, board, name, body)
-	s.log.Info("console: action", "operator", se.User(), "remote", console.RemoteHost(r), "board", board, "command", name, "id", res.ID,
+	res, status := s.ops.Act(se, board, cmd)
+	s.log.Info("console: action", "operator", se.User(), "remote", console.RemoteHost(r), "board", board, "command", res.Command, "id", res.ID,
 		"outcome", res.Outcome, "reason", res.Reason)
 	res.Text = res.Describe(action, l)
 	writeJSON(w, status, res)

@@ -181,6 +181,8 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 				st.Players = [2]string{a.Players[0], a.Players[1]}
 			}
 			st.Clock.Control = a.TimeControl
+		case "note":
+			// The arbiter's note changes nothing of the game: no new state.
 		default:
 			reason = fmt.Sprintf("unknown command %q", name)
 		}
@@ -192,8 +194,10 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 		fb.publish("events", false, b)
 		return
 	}
-	st.Seq++
-	fb.publishStateLocked()
+	if name != "note" {
+		st.Seq++
+		fb.publishStateLocked()
+	}
 	reply["event"] = "command-accepted"
 	b, _ := json.Marshal(reply)
 	fb.publish("events", false, b)

@@ -32,9 +32,10 @@ func TestPartsImportNoHigher(t *testing.T) {
 		// game ended, nothing of the pages.
 		"results": {mod + "record", mod + "engine"},
 		// Operators' sessions and actions: the MQTT client, the view's
-		// text helpers, no server.
+		// text helpers, the board's commands (and the time controls
+		// new-game carries), no server.
 		"console": {"github.com/eclipse/paho.mqtt.golang", "github.com/eclipse/paho.mqtt.golang/packets",
-			mod + "engine", mod + "i18n", mod + "internal/textcheck", mod + "scoreboard/view"},
+			mod + "clock", mod + "command", mod + "engine", mod + "i18n", mod + "internal/textcheck", mod + "scoreboard/view"},
 	}
 	for part, ok := range allowed {
 		p, err := build.ImportDir(part, 0)

@@ -230,8 +230,15 @@ func TestConsoleEndToEnd(t *testing.T) {
 		t.Errorf("the board after the console's new game: variant %s players %q to move %d clock %+v phase %s game %s",
 			s.Variant, s.Players, s.ToMove, s.Clock, s.Phase, s.GameID)
 	}
-	if r := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "time_control": {"sudden:99h"}}); r["outcome"] != "refused" || !strings.Contains(r["reason"], "time_control") {
-		t.Errorf("a new game with a bad time control: %v; want the board's refusal", r)
+	// The console reads the time control into the typed command, so a bad
+	// one is invalid before it is sent; a variant it cannot check is the
+	// board's to refuse.
+	if resp, body := post("/console/act", url.Values{"board": {"e2e"}, "action": {"new-game"}, "time_control": {"sudden:99h"}}, csrf); resp.StatusCode != http.StatusBadRequest ||
+		!strings.Contains(body, `"outcome":"invalid"`) || !strings.Contains(body, "time_control") {
+		t.Errorf("a new game with a bad time control: %s %s; want it invalid", resp.Status, body)
+	}
+	if r := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "variant": {"99"}}); r["outcome"] != "refused" || !strings.Contains(r["reason"], "variant") {
+		t.Errorf("a new game with a bad variant: %v; want the board's refusal", r)
 	}
 
 	// The board journalled each accepted command with the console's id.

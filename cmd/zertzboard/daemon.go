@@ -22,7 +22,6 @@ import (
 	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/broadcast"
 	"github.com/zertzboard/zertzboard/broker"
-	"github.com/zertzboard/zertzboard/controller"
 	"github.com/zertzboard/zertzboard/internal/logguard"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/scoreboard"
@@ -234,7 +233,7 @@ func (d *daemon) run(ctx context.Context) error {
 			case <-ctx.Done():
 				return
 			case c := <-pub.Commands():
-				nc := nodeCommand(c)
+				nc := board.Command{Envelope: c}
 				nc.Done = func(err error) {
 					if err != nil {
 						pub.Refuse(c, err.Error())
@@ -324,37 +323,6 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	d.log.Info("stopped")
 	return first
-}
-
-// nodeCommand is an MQTT command for the node: logged and journalled as
-// the arbiter's (controller.Arbiter) before it is carried out.
-func nodeCommand(c broadcast.Command) board.Command {
-	nc := board.Command{Name: c.Name, Variant: c.Variant, First: c.First, Players: c.Players, NewPlayers: c.HasPlayers,
-		Player: c.Player, MS: c.MS, Result: c.Result, Note: c.Note, Accept: c.Accept,
-		Question: c.Question, Option: c.Option, OptionText: c.OptionText,
-		Arbiter: &controller.Arbiter{ID: c.ID, Fields: c.Fields()}}
-	if c.HasControl {
-		ctl := c.Control
-		nc.Control = &ctl
-	}
-	if c.HasEvent {
-		e := c.Event
-		nc.Event = &e
-	}
-	if c.HasRound {
-		r := c.Round
-		nc.Round = &r
-	}
-	if c.Engine != "" {
-		e, _ := controller.ParseEngine(c.Engine) // checked by broadcast
-		nc.Engine = &e
-	}
-	nc.Level = c.Level
-	if c.HasWinner {
-		w := c.Winner
-		nc.Winner = &w
-	}
-	return nc
 }
 
 // storeFaultLine is the status screen's line for the MQTT store's state.

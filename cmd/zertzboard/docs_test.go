@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zertzboard/zertzboard/broadcast"
+	cmdset "github.com/zertzboard/zertzboard/command"
 )
 
 // contractsDoc is the reference of the command line, among other contracts.
@@ -162,8 +163,9 @@ func TestContractsDocListsEveryEventTopicAndCommand(t *testing.T) {
 	for _, topic := range []string{broadcast.TopicStatus, broadcast.TopicState, broadcast.TopicMoves, broadcast.TopicEvents, broadcast.TopicRecord, broadcast.TopicCmd + "<name>"} {
 		row("topic", topic)
 	}
-	for _, cmd := range []string{broadcast.CmdNewGame, broadcast.CmdSetPlayers, broadcast.CmdTakeback, broadcast.CmdPause,
-		broadcast.CmdResume, broadcast.CmdAddTime, broadcast.CmdDeclareResult, broadcast.CmdTakebackAnswer} {
+	// Every command the board takes on cmd/, from the codec's list: a new
+	// command needs no change here to be checked.
+	for _, cmd := range cmdset.WireNames() {
 		row("command", cmd)
 	}
 }

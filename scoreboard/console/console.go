@@ -17,12 +17,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
 
+	"github.com/zertzboard/zertzboard/clock"
+	"github.com/zertzboard/zertzboard/command"
+	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/textcheck"
 )
@@ -67,9 +69,9 @@ const (
 	maxConsoleStreams = 32               // console event streams, all sessions together
 	MaxSessionStreams = 4                // console event streams of one session
 	MaxActionBody     = 4 << 10          // bytes of one action's form
-	maxNote           = 200              // bytes of a result's note (the board's limit)
-	maxEvent          = 100              // bytes of a tournament's name (the board's limit)
-	maxRound          = 32               // bytes of a round's name (the board's limit)
+	maxNote           = command.MaxNote  // bytes of a result's note (the board's limit)
+	maxEvent          = command.MaxEvent // bytes of a tournament's name (the board's limit)
+	maxRound          = command.MaxRound // bytes of a round's name (the board's limit)
 	SessionCookie     = "zb_console"
 )
 
@@ -464,165 +466,189 @@ func randomHex(n int) string {
 
 // ---------- actions ----------
 
-// Action names the console's forms use, and the command each sends.
-var actionCommand = map[string]string{
-	"new-game":        "new-game",
-	"set-players":     "set-players",
-	"pause":           "pause",
-	"resume":          "resume",
-	"takeback-accept": "takeback-answer",
-	"takeback-refuse": "takeback-answer",
-	"declare-result":  "declare-result",
-	"add-time":        "add-time",
-	"answer":          "answer",
-}
-
-// BuildCommand checks an action's form and returns the command's name and
-// fields (without id). Errors name the bad field.
-func BuildCommand(f url.Values) (string, map[string]any, error) {
-	action := f.Get("action")
-	name, ok := actionCommand[action]
-	if !ok {
-		return "", nil, fmt.Errorf("unknown action %q", view.ClipText(action, 40))
-	}
-	body := map[string]any{}
-	player := func(field string) (int, error) {
-		switch f.Get(field) {
-		case "0":
-			return 0, nil
-		case "1":
-			return 1, nil
-		}
-		return 0, fmt.Errorf("%s must be 0 or 1, not %q", field, view.ClipText(f.Get(field), 20))
-	}
-	// naming takes the tournament's and the round's names, if given
-	// (an empty field keeps the board's).
-	naming := func() error {
-		for _, n := range []struct {
-			field string
-			max   int
-		}{{"event", maxEvent}, {"round", maxRound}} {
-			if v := strings.TrimSpace(f.Get(n.field)); v != "" {
-				if err := CheckText(n.field, v, n.max); err != nil {
-					return err
-				}
-				body[n.field] = v
-			}
-		}
-		return nil
-	}
-	switch action {
+// BuildCommand checks an action's form and returns the command it sends.
+// Errors name the bad field.
+func BuildCommand(f url.Values) (command.Command, error) {
+	switch action := f.Get("action"); action {
 	case "set-players":
-		p0, p1 := strings.TrimSpace(f.Get("player0")), strings.TrimSpace(f.Get("player1"))
-		for i, p := range []string{p0, p1} {
-			if p == "" {
-				return "", nil, fmt.Errorf("player%d: name both players", i)
-			}
-			if err := CheckText(fmt.Sprintf("player%d", i), p, 64); err != nil {
-				return "", nil, err
-			}
-		}
-		body["players"] = []string{p0, p1}
-		if err := naming(); err != nil {
-			return "", nil, err
-		}
+		return buildSetPlayers(f)
 	case "new-game":
-		if err := naming(); err != nil {
-			return "", nil, err
-		}
-		if v := f.Get("variant"); v != "" {
-			if !validVariant(v) {
-				return "", nil, fmt.Errorf("variant %q: want a ring count such as 37, 48 or 61, or 37b for blitz", view.ClipText(v, 20))
-			}
-			body["variant"] = v
-		}
-		if f.Get("first") != "" {
-			p, err := player("first")
-			if err != nil {
-				return "", nil, err
-			}
-			body["first"] = p
-		}
-		p0, p1 := strings.TrimSpace(f.Get("player0")), strings.TrimSpace(f.Get("player1"))
-		if p0 != "" || p1 != "" {
-			for i, p := range []string{p0, p1} {
-				if p == "" {
-					return "", nil, fmt.Errorf("player%d: name both players or neither", i)
-				}
-				if err := CheckText(fmt.Sprintf("player%d", i), p, 64); err != nil {
-					return "", nil, err
-				}
-			}
-			body["players"] = []string{p0, p1}
-		}
-		if tc := strings.TrimSpace(f.Get("time_control")); tc != "" {
-			if len(tc) > 40 || strings.ContainsFunc(tc, func(r rune) bool { return r <= ' ' || r > '~' }) {
-				return "", nil, fmt.Errorf("time_control %q: want none, sudden:25m or fischer:20m+10s", view.ClipText(tc, 40))
-			}
-			body["time_control"] = tc
-		}
-		switch e := f.Get("engine"); e {
-		case "":
-		case "none", "0", "1":
-			body["engine"] = e
-		default:
-			return "", nil, fmt.Errorf("engine %q: want 0 or 1 (the player the engine plays) or none", view.ClipText(e, 20))
-		}
-		if l := f.Get("level"); l != "" {
-			n, err := strconv.Atoi(l)
-			if err != nil || n < 1 || n > 10 {
-				return "", nil, fmt.Errorf("level %q: want an engine level from 1 to 10", view.ClipText(l, 20))
-			}
-			body["level"] = n
-		}
-	case "pause", "resume":
+		return buildNewGame(f)
+	case "pause":
+		return command.Pause{}, nil
+	case "resume":
+		return command.Resume{}, nil
 	case "answer":
 		q, err := strconv.Atoi(f.Get("question"))
 		if err != nil || q < 1 {
-			return "", nil, fmt.Errorf("question %q: want the open question's number", view.ClipText(f.Get("question"), 20))
+			return nil, fmt.Errorf("question %q: want the open question's number", view.ClipText(f.Get("question"), 20))
 		}
 		o, err := strconv.Atoi(f.Get("option"))
 		if err != nil || o < 0 || o > 63 {
-			return "", nil, fmt.Errorf("option %q: want the option's index, 0 to 63", view.ClipText(f.Get("option"), 20))
+			return nil, fmt.Errorf("option %q: want the option's index, 0 to 63", view.ClipText(f.Get("option"), 20))
 		}
-		body["question"], body["option"] = q, o
+		return command.Answer{Question: q, Option: o}, nil
 	case "takeback-accept", "takeback-refuse":
-		body["accept"] = action == "takeback-accept"
+		return command.TakebackAnswer{Accept: action == "takeback-accept"}, nil
 	case "declare-result":
-		res := f.Get("result")
-		switch engine.Reason(res) {
-		case engine.ReasonResignation, engine.ReasonTime, engine.ReasonAdjudication:
-			p, err := player("winner")
-			if err != nil {
-				return "", nil, err
-			}
-			body["winner"] = p
-		case engine.ReasonDraw:
-			if f.Get("winner") != "" {
-				return "", nil, errors.New("winner: a draw has none")
-			}
-		default:
-			return "", nil, fmt.Errorf("result %q: want resignation, time, adjudication or draw", view.ClipText(res, 20))
-		}
-		body["result"] = res
-		if note := strings.TrimSpace(f.Get("note")); note != "" {
-			if err := CheckText("note", note, maxNote); err != nil {
-				return "", nil, err
-			}
-			body["note"] = note
-		}
+		return buildDeclareResult(f)
 	case "add-time":
-		p, err := player("player")
+		p, err := formPlayer(f, "player")
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		sec, err := strconv.Atoi(f.Get("seconds"))
 		if err != nil || sec < 1 || sec > 3600 {
-			return "", nil, fmt.Errorf("seconds %q: want 1 to 3600", view.ClipText(f.Get("seconds"), 20))
+			return nil, fmt.Errorf("seconds %q: want 1 to 3600", view.ClipText(f.Get("seconds"), 20))
 		}
-		body["player"], body["ms"] = p, sec*1000
+		return command.AddTime{Player: p, MS: int64(sec) * 1000}, nil
+	case "note":
+		text := strings.TrimSpace(f.Get("text"))
+		if text == "" {
+			return nil, errors.New("text: write the note")
+		}
+		if err := CheckText("text", text, maxNote); err != nil {
+			return nil, err
+		}
+		return command.Note{Text: text}, nil
+	default:
+		return nil, fmt.Errorf("unknown action %q", view.ClipText(action, 40))
 	}
-	return name, body, nil
+}
+
+// formPlayer reads a player's number, 0 or 1, from field.
+func formPlayer(f url.Values, field string) (int, error) {
+	switch f.Get(field) {
+	case "0":
+		return 0, nil
+	case "1":
+		return 1, nil
+	}
+	return 0, fmt.Errorf("%s must be 0 or 1, not %q", field, view.ClipText(f.Get(field), 20))
+}
+
+// formNaming reads the tournament's and the round's names, if given (an
+// empty field keeps the board's).
+func formNaming(f url.Values) (event, round *string, err error) {
+	for _, n := range []struct {
+		field string
+		max   int
+		to    **string
+	}{{"event", maxEvent, &event}, {"round", maxRound, &round}} {
+		if v := strings.TrimSpace(f.Get(n.field)); v != "" {
+			if err := CheckText(n.field, v, n.max); err != nil {
+				return nil, nil, err
+			}
+			*n.to = &v
+		}
+	}
+	return event, round, nil
+}
+
+// formPlayers reads the players' names; with optional, both blank is
+// none (nil).
+func formPlayers(f url.Values, optional bool) (*[2]string, error) {
+	p := [2]string{strings.TrimSpace(f.Get("player0")), strings.TrimSpace(f.Get("player1"))}
+	if optional && p[0] == "" && p[1] == "" {
+		return nil, nil
+	}
+	for i, name := range p {
+		if name == "" && optional {
+			return nil, fmt.Errorf("player%d: name both players or neither", i)
+		}
+		if name == "" {
+			return nil, fmt.Errorf("player%d: name both players", i)
+		}
+		if err := CheckText(fmt.Sprintf("player%d", i), name, command.MaxName); err != nil {
+			return nil, err
+		}
+	}
+	return &p, nil
+}
+
+func buildSetPlayers(f url.Values) (command.Command, error) {
+	p, err := formPlayers(f, false)
+	if err != nil {
+		return nil, err
+	}
+	c := command.SetPlayers{Players: *p}
+	if c.Event, c.Round, err = formNaming(f); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func buildNewGame(f url.Values) (command.Command, error) {
+	var c command.NewGame
+	var err error
+	if c.Event, c.Round, err = formNaming(f); err != nil {
+		return nil, err
+	}
+	if v := f.Get("variant"); v != "" {
+		if !validVariant(v) {
+			return nil, fmt.Errorf("variant %q: want a ring count such as 37, 48 or 61, or 37b for blitz", view.ClipText(v, 20))
+		}
+		c.Variant = v
+	}
+	if f.Get("first") != "" {
+		if c.First, err = formPlayer(f, "first"); err != nil {
+			return nil, err
+		}
+	}
+	if c.Players, err = formPlayers(f, true); err != nil {
+		return nil, err
+	}
+	if tc := strings.TrimSpace(f.Get("time_control")); tc != "" {
+		ctl, err := clock.Parse(tc)
+		if err != nil {
+			return nil, fmt.Errorf("time_control %q: want none, sudden:25m or fischer:20m+10s (%v)", view.ClipText(tc, 40), err)
+		}
+		c.Control = &ctl
+	}
+	switch e := f.Get("engine"); e {
+	case "":
+	case "none", "0", "1":
+		p := command.NoEngine
+		if e != "none" {
+			p = int(e[0] - '0')
+		}
+		c.Engine = &p
+	default:
+		return nil, fmt.Errorf("engine %q: want 0 or 1 (the player the engine plays) or none", view.ClipText(e, 20))
+	}
+	if l := f.Get("level"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > command.MaxEngineLevel {
+			return nil, fmt.Errorf("level %q: want an engine level from 1 to %d", view.ClipText(l, 20), command.MaxEngineLevel)
+		}
+		c.Level = n
+	}
+	return c, nil
+}
+
+func buildDeclareResult(f url.Values) (command.Command, error) {
+	c := command.DeclareResult{Result: engine.Reason(f.Get("result"))}
+	switch c.Result {
+	case engine.ReasonResignation, engine.ReasonTime, engine.ReasonAdjudication:
+		p, err := formPlayer(f, "winner")
+		if err != nil {
+			return nil, err
+		}
+		c.Winner = &p
+	case engine.ReasonDraw:
+		if f.Get("winner") != "" {
+			return nil, errors.New("winner: a draw has none")
+		}
+	default:
+		return nil, fmt.Errorf("result %q: want resignation, time, adjudication or draw", view.ClipText(string(c.Result), 20))
+	}
+	if note := strings.TrimSpace(f.Get("note")); note != "" {
+		if err := CheckText("note", note, maxNote); err != nil {
+			return nil, err
+		}
+		c.Note = note
+	}
+	return c, nil
 }
 
 func validVariant(v string) bool {
@@ -668,7 +694,7 @@ var (
 		"new-game": "console.act-new-game", "set-players": "console.act-set-players", "pause": "console.act-pause", "resume": "console.act-resume",
 		"takeback-accept": "console.act-takeback-accept", "takeback-refuse": "console.act-takeback-refuse",
 		"declare-result": "console.act-declare-result", "add-time": "console.act-add-time",
-		"answer": "console.act-answer",
+		"answer": "console.act-answer", "note": "console.act-note",
 	}
 	OutcomeKey = map[string]string{
 		"accepted": "console.out-accepted", "refused": "console.out-refused", "no reply": "console.out-no-reply",
@@ -691,11 +717,10 @@ func (res ActionResult) Describe(action string, l i18n.Lang) string {
 
 // Act publishes one command on the session's connection and awaits the
 // board's reply.
-func (c *Console) Act(se *Session, board, name string, body map[string]any) (ActionResult, int) {
+func (c *Console) Act(se *Session, board string, cmd command.Command) (ActionResult, int) {
 	id := "console-" + randomHex(8)
+	name, payload := command.Payload(command.Envelope{Command: cmd, ID: id})
 	res := ActionResult{ID: id, Board: board, Command: name}
-	body["id"] = id
-	payload, _ := json.Marshal(body)
 	ch := make(chan cmdReply, 1)
 	key := board + "\x00" + id
 	se.mu.Lock()

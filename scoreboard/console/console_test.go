@@ -1,10 +1,13 @@
 package console
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/zertzboard/zertzboard/command"
 )
 
 // TestBuildCommand: a form becomes the board's command, or an error that
@@ -32,17 +35,29 @@ func TestBuildCommand(t *testing.T) {
 		{form: "action=new-game&player0=Ann", err: "player1"},
 		{form: "action=answer&question=0&option=1", err: `question "0"`},
 		{form: "action=answer&question=2&option=64", err: `option "64"`},
+		{form: "action=new-game&time_control=sudden:99h", err: `time_control "sudden:99h"`},
+		{form: "action=note&text=+clock+replaced+", name: "note", body: "text=clock replaced"},
+		{form: "action=note&text=+", err: "text: write the note"},
+		{form: "action=note&text=a%07", err: "text holds a control character"},
+		{form: "action=note&text=" + strings.Repeat("x", 201), err: "text is longer than 200 bytes"},
+		{form: "action=new-game&engine=1&level=3&time_control=fischer:20m%2B10s", name: "new-game", body: "time_control=fischer:20m+10s"},
 	} {
 		f, err := url.ParseQuery(c.form)
 		if err != nil {
 			t.Fatal(err)
 		}
-		name, body, err := BuildCommand(f)
+		cmd, err := BuildCommand(f)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%s: error %v; want one saying %s", c.form, err, c.err)
 			}
 			continue
+		}
+		// The body is what the console publishes: the command's fields.
+		name, payload := command.Payload(command.Envelope{Command: cmd})
+		var body map[string]any
+		if err := json.Unmarshal(payload, &body); err != nil {
+			t.Fatal(err)
 		}
 		if err != nil || name != c.name {
 			t.Errorf("%s: %q, %v; want %q", c.form, name, err, c.name)

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/zertzboard/zertzboard/board"
+	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/hardware/buttons"
 	"github.com/zertzboard/zertzboard/hardware/open"
@@ -309,11 +310,11 @@ func (t *Table) setUp(ctx context.Context, n *board.Node, rec *record.Record, fi
 				return nil, nil, 0, err
 			}
 		}
-		if err := n.Do(board.Command{Name: "new-game", Variant: rec.Variant, First: rec.First}); err != nil {
+		if err := n.Do(command.NewGame{Variant: rec.Variant, First: rec.First}); err != nil {
 			return nil, nil, 0, err
 		}
 	}
-	if err := n.Do(board.Command{Name: "set-players", Players: rec.Players}); err != nil {
+	if err := n.Do(command.SetPlayers{Players: rec.Players}); err != nil {
 		return nil, nil, 0, err
 	}
 	t.game.Store(rep.Game)
