@@ -1,4 +1,4 @@
-package main
+package table
 
 import (
 	"context"
@@ -15,7 +15,7 @@ func TestPlayersHonourTheArbiter(t *testing.T) {
 	var paused, over atomic.Bool
 	asked := make(chan struct{}, 64)
 	seen := newFrameWatch()
-	p := &simPlayers{log: slog.New(slog.DiscardHandler), seen: seen, hands: wallHands{seen}, table: func() (bool, bool) {
+	p := &Table{log: slog.New(slog.DiscardHandler), seen: seen, hands: wallHands{seen}, arbiter: func() (bool, bool) {
 		select {
 		case asked <- struct{}{}:
 		default:
