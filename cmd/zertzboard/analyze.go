@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "analyze", summary: "look for a forced win: can the player to move win whatever the opponent does?", run: runAnalyze})
+	register(command{Name: "analyze", Summary: "look for a forced win: can the player to move win whatever the opponent does?", Run: runAnalyze})
 }
 
 // maxMS bounds a --ms time budget: an hour.

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register(command{name: "bestmove", summary: "the engine's turn for the player to move, with its score and line", run: runBestmove})
+	register(command{Name: "bestmove", Summary: "the engine's turn for the player to move, with its score and line", Run: runBestmove})
 }
 
 func runBestmove(args []string, stdout, stderr io.Writer) int {

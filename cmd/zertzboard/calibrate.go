@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "calibrate", summary: "measure every socket's sensor bands, step by step, and write the calibration file", run: runCalibrate})
+	register(command{Name: "calibrate", Summary: "measure every socket's sensor bands, step by step, and write the calibration file", Run: runCalibrate})
 }
 
 // calibrateInput is where calibrate reads the operator's Enter presses;

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(command{name: "check-wiring", summary: "check a wiring file against a Raspberry Pi model and print the config.txt lines it needs", run: runCheckWiring})
+	register(command{Name: "check-wiring", Summary: "check a wiring file against a Raspberry Pi model and print the config.txt lines it needs", Run: runCheckWiring})
 }
 
 func runCheckWiring(args []string, stdout, stderr io.Writer) int {

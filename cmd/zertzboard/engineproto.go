@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(command{name: "engine", summary: "the engine on a line protocol (standard input and output), for GUIs and match runners", run: runEngine})
+	register(command{Name: "engine", Summary: "the engine on a line protocol (standard input and output), for GUIs and match runners", Run: runEngine})
 }
 
 // stdin is the engine protocol's input; tests replace it.

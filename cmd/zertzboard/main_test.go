@@ -142,7 +142,7 @@ func TestErrorsHaveOnePrefix(t *testing.T) {
 				t.Errorf("%v: %q says %s twice", args, msg, a)
 			}
 		}
-		for _, pkg := range pkgPrefixes {
+		for _, pkg := range prog.ErrPrefixes {
 			if strings.Contains(msg, ": "+pkg) {
 				t.Errorf("%v: %q has the package prefix %q after the command's", args, msg, pkg)
 			}

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(command{name: "perft", summary: "count the leaves of the game tree (a rules-engine check)", run: runPerft})
+	register(command{Name: "perft", Summary: "count the leaves of the game tree (a rules-engine check)", Run: runPerft})
 }
 
 func runPerft(args []string, stdout, stderr io.Writer) int {

@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	register(command{name: "referee", summary: "referee a recorded frame log and print its events", run: runReferee})
+	register(command{Name: "referee", Summary: "referee a recorded frame log and print its events", Run: runReferee})
 }
 
 func runReferee(args []string, stdout, stderr io.Writer) int {

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "replay", summary: "replay game records (Boardspace SGF, zertzboard JSON) and check every turn", run: runReplay})
+	register(command{Name: "replay", Summary: "replay game records (Boardspace SGF, zertzboard JSON) and check every turn", Run: runReplay})
 }
 
 func runReplay(args []string, stdout, stderr io.Writer) int {

@@ -11,29 +11,11 @@ import (
 )
 
 func init() {
-	register(command{name: "run", summary: "the controller on a Raspberry Pi's real hardware", run: runRun})
+	register(command{Name: "run", Summary: "the controller on a Raspberry Pi's real hardware", Run: runRun})
 }
 
-const runAbout = `
-Runs the controller on the board's real hardware: scans the Hall sensors,
-referees the game, shows the guidance on the LEDs and the screen, journals
-every committed turn (so a power cut loses none) and broadcasts the game
-over MQTT, with the embedded broker unless the configuration names one.
-SIGTERM or Ctrl-C stops it cleanly with the LEDs dark.
-
-The configuration file is documented in the config package and in
-firmware-config/README.md; "zertzboard calibrate" writes the calibration
-it needs. Before any bus is opened, the wiring is checked against the Pi
-(as "zertzboard check-wiring" does), which also picks the scan rate, and a
-calibration measured with another ADC is refused. On a machine without the
-hardware, use "zertzboard sim".
-
-Examples:
-  zertzboard run --config /etc/zertzboard/zertzboard.conf
-  zertzboard run --config zertzboard.conf -v`
-
 func runRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run", "--config FILE", runAbout, stderr)
+	fs := newFlagSet("run", "--config FILE", helpText("run"), stderr)
 	path := fs.String("config", "/etc/zertzboard/zertzboard.conf", "the configuration file")
 	verbose := fs.Bool("v", false, "log debug detail")
 	if code, ok := parseFlags(fs, args); !ok {

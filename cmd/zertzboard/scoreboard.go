@@ -15,60 +15,11 @@ import (
 )
 
 func init() {
-	register(command{name: "scoreboard", summary: "the live scoreboard and stream overlay in a browser, from an MQTT broker", run: runScoreboard})
+	register(command{Name: "scoreboard", Summary: "the live scoreboard and stream overlay in a browser, from an MQTT broker", Run: runScoreboard})
 }
 
-const scoreboardAbout = `
-Serves the live scoreboard: every board on the broker, and each board's
-game drawn live (the position, the last move, compulsory captures, illegal
-boards, captures toward the winning sets, the moves). It subscribes to
-<prefix>+/state, status, events and moves, and pushes each change to the
-browsers at once (server-sent events). Everything it serves is built in:
-it works without Internet access.
-
-Pages (each fits a phone, a tablet or a desktop, in a light or dark theme
-as the system prefers):
-  /                 every board seen, with players, captures and status, and
-                    a QR code of the scoreboard's address for spectators
-  /board/ID         one board; ← steps back through its game, L returns to live
-  ?overlay=1        on any page: transparent and compact, for OBS browser sources;
-                    with layout=full|board|panel|lowerthird, scale=0.5…3,
-                    analysis=0 (no forced-win line), clocks=0, e.g.
-                    /board/t1?layout=lowerthird&scale=1.5
-  /watch            a printable "watch live" card with that QR code
-  /console          the arbiter console: log in with an operator account of
-                    the broker; every board's players, clocks and alerts, and
-                    actions (new game, pause, resume, take-back answers,
-                    results, added time) sent as the boards' cmd/ commands
-  /results          every finished game; /results.csv, /results.zip (every
-                    record, SGF and JSON), /results/GAME.sgf and .json
-  /results/GAME     step through a finished game (buttons, arrow keys, a
-                    slider, its moves), with the forced-win analysis of each
-                    position and the turns that missed a forced win on request
-  /board/ID/record.sgf, record.json   the board's current game
-
-Bridged halls: when hall brokers bridge to the broker followed (see
-docs/HALL.md), --hall NAME:ID,… names each hall's boards; while that hall's
-bridge says it is down ($SYS/broker/connection/NAME/state is 0) they show
-as "hall unreachable", their last state kept and their clocks stopped.
-
-Behind a reverse proxy (docs/HALL.md has nginx's configuration), --proxy IP
-lifts the per-address connection limit for the proxy's address.
-
-Anonymous viewers may watch on zertzboard's embedded broker; give
---username and --password for a broker that wants them.
-
-Finished games are kept in memory; --results DIR keeps them on disk too, so
-a restart loses none.
-
-Examples:
-  zertzboard scoreboard --broker tcp://127.0.0.1:1883
-  zertzboard scoreboard --broker tcp://hall.local:1883 --username scoreboard --password … --results /var/lib/zertzboard/results --http :8080
-  zertzboard scoreboard --broker ws://table-1.local:8083/ --http :8080
-  zertzboard scoreboard --broker tcp://centre:1883 --hall hall-a:a1,a2 --hall hall-b:b1 --proxy 127.0.0.1`
-
 func runScoreboard(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("scoreboard", "--broker URL [--http ADDR] [--username U --password P] [--results DIR] [--console=false]", scoreboardAbout, stderr)
+	fs := newFlagSet("scoreboard", "--broker URL [--http ADDR] [--username U --password P] [--results DIR] [--console=false]", helpText("scoreboard"), stderr)
 	brokerURL := fs.String("broker", "tcp://127.0.0.1:1883", "the MQTT broker's URL (tcp://, ssl://, ws://, wss://)")
 	httpAddr := fs.String("http", "127.0.0.1:8080", "the web pages' address")
 	username := fs.String("username", "", "the MQTT user name (none: an anonymous viewer)")

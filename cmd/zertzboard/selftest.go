@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	register(command{name: "selftest", summary: "walk the LEDs, show every socket's live reading and class, list sensor faults", run: runSelftest})
+	register(command{Name: "selftest", Summary: "walk the LEDs, show every socket's live reading and class, list sensor faults", Run: runSelftest})
 }
 
 // exitFault is selftest's and calibrate's exit code for faulty or missing

@@ -28,40 +28,8 @@ import (
 )
 
 func init() {
-	register(command{name: "sim", summary: "the whole controller on a simulated board, with MQTT and the scoreboard", run: runSim})
+	register(command{Name: "sim", Summary: "the whole controller on a simulated board, with MQTT and the scoreboard", Run: runSim})
 }
-
-const simAbout = `
-Runs the whole controller on a simulated board: virtual Hall sensors read
-through the real ADC and mux drivers, the classifier, the referee, the
-journal, the LEDs and the screen (decoded at the bus), with an embedded MQTT
-broker and the scoreboard on localhost. Simulated players play a real recorded
-game on the board at human speed, with hands hovering, sensor noise, the
-odd illegal try put back, and take-backs; then the next game, forever.
-
-By default the games are the 33 real Boardspace games built into the binary
-(chosen for rule coverage: 37, 48 and 61 rings, long capture chains,
-isolation, full boards, resignations), in order; --game plays one record
-(SGF or JSON) instead, and --game random a game of random legal moves.
-
-Watch it: subscribe to zertz/<board-id>/# on the broker (mosquitto_sub -t
-'zertz/#' -v), or open the scoreboard (a board's page, the tournament view,
-?overlay=1 for OBS). A killed sim resumes its game from
-the journal when started again with the same --journal.
-
-The arbiter console (/console on the scoreboard) logs operators in against
-the embedded broker: --operator USER:PASSWORD adds such an account. Finished
-games are listed on /results (CSV, zip of records); --results DIR keeps them.
-
-Examples:
-  zertzboard sim
-  zertzboard sim --game mygame.sgf --speed 4 --exit-at-end
-  zertzboard sim --game mygame.sgf --virtual --exit-at-end --http off   # on virtual time: the game in a second or so
-  zertzboard sim --language pl --show
-  zertzboard sim --operator arbiter:s3cret --results /tmp/results   # then open http://127.0.0.1:8080/console
-  zertzboard sim --mqtt-listen 127.0.0.1:1884 --http off --board-id table-2
-  zertzboard sim --mode tournament --time-control fischer:5m+5s
-  zertzboard sim --vs-engine --engine-level 3 --show   # the engine plays player 1; its turns are carried out from the LEDs`
 
 func runSim(args []string, stdout, stderr io.Writer) int {
 	return runSimContext(context.Background(), args, stdout, stderr)
@@ -185,7 +153,7 @@ func (f *simFlags) check() (simSetup, error) {
 // runSimContext is runSim until ctx is done (for tests that run many
 // boards in one process).
 func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--time-control TC] [--vs-engine [--engine-player P] [--engine-level L]] [--exit-at-end]", simAbout, stderr)
+	fs := newFlagSet("sim", "[--game FILE] [--speed X] [--mqtt-listen ADDR] [--http ADDR] [--board-id ID] [--time-control TC] [--vs-engine [--engine-player P] [--engine-level L]] [--exit-at-end]", helpText("sim"), stderr)
 	var f simFlags
 	f.define(fs)
 	if code, ok := parseFlags(fs, args); !ok {

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	register(command{name: "version", summary: "print the version and how the binary was built", run: runVersion})
+	register(command{Name: "version", Summary: "print the version and how the binary was built", Run: runVersion})
 }
 
 func runVersion(args []string, stdout, stderr io.Writer) int {
