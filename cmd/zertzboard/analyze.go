@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/solve"
 )
 
@@ -23,11 +22,7 @@ const exitIncomplete = 3
 
 func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("analyze", "--board B [--blitz] [--from FILE --turns N | --position TEXT] [--max-turns K] [--ms BUDGET] [--nodes N] [--json]", helpText("analyze"), stderr)
-	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
-	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
-	from := fs.String("from", "", "analyse the position after the first --turns turns of this record (SGF or JSON)")
-	turns := fs.Int("turns", 0, "with --from: how many of the record's turns to play first")
-	position := fs.String("position", "", "analyse this position, in the engine's text form (see the engine package)")
+	pos := definePosition(fs, "analyse the position after the first --turns turns of this record (SGF or JSON)", "analyse this position, in the engine's text form (see the engine package)", false)
 	maxTurns := fs.Int("max-turns", 2, fmt.Sprintf("K: look for wins within this many of the mover's own turns (1 to %d)", solve.MaxTurns))
 	ms := fs.Int64("ms", 10000, fmt.Sprintf("time budget in milliseconds, 1 to %d (an hour); --nodes bounds the work instead", maxMS))
 	nodes := fs.Int64("nodes", 0, "stop after about this many positions (0: no limit); unlike --ms, the same on every machine")
@@ -48,16 +43,10 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 		return fail("--ms %d: want 1 to %d milliseconds (an hour)", *ms, maxMS)
 	case *nodes < 0:
 		return fail("--nodes %d: want 0 (no limit) or more", *nodes)
-	case *position != "" && *from != "":
+	case *pos.position != "" && *pos.from != "":
 		return fail("give --from or --position, not both")
 	}
-	var start engine.Position
-	var err error
-	if *position != "" {
-		start, err = engine.ParsePosition(*position)
-	} else {
-		start, err = perftStart(fs, *board, *blitz, *from, *turns)
-	}
+	start, err := pos.resolve()
 	if err != nil {
 		return fail("%s", errText(err))
 	}

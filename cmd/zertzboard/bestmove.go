@@ -8,7 +8,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/engine/search"
 )
 
@@ -18,12 +17,7 @@ func init() {
 
 func runBestmove(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bestmove", "--board B [--blitz] [--moves \"M1 M2 …\" | --from FILE --turns N | --position TEXT] [--ms T | --nodes N | --level L] [--seed S] [--json]", helpText("bestmove"), stderr)
-	board := fs.String("board", "37", "the board: 37, 40, 43, 44, 48 or 61 rings")
-	blitz := fs.Bool("blitz", false, "blitz rules: 5 white, 7 grey and 9 black marbles")
-	moves := fs.String("moves", "", "play these turns (notation, space-separated) from the board's start first")
-	from := fs.String("from", "", "search the position after the first --turns turns of this record (SGF or JSON)")
-	turns := fs.Int("turns", 0, "with --from: how many of the record's turns to play first")
-	position := fs.String("position", "", "search this position, in the engine's text form (see the engine package)")
+	pos := definePosition(fs, "search the position after the first --turns turns of this record (SGF or JSON)", "search this position, in the engine's text form (see the engine package)", true)
 	ms := fs.Int64("ms", 0, "time budget in milliseconds (depends on the machine)")
 	nodes := fs.Int64("nodes", 0, "node budget: stop after about this many positions (the same on every machine)")
 	level := fs.Int("level", 0, fmt.Sprintf("strength 1 to %d, a node budget (default %d when no budget is given)", search.MaxLevel, search.DefaultLevel))
@@ -55,22 +49,10 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 		return fail("--nodes %d: want 1 or more", *nodes)
 	case set["level"] && (*level < 1 || *level > search.MaxLevel):
 		return fail("--level %d: want 1 to %d", *level, search.MaxLevel)
-	case *position != "" && *from != "", *position != "" && *moves != "", *from != "" && *moves != "":
+	case *pos.position != "" && *pos.from != "", *pos.position != "" && *pos.moves != "", *pos.from != "" && *pos.moves != "":
 		return fail("give one of --moves, --from and --position")
 	}
-	var start engine.Position
-	var err error
-	switch {
-	case *position != "":
-		start, err = engine.ParsePosition(*position)
-	case *moves != "":
-		start, err = perftStart(fs, *board, *blitz, "", 0)
-		if err == nil {
-			start, err = engine.PlayLine(start, *moves)
-		}
-	default:
-		start, err = perftStart(fs, *board, *blitz, *from, *turns)
-	}
+	start, err := pos.resolve()
 	if err != nil {
 		return fail("%s", errText(err))
 	}
