@@ -93,15 +93,22 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if torn != nil {
-		saved := ""
-		if *out != "" {
-			saved = "; " + *out + " has the game seen up to it"
-		}
-		refereed := fmt.Sprintf("the %d frames before it were refereed", torn.Frames)
-		if torn.Frames == 1 {
-			refereed = "the frame before it was refereed"
-		}
-		return fail("%s:%d: the last line is cut short (%v): %s%s", torn.Name, torn.Line, torn.Err, refereed, saved)
+		return fail("%s", tornText(torn, *out))
 	}
 	return exitOK
+}
+
+// tornText says that the frame log's last line is cut short, how many
+// frames before it were refereed and, when out is not "", that out has
+// the game seen up to it.
+func tornText(torn *framelog.TornError, out string) string {
+	saved := ""
+	if out != "" {
+		saved = "; " + out + " has the game seen up to it"
+	}
+	refereed := fmt.Sprintf("the %d frames before it were refereed", torn.Frames)
+	if torn.Frames == 1 {
+		refereed = "the frame before it was refereed"
+	}
+	return fmt.Sprintf("%s:%d: the last line is cut short (%v): %s%s", torn.Name, torn.Line, torn.Err, refereed, saved)
 }
