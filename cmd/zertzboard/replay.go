@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/zertzboard/zertzboard/display"
-	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/record"
 )
 
@@ -39,7 +37,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	for _, path := range fs.Args() {
 		f := record.CheckFile(path, record.ReplayOptions{Strict: *strict})
 		if board != nil && f.Replay != nil {
-			showGame(board, f.Record, f.Replay.Game)
+			display.Game(board, f.Record, f.Replay.Game)
 		}
 		if f.Err != nil {
 			code = exitIllegal
@@ -59,40 +57,6 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
-}
-
-// showGame draws the start and the position after every turn.
-func showGame(w io.Writer, rec *record.Record, g *engine.Game) {
-	fmt.Fprintf(w, "start (%s rings, %s moves first)\n", rec.Variant, rec.PlayerName(rec.First))
-	if h := rec.Headers(); h != "" {
-		fmt.Fprintln(w, h)
-	}
-	showPosition(w, rec, g.Start())
-	for i := 0; i < g.Len(); i++ {
-		t, claimed := g.Turn(i)
-		before := g.PositionAfter(i)
-		b := before.Board()
-		fmt.Fprintf(w, "\nturn %d (%s): %s", i+1, rec.PlayerName(before.ToMove()), engine.FormatTurn(b, t))
-		if len(claimed) > 0 {
-			labels := make([]string, len(claimed))
-			for j, c := range claimed {
-				labels[j] = b.Label(c)
-			}
-			fmt.Fprintf(w, ", claims %s", strings.Join(labels, " "))
-		}
-		fmt.Fprintln(w)
-		showPosition(w, rec, g.PositionAfter(i+1))
-	}
-}
-
-// showPosition draws p, then the pool and both players' captures.
-func showPosition(w io.Writer, rec *record.Record, p engine.Position) {
-	io.WriteString(w, display.Board(p.Board(), p.Cells(), nil))
-	fmt.Fprintf(w, "pool %s | %s %s | %s %s\n", record.CapturesText(p.Pool()),
-		rec.PlayerName(0), record.CapturesText(p.Captures(0)), rec.PlayerName(1), record.CapturesText(p.Captures(1)))
-	if r := p.Result(); r.Over {
-		fmt.Fprintf(w, "game over: %s\n", r)
-	}
 }
 
 func plural(n int, word string) string {
