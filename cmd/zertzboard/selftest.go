@@ -12,8 +12,6 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/rig"
-	"github.com/zertzboard/zertzboard/sensors/capture"
-	"github.com/zertzboard/zertzboard/sensors/classify"
 	"github.com/zertzboard/zertzboard/sim"
 )
 
@@ -115,41 +113,13 @@ func selftest(f *selftestFlags, o rig.Options, game *engine.Board, stdout, stder
 	if f.json {
 		to.Out = io.Discard
 	}
-	if f.record != "" || f.raw != "" {
-		m, err := r.Devices.Wiring.Mount(game)
-		if err != nil {
-			return fail(err)
-		}
-		files, err := capture.Create(m, f.record, f.raw)
-		if err != nil {
-			return fail(err)
-		}
-		defer files.Close()
-		to.Recorder = files.Recorder
-	}
-	fmt.Fprintln(to.Out, r.Title())
-	if f.calibration != "" {
-		if to.Calibration, err = classify.Load(f.calibration, r.Devices.Wiring.Base); err != nil {
-			return fail(err)
-		}
-	}
-	if r.Sim != nil {
-		if err := r.PrepareSim(&to, f.faults); err != nil {
-			return fail(err)
-		}
-	}
+	run := rig.SelftestRun{SelftestOpts: to, Record: f.record, Raw: f.raw, Board: game, Calibration: f.calibration, Faults: f.faults, ScreenPNG: f.screenPNG}
 	if f.thinking {
-		defer analyst.Busy()()
-		fmt.Fprintln(to.Out, "the engine is thinking on its background thread while the scan is measured")
+		run.Busy = analyst.Busy
 	}
-	res, err := r.Selftest(to)
+	res, err := r.RunSelftest(run)
 	if err != nil {
 		return fail(err)
-	}
-	if f.screenPNG != "" && r.Sim.Screen != nil {
-		if err := r.Sim.Screen.SavePNG(f.screenPNG); err != nil {
-			return fail(err)
-		}
 	}
 	if f.json {
 		json.NewEncoder(stdout).Encode(res.Timing())
