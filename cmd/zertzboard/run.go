@@ -8,6 +8,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/board"
 	"github.com/zertzboard/zertzboard/config"
+	"github.com/zertzboard/zertzboard/internal/cli"
 )
 
 func init() {
@@ -30,11 +31,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "zertzboard run: %v\n", err)
 		return exitUsage
 	}
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := cli.Logger(stderr, slog.LevelInfo, *verbose, true)
 	if err := runDaemon(cfg, log, stderr, *verbose); err != nil {
 		fmt.Fprintf(stderr, "zertzboard run: %v\n", err)
 		return exitFault

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/zertzboard/zertzboard/broker"
+	"github.com/zertzboard/zertzboard/internal/cli"
 	"github.com/zertzboard/zertzboard/scoreboard"
 )
 
@@ -39,11 +40,7 @@ func runScoreboard(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "zertzboard scoreboard: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := cli.Logger(stderr, slog.LevelInfo, *verbose, false)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := scoreboard.StandaloneConfig{HTTP: *httpAddr, Prefix: *prefix, Results: *results, Console: *console, Halls: halls, Proxies: proxies,

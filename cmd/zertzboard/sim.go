@@ -21,6 +21,7 @@ import (
 	"github.com/zertzboard/zertzboard/engine/search"
 	"github.com/zertzboard/zertzboard/i18n"
 	"github.com/zertzboard/zertzboard/internal/boardid"
+	"github.com/zertzboard/zertzboard/internal/cli"
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	settlepkg "github.com/zertzboard/zertzboard/settle"
@@ -170,11 +171,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return fail("%s", err)
 	}
-	level := slog.LevelInfo
-	if f.verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := cli.Logger(stderr, slog.LevelInfo, f.verbose, false)
 	if s.note != "" {
 		log.Info(s.note)
 	}
@@ -223,11 +220,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // brokerLogger keeps the embedded broker's warnings, or everything with -v.
 func brokerLogger(w io.Writer, verbose bool) *slog.Logger {
-	level := slog.LevelWarn
-	if verbose {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})).With("part", "broker")
+	return cli.Logger(w, slog.LevelWarn, verbose, false).With("part", "broker")
 }
 
 func portOf(url string) string {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"sort"
 	"strings"
 )
@@ -151,4 +152,17 @@ func (p *Program) ErrText(err error) string {
 		}
 	}
 	return s
+}
+
+// Logger logs text lines to w from level up, or from debug up when
+// verbose (a command's -v); asJSON logs JSON lines instead.
+func Logger(w io.Writer, level slog.Level, verbose, asJSON bool) *slog.Logger {
+	if verbose {
+		level = slog.LevelDebug
+	}
+	o := &slog.HandlerOptions{Level: level}
+	if asJSON {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -78,6 +79,29 @@ func TestErrText(t *testing.T) {
 	for in, want := range map[string]string{"pkg: bad": "bad", "other: bad": "other: bad", "x pkg: y": "x pkg: y"} {
 		if got := p.ErrText(errors.New(in)); got != want {
 			t.Errorf("ErrText(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+func TestLogger(t *testing.T) {
+	for _, tc := range []struct {
+		level          slog.Level
+		verbose, json  bool
+		debug, info    bool
+		startsWithJSON bool
+	}{
+		{slog.LevelInfo, false, false, false, true, false},
+		{slog.LevelInfo, true, false, true, true, false},
+		{slog.LevelWarn, false, false, false, false, false},
+		{slog.LevelWarn, true, true, true, true, true},
+	} {
+		var b bytes.Buffer
+		log := Logger(&b, tc.level, tc.verbose, tc.json)
+		log.Debug("dbg")
+		log.Info("inf")
+		s := b.String()
+		if strings.Contains(s, "dbg") != tc.debug || strings.Contains(s, "inf") != tc.info || (tc.json && !strings.HasPrefix(s, "{")) || (!tc.json && strings.HasPrefix(s, "{")) {
+			t.Errorf("Logger(%v, verbose %t, json %t) wrote %q", tc.level, tc.verbose, tc.json, s)
 		}
 	}
 }
