@@ -269,37 +269,7 @@ func (o *observer) applyLocked(id, kind string, payload []byte, st *opState, rec
 	case "moves":
 		b.clearNotices()
 	case "events":
-		switch event {
-		case "illegal":
-			if b.illegalSince.IsZero() {
-				b.illegalSince = o.now()
-				b.stopTimer()
-				// Wake the streams when the alert is due; the render
-				// decides from the time, so a late timer is harmless.
-				b.alertTimer = time.AfterFunc(illegalAlert+50*time.Millisecond, func() {
-					o.mu.Lock()
-					defer o.mu.Unlock()
-					o.changedLocked()
-				})
-			}
-			b.illegal = view.ClipText(reason, 200)
-		case "restored":
-			b.illegalSince, b.illegal = time.Time{}, ""
-			b.stopTimer()
-		case "touch-move":
-			b.touchMove = view.ClipText(move, 40)
-		case "missed-capture":
-			b.missed = true
-		case "fault":
-			switch {
-			case strings.HasPrefix(reason, "sensor faults"):
-				b.fault = view.ClipText(reason, 200)
-			case strings.HasPrefix(reason, "sensors healthy"):
-				b.fault = ""
-			default:
-				return nil
-			}
-		default:
+		if !o.eventLocked(b, event, reason, move) {
 			return nil
 		}
 	}
@@ -309,6 +279,45 @@ func (o *observer) applyLocked(id, kind string, payload []byte, st *opState, rec
 		return &cp
 	}
 	return nil
+}
+
+// eventLocked applies an event message to b; it reports whether b's view
+// changed.
+func (o *observer) eventLocked(b *opBoard, event, reason, move string) bool {
+	switch event {
+	case "illegal":
+		if b.illegalSince.IsZero() {
+			b.illegalSince = o.now()
+			b.stopTimer()
+			// Wake the streams when the alert is due; the render
+			// decides from the time, so a late timer is harmless.
+			b.alertTimer = time.AfterFunc(illegalAlert+50*time.Millisecond, func() {
+				o.mu.Lock()
+				defer o.mu.Unlock()
+				o.changedLocked()
+			})
+		}
+		b.illegal = view.ClipText(reason, 200)
+	case "restored":
+		b.illegalSince, b.illegal = time.Time{}, ""
+		b.stopTimer()
+	case "touch-move":
+		b.touchMove = view.ClipText(move, 40)
+	case "missed-capture":
+		b.missed = true
+	case "fault":
+		switch {
+		case strings.HasPrefix(reason, "sensor faults"):
+			b.fault = view.ClipText(reason, 200)
+		case strings.HasPrefix(reason, "sensors healthy"):
+			b.fault = ""
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // finished reports whether the board's state is a finished game and its

@@ -354,37 +354,15 @@ func (pl *player) place(turn engine.Turn) error {
 
 func (pl *player) capture(turn engine.Turn) error {
 	path := turn.Path()
-	jumper := pl.cells[path[0]]
-	jumped := make([]engine.Cell, len(path)-1)
+	c := &captureHands{pl: pl, path: path, jumper: pl.cells[path[0]], jumped: make([]engine.Cell, len(path)-1)}
 	for i := 1; i < len(path); i++ {
-		jumped[i-1] = pl.b.Between(path[i-1], path[i])
+		c.jumped[i-1] = pl.b.Between(path[i-1], path[i])
 	}
 	// When each jumped marble comes off: 0 before its hop, 1 after it, 2 at
 	// the end.
-	when := make([]int, len(jumped))
-	for i := range when {
-		when[i] = pl.rng.IntN(3)
-	}
-	takeOff := func(c engine.Cell) error {
-		if pl.cells[c] == 'o' {
-			return nil
-		}
-		if err := pl.touch(c, 'o'); err != nil {
-			return err
-		}
-		return pl.brief()
-	}
-	// land puts the jumper down, taking off first a jumped marble that
-	// still sits where it lands.
-	land := func(c engine.Cell) error {
-		for _, m := range jumped {
-			if m == c {
-				if err := takeOff(m); err != nil {
-					return err
-				}
-			}
-		}
-		return pl.touch(c, jumper)
+	c.when = make([]int, len(c.jumped))
+	for i := range c.when {
+		c.when[i] = pl.rng.IntN(3)
 	}
 	if pl.opt.Hover > 0 && pl.rng.Float64() < pl.opt.Hover {
 		// The jumper lifted and held over the board, seen settled, but
@@ -393,50 +371,99 @@ func (pl *player) capture(turn engine.Turn) error {
 		if err := pl.holdFor(2*pl.opt.SettleMS + pl.rng.Int64N(pl.opt.HopMS/2)); err != nil {
 			return err
 		}
-		pl.cells[path[0]] = jumper
+		pl.cells[path[0]] = c.jumper
 	}
-	if pl.rng.IntN(2) == 0 { // hop by hop
-		for i := 1; i < len(path); i++ {
-			if when[i-1] == 0 {
-				if err := takeOff(jumped[i-1]); err != nil {
-					return err
-				}
-			}
-			if err := pl.touch(path[i-1], 'o'); err != nil {
-				return err
-			}
-			if err := land(path[i]); err != nil {
-				return err
-			}
-			if when[i-1] == 1 {
-				if err := takeOff(jumped[i-1]); err != nil {
-					return err
-				}
-			}
-			if i < len(path)-1 {
-				if err := pl.pause(); err != nil {
-					return err
-				}
-			}
-		}
-	} else { // in one sweep to the last ring
-		if err := pl.touch(path[0], 'o'); err != nil {
-			return err
-		}
-		if err := land(path[len(path)-1]); err != nil {
-			return err
-		}
-		if err := pl.pause(); err != nil {
-			return err
-		}
+	var err error
+	if pl.rng.IntN(2) == 0 {
+		err = c.hopByHop()
+	} else {
+		err = c.sweep()
 	}
-	order := pl.rng.Perm(len(jumped))
-	for _, i := range order {
-		if err := takeOff(jumped[i]); err != nil {
+	if err != nil {
+		return err
+	}
+	for _, i := range pl.rng.Perm(len(c.jumped)) {
+		if err := c.takeOff(c.jumped[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// captureHands carries out one capture turn: the jumper's path, the
+// marbles it jumps, and when each comes off (0 before its hop, 1 after
+// it, 2 at the end).
+type captureHands struct {
+	pl     *player
+	path   []engine.Cell
+	jumper byte
+	jumped []engine.Cell
+	when   []int
+}
+
+// takeOff lifts a jumped marble, unless it is off already.
+func (c *captureHands) takeOff(cell engine.Cell) error {
+	if c.pl.cells[cell] == 'o' {
+		return nil
+	}
+	if err := c.pl.touch(cell, 'o'); err != nil {
+		return err
+	}
+	return c.pl.brief()
+}
+
+// land puts the jumper down, taking off first a jumped marble that still
+// sits where it lands.
+func (c *captureHands) land(cell engine.Cell) error {
+	for _, m := range c.jumped {
+		if m == cell {
+			if err := c.takeOff(m); err != nil {
+				return err
+			}
+		}
+	}
+	return c.pl.touch(cell, c.jumper)
+}
+
+// hopByHop moves the jumper one hop at a time, taking the jumped marbles
+// off before or after their hop as when says.
+func (c *captureHands) hopByHop() error {
+	pl, path := c.pl, c.path
+	for i := 1; i < len(path); i++ {
+		if c.when[i-1] == 0 {
+			if err := c.takeOff(c.jumped[i-1]); err != nil {
+				return err
+			}
+		}
+		if err := pl.touch(path[i-1], 'o'); err != nil {
+			return err
+		}
+		if err := c.land(path[i]); err != nil {
+			return err
+		}
+		if c.when[i-1] == 1 {
+			if err := c.takeOff(c.jumped[i-1]); err != nil {
+				return err
+			}
+		}
+		if i < len(path)-1 {
+			if err := pl.pause(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sweep moves the jumper in one sweep to the last ring.
+func (c *captureHands) sweep() error {
+	if err := c.pl.touch(c.path[0], 'o'); err != nil {
+		return err
+	}
+	if err := c.land(c.path[len(c.path)-1]); err != nil {
+		return err
+	}
+	return c.pl.pause()
 }
 
 // illegalTry does something illegal, holds it so the referee sees it, and
