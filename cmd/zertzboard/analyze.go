@@ -30,10 +30,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "zertzboard analyze: "+format+"\n", a...)
-		return exitUsage
-	}
+	fail := prog.Failer("analyze", stderr)
 	switch {
 	case fs.NArg() > 0:
 		return fail("unexpected argument %q", fs.Arg(0))

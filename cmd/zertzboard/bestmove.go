@@ -26,10 +26,7 @@ func runBestmove(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "zertzboard bestmove: "+format+"\n", a...)
-		return exitUsage
-	}
+	fail := prog.Failer("bestmove", stderr)
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	budgets := 0

@@ -24,10 +24,7 @@ func runEngine(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "zertzboard engine: "+format+"\n", a...)
-		return exitUsage
-	}
+	fail := prog.Failer("engine", stderr)
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
 	}

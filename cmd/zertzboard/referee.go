@@ -31,10 +31,7 @@ func runReferee(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "zertzboard referee: "+format+"\n", a...)
-		return exitUsage
-	}
+	fail := prog.Failer("referee", stderr)
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
 	}

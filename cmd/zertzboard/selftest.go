@@ -72,10 +72,7 @@ func runSelftest(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "zertzboard selftest: "+format+"\n", a...)
-		return exitUsage
-	}
+	usageErr := prog.Failer("selftest", stderr)
 	if fs.NArg() > 0 || f.frames < 2 {
 		return usageErr("takes no arguments, and --frames must be at least 2")
 	}

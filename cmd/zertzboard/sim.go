@@ -160,10 +160,7 @@ func runSimContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "zertzboard sim: "+format+"\n", a...)
-		return exitUsage
-	}
+	fail := prog.Failer("sim", stderr)
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
 	}

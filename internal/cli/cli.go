@@ -130,6 +130,15 @@ func (p *Program) FlagSet(name, synopsis, about string, stderr io.Writer) *flag.
 	return fs
 }
 
+// Failer returns command name's answer to a bad flag or argument: it
+// prints "PROGRAM NAME: " and the message on stderr and returns ExitUsage.
+func (p *Program) Failer(name string, stderr io.Writer) func(format string, a ...any) int {
+	return func(format string, a ...any) int {
+		fmt.Fprintf(stderr, p.Name+" "+name+": "+format+"\n", a...)
+		return ExitUsage
+	}
+}
+
 // ParseFlags parses args and maps --help to exit 0 and bad flags to exit
 // 2. It returns ok=false with the exit code when the command should stop.
 func ParseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {

@@ -105,3 +105,10 @@ func TestLogger(t *testing.T) {
 		}
 	}
 }
+
+func TestFailer(t *testing.T) {
+	var b bytes.Buffer
+	if code := testProgram().Failer("echo", &b)("--n %d: want %s", 3, "more"); code != ExitUsage || b.String() != "prog echo: --n 3: want more\n" {
+		t.Errorf("Failer: exit %d, %q", code, b.String())
+	}
+}
