@@ -133,30 +133,39 @@ func (s switchable) Write(b []byte) (int, error) {
 	return s.full.Write(b)
 }
 
-// A disk that stays full for a while: every retry (append or Retry)
-// fails loudly and keeps the entries; a torn line the failure left is
-// truncated; once the disk works, Retry writes them all, in order, and the
-// file replays to the game.
-func TestFailedWritesResyncOnceTheDiskWorks(t *testing.T) {
+// openSwitchable opens a journal on a new file whose writes go to
+// /dev/full while on is set (cut short if cut is set too), with a game
+// begun; m models what it should hold.
+func openSwitchable(t *testing.T) (j *Journal, path string, m *model, on, cut *atomic.Bool) {
+	t.Helper()
 	full := devFull(t)
-	defer full.Close()
-	var on, cut atomic.Bool
-	path := filepath.Join(t.TempDir(), "j")
+	t.Cleanup(func() { full.Close() })
+	on, cut = new(atomic.Bool), new(atomic.Bool)
+	path = filepath.Join(t.TempDir(), "j")
 	j, _, err := Open(path, WithOpenFile(func(p string) (File, error) {
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, err
 		}
-		return switchable{f, full, &on, &cut}, nil
+		return switchable{f, full, on, cut}, nil
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	m := &model{j: j}
+	t.Cleanup(func() { j.Close() })
+	m = &model{j: j}
 	if err := m.add(NewGame{Seq: 1, Variant: "37", Mode: "casual"}); err != nil {
 		t.Fatal(err)
 	}
+	return j, path, m, on, cut
+}
+
+// A disk that stays full for a while: every retry (append or Retry)
+// fails loudly and keeps the entries; a torn line the failure left is
+// truncated; once the disk works, Retry writes them all, in order, and the
+// file replays to the game.
+func TestFailedWritesResyncOnceTheDiskWorks(t *testing.T) {
+	j, path, m, on, cut := openSwitchable(t)
 	on.Store(true)
 	cut.Store(true)
 	kept := []Entry{Turn{Seq: 2, T: 10, Notation: "WD4-A1"}, Players{Seq: 3, T: 15, Players: [2]string{"ann", "cat"}}, Turn{Seq: 4, T: 20, Notation: "GF2-G4"}}
@@ -299,25 +308,7 @@ func TestFloodOnAFullDiskIsFolded(t *testing.T) {
 // A write the disk cut short leaves the file in doubt: even if the disk
 // works at once, the retry first truncates the torn line it left.
 func TestCutWriteIsResyncedBeforeTheRetry(t *testing.T) {
-	full := devFull(t)
-	defer full.Close()
-	var on, cut atomic.Bool
-	path := filepath.Join(t.TempDir(), "j")
-	j, _, err := Open(path, WithOpenFile(func(p string) (File, error) {
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return nil, err
-		}
-		return switchable{f, full, &on, &cut}, nil
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	m := &model{j: j}
-	if err := m.add(NewGame{Seq: 1, Variant: "37", Mode: "casual"}); err != nil {
-		t.Fatal(err)
-	}
+	j, path, m, on, cut := openSwitchable(t)
 	on.Store(true)
 	cut.Store(true)
 	turn := Turn{Seq: 2, T: 10, Notation: "WD4-A1"}

@@ -233,17 +233,7 @@ func (b *browser) eval(expr string, out any) {
 func (b *browser) waitFor(what, cond string) {
 	b.t.Helper()
 	var ok bool
-	b.eval(fmt.Sprintf(`new Promise((resolve) => {
-		const holds = () => { try { return !!(%s); } catch (e) { return false; } };
-		if (holds()) return resolve(true);
-		let backstop, timeout;
-		const done = (v) => { obs.disconnect(); clearInterval(backstop); clearTimeout(timeout); resolve(v); };
-		const check = () => { if (holds()) done(true); };
-		const obs = new MutationObserver(check);
-		obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-		backstop = setInterval(check, 50);
-		timeout = setTimeout(() => done(holds()), %d);
-	})`, cond, wait.Milliseconds()), &ok)
+	b.eval(awaitJS(cond, wait.Milliseconds()), &ok)
 	if !ok {
 		b.t.Fatalf("timed out waiting in the browser for %s (%s)", what, cond)
 	}
@@ -273,4 +263,23 @@ func (b *browser) screenshot(name string) string {
 	}
 	b.t.Logf("screenshot: %s", path)
 	return path
+}
+
+// awaitJS is a script whose promise resolves to true once the expression
+// cond holds, or to whether it holds after ms milliseconds. It checks cond
+// again at each change of the document (a MutationObserver) and, for
+// conditions on the page's script state that no change of the document
+// follows, at the latest every 50 ms.
+func awaitJS(cond string, ms int64) string {
+	return fmt.Sprintf(`new Promise((resolve) => {
+		const holds = () => { try { return !!(%s); } catch (e) { return false; } };
+		if (holds()) return resolve(true);
+		let backstop, timeout;
+		const done = (v) => { obs.disconnect(); clearInterval(backstop); clearTimeout(timeout); resolve(v); };
+		const check = () => { if (holds()) done(true); };
+		const obs = new MutationObserver(check);
+		obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+		backstop = setInterval(check, 50);
+		timeout = setTimeout(() => done(holds()), %d);
+	})`, cond, ms)
 }

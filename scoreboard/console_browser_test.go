@@ -163,17 +163,7 @@ func (b *browser) poll(what, cond string) {
 	deadline := time.Now().Add(wait)
 	for {
 		left := time.Until(deadline).Milliseconds()
-		ok, err := b.tryEval(fmt.Sprintf(`new Promise((resolve) => {
-			const holds = () => { try { return !!(%s); } catch (e) { return false; } };
-			if (holds()) return resolve(true);
-			let backstop, timeout;
-			const done = (v) => { obs.disconnect(); clearInterval(backstop); clearTimeout(timeout); resolve(v); };
-			const check = () => { if (holds()) done(true); };
-			const obs = new MutationObserver(check);
-			obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-			backstop = setInterval(check, 50);
-			timeout = setTimeout(() => done(holds()), %d);
-		})`, cond, max(left, 1)))
+		ok, err := b.tryEval(awaitJS(cond, max(left, 1)))
 		if err == nil && ok {
 			return
 		}

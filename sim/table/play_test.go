@@ -107,11 +107,9 @@ func tail(s string, n int) string {
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
-// TestPlayersPlayAGameAsRecorded seats the players at a board on virtual
-// time with the scan stalling about every second, so the referee infers
-// turns and asks, and the players answer with the buttons: the board must
-// keep the record's game, every turn and the result.
-func TestPlayersPlayAGameAsRecorded(t *testing.T) {
+// firstGame is the first built-in game, and its replay.
+func firstGame(t *testing.T) (*record.Record, *record.Replay) {
+	t.Helper()
 	rec, err := record.ReadFile(filepath.Join(samples.BuiltinDir(), samples.BuiltinNames()[0]))
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +118,15 @@ func TestPlayersPlayAGameAsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rec, rep
+}
+
+// TestPlayersPlayAGameAsRecorded seats the players at a board on virtual
+// time with the scan stalling about every second, so the referee infers
+// turns and asks, and the players answer with the buttons: the board must
+// keep the record's game, every turn and the result.
+func TestPlayersPlayAGameAsRecorded(t *testing.T) {
+	rec, rep := firstGame(t)
 	n, _, logs := runTable(t, Config{Games: []*record.Record{rec}, Speed: 4, SettleMS: referee.DefaultSettleMS, ScanHz: 100,
 		Seed: 1, StallEvery: time.Second, Virtual: true}, nil)
 	g := boardGame(t, n, rec, rep)
@@ -163,14 +170,7 @@ func TestPlayersAgainstTheEngine(t *testing.T) {
 // it, then they play the record afresh. Either way the board ends with
 // the record's game.
 func TestPlayersResumeTheJournal(t *testing.T) {
-	rec, err := record.ReadFile(filepath.Join(samples.BuiltinDir(), samples.BuiltinNames()[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := rec.Replay()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, rep := firstGame(t)
 	journal := filepath.Join(t.TempDir(), "journal.jsonl")
 	cfg := func(r *record.Record) Config {
 		return Config{Games: []*record.Record{r}, Speed: 20, SettleMS: referee.DefaultSettleMS, ScanHz: 100, Seed: 2, Virtual: true}
