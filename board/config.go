@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/zertzboard/zertzboard/hardware/open"
 	"github.com/zertzboard/zertzboard/hardware/pi"
 	"github.com/zertzboard/zertzboard/hardware/wiring"
+	"github.com/zertzboard/zertzboard/internal/cli"
 	"github.com/zertzboard/zertzboard/rig"
 	"github.com/zertzboard/zertzboard/sensors/classify"
 )
@@ -173,4 +175,11 @@ func StoreBeside(journal string) string {
 		return filepath.Join(filepath.Dir(journal), "mqtt-store")
 	}
 	return filepath.Join(filepath.Dir(journal), strings.TrimSuffix(name, filepath.Ext(name))+".mqtt-store")
+}
+
+// BrokerLogger is a command's log for the embedded broker, which is
+// chatty: its warnings, or everything when verbose (-v), marked
+// part=broker.
+func BrokerLogger(w io.Writer, verbose bool) *slog.Logger {
+	return cli.Logger(w, slog.LevelWarn, verbose, false).With("part", "broker")
 }

@@ -59,6 +59,7 @@ const (
 	exitOK      = cli.ExitOK
 	exitIllegal = cli.ExitIllegal
 	exitUsage   = cli.ExitUsage
+	exitFault   = cli.ExitFault
 )
 
 var (

@@ -48,6 +48,6 @@ func runDaemon(cfg *config.Config, log *slog.Logger, stderr io.Writer, verbose b
 	defer r.Close()
 	log.Info("hardware", "pi", r.Report.Model.Title, "scan-rate", r.Report.Rate.String(), "scan", r.Report.Scan.Mean.String(), "ioctls-per-scan", r.Report.Scan.Ioctls)
 	bc := board.FromFile(cfg, r.Devices, cal, log)
-	bc.BrokerLog = brokerLogger(stderr, verbose)
+	bc.BrokerLog = board.BrokerLogger(stderr, verbose)
 	return board.Run(context.Background(), bc)
 }

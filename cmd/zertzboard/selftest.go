@@ -19,10 +19,6 @@ func init() {
 	register(command{Name: "selftest", Summary: "walk the LEDs, show every socket's live reading and class, list sensor faults", Run: runSelftest})
 }
 
-// exitFault is selftest's and calibrate's exit code for faulty or missing
-// hardware.
-const exitFault = 1
-
 // rigFlags are the flags that selftest and calibrate share.
 type rigFlags struct {
 	rig.Choice

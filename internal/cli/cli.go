@@ -23,6 +23,7 @@ import (
 const (
 	ExitOK      = 0
 	ExitIllegal = 1 // a record broke the rules or could not be read
+	ExitFault   = 1 // the hardware or the runtime failed
 	ExitUsage   = 2 // bad flags or arguments
 )
 
