@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package simboard_test
 
 import (
 	"bufio"

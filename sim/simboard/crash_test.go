@@ -1,4 +1,4 @@
-package main
+package simboard_test
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,25 +19,6 @@ import (
 	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/wire"
 )
-
-// TestMain lets the tests run the test binary as zertzboard itself, to
-// kill and restart it like a real process.
-func TestMain(m *testing.M) {
-	if os.Getenv("ZERTZBOARD_RUN_MAIN") == "1" {
-		// ZERTZBOARD_CPUPROFILE=DIR profiles each process the tests
-		// start (DIR/cpu-PID.pprof), e.g. the fan-out's scoreboards.
-		if dir := os.Getenv("ZERTZBOARD_CPUPROFILE"); dir != "" {
-			if f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid()))); err == nil && pprof.StartCPUProfile(f) == nil {
-				code := run(os.Args[1:], os.Stdout, os.Stderr)
-				pprof.StopCPUProfile()
-				f.Close()
-				os.Exit(code)
-			}
-		}
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
 
 func freePort(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -1,4 +1,4 @@
-package main
+package simboard_test
 
 import (
 	"encoding/json"
@@ -132,34 +132,6 @@ func TestSimClockAccuracy(t *testing.T) {
 		exact, len(r.Turns), illegal, float64(span)/1000, lastDrift, 1e6*lastDrift/float64(span), worstDrift)
 	if exact < len(r.Turns)-illegal {
 		t.Errorf("only %d of %d turns took exactly the time between commits, with %d illegal boards", exact, len(r.Turns), illegal)
-	}
-}
-
-// zertzboard replay reads every end a board writes into its JSON record.
-func TestReplayReadsBoardEnds(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		end    string
-		result string
-		winner *int
-	}{
-		{`{"kind":"resign","player":1}`, "resigned", ptr(0)},
-		{`{"kind":"win-on-time","player":1,"note":"flag"}`, "timeout", ptr(1)},
-		{`{"kind":"adjudication","player":0,"note":"won ending"}`, "adjudicated", ptr(0)},
-		{`{"kind":"draw","note":"agreed"}`, "draw", nil},
-		{`{"kind":"draw-on-time"}`, "draw", nil},
-	} {
-		path := filepath.Join(dir, "r.json")
-		data := `{"format":"zertzboard-record","version":1,"variant":"37","first":0,"players":["a","b"],"turns":["WD4-A1","BE2-G1"],` +
-			`"end":` + tc.end + `,"clock":{"control":"sudden:5m","turns":[{"used_ms":1000,"remaining_ms":[299000,300000]},{"used_ms":2000,"remaining_ms":[299000,298000]}]}}`
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		lines, stderr, code := runReplayJSON(t, path)
-		l := lines[0]
-		if code != exitOK || deref(l.Result) != tc.result || (l.Winner == nil) != (tc.winner == nil) || l.Winner != nil && *l.Winner != *tc.winner {
-			t.Errorf("end %s: exit %d %s, result %v winner %v; want %s %v", tc.end, code, stderr, deref(l.Result), l.Winner, tc.result, tc.winner)
-		}
 	}
 }
 

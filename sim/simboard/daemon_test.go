@@ -1,4 +1,4 @@
-package main
+package simboard_test
 
 import (
 	"bytes"
