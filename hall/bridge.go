@@ -14,7 +14,7 @@ import (
 // connect. Each hall broker bridges to the centre (mosquitto.conf(5),
 // "Bridges"): the boards' public topics go out to the centre, their
 // commands come in from it, and the bridge says on the centre whether it is
-// up. docs/HALL.md describes the set-up; TestBridge (cmd/zertzboard) runs
+// up. docs/HALL.md describes the set-up; TestBridge (sim/simboard) runs
 // it with real mosquitto processes.
 
 // Bridge is one hall broker's connection to the centre.
