@@ -210,11 +210,12 @@ func (s *Server) statusLocked(id, own string) string {
 	return own
 }
 
-// changes returns a channel closed at the next change: once the message
+// Changes returns a channel closed at the next change: once the message
 // being handled (or the next) has had all its effects, or a language's
-// views are dropped. Whoever waits for the boards to show something
-// takes the channel, checks, and waits on it if not yet.
-func (s *Server) changes() <-chan struct{} {
+// views are dropped. Whoever waits for the boards to show something (a
+// test, a program embedding the scoreboard) takes the channel, checks,
+// and waits on it if not yet.
+func (s *Server) Changes() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.changed

@@ -42,7 +42,7 @@ func waitFor(t testing.TB, s *Server, what string, cond func() bool) {
 	t.Helper()
 	timeout := time.After(wait)
 	for {
-		changed := s.changes()
+		changed := s.Changes()
 		if cond() {
 			return
 		}

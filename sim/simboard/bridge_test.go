@@ -211,19 +211,6 @@ func (w *bridgeWatch) until(t *testing.T, hall, want string) {
 	}
 }
 
-// waitFor polls cond (a scoreboard's view, which has no subscription of
-// its own here) until it holds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(hallWait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 var connClass = regexp.MustCompile(`<span class="conn ([a-z]+)">`)
 
 // boardConn is the connection status the scoreboard shows on a board's
@@ -378,7 +365,7 @@ func TestBridge(t *testing.T) {
 		}
 	}
 	all := append(append([]string(nil), ids[0]...), ids[1]...)
-	waitFor(t, "every board on the centre's scoreboard", func() bool {
+	waitFor(t, "every board on the centre's scoreboard", sb.Changes, func() bool {
 		for _, id := range all {
 			if st, _ := boardConn(sb, id); st != "online" {
 				return false
@@ -402,7 +389,7 @@ func TestBridge(t *testing.T) {
 	cutAt := time.Now()
 	links[1].cut()
 	bridges.until(t, "hall-2", "0")
-	waitFor(t, "hall-2's boards shown unreachable", func() bool {
+	waitFor(t, "hall-2's boards shown unreachable", sb.Changes, func() bool {
 		for _, id := range ids[1] {
 			if st, _ := boardConn(sb, id); st != scoreboard.StatusUnreachable {
 				return false
@@ -446,7 +433,7 @@ func TestBridge(t *testing.T) {
 		}
 	}
 	bridges.until(t, "hall-1", "1")
-	waitFor(t, "hall-1's boards reachable on the restarted centre's scoreboard", func() bool {
+	waitFor(t, "hall-1's boards reachable on the restarted centre's scoreboard", sb.Changes, func() bool {
 		for _, id := range ids[0] {
 			if st, _ := boardConn(sb, id); st != "online" && st != "offline" {
 				return false
@@ -523,7 +510,7 @@ func TestBridge(t *testing.T) {
 	t.Logf("moves delivered twice (QoS 1, dropped by seq): %d", op.dups)
 	late.mu.Unlock()
 	op.mu.Unlock()
-	waitFor(t, "the scoreboard showing every game over, every board reachable", func() bool {
+	waitFor(t, "the scoreboard showing every game over, every board reachable", sb.Changes, func() bool {
 		for _, id := range all {
 			if st, phase := boardConn(sb, id); phase != "over" || st == scoreboard.StatusUnreachable {
 				return false

@@ -34,13 +34,14 @@ func TestSimClockAccuracy(t *testing.T) {
 	if s := os.Getenv("ZERTZ_CLOCK_SPEED"); s != "" {
 		speed = s
 	}
-	var stderr strings.Builder
+	var stdout, stderr logBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run([]string{"sim", "--game", game, "--speed", speed, "--settle", "40", "--exit-at-end", "--board-id", "clk",
 			"--time-control", "fischer:30m+10s", "--mqtt-listen", addr, "--ws-listen", "off", "--http", "off",
-			"--journal", filepath.Join(t.TempDir(), "j.jsonl")}, &strings.Builder{}, &stderr)
+			"--journal", filepath.Join(t.TempDir(), "j.jsonl")}, &stdout, &stderr)
 	}()
+	stdout.ready(t)
 	type commit struct {
 		t    int64
 		wall time.Time
@@ -154,8 +155,10 @@ func TestArbiterCommandsOverMQTT(t *testing.T) {
 		cmd.Process.Signal(syscall.SIGTERM)
 		cmd.Wait()
 	}()
-	state := "http://" + web + "/state.json"
-	pollState(t, state, func(s wire.State) bool { return s.Turn >= 2 })
+	out.ready(t)
+	// The board's account may not read events: a viewer does.
+	v := watchBoard(t, addr, "arb")
+	v.awaitState(t, "turn 2", func(s wire.State) bool { return s.Turn >= 2 })
 
 	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID("arbiter").SetUsername("board").SetPassword("pw")
 	c := paho.NewClient(o)
@@ -167,9 +170,8 @@ func TestArbiterCommandsOverMQTT(t *testing.T) {
 	replies := map[string]string{} // id → event kind (+ reason)
 	var record []byte
 	got := make(chan struct{}, 16)
-	// The board's account may not read events: a viewer does.
-	v := watchBoard(t, addr, "arb")
 	tok := v.c.SubscribeMultiple(map[string]byte{"zertz/arb/events": 0, "zertz/arb/record": 1}, func(_ paho.Client, m paho.Message) {
+		defer v.got.notify()
 		mu.Lock()
 		defer mu.Unlock()
 		if strings.HasSuffix(m.Topic(), "/record") {
@@ -210,33 +212,25 @@ func TestArbiterCommandsOverMQTT(t *testing.T) {
 		}
 	}
 	send("pause", `{"id":"p1"}`, "p1", "command-accepted")
-	s := pollState(t, state, func(s wire.State) bool { return s.Clock.Paused })
+	s := v.awaitState(t, "the clocks paused", func(s wire.State) bool { return s.Clock.Paused })
 	if s.Clock.Running != nil || s.Clock.Control != "sudden:10m" {
 		t.Errorf("paused: %+v", s.Clock)
 	}
 	send("add-time", `{"player":1,"ms":60000,"id":"a1"}`, "a1", "command-accepted")
-	pollState(t, state, func(s wire.State) bool { return (*s.Clock.Remaining)[1] > 600_000 })
+	v.awaitState(t, "the minute added", func(s wire.State) bool { return s.Clock.Remaining != nil && (*s.Clock.Remaining)[1] > 600_000 })
 	send("resume", `{"id":"r1"}`, "r1", "command-accepted")
 	send("resume", `{"id":"r2"}`, "r2", "command-refused the game is not paused")
 	send("add-time", `{"player":1,"ms":0,"id":"a2"}`, "a2", "command-refused")
 	send("declare-result", `{"result":"adjudication","winner":1,"note":"arbiter's ruling","id":"d1"}`, "d1", "command-accepted")
-	s = pollState(t, state, func(s wire.State) bool { return s.Phase == "over" })
+	s = v.awaitState(t, "the game over", func(s wire.State) bool { return s.Phase == "over" })
 	if s.Result != "adjudication" || s.Winner == nil || *s.Winner != 1 || s.ResultNote != "arbiter's ruling" || s.Clock.Running != nil {
 		t.Errorf("after declare-result: result %q winner %v note %q clock %+v", s.Result, s.Winner, s.ResultNote, s.Clock)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitFor(t, "the record's end", v.got.changes, func() bool {
 		mu.Lock()
-		rec := string(record)
-		mu.Unlock()
-		if strings.Contains(rec, `"kind": "adjudication"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the record never had the end: %s", rec)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return strings.Contains(string(record), `"kind": "adjudication"`)
+	})
 	cmd.Process.Signal(syscall.SIGTERM)
 	cmd.Wait()
 	data, err := os.ReadFile(jpath)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,26 +40,6 @@ func startZertzboard(t *testing.T, args ...string) (*exec.Cmd, *logBuffer) {
 	return cmd, out
 }
 
-// pollState reads /state.json until ok says so or the deadline passes.
-func pollState(t *testing.T, url string, ok func(wire.State) bool) wire.State {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(url)
-		if err == nil {
-			var s wire.State
-			err = json.NewDecoder(resp.Body).Decode(&s)
-			resp.Body.Close()
-			if err == nil && ok(s) {
-				return s
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no satisfying state from %s in time", url)
-	return wire.State{}
-}
-
 // TestSimSurvivesSIGKILL kills the daemon with SIGKILL mid-game and starts
 // it again: it must resume exactly the game it had committed, with its
 // clocks as journalled, and finish it with nothing lost.
@@ -75,14 +54,14 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	}
 	dir := t.TempDir()
 	jpath := filepath.Join(dir, "journal.jsonl")
-	web := "127.0.0.1:" + freePort(t)
+	addr := "127.0.0.1:" + freePort(t)
 	const control, baseMS = "sudden:2h", 7_200_000
 	args := []string{"sim", "--game", game, "--speed", "10", "--settle", "40", "--exit-at-end", "--board-id", "crash", "--time-control", control,
-		"--mqtt-listen", "127.0.0.1:" + freePort(t), "--ws-listen", "off", "--http", web, "--journal", jpath}
-	state := "http://" + web + "/state.json"
+		"--mqtt-listen", addr, "--ws-listen", "off", "--http", "127.0.0.1:" + freePort(t), "--journal", jpath}
 
 	cmd, out := startZertzboard(t, args...)
-	pollState(t, state, func(s wire.State) bool { return s.Turn >= 8 })
+	out.ready(t)
+	watchBoard(t, addr, "crash").awaitState(t, "turn 8", func(s wire.State) bool { return s.Turn >= 8 })
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -102,12 +81,13 @@ func TestSimSurvivesSIGKILL(t *testing.T) {
 	j.Close()
 	k := committed.Game.Len()
 	if k < 8 {
-		t.Fatalf("journal holds %d turns; the web page showed 8 before the kill", k)
+		t.Fatalf("journal holds %d turns; the board published turn 8 before the kill", k)
 	}
 
 	restarted := time.Now()
 	cmd, out = startZertzboard(t, args...)
-	first := pollState(t, state, func(wire.State) bool { return true })
+	out.ready(t)
+	first := watchBoard(t, addr, "crash").awaitState(t, "the restarted board's first state", func(wire.State) bool { return true })
 	downFor := time.Since(restarted)
 	b := committed.Game.Position().Board()
 	var moves []string

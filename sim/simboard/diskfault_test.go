@@ -34,8 +34,8 @@ func TestSimSurvivesItsStoreDisk(t *testing.T) {
 		faults []string
 	)
 	changed := make(chan struct{}, 1)
-	o := paho.NewClientOptions().AddBroker("tcp://" + mqttAddr).SetClientID("disk-watcher").
-		SetConnectRetry(true).SetConnectRetryInterval(50 * time.Millisecond).SetAutoReconnect(true)
+	out.ready(t)
+	o := paho.NewClientOptions().AddBroker("tcp://" + mqttAddr).SetClientID("disk-watcher").SetAutoReconnect(true)
 	o.SetOnConnectHandler(func(c paho.Client) {
 		go c.SubscribeMultiple(map[string]byte{"zertz/disk/state": 1, "zertz/disk/events": 0}, func(_ paho.Client, m paho.Message) {
 			mu.Lock()
@@ -55,7 +55,9 @@ func TestSimSurvivesItsStoreDisk(t *testing.T) {
 		})
 	})
 	c := paho.NewClient(o)
-	c.Connect()
+	if tok := c.Connect(); !tok.WaitTimeout(hallWait) || tok.Error() != nil {
+		t.Fatalf("connect: %v\n%s", tok.Error(), out)
+	}
 	defer c.Disconnect(50)
 	await := func(what string, ok func() bool) {
 		t.Helper()

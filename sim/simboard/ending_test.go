@@ -25,27 +25,43 @@ type viewer struct {
 	events []string // event kinds
 	status string
 	c      paho.Client
+	got    notice // each message
 }
 
-// watchBoard connects an anonymous viewer to the broker at addr, retrying
-// until the broker is up, and subscribes to every topic of the board.
+// awaitState waits until the board's state satisfies ok, and returns it.
+func (v *viewer) awaitState(t *testing.T, what string, ok func(wire.State) bool) wire.State {
+	t.Helper()
+	var s wire.State
+	waitFor(t, what, v.got.changes, func() bool {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		s = v.state
+		return s.Seq > 0 && ok(s)
+	})
+	return s
+}
+
+// awaitRecord waits until the board's record holds want.
+func (v *viewer) awaitRecord(t *testing.T, what, want string) {
+	t.Helper()
+	waitFor(t, what, v.got.changes, func() bool {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		return strings.Contains(string(v.record), want)
+	})
+}
+
+// watchBoard connects an anonymous viewer to the broker at addr, which
+// listens (the board has said so: logBuffer.ready), and subscribes to
+// every topic of the board.
 func watchBoard(t *testing.T, addr, board string) *viewer {
 	t.Helper()
 	v := &viewer{}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("viewer-%d", time.Now().UnixNano())).
-			SetAutoReconnect(false).SetConnectTimeout(5 * time.Second).SetOrderMatters(true)
-		c := paho.NewClient(o)
-		tok := c.Connect()
-		if tok.WaitTimeout(5*time.Second) && tok.Error() == nil {
-			v.c = c
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("cannot connect a viewer to %s: %v", addr, tok.Error())
-		}
-		time.Sleep(20 * time.Millisecond)
+	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("viewer-%d", time.Now().UnixNano())).
+		SetAutoReconnect(false).SetConnectTimeout(hallWait).SetOrderMatters(true)
+	v.c = paho.NewClient(o)
+	if tok := v.c.Connect(); !tok.WaitTimeout(hallWait) || tok.Error() != nil {
+		t.Fatalf("cannot connect a viewer to %s: %v", addr, tok.Error())
 	}
 	t.Cleanup(func() { v.c.Disconnect(10) })
 	// Explicit topics, not zertz/<board>/#: mochi 2.7.9 reads retained
@@ -56,6 +72,7 @@ func watchBoard(t *testing.T, addr, board string) *viewer {
 		topics["zertz/"+board+"/"+name] = 1
 	}
 	tok := v.c.SubscribeMultiple(topics, func(_ paho.Client, m paho.Message) {
+		defer v.got.notify()
 		v.mu.Lock()
 		defer v.mu.Unlock()
 		switch topic := m.Topic(); {
@@ -94,12 +111,13 @@ func TestSimExitAtEndDeliversTheEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := "127.0.0.1:" + freePort(t)
-	var stderr strings.Builder
+	var stdout, stderr logBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run([]string{"sim", "--game", game, "--speed", "40", "--settle", "40", "--exit-at-end", "--board-id", "end",
-			"--mqtt-listen", addr, "--ws-listen", "off", "--http", "off", "--journal", filepath.Join(t.TempDir(), "j.jsonl")}, &strings.Builder{}, &stderr)
+			"--mqtt-listen", addr, "--ws-listen", "off", "--http", "off", "--journal", filepath.Join(t.TempDir(), "j.jsonl")}, &stdout, &stderr)
 	}()
+	stdout.ready(t)
 	v := watchBoard(t, addr, "end")
 	if code := <-done; code != exitOK {
 		t.Fatalf("sim exit %d:\n%s", code, stderr.String())
@@ -139,8 +157,9 @@ func TestSimSIGTERMDeliversTheEnd(t *testing.T) {
 	web := "127.0.0.1:" + freePort(t)
 	cmd, out := startZertzboard(t, "sim", "--game", game, "--speed", "10", "--settle", "40", "--board-id", "term",
 		"--mqtt-listen", addr, "--ws-listen", "off", "--http", web, "--journal", jpath)
+	out.ready(t)
 	v := watchBoard(t, addr, "term")
-	pollState(t, "http://"+web+"/state.json", func(s wire.State) bool { return s.Turn >= 4 })
+	v.awaitState(t, "turn 4", func(s wire.State) bool { return s.Turn >= 4 })
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -171,7 +171,7 @@ func fanoutThroughProxy(t *testing.T, viewers, states int, direct bool) fanoutRe
 	first.Seq = 1
 	publish(first)
 	for _, sb := range sbs {
-		waitFor(t, sb.addr+" showing the board", func() bool {
+		waitForPage(t, sb.addr+" showing the board", sb.url(), func() bool {
 			resp, err := http.Get(sb.url() + "/board/fan/state.json")
 			if err != nil {
 				return false

@@ -47,27 +47,6 @@ const hallSpeed = "20"
 // hallControl is the boards' time control.
 const hallControl = "fischer:5m+3s"
 
-// logBuffer collects a process's or a board's log, for failure messages.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.b.Len() > 1<<20 {
-		return len(p), nil // enough to tell what went wrong
-	}
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // startHallBroker runs mosquitto on a free loopback port with a password
 // file and the ACL and configuration of package hall for the accounts; it
 // returns the broker's address.
@@ -467,7 +446,7 @@ func TestHall(t *testing.T) {
 	}
 	late.mu.Unlock()
 	op.mu.Unlock()
-	checkResults(t, srv.URL, finals)
+	checkResults(t, sb, srv.URL, finals)
 	checkJournalEnd(t, filepath.Join(dir, declared, "journal.jsonl"), res.ID, winner)
 	index, _ := sb.Current("")
 	if n := strings.Count(index, `class="clock`); n != 2*boards {
@@ -597,31 +576,27 @@ func (c *consoleClient) act(board string, fields url.Values) consoleResult {
 
 // checkResults reads the scoreboard's results (CSV): every game the boards
 // finished is there, with its board, turns, result and clocks.
-func checkResults(t *testing.T, base string, finals map[string]wire.State) {
+func checkResults(t *testing.T, sb *scoreboard.Server, base string, finals map[string]wire.State) {
 	t.Helper()
+	n := 0
+	for _, st := range finals {
+		if st.Phase == "over" {
+			n++
+		}
+	}
 	var rows [][]string
-	deadline := time.Now().Add(hallWait)
-	for {
+	// The scoreboard files a game once its state and record are both in.
+	waitFor(t, fmt.Sprintf("%d games on the results page", n), sb.Changes, func() bool {
 		resp, err := http.Get(base + "/results.csv")
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err = csv.NewReader(io.LimitReader(resp.Body, 1<<20)).ReadAll()
-		resp.Body.Close()
-		if err != nil {
+		defer resp.Body.Close()
+		if rows, err = csv.NewReader(io.LimitReader(resp.Body, 1<<20)).ReadAll(); err != nil {
 			t.Fatalf("results.csv: %v", err)
 		}
-		n := 0
-		for _, st := range finals {
-			if st.Phase == "over" {
-				n++
-			}
-		}
-		if len(rows) == n+1 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // the scoreboard files a game when its state and record are both in
-	}
+		return len(rows) == n+1
+	})
 	col := map[string]int{}
 	for i, name := range rows[0] {
 		col[name] = i

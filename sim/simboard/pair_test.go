@@ -7,7 +7,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -54,6 +53,7 @@ func (p *scoreboardProcess) url() string { return "http://" + p.addr }
 
 func (p *scoreboardProcess) start() {
 	p.t.Helper()
+	mark := len(p.out.String())
 	p.cmd = exec.Command(os.Args[0], p.args...)
 	p.cmd.Env = append(os.Environ(), "ZERTZBOARD_RUN_MAIN=1")
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
@@ -63,22 +63,15 @@ func (p *scoreboardProcess) start() {
 	done := make(chan struct{})
 	p.done = done
 	go func(cmd *exec.Cmd) { cmd.Wait(); close(done) }(p.cmd)
-	deadline := time.Now().Add(hallWait)
-	for {
-		c, err := net.DialTimeout("tcp", p.addr, 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
+	// Listening once it says so, in this start's lines.
+	waitFor(p.t, "the scoreboard listening on "+p.addr, p.out.wrote.changes, func() bool {
 		select {
 		case <-done:
 			p.t.Fatalf("the scoreboard exited:\n%s", p.out.String())
-		case <-time.After(10 * time.Millisecond):
+		default:
 		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("the scoreboard does not listen on %s", p.addr)
-		}
-	}
+		return strings.Contains(p.out.String()[mark:], "Press Ctrl-C to stop.")
+	})
 }
 
 // stop ends the process with SIGTERM (as systemd does) and waits for it.
@@ -259,7 +252,7 @@ func TestScoreboardPair(t *testing.T) {
 	}()
 	play("p1", 0)
 	for _, sb := range sbs {
-		waitFor(t, sb.addr+" listing p1's game", finished(sb.url(), 1))
+		waitForPage(t, sb.addr+" listing p1's game", sb.url(), finished(sb.url(), 1))
 	}
 	var final struct {
 		Seq   uint64 `json:"seq"`
@@ -291,14 +284,14 @@ func TestScoreboardPair(t *testing.T) {
 	// Meanwhile p2 plays a game, and p1 leaves the broker (its retained
 	// state and record cleared, as when a board is taken away).
 	play("p2", 1)
-	waitFor(t, sbs[0].addr+" listing p2's game", finished(sbs[0].url(), 2))
+	waitForPage(t, sbs[0].addr+" listing p2's game", sbs[0].url(), finished(sbs[0].url(), 2))
 	c := connectHall(t, broker, "", "", "pair-clear")
 	for _, topic := range []string{"zertz/p1/state", "zertz/p1/record", "zertz/p1/status"} {
 		if tok := c.Publish(topic, 1, true, []byte{}); !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
 			t.Fatalf("clearing %s: %v", topic, tok.Error())
 		}
 	}
-	waitFor(t, "p1 gone from "+sbs[0].addr, func() bool {
+	waitForPage(t, "p1 gone from "+sbs[0].addr, sbs[0].url(), func() bool {
 		html, _ := firstView(t, sbs[0].url()+"/events")
 		return !strings.Contains(html, `data-board="p1"`)
 	})
@@ -306,7 +299,7 @@ func TestScoreboardPair(t *testing.T) {
 	// Restarted, it has p2's game from the broker and p1's from its
 	// directory: the same results as the other.
 	sbs[1].start()
-	waitFor(t, sbs[1].addr+" listing both games after its restart", finished(sbs[1].url(), 2))
+	waitForPage(t, sbs[1].addr+" listing both games after its restart", sbs[1].url(), finished(sbs[1].url(), 2))
 	a, b := gameIDs(t, sbs[0].url()), gameIDs(t, sbs[1].url())
 	if !slices.Equal(a, b) || len(a) != 2 {
 		t.Errorf("results: %s has %v, %s has %v", sbs[0].addr, a, sbs[1].addr, b)
@@ -317,7 +310,7 @@ func TestScoreboardPair(t *testing.T) {
 	if !slices.EqualFunc(ra, rb, slices.Equal) {
 		t.Errorf("results.csv differs:\n%s: %q\n%s: %q", sbs[0].addr, ra, sbs[1].addr, rb)
 	}
-	waitFor(t, "p2 on the restarted "+sbs[1].addr, func() bool {
+	waitForPage(t, "p2 on the restarted "+sbs[1].addr, sbs[1].url(), func() bool {
 		html, _ := firstView(t, sbs[1].url()+"/events")
 		return strings.Contains(html, `data-board="p2"`)
 	})

@@ -2,6 +2,7 @@ package simboard_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -14,24 +15,34 @@ import (
 
 const scoreboardWait = 10 * time.Second
 
-// getUntil polls url until its body contains want.
-func getUntil(t *testing.T, url, want string) string {
+// getUntil waits until the page at base+path contains want, checking it
+// at every view the scoreboard at base sends, and returns it.
+func getUntil(t *testing.T, base, path, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(scoreboardWait)
-	for {
-		resp, err := http.Get(url)
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if strings.Contains(string(body), want) {
-				return string(body)
-			}
+	var body string
+	waitForPage(t, base+path+" showing "+want, base, func() bool {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("GET %s never showed %q (last error %v)", url, want, err)
-		}
-		time.Sleep(5 * time.Millisecond)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		body = string(b)
+		return strings.Contains(body, want)
+	})
+	return body
+}
+
+// stateAt is the state the page at url serves.
+func stateAt(url string) (wire.State, error) {
+	var s wire.State
+	resp, err := http.Get(url)
+	if err != nil {
+		return s, err
 	}
+	defer resp.Body.Close()
+	err = json.NewDecoder(resp.Body).Decode(&s)
+	return s, err
 }
 
 // TestSimServesScoreboard runs "sim" as a process: its web page is the
@@ -40,9 +51,9 @@ func TestSimServesScoreboard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon as a process")
 	}
-	web := "127.0.0.1:" + freePort(t)
+	web, addr := "127.0.0.1:"+freePort(t), "127.0.0.1:"+freePort(t)
 	cmd, out := startZertzboard(t, "sim", "--speed", "10", "--settle", "40", "--board-id", "tv1",
-		"--mqtt-listen", "127.0.0.1:"+freePort(t), "--ws-listen", "off", "--http", web, "--journal", t.TempDir()+"/j.jsonl")
+		"--mqtt-listen", addr, "--ws-listen", "off", "--http", web, "--journal", t.TempDir()+"/j.jsonl")
 	stopped := false
 	t.Cleanup(func() {
 		if !stopped {
@@ -51,26 +62,19 @@ func TestSimServesScoreboard(t *testing.T) {
 		}
 	})
 	base := "http://" + web
-	st := pollState(t, base+"/state.json", func(s wire.State) bool { return s.Turn >= 2 })
-	getUntil(t, base+"/", `<a class="card online" href="/board/tv1"`)
-	// The scoreboard's view catches up with the controller's state.
-	deadline := time.Now().Add(scoreboardWait)
-	for {
-		resp, err := http.Get(base + "/board/tv1/state.json")
-		if err == nil {
-			var got wire.State
-			err = json.NewDecoder(resp.Body).Decode(&got)
-			resp.Body.Close()
-			if err == nil && got.Seq >= st.Seq {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the scoreboard never reached seq %d: %v", st.Seq, err)
-		}
-		time.Sleep(5 * time.Millisecond)
+	out.ready(t)
+	st := watchBoard(t, addr, "tv1").awaitState(t, "turn 2", func(s wire.State) bool { return s.Turn >= 2 })
+	// The controller's own state page is at least as far on.
+	if got, err := stateAt(base + "/state.json"); err != nil || got.Seq < st.Seq {
+		t.Fatalf("/state.json: seq %d (%v); the board published seq %d", got.Seq, err, st.Seq)
 	}
-	getUntil(t, base+"/board/tv1", `data-board="tv1" data-seq=`)
+	getUntil(t, base, "/", `<a class="card online" href="/board/tv1"`)
+	// The scoreboard's view catches up with the controller's state.
+	waitForPage(t, fmt.Sprintf("the scoreboard at seq %d", st.Seq), base, func() bool {
+		got, err := stateAt(base + "/board/tv1/state.json")
+		return err == nil && got.Seq >= st.Seq
+	})
+	getUntil(t, base, "/board/tv1", `data-board="tv1" data-seq=`)
 
 	// An open event stream must not hold up the shutdown.
 	stream, err := http.Get(base + "/events?board=tv1")

@@ -49,6 +49,7 @@ type Flags struct {
 	exitAtEnd, vsEngine, show, virtual, verbose                                              bool
 }
 
+// Define puts sim's flags, with their defaults and help, on fs.
 func (f *Flags) Define(fs *flag.FlagSet) {
 	fs.StringVar(&f.game, "game", "", `play this record (SGF or JSON), or "random", instead of the built-in games`)
 	fs.Float64Var(&f.speed, "speed", 1, "how fast the simulated players move (2 = twice human speed)")
@@ -208,8 +209,8 @@ func Main(ctx context.Context, p *cli.Program, args []string, stdout, stderr io.
 		Store: board.StoreBeside(f.journal), HTTP: f.http, Results: f.results, Users: s.users, BrokerLog: board.BrokerLogger(stderr, f.verbose),
 		Alongside: tb.Play, Spawn: tb.Spawn,
 		Ready: func(mqttURL, httpURL string) {
-			fmt.Fprintf(stdout, "zertzboard sim: board %q is playing %s\n  MQTT   %s  (topics zertz/%s/...; try: mosquitto_sub -h 127.0.0.1 -p %s -t 'zertz/#' -v)\n",
-				f.boardID, table.Describe(first), mqttURL, f.boardID, portOf(mqttURL))
+			fmt.Fprintf(stdout, "%s sim: board %q is playing %s\n  MQTT   %s  (topics zertz/%s/...; try: mosquitto_sub -h 127.0.0.1 -p %s -t 'zertz/#' -v)\n",
+				p.Name, f.boardID, table.Describe(first), mqttURL, f.boardID, portOf(mqttURL))
 			if httpURL != "" {
 				fmt.Fprintf(stdout, "  web    %s\n", httpURL)
 			}
@@ -217,7 +218,7 @@ func Main(ctx context.Context, p *cli.Program, args []string, stdout, stderr io.
 		},
 	}
 	if err := board.Run(ctx, cfg); err != nil {
-		fmt.Fprintf(stderr, "zertzboard sim: %v\n", err)
+		fmt.Fprintf(stderr, "%s sim: %v\n", p.Name, err)
 		return cli.ExitFault
 	}
 	return cli.ExitOK
