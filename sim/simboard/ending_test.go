@@ -41,16 +41,6 @@ func (v *viewer) awaitState(t *testing.T, what string, ok func(wire.State) bool)
 	return s
 }
 
-// awaitRecord waits until the board's record holds want.
-func (v *viewer) awaitRecord(t *testing.T, what, want string) {
-	t.Helper()
-	waitFor(t, what, v.got.changes, func() bool {
-		v.mu.Lock()
-		defer v.mu.Unlock()
-		return strings.Contains(string(v.record), want)
-	})
-}
-
 // watchBoard connects an anonymous viewer to the broker at addr, which
 // listens (the board has said so: logBuffer.ready), and subscribes to
 // every topic of the board.
