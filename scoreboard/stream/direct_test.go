@@ -155,6 +155,9 @@ func (s *sseReader) waitSeq(t testing.TB, seq uint64) {
 	}
 }
 
+// waitUntil polls cond: it reads whether a stream is written directly,
+// a state of the hub's stream goroutine that nothing announces (an event
+// for it would exist only for this test).
 func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
