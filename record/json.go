@@ -34,6 +34,12 @@ type jsonRecord struct {
 	End        *jsonEnd   `json:"end,omitempty"`
 	Clock      *jsonClock `json:"clock,omitempty"`
 	GameID     string     `json:"game_id,omitempty"`
+	Notes      []jsonNote `json:"notes,omitempty"`
+}
+
+type jsonNote struct {
+	Turn int    `json:"turn"`
+	Text string `json:"text"`
 }
 
 type jsonEnd struct {
@@ -52,9 +58,6 @@ type jsonTurnTime struct {
 	Remaining *[2]int64 `json:"remaining_ms"`
 }
 
-// maxNote bounds an end's note, as the declare-result command does.
-const maxNote = 200
-
 // WriteJSON writes rec in the project's JSON record format, one object
 // followed by a newline.
 func WriteJSON(w io.Writer, rec *Record) error {
@@ -70,6 +73,12 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	}
 	for i, t := range rec.Turns {
 		jr.Turns[i] = engine.FormatTurn(b, t)
+	}
+	if err := checkNotes(rec.Notes, len(rec.Turns)); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	for _, n := range rec.Notes {
+		jr.Notes = append(jr.Notes, jsonNote(n))
 	}
 	if rec.Stop.Kind != NotStopped {
 		jr.End = &jsonEnd{Kind: rec.Stop.Kind, Note: rec.Stop.Note}
@@ -155,8 +164,8 @@ func ReadJSON(r io.Reader) (*Record, error) {
 		default:
 			return fail(string(e.Kind), "end kind must be %q, %q, %q, %q or %q", Resign, WinOnTime, Adjudication, DrawDeclared, DrawOnTime)
 		}
-		if len(e.Note) > maxNote {
-			return fail(e.Note[:20], "end note is longer than %d bytes", maxNote)
+		if len(e.Note) > MaxNote {
+			return fail(e.Note[:20], "end note is longer than %d bytes", MaxNote)
 		}
 		rec.Stop.Note = e.Note
 	}
@@ -170,6 +179,15 @@ func ReadJSON(r io.Reader) (*Record, error) {
 				return fail(fmt.Sprint(t.UsedMS), "clock turn %d used a negative time", i+1)
 			}
 			rec.Clock.Turns[i] = TurnTime(t)
+		}
+	}
+	if len(jr.Notes) > 0 {
+		rec.Notes = make([]Note, len(jr.Notes))
+		for i, n := range jr.Notes {
+			rec.Notes[i] = Note(n)
+		}
+		if err := checkNotes(rec.Notes, len(rec.Turns)); err != nil {
+			return fail("", "notes: %v", err)
 		}
 	}
 	return rec, nil
