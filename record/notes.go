@@ -38,7 +38,7 @@ func checkNotes(notes []Note, turns int) error {
 		return fmt.Errorf("%d notes; a record carries at most %d", len(notes), MaxNotes)
 	}
 	for i, n := range notes {
-		if err := checkNoteText(n.Text); err != nil {
+		if err := CheckNote(n.Text); err != nil {
 			return fmt.Errorf("note %d: %w", i+1, err)
 		}
 		switch {
@@ -51,8 +51,10 @@ func checkNotes(notes []Note, turns int) error {
 	return nil
 }
 
-// checkNoteText checks one note's text.
-func checkNoteText(s string) error {
+// CheckNote says what is wrong with a note's text, or nil: it is 1 to
+// MaxNote bytes of UTF-8 without control characters, as the note command
+// takes it.
+func CheckNote(s string) error {
 	switch {
 	case s == "":
 		return fmt.Errorf("the text is empty")

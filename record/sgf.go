@@ -201,7 +201,7 @@ func readComment(rec *Record, p sgfProp, node int) error {
 			if len(rec.Notes) == MaxNotes {
 				return fail(fmt.Sprintf("more than %d arbiter's notes; a record carries at most %d", MaxNotes, MaxNotes), nil)
 			}
-			if err := checkNoteText(text); err != nil {
+			if err := CheckNote(text); err != nil {
 				return fail("an arbiter's note", err)
 			}
 			rec.Notes = append(rec.Notes, Note{Turn: len(rec.Turns), Text: text})
