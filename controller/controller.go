@@ -117,6 +117,7 @@ type Controller struct {
 	clk     clock.Clock
 	waiting bool              // the clock waits for the board to be set up
 	times   []record.TurnTime // each turn's time; nil when not known for every turn
+	notes   []record.Note     // the arbiter's notes on this game, at the turns played (record.Notes)
 	gameSeq uint64            // the seq of the game's start: the game's ID
 	frameT  int64             // the latest frame's time
 	ckT     int64             // when the clocks were last journalled
@@ -196,6 +197,7 @@ func (c *Controller) startGame(t int64, variant string, first int, ctl clock.Con
 	c.ref, c.seq, c.lastT = ref, seq, t
 	c.newClock(ctl)
 	c.gameSeq, c.times, c.ckT = seq, []record.TurnTime{}, t
+	c.notes = nil
 	return nil
 }
 
@@ -306,6 +308,11 @@ func (c *Controller) commitTakeback(t int64, b referee.Takeback) error {
 	if c.times != nil && len(c.times) > b.Turn {
 		c.times = c.times[:b.Turn]
 	}
+	for i := range c.notes {
+		// A note given after a turn taken back follows the turns left,
+		// as the journal replays it.
+		c.notes[i].Turn = min(c.notes[i].Turn, b.Turn)
+	}
 	c.ckT = t
 	c.log.Info("takeback", "undone", b.Undone, "seq", c.seq)
 	return c.journal(t, journal.Takeback{Seq: c.seq, T: t, N: len(b.Undone), Clock: c.clockEntry(t)})
@@ -361,6 +368,7 @@ func (c *Controller) recordJSON() ([]byte, error) {
 	if e := c.ref.Ended(); e != nil {
 		rec.Stop = stopOf(e)
 	}
+	rec.Notes = c.notes
 	var buf bytes.Buffer
 	if err := record.WriteJSON(&buf, rec); err != nil {
 		return nil, err
