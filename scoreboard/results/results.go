@@ -171,14 +171,15 @@ func (r *Store) Add(b Finished) {
 			old.Finished, old.Winner, old.Reason, old.Note = finishedAt(b.Published, r.now()), b.Winner, b.Reason, b.Note
 			old.Turns, old.Clock, old.Record = b.Turns, b.Clock, json.RawMessage(rec)
 			r.log.Info("scoreboard: result corrected", "game", id, "board", b.Board, "reason", old.Reason, "winner", winnerText(old.Winner))
-			if r.dir != "" {
-				if err := r.save(old); err != nil {
-					r.diskErr = err
-					r.log.Error("scoreboard: saving a result", "game", id, "err", err)
-				} else {
-					r.diskErr = nil
-				}
-			}
+			r.saveLocked(old)
+			return
+		}
+		if onlyNotes(old.Record, rec) {
+			// The arbiter noted something after the end: the same
+			// game and result, its record with the notes.
+			old.Record = json.RawMessage(rec)
+			r.log.Info("scoreboard: arbiter's notes added to a result", "game", id, "board", b.Board)
+			r.saveLocked(old)
 			return
 		}
 		sum := sha256.Sum256(rec)
@@ -192,14 +193,44 @@ func (r *Store) Add(b Finished) {
 		Record: json.RawMessage(rec)}
 	r.keepLocked(g)
 	r.log.Info("scoreboard: game finished", "game", id, "board", b.Board, "reason", g.Reason, "winner", winnerText(g.Winner))
-	if r.dir != "" {
-		if err := r.save(g); err != nil {
-			r.diskErr = err
-			r.log.Error("scoreboard: saving a result", "game", id, "err", err)
-		} else {
-			r.diskErr = nil
+	r.saveLocked(g)
+}
+
+// saveLocked saves g in the results directory, if there is one.
+func (r *Store) saveLocked(g *GameResult) {
+	if r.dir == "" {
+		return
+	}
+	if err := r.save(g); err != nil {
+		r.diskErr = err
+		r.log.Error("scoreboard: saving a result", "game", g.GameID, "err", err)
+	} else {
+		r.diskErr = nil
+	}
+}
+
+// onlyNotes reports whether records a and b differ in their notes (the
+// arbiter's, which the note command adds after the end too) and in
+// nothing else.
+func onlyNotes(a, b []byte) bool {
+	var x, y map[string]json.RawMessage
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	if bytes.Equal(x["notes"], y["notes"]) {
+		return false
+	}
+	delete(x, "notes")
+	delete(y, "notes")
+	if len(x) != len(y) {
+		return false
+	}
+	for k, v := range x {
+		if w, ok := y[k]; !ok || !bytes.Equal(v, w) {
+			return false
 		}
 	}
+	return true
 }
 
 // corrects reports whether record b is record a corrected: the same game
