@@ -150,24 +150,9 @@ func ReadJSON(r io.Reader) (*Record, error) {
 	}
 	rec.Answered = jr.Answered
 	if e := jr.End; e != nil {
-		switch e.Kind {
-		case Resign, WinOnTime, Adjudication:
-			if e.Player == nil || *e.Player != 0 && *e.Player != 1 {
-				return fail(string(e.Kind), "end player must be 0 or 1")
-			}
-			rec.Stop = Stop{Kind: e.Kind, Player: *e.Player}
-		case DrawDeclared, DrawOnTime:
-			if e.Player != nil {
-				return fail(fmt.Sprint(*e.Player), "a %s names no player", e.Kind)
-			}
-			rec.Stop = Stop{Kind: e.Kind}
-		default:
-			return fail(string(e.Kind), "end kind must be %q, %q, %q, %q or %q", Resign, WinOnTime, Adjudication, DrawDeclared, DrawOnTime)
+		if rec.Stop, err = readEnd(e); err != nil {
+			return nil, err
 		}
-		if len(e.Note) > MaxNote {
-			return fail(e.Note[:20], "end note is longer than %d bytes", MaxNote)
-		}
-		rec.Stop.Note = e.Note
 	}
 	if c := jr.Clock; c != nil {
 		if len(c.Turns) != 0 && len(c.Turns) != len(rec.Turns) {
@@ -191,6 +176,33 @@ func ReadJSON(r io.Reader) (*Record, error) {
 		}
 	}
 	return rec, nil
+}
+
+// readEnd reads the record's end.
+func readEnd(e *jsonEnd) (Stop, error) {
+	fail := func(input, format string, args ...any) (Stop, error) {
+		return Stop{}, &SyntaxError{Format: "JSON", Node: -1, Input: input, Msg: fmt.Sprintf(format, args...)}
+	}
+	var s Stop
+	switch e.Kind {
+	case Resign, WinOnTime, Adjudication:
+		if e.Player == nil || *e.Player != 0 && *e.Player != 1 {
+			return fail(string(e.Kind), "end player must be 0 or 1")
+		}
+		s = Stop{Kind: e.Kind, Player: *e.Player}
+	case DrawDeclared, DrawOnTime:
+		if e.Player != nil {
+			return fail(fmt.Sprint(*e.Player), "a %s names no player", e.Kind)
+		}
+		s = Stop{Kind: e.Kind}
+	default:
+		return fail(string(e.Kind), "end kind must be %q, %q, %q, %q or %q", Resign, WinOnTime, Adjudication, DrawDeclared, DrawOnTime)
+	}
+	if len(e.Note) > MaxNote {
+		return fail(e.Note[:20], "end note is longer than %d bytes", MaxNote)
+	}
+	s.Note = e.Note
+	return s, nil
 }
 
 // jsonError turns a decoding error into a SyntaxError with a line number.
