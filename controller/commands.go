@@ -128,7 +128,7 @@ func (c *Controller) carryOut(t int64, cmd command.Command) error {
 	case command.Note:
 		n := c.ref.Game().Len()
 		c.notes = append(c.notes, record.Note{Turn: n, Text: cmd.Text})
-		c.repub = true // the record has it
+		c.rerec = true // the record has it; the state does not
 		c.log.Info("arbiter note", "turn", n, "text", cmd.Text)
 		c.announce(t, []referee.Event{{T: t, Body: ArbiterNote{Text: cmd.Text, Turn: n}}})
 	}

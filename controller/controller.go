@@ -130,6 +130,7 @@ type Controller struct {
 	jretryT int64 // when the journal was last written or tried
 	dirty   bool  // seq went up outside a turn: publish the state
 	repub   bool  // the state changed without a new seq: publish it
+	rerec   bool  // the record changed and the state did not (a note): publish the record
 
 	// Play against the engine (play.go).
 	play     Play              // this game's; Engine is NoEngine without it
@@ -319,18 +320,20 @@ func (c *Controller) commitTakeback(t int64, b referee.Takeback) error {
 }
 
 // announce publishes the state (when it changed), the moves and the other
-// events, the record, and refreshes the display.
+// events, the record (when it or the state changed), and refreshes the
+// display.
 func (c *Controller) announce(t int64, events []referee.Event, moves ...wire.MoveMessage) {
 	c.analyse()
 	c.engineStep()
 	st := c.snapshot(t)
 	changed := events == nil || len(moves) > 0 || c.dirty || c.repub
-	c.dirty, c.repub = false, false
 	for _, e := range events {
 		if _, ok := e.Body.(referee.Takeback); ok {
 			changed = true
 		}
 	}
+	rerec := changed || c.rerec
+	c.dirty, c.repub, c.rerec = false, false, false
 	if p := c.cfg.Publisher; p != nil {
 		// Moves, then the state they led to, then the other events: a
 		// viewer ties a notice (missed capture, game over, illegal board)
@@ -340,6 +343,8 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...wire.Mov
 		}
 		if changed {
 			p.State(st)
+		}
+		if rerec {
 			if rec, err := c.recordJSON(); err == nil {
 				p.Record(rec)
 			} else {

@@ -12,20 +12,22 @@ import (
 	"github.com/zertzboard/zertzboard/referee"
 )
 
-// note gives the arbiter's note and returns the record published with it.
+// note gives the arbiter's note and returns the record published with it
+// (the record alone: the state is the same).
 func (tb *table) note(text string) *record.Record {
 	tb.t.Helper()
 	tb.pub.mu.Lock()
 	tb.pub.record = nil
+	states := len(tb.pub.states)
 	tb.pub.mu.Unlock()
 	if err := tb.c.FromArbiter(tb.now, command.Envelope{ID: "n", Command: command.Note{Text: text}}); err != nil {
 		tb.t.Fatalf("note %q: %v", text, err)
 	}
 	tb.pub.mu.Lock()
-	published := tb.pub.record != nil
+	published, restated := tb.pub.record != nil, len(tb.pub.states) != states
 	tb.pub.mu.Unlock()
-	if !published {
-		tb.t.Fatalf("note %q: no record published", text)
+	if !published || restated {
+		tb.t.Fatalf("note %q: record published %v, state published %v; want the record alone", text, published, restated)
 	}
 	return tb.record()
 }
