@@ -79,6 +79,11 @@ func TestNotesAfterTheEndKeepTheGame(t *testing.T) {
 		s.Add(Finished{Board: "b1", GameID: "b1-3", Published: published, Variant: "37", Winner: &zero, Reason: "resignation", Turns: 1, Record: rec(turns, notes)})
 	}
 	add(1e12, `"WD4-A1"`, `{"turn":1,"text":"clock replaced"}`)
+	if games, _ := s.List(); len(games) != 1 {
+		t.Fatalf("%d games", len(games))
+	} else if sgf, err := games[0].SGF(); err != nil || !strings.Contains(string(sgf), "C[Arbiter: clock replaced]") {
+		t.Fatalf("SGF before the note: %v\n%s", err, sgf) // and made: a later note must not find it stale
+	}
 	add(1e12+5000, `"WD4-A1"`, `{"turn":1,"text":"clock replaced"},{"turn":1,"text":"P1 resigned after the flag dispute"}`)
 	games, err := s.List()
 	if err != nil {
@@ -86,6 +91,9 @@ func TestNotesAfterTheEndKeepTheGame(t *testing.T) {
 	}
 	if len(games) != 1 || !strings.Contains(string(games[0].Record), "flag dispute") || games[0].Finished.UnixMilli() != 1e12 {
 		t.Fatalf("after a note the store holds %d games: %+v", len(games), games)
+	}
+	if sgf, err := games[0].SGF(); err != nil || !strings.Contains(string(sgf), "Arbiter: P1 resigned after the flag dispute]") {
+		t.Errorf("SGF after the note: %v\n%s", err, sgf)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "b1-3.json"))
 	if err != nil || !strings.Contains(string(data), "flag dispute") {
