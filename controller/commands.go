@@ -215,9 +215,13 @@ func (c *Controller) check(cmd command.Command) error {
 	case command.SetPlayers:
 		// Taken at any time.
 	case command.Note:
-		// Taken at any time, up to MaxGameNotes.
+		// Taken at any time, up to MaxGameNotes, as the record bounds
+		// it (the wire's decoder has; the board's own callers may not).
 		if len(c.notes) >= MaxGameNotes {
 			return fmt.Errorf("the game has %d notes; a game takes at most %d", len(c.notes), MaxGameNotes)
+		}
+		if err := record.CheckNote(cmd.Text); err != nil {
+			return fmt.Errorf("note: %w", err)
 		}
 	case command.Takeback:
 		// The referee answers a demand it cannot guide with a fault event.

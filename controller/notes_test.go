@@ -131,6 +131,10 @@ func TestNotesSurviveRestart(t *testing.T) {
 // with the limit named, and not journalled.
 func TestNotesBounded(t *testing.T) {
 	tb := newTable(t, "none", referee.Casual)
+	// A note the wire's decoder did not check is checked all the same.
+	if err := tb.c.Command(tb.now, command.Note{Text: ""}); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Errorf("an empty note: %v; want it refused", err)
+	}
 	for i := range MaxGameNotes {
 		if err := tb.c.FromArbiter(tb.now, command.Envelope{Command: command.Note{Text: fmt.Sprintf("note %d %s", i, strings.Repeat("<&>", 60))}}); err != nil {
 			t.Fatalf("note %d: %v", i+1, err)
