@@ -65,9 +65,9 @@
 //	  "turns": ["WD4-A1", "BC2-G1", "C3xE4xE6", "*GB1", "pass"],
 //	  "missed_captures": [4],
 //	  "end": {"kind": "resign", "player": 1},
-//	  "notes": [{"turn": 12, "text": "clock replaced"}],
 //	  "clock": {"control": "fischer:20m+10s",
-//	            "turns": [{"used_ms": 5230, "remaining_ms": [1204770, 1200000]}, …]}
+//	            "turns": [{"used_ms": 5230, "remaining_ms": [1204770, 1200000]}, …]},
+//	  "notes": [{"turn": 3, "text": "clock replaced"}]
 //	}
 //
 // Its fields:
@@ -94,13 +94,13 @@
 //     opponent could no longer win); the draws name no player. note, at
 //     most 200 bytes, is the arbiter's. A win or draw on the board follows
 //     from the turns, so it is not stored.
+//   - clock, optional, is the time control (none, sudden:DUR or
+//     fischer:DUR+INC) and one entry per turn: the time the mover used and
+//     both players' times after it (null without a time control).
 //   - notes, optional, are the arbiter's notes in the order given: each
 //     its turn, the whole turns played when it was given (0 before the
 //     first, at most the record's turns), and its text, 1 to 200 bytes of
 //     UTF-8 with no control characters. A record carries at most 1000.
-//   - clock, optional, is the time control (none, sudden:DUR or
-//     fischer:DUR+INC) and one entry per turn: the time the mover used and
-//     both players' times after it (null without a time control).
 //
 // Of this module it imports only engine.
 // Layer: game. May import: base, game.
