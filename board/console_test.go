@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -201,6 +203,31 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(results, game+".result")); err != nil {
 		t.Errorf("no envelope beside the kept record: %v", err)
 	}
+	// A note after the end goes into the game's record, which the result
+	// keeps (JSON, SGF, on disk): the same game, not a second one.
+	rows := bytes.Count(getBody("/results"), []byte(`data-game="`+game))
+	const flag = `P1 resigned after the flag dispute: "]" \ é`
+	noted := awaitMessage(t, mqttURL, "watcher", "watcher-pw", "zertz/e2e/record", "flag dispute")
+	if r := act(url.Values{"board": {"e2e"}, "action": {"note"}, "text": {flag}}); r["outcome"] != "accepted" {
+		t.Fatalf("note: %v", r)
+	}
+	select {
+	case <-noted:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the board did not publish the record with the note")
+	}
+	if n := bytes.Count(getBody("/results"), []byte(`data-game="`+game)); n != rows {
+		t.Errorf("/results shows the game %d times after the note; %d before", n, rows)
+	}
+	wantNotes := []record.Note{{Turn: len(rec.Turns), Text: flag}}
+	for _, path := range []string{"/results/" + game + ".json", "/results/" + game + ".sgf"} {
+		if got, err := record.Read(bytes.NewReader(getBody(path))); err != nil || !slices.Equal(got.Notes, wantNotes) {
+			t.Errorf("%s: notes %q, %v; want %q", path, got.Notes, err, wantNotes)
+		}
+	}
+	if kept, err := record.ReadFile(filepath.Join(results, game+".json")); err != nil || !slices.Equal(kept.Notes, wantNotes) {
+		t.Errorf("the kept record's notes: %v, %v", kept, err)
+	}
 	// A new game set up from the console: board, players, first player,
 	// time control.
 	ng := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "variant": {"48"}, "player0": {"Łucja"}, "player1": {"Юрий"},
@@ -236,6 +263,9 @@ func TestConsoleEndToEnd(t *testing.T) {
 	}
 }
 
+// awaits numbers awaitMessage's clients, so that two never share an ID.
+var awaits atomic.Int32
+
 // awaitMessage subscribes to topic on the broker at mqttURL and returns a
 // channel closed at the first message on it that contains want. The
 // client disconnects when the test ends.
@@ -243,7 +273,7 @@ func awaitMessage(t *testing.T, mqttURL, user, password, topic, want string) <-c
 	t.Helper()
 	got := make(chan struct{})
 	var once bool
-	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker(mqttURL).SetClientID("test-" + strings.ReplaceAll(topic, "/", "-")).
+	c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker(mqttURL).SetClientID("test-" + strings.ReplaceAll(topic, "/", "-") + "-" + strconv.Itoa(int(awaits.Add(1)))).
 		SetUsername(user).SetPassword(password).SetCleanSession(true).SetAutoReconnect(false).SetOrderMatters(true).
 		SetConnectTimeout(20 * time.Second))
 	if tok := c.Connect(); !tok.WaitTimeout(20*time.Second) || tok.Error() != nil {

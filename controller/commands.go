@@ -9,6 +9,7 @@ import (
 	"github.com/zertzboard/zertzboard/clock"
 	"github.com/zertzboard/zertzboard/command"
 	"github.com/zertzboard/zertzboard/journal"
+	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/referee"
 	"github.com/zertzboard/zertzboard/wire"
 )
@@ -31,6 +32,11 @@ type TakebackRefused struct {
 	Turn int `json:"turn"`
 	By   int `json:"by"`
 }
+
+// MaxGameNotes bounds the arbiter's notes on one game, so that its
+// record stays well inside what the scoreboard keeps (256 KiB): 100 notes
+// of 200 bytes, escaped, are at most some 125 KiB.
+const MaxGameNotes = 100
 
 // ArbiterNote is the arbiter's note (the note command), at the game's
 // turn Turn (the turns played so far).
@@ -121,6 +127,8 @@ func (c *Controller) carryOut(t int64, cmd command.Command) error {
 		c.hintOrLast(t, cmd)
 	case command.Note:
 		n := c.ref.Game().Len()
+		c.notes = append(c.notes, record.Note{Turn: n, Text: cmd.Text})
+		c.rerec = true // the record has it; the state does not
 		c.log.Info("arbiter note", "turn", n, "text", cmd.Text)
 		c.announce(t, []referee.Event{{T: t, Body: ArbiterNote{Text: cmd.Text, Turn: n}}})
 	}
@@ -204,8 +212,17 @@ func (c *Controller) check(cmd command.Command) error {
 		return CheckPlay(c.newGamePlay(cmd))
 	case command.Hint, command.ShowLast:
 		return c.checkPlayCommand(cmd)
-	case command.SetPlayers, command.Note:
+	case command.SetPlayers:
 		// Taken at any time.
+	case command.Note:
+		// Taken at any time, up to MaxGameNotes, as the record bounds
+		// it (the wire's decoder has; the board's own callers may not).
+		if len(c.notes) >= MaxGameNotes {
+			return fmt.Errorf("the game has %d notes; a game takes at most %d", len(c.notes), MaxGameNotes)
+		}
+		if err := record.CheckNote(cmd.Text); err != nil {
+			return fmt.Errorf("note: %w", err)
+		}
 	case command.Takeback:
 		// The referee answers a demand it cannot guide with a fault event.
 	case command.Pause, command.Resume:

@@ -117,6 +117,7 @@ type Controller struct {
 	clk     clock.Clock
 	waiting bool              // the clock waits for the board to be set up
 	times   []record.TurnTime // each turn's time; nil when not known for every turn
+	notes   []record.Note     // the arbiter's notes on this game, at the turns played (record.Notes)
 	gameSeq uint64            // the seq of the game's start: the game's ID
 	frameT  int64             // the latest frame's time
 	ckT     int64             // when the clocks were last journalled
@@ -129,6 +130,7 @@ type Controller struct {
 	jretryT int64 // when the journal was last written or tried
 	dirty   bool  // seq went up outside a turn: publish the state
 	repub   bool  // the state changed without a new seq: publish it
+	rerec   bool  // the record changed and the state did not (a note): publish the record
 
 	// Play against the engine (play.go).
 	play     Play              // this game's; Engine is NoEngine without it
@@ -196,6 +198,7 @@ func (c *Controller) startGame(t int64, variant string, first int, ctl clock.Con
 	c.ref, c.seq, c.lastT = ref, seq, t
 	c.newClock(ctl)
 	c.gameSeq, c.times, c.ckT = seq, []record.TurnTime{}, t
+	c.notes = nil
 	return nil
 }
 
@@ -306,24 +309,31 @@ func (c *Controller) commitTakeback(t int64, b referee.Takeback) error {
 	if c.times != nil && len(c.times) > b.Turn {
 		c.times = c.times[:b.Turn]
 	}
+	for i := range c.notes {
+		// A note given after a turn taken back follows the turns left,
+		// as the journal replays it.
+		c.notes[i].Turn = min(c.notes[i].Turn, b.Turn)
+	}
 	c.ckT = t
 	c.log.Info("takeback", "undone", b.Undone, "seq", c.seq)
 	return c.journal(t, journal.Takeback{Seq: c.seq, T: t, N: len(b.Undone), Clock: c.clockEntry(t)})
 }
 
 // announce publishes the state (when it changed), the moves and the other
-// events, the record, and refreshes the display.
+// events, the record (when it or the state changed), and refreshes the
+// display.
 func (c *Controller) announce(t int64, events []referee.Event, moves ...wire.MoveMessage) {
 	c.analyse()
 	c.engineStep()
 	st := c.snapshot(t)
 	changed := events == nil || len(moves) > 0 || c.dirty || c.repub
-	c.dirty, c.repub = false, false
 	for _, e := range events {
 		if _, ok := e.Body.(referee.Takeback); ok {
 			changed = true
 		}
 	}
+	rerec := changed || c.rerec
+	c.dirty, c.repub, c.rerec = false, false, false
 	if p := c.cfg.Publisher; p != nil {
 		// Moves, then the state they led to, then the other events: a
 		// viewer ties a notice (missed capture, game over, illegal board)
@@ -333,6 +343,8 @@ func (c *Controller) announce(t int64, events []referee.Event, moves ...wire.Mov
 		}
 		if changed {
 			p.State(st)
+		}
+		if rerec {
 			if rec, err := c.recordJSON(); err == nil {
 				p.Record(rec)
 			} else {
@@ -361,6 +373,7 @@ func (c *Controller) recordJSON() ([]byte, error) {
 	if e := c.ref.Ended(); e != nil {
 		rec.Stop = stopOf(e)
 	}
+	rec.Notes = c.notes
 	var buf bytes.Buffer
 	if err := record.WriteJSON(&buf, rec); err != nil {
 		return nil, err

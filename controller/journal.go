@@ -100,8 +100,8 @@ func (c *Controller) JournalFault() error {
 }
 
 // resume takes up the game the journal's Open replayed: the referee, the
-// players and naming, the sides, the clocks and a waiting take-back
-// request.
+// players and naming, the sides, the clocks, the arbiter's notes and a
+// waiting take-back request.
 func (c *Controller) resume(g *journal.Game) error {
 	p := g.Game.Position()
 	mode, err := referee.ParseMode(g.Mode)
@@ -118,6 +118,7 @@ func (c *Controller) resume(g *journal.Game) error {
 	}
 	c.ref, c.seq, c.players, c.lastT = ref, g.Seq, g.Players, g.T
 	c.naming = g.Naming
+	c.notes = append([]record.Note(nil), g.Notes...)
 	// The resumed game's sides, not the configuration's.
 	c.play = Play{Engine: NoEngine}
 	if e := g.Engine; e != nil {

@@ -46,6 +46,9 @@ func describe(g *Game) string {
 		fmt.Fprintf(&b, "engine %+v\n", *g.Engine)
 	}
 	fmt.Fprintf(&b, "naming %s %s\n", s(g.Naming.Event), s(g.Naming.Round))
+	for _, n := range g.Notes {
+		fmt.Fprintf(&b, "note at turn %d %q\n", n.Turn, n.Text)
+	}
 	return b.String()
 }
 

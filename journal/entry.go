@@ -238,6 +238,10 @@ func (e Arbiter) check() error {
 	if len(e.Fields) > maxFields || len(e.Fields) > 0 && !json.Valid(e.Fields) {
 		return fmt.Errorf("the command's fields are not a JSON object of at most %d bytes", maxFields)
 	}
+	if e.Command == "note" {
+		_, err := noteText(e.Fields)
+		return err
+	}
 	return nil
 }
 

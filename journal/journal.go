@@ -71,7 +71,12 @@
 // the entries in memory are folded, with the file, into a snapshot of the
 // game, which replaces the file once the disk works.
 //
-// It imports the engine (to replay turns) and the standard library only;
+// An arbiter's note (the note command's "arbiter" entry) is kept with the
+// game at the turns played when it was given (Game.Notes), for the game's
+// record.
+//
+// It imports the engine (to replay turns), record (the notes' bounds) and
+// the standard library only;
 // the controller, the board's runtime and the commands that read
 // journals import it.
 //

@@ -1,12 +1,16 @@
 package journal
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/record"
 )
 
 func TestJournalResumes(t *testing.T) {
@@ -356,5 +360,86 @@ func TestNamingSurvives(t *testing.T) {
 	raw, _ := os.ReadFile(path)
 	if !strings.Contains(string(raw), `"event":"Open","round":"2"`) {
 		t.Errorf("the compacted journal does not name them:\n%s", raw)
+	}
+}
+
+// The arbiter's notes are kept with the game at the turns played when
+// they were given: across a reopen, a take-back (the notes after the
+// turns taken back come to the turns left) and a compaction.
+func TestNotesSurvive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "board.journal")
+	j, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	note := func(seq uint64, text string) Arbiter {
+		fields, _ := json.Marshal(map[string]string{"text": text})
+		return Arbiter{Seq: seq, T: int64(seq) * 10, Command: "note", ID: "n", Fields: fields}
+	}
+	must(j.Append(NewGame{Seq: 1, Variant: "37", Mode: "tournament", Players: [2]string{"ann", "bob"}}))
+	must(j.Append(Turn{Seq: 2, T: 10, Notation: "WD4-A1"}))
+	must(j.Append(NewGame{Seq: 3, T: 20, Variant: "37", Mode: "tournament", Players: [2]string{"ann", "bob"}}))
+	must(j.Append(note(3, "before the start")))
+	must(j.Append(Turn{Seq: 4, T: 40, Notation: "WD4-A1"}))
+	must(j.Append(Arbiter{Seq: 4, T: 45, Command: "pause", Fields: json.RawMessage(`{}`)}))
+	must(j.Append(note(4, `after turn 1: "quotes" ] \ é`)))
+	must(j.Append(Turn{Seq: 5, T: 50, Notation: "BE2-G1"}))
+	must(j.Append(note(5, "after turn 2, which is taken back")))
+	must(j.Append(Takeback{Seq: 6, T: 60, N: 1}))
+	must(j.Append(Turn{Seq: 7, T: 70, Notation: "GE2-G1"}))
+	must(j.Append(note(7, "after turn 2 again")))
+	must(j.Close())
+	want := []record.Note{{Turn: 0, Text: "before the start"}, {Turn: 1, Text: `after turn 1: "quotes" ] \ é`}, {Turn: 1, Text: "after turn 2, which is taken back"}, {Turn: 2, Text: "after turn 2 again"}}
+	j, g, err := Open(path) // the older game is compacted away
+	must(err)
+	if !reflect.DeepEqual(g.Notes, want) || g.Game.Len() != 2 {
+		t.Fatalf("reopened: %d turns, notes %q; want %q", g.Game.Len(), g.Notes, want)
+	}
+	// The next append compacts the file to a snapshot of the game.
+	j.CompactAt = 1
+	must(j.Append(note(7, "once more")))
+	must(j.Close())
+	if j.Compactions == 0 {
+		t.Fatal("the journal was not compacted")
+	}
+	want = append(want, record.Note{Turn: 2, Text: "once more"})
+	raw, _ := os.ReadFile(path)
+	if n := strings.Count(string(raw), `"command":"note"`); n != 5 || strings.Contains(string(raw), `"pause"`) || strings.Contains(string(raw), `"takeback"`) {
+		t.Errorf("the snapshot has %d notes (want 5, and no other arbiter entry or take-back):\n%s", n, raw)
+	}
+	j, g, err = Open(path)
+	must(err)
+	if !reflect.DeepEqual(g.Notes, want) || g.Game.Len() != 2 {
+		t.Fatalf("reopened after the compaction: %d turns, notes %q; want %q\n%s", g.Game.Len(), g.Notes, want, raw)
+	}
+	must(j.Close())
+
+	// A note out of bounds is refused, and in a file it does not apply:
+	// it is damage.
+	for _, bad := range []string{strings.Repeat("x", record.MaxNote+1), "", "a\tb"} {
+		path := filepath.Join(t.TempDir(), "bad.journal")
+		j, _, _ := Open(path)
+		must(j.Append(NewGame{Seq: 1, Variant: "37", Mode: "casual"}))
+		if err := j.Append(note(1, bad)); err == nil || !strings.Contains(err.Error(), "note") {
+			t.Errorf("Append(note %q) = %v; want it refused", bad, err)
+		}
+		must(j.Close())
+		fields, _ := json.Marshal(map[string]string{"text": bad})
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		must(err)
+		fmt.Fprintf(f, `{"op":"arbiter","seq":1,"t":5,"command":"note","fields":%s}`+"\n", fields)
+		must(f.Close())
+		j, g, err := Open(path)
+		must(err)
+		if d := j.Damage(); d == nil || !strings.Contains(d.Reason, "note") || len(g.Notes) != 0 {
+			t.Errorf("note %q in the file: damage %+v, notes %q", bad, d, g.Notes)
+		}
+		must(j.Close())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/zertzboard/zertzboard/engine"
+	"github.com/zertzboard/zertzboard/record"
 )
 
 // Naming is the tournament and round the arbiter named for the board's
@@ -100,6 +101,10 @@ type Game struct {
 	Engine *Engine
 	// Naming is the tournament and round the arbiter named.
 	Naming Naming
+	// Notes are the arbiter's notes (the "note" command's arbiter
+	// entries), each at the turns played when it was given; a take-back
+	// brings the notes after the turns it takes back to the turns left.
+	Notes []record.Note
 }
 
 // numbered is a line of the file: its entry, or why it is bad.
@@ -321,6 +326,9 @@ func (g *Game) takeback(e Line) error {
 	if len(g.Clocks) > g.Game.Len() {
 		g.Clocks = g.Clocks[:g.Game.Len()]
 	}
+	for i := range g.Notes {
+		g.Notes[i].Turn = min(g.Notes[i].Turn, g.Game.Len())
+	}
 	if e.Clock != nil {
 		g.Clock = e.Clock
 	}
@@ -362,6 +370,9 @@ func (g *Game) record(e Line) error {
 		if e.Command == "" {
 			return fmt.Errorf("no command")
 		}
+		if e.Command == "note" {
+			return g.note(e.Fields)
+		}
 	case "question", "answer":
 		if err := checkQAFits(g, e.QA); err != nil {
 			return err
@@ -384,6 +395,35 @@ func (g *Game) record(e Line) error {
 		}
 	}
 	return nil
+}
+
+// note keeps the arbiter's note a note command's fields hold, at the
+// turns played.
+func (g *Game) note(fields json.RawMessage) error {
+	text, err := noteText(fields)
+	if err != nil {
+		return err
+	}
+	if len(g.Notes) >= record.MaxNotes {
+		return fmt.Errorf("note: the game has %d notes already; a record carries at most %d", len(g.Notes), record.MaxNotes)
+	}
+	g.Notes = append(g.Notes, record.Note{Turn: g.Game.Len(), Text: text})
+	return nil
+}
+
+// noteText is the text of a note command's fields, checked as the record
+// bounds it.
+func noteText(fields json.RawMessage) (string, error) {
+	var f struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(fields, &f); err != nil {
+		return "", fmt.Errorf("note: %w", err)
+	}
+	if err := record.CheckNote(f.Text); err != nil {
+		return "", fmt.Errorf("note: %w", err)
+	}
+	return f.Text, nil
 }
 
 // checkQAFits checks a question or an answer against the game: bounded,

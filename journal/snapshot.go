@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"encoding/json"
 	"reflect"
 
 	"github.com/zertzboard/zertzboard/engine"
@@ -8,8 +9,9 @@ import (
 
 // snapshot is the shortest journal that replays to g: its game entry,
 // its turns, and entries setting the end, the players, the clocks and the
-// take-back request as they are now. Arbiter entries and turns taken back
-// are left out. It returns nil if the snapshot would not replay to g.
+// take-back request as they are now, and the arbiter's notes, each after
+// the turn it follows. Other arbiter entries and turns taken back are
+// left out. It returns nil if the snapshot would not replay to g.
 func snapshot(g *Game) []Line {
 	if g == nil {
 		return nil
@@ -69,6 +71,16 @@ func snapshotEntries(g *Game) []Line {
 	for _, m := range g.Missed {
 		missed[m] = true
 	}
+	notes := g.Notes
+	// notesAt adds the notes given after turn n.
+	notesAt := func(n int) {
+		for len(notes) > 0 && notes[0].Turn <= n {
+			fields, _ := json.Marshal(map[string]string{"text": notes[0].Text})
+			out = append(out, Line{Op: "arbiter", Seq: g.GameSeq, T: g.GameT, Command: "note", Fields: fields})
+			notes = notes[1:]
+		}
+	}
+	notesAt(0)
 	for i := 0; i < g.Game.Len(); i++ {
 		t, _ := g.Game.Turn(i)
 		e := Line{Op: "turn", Seq: g.GameSeq, T: g.GameT, Turn: engine.FormatTurn(g.Game.PositionAfter(i).Board(), t), Missed: missed[i+1]}
@@ -76,6 +88,7 @@ func snapshotEntries(g *Game) []Line {
 			e.Clock = &Clock{Remaining: g.Clocks[i].Remaining, Running: -1, Flag: -1, TurnMS: g.Clocks[i].Used}
 		}
 		out = append(out, e)
+		notesAt(i + 1)
 	}
 	if len(g.Answered) > 0 {
 		// The questions themselves are history; which turns were

@@ -41,6 +41,14 @@
 // Boardspace has no blitz, no 40/43/44-ring boards and
 // no pass, so such records cannot be written as SGF.
 //
+// The arbiter's notes (Record.Notes) are SGF comments: the notes given
+// after a turn are the C[] of that turn's Done node, those given before
+// the first turn the C[] of the Start node, one note a line, each line
+// "Arbiter: " and the note's text (escaped as SGF text: \] and \\).
+// ReadSGF takes the lines of any node's comment that begin "Arbiter: "
+// as notes, at the whole turns read once the node's actions are (a root
+// comment's at turn 0); other comments are not notes.
+//
 // # The zertzboard JSON record
 //
 // The project's own format is one JSON object:
@@ -58,7 +66,8 @@
 //	  "missed_captures": [4],
 //	  "end": {"kind": "resign", "player": 1},
 //	  "clock": {"control": "fischer:20m+10s",
-//	            "turns": [{"used_ms": 5230, "remaining_ms": [1204770, 1200000]}, …]}
+//	            "turns": [{"used_ms": 5230, "remaining_ms": [1204770, 1200000]}, …]},
+//	  "notes": [{"turn": 3, "text": "clock replaced"}]
 //	}
 //
 // Its fields:
@@ -88,6 +97,10 @@
 //   - clock, optional, is the time control (none, sudden:DUR or
 //     fischer:DUR+INC) and one entry per turn: the time the mover used and
 //     both players' times after it (null without a time control).
+//   - notes, optional, are the arbiter's notes in the order given: each
+//     its turn, the whole turns played when it was given (0 before the
+//     first, at most the record's turns), and its text, 1 to 200 bytes of
+//     UTF-8 with no control characters. A record carries at most 1000.
 //
 // Of this module it imports only engine.
 // Layer: game. May import: base, game.

@@ -22,6 +22,7 @@ func FuzzReadSGF(f *testing.F) {
 	}
 	f.Add([]byte(game(";P0[1 RtoB 2 2 D 2];P0[2 BtoB D 2 C 2];P0[3 R- G 1];P0[4 R+ G 1];P0[5 R- A 1];P1[6 BtoB C 2 E 3]")))
 	f.Add([]byte("(;GM[22]SU[Zertz+24]P0[id \"a\\]\"];P1[WinOnTime])"))
+	f.Add([]byte(game(";P0[0 Start P0]C[Arbiter: before]\n;P0[1 RtoB 2 0 D 4];P0[2 R- A 1];P0[3 Done]C[gg\nArbiter: a\\]b\\\\ é\nArbiter: two]")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := ReadSGF(bytes.NewReader(data))
 		if err != nil {

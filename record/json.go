@@ -34,6 +34,12 @@ type jsonRecord struct {
 	End        *jsonEnd   `json:"end,omitempty"`
 	Clock      *jsonClock `json:"clock,omitempty"`
 	GameID     string     `json:"game_id,omitempty"`
+	Notes      []jsonNote `json:"notes,omitempty"`
+}
+
+type jsonNote struct {
+	Turn int    `json:"turn"`
+	Text string `json:"text"`
 }
 
 type jsonEnd struct {
@@ -52,9 +58,6 @@ type jsonTurnTime struct {
 	Remaining *[2]int64 `json:"remaining_ms"`
 }
 
-// maxNote bounds an end's note, as the declare-result command does.
-const maxNote = 200
-
 // WriteJSON writes rec in the project's JSON record format, one object
 // followed by a newline.
 func WriteJSON(w io.Writer, rec *Record) error {
@@ -70,6 +73,12 @@ func WriteJSON(w io.Writer, rec *Record) error {
 	}
 	for i, t := range rec.Turns {
 		jr.Turns[i] = engine.FormatTurn(b, t)
+	}
+	if err := checkNotes(rec.Notes, len(rec.Turns)); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	for _, n := range rec.Notes {
+		jr.Notes = append(jr.Notes, jsonNote(n))
 	}
 	if rec.Stop.Kind != NotStopped {
 		jr.End = &jsonEnd{Kind: rec.Stop.Kind, Note: rec.Stop.Note}
@@ -141,24 +150,9 @@ func ReadJSON(r io.Reader) (*Record, error) {
 	}
 	rec.Answered = jr.Answered
 	if e := jr.End; e != nil {
-		switch e.Kind {
-		case Resign, WinOnTime, Adjudication:
-			if e.Player == nil || *e.Player != 0 && *e.Player != 1 {
-				return fail(string(e.Kind), "end player must be 0 or 1")
-			}
-			rec.Stop = Stop{Kind: e.Kind, Player: *e.Player}
-		case DrawDeclared, DrawOnTime:
-			if e.Player != nil {
-				return fail(fmt.Sprint(*e.Player), "a %s names no player", e.Kind)
-			}
-			rec.Stop = Stop{Kind: e.Kind}
-		default:
-			return fail(string(e.Kind), "end kind must be %q, %q, %q, %q or %q", Resign, WinOnTime, Adjudication, DrawDeclared, DrawOnTime)
+		if rec.Stop, err = readEnd(e); err != nil {
+			return nil, err
 		}
-		if len(e.Note) > maxNote {
-			return fail(e.Note[:20], "end note is longer than %d bytes", maxNote)
-		}
-		rec.Stop.Note = e.Note
 	}
 	if c := jr.Clock; c != nil {
 		if len(c.Turns) != 0 && len(c.Turns) != len(rec.Turns) {
@@ -172,7 +166,43 @@ func ReadJSON(r io.Reader) (*Record, error) {
 			rec.Clock.Turns[i] = TurnTime(t)
 		}
 	}
+	if len(jr.Notes) > 0 {
+		rec.Notes = make([]Note, len(jr.Notes))
+		for i, n := range jr.Notes {
+			rec.Notes[i] = Note(n)
+		}
+		if err := checkNotes(rec.Notes, len(rec.Turns)); err != nil {
+			return fail("", "notes: %v", err)
+		}
+	}
 	return rec, nil
+}
+
+// readEnd reads the record's end.
+func readEnd(e *jsonEnd) (Stop, error) {
+	fail := func(input, format string, args ...any) (Stop, error) {
+		return Stop{}, &SyntaxError{Format: "JSON", Node: -1, Input: input, Msg: fmt.Sprintf(format, args...)}
+	}
+	var s Stop
+	switch e.Kind {
+	case Resign, WinOnTime, Adjudication:
+		if e.Player == nil || *e.Player != 0 && *e.Player != 1 {
+			return fail(string(e.Kind), "end player must be 0 or 1")
+		}
+		s = Stop{Kind: e.Kind, Player: *e.Player}
+	case DrawDeclared, DrawOnTime:
+		if e.Player != nil {
+			return fail(fmt.Sprint(*e.Player), "a %s names no player", e.Kind)
+		}
+		s = Stop{Kind: e.Kind}
+	default:
+		return fail(string(e.Kind), "end kind must be %q, %q, %q, %q or %q", Resign, WinOnTime, Adjudication, DrawDeclared, DrawOnTime)
+	}
+	if len(e.Note) > MaxNote {
+		return fail(e.Note[:20], "end note is longer than %d bytes", MaxNote)
+	}
+	s.Note = e.Note
+	return s, nil
 }
 
 // jsonError turns a decoding error into a SyntaxError with a line number.

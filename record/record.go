@@ -49,6 +49,9 @@ type Record struct {
 	// which the players or the arbiter answered the referee's question
 	// about.
 	Answered []int
+	// Notes are the arbiter's notes about the game (the note command),
+	// in the order of their turns; at most MaxNotes.
+	Notes []Note
 	// Warnings are what a reader tolerated in the source, e.g. a half
 	// turn dropped before a resignation. Replay adds its own.
 	Warnings []string

@@ -87,6 +87,10 @@ func readRoot(rec *Record, n sgfNode) error {
 			rec.Event = sgfText(v)
 		case "RO":
 			rec.Round = sgfText(v)
+		case "C":
+			if err := readComment(rec, p, n.Index); err != nil {
+				return err
+			}
 		case "P0", "P1":
 			for _, v := range p.Values {
 				if name, ok := playerID(v); ok {
@@ -171,6 +175,43 @@ func (a *assembler) fail(ac action, format string, args ...any) error {
 }
 
 func (a *assembler) node(n sgfNode) error {
+	if err := a.actions(n); err != nil {
+		return err
+	}
+	// A comment is read once the node's actions are: on a Done node its
+	// notes come after the turn it ends.
+	for _, p := range n.Props {
+		if p.ID == "C" {
+			if err := readComment(a.rec, p, n.Index); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readComment reads the arbiter's notes in a comment, C[], at the turns
+// played so far (see sgfCommentNotes).
+func readComment(rec *Record, p sgfProp, node int) error {
+	for _, v := range p.Values {
+		for _, text := range sgfCommentNotes(sgfText(v)) {
+			fail := func(msg string, err error) error {
+				return &SyntaxError{Format: "SGF", Line: p.Line, Node: node, Input: "C[" + snippet(v) + "]", Msg: msg, Err: err}
+			}
+			if len(rec.Notes) == MaxNotes {
+				return fail(fmt.Sprintf("more than %d arbiter's notes; a record carries at most %d", MaxNotes, MaxNotes), nil)
+			}
+			if err := CheckNote(text); err != nil {
+				return fail("an arbiter's note", err)
+			}
+			rec.Notes = append(rec.Notes, Note{Turn: len(rec.Turns), Text: text})
+		}
+	}
+	return nil
+}
+
+// actions applies the UI actions of a move node.
+func (a *assembler) actions(n sgfNode) error {
 	for _, p := range n.Props {
 		if p.ID != "P0" && p.ID != "P1" {
 			continue // P-1 is viewer noise; TM and others are timing

@@ -37,8 +37,23 @@ func WriteSGF(w io.Writer, rec *Record) error {
 	if len(rec.MissedCaptures) > 0 {
 		return fmt.Errorf("record: turn %d is a placement over a compulsory capture, which Boardspace SGF cannot record; write JSON", rec.MissedCaptures[0])
 	}
+	if err := checkNotes(rec.Notes, len(rec.Turns)); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	// Each turn's notes go on the node that ends it (its Done), those
+	// before the first turn on the Start node: a viewer shows them with
+	// the position they were given at.
+	comments := make([]string, len(rec.Turns)+1)
+	for i := 0; i < len(rec.Notes); {
+		j := i
+		for j < len(rec.Notes) && rec.Notes[j].Turn == rec.Notes[i].Turn {
+			j++
+		}
+		comments[rec.Notes[i].Turn] = sgfComment(rec.Notes[i:j])
+		i = j
+	}
 	sw := &sgfWriter{w: bufio.NewWriter(w), b: b}
-	sw.root(rec, su)
+	sw.root(rec, su, comments[0])
 	// Boardspace's TM on a player's node is the time they have used so
 	// far, in milliseconds; P0[time …] at the end is each player's total.
 	var used [2]int64
@@ -50,7 +65,7 @@ func WriteSGF(w io.Writer, rec *Record) error {
 			used[player] += rec.Clock.Turns[i].UsedMS
 			sw.tm = used[player]
 		}
-		if err := sw.turn(player, t); err != nil {
+		if err := sw.turn(player, t, comments[i+1]); err != nil {
 			return fmt.Errorf("record: turn %d: %w", i+1, err)
 		}
 	}
@@ -105,7 +120,7 @@ type sgfWriter struct {
 	tm  int64 // TM[] for the turn's Done node; -1 for none
 }
 
-func (sw *sgfWriter) root(rec *Record, su string) {
+func (sw *sgfWriter) root(rec *Record, su, comment string) {
 	fmt.Fprintf(sw.w, "(;\nGM[22] VV[2]\nSU[%s]\n", su)
 	if rec.Clock != nil {
 		if tc := sgfTimeControl(rec.Clock.Control); tc != "" {
@@ -120,17 +135,29 @@ func (sw *sgfWriter) root(rec *Record, su string) {
 	for i, name := range rec.Players {
 		fmt.Fprintf(sw.w, "P%d[id \"%s\"]\n", i, sgfEscape(name))
 	}
-	sw.action(rec.First, fmt.Sprintf("Start P%d", rec.First))
+	sw.node(rec.First, fmt.Sprintf("Start P%d", rec.First), -1, comment)
 }
 
 // action writes one move node with the next sequence number.
-func (sw *sgfWriter) action(player int, cmd string) {
-	fmt.Fprintf(sw.w, "; P%d[%d %s]\n", player, sw.seq, cmd)
+func (sw *sgfWriter) action(player int, cmd string) { sw.node(player, cmd, -1, "") }
+
+// node writes a move node with the next sequence number, and TM[tm] when
+// tm is not negative and the comment C[comment] when it is not "".
+func (sw *sgfWriter) node(player int, cmd string, tm int64, comment string) {
+	fmt.Fprintf(sw.w, "; P%d[%d %s]", player, sw.seq, cmd)
+	if tm >= 0 {
+		fmt.Fprintf(sw.w, "TM[%d]", tm)
+	}
+	if comment != "" {
+		fmt.Fprintf(sw.w, "C[%s]", sgfEscape(comment))
+	}
+	sw.w.WriteByte('\n')
 	sw.seq++
 }
 
-// turn writes the UI actions that make up t, then Done.
-func (sw *sgfWriter) turn(player int, t engine.Turn) error {
+// turn writes the UI actions that make up t, then Done with the turn's
+// comment.
+func (sw *sgfWriter) turn(player int, t engine.Turn, comment string) error {
 	switch t.Kind {
 	case engine.Place:
 		rack := 2
@@ -149,12 +176,7 @@ func (sw *sgfWriter) turn(player int, t engine.Turn) error {
 	default:
 		return fmt.Errorf("a %s cannot be written as Boardspace SGF", t.Kind)
 	}
-	if sw.tm >= 0 {
-		fmt.Fprintf(sw.w, "; P%d[%d Done]TM[%d]\n", player, sw.seq, sw.tm)
-		sw.seq++
-		return nil
-	}
-	sw.action(player, "Done")
+	sw.node(player, "Done", sw.tm, comment)
 	return nil
 }
 

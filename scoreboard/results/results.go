@@ -168,17 +168,20 @@ func (r *Store) Add(b Finished) {
 		if corrects(old.Record, rec) {
 			// The players answered the referee's question after the
 			// end: the same game, its answered turns corrected.
-			old.Finished, old.Winner, old.Reason, old.Note = finishedAt(b.Published, r.now()), b.Winner, b.Reason, b.Note
-			old.Turns, old.Clock, old.Record = b.Turns, b.Clock, json.RawMessage(rec)
-			r.log.Info("scoreboard: result corrected", "game", id, "board", b.Board, "reason", old.Reason, "winner", winnerText(old.Winner))
-			if r.dir != "" {
-				if err := r.save(old); err != nil {
-					r.diskErr = err
-					r.log.Error("scoreboard: saving a result", "game", id, "err", err)
-				} else {
-					r.diskErr = nil
-				}
-			}
+			g := old.clone()
+			g.Finished, g.Winner, g.Reason, g.Note = finishedAt(b.Published, r.now()), b.Winner, b.Reason, b.Note
+			g.Turns, g.Clock, g.Record = b.Turns, b.Clock, json.RawMessage(rec)
+			r.log.Info("scoreboard: result corrected", "game", id, "board", b.Board, "reason", g.Reason, "winner", winnerText(g.Winner))
+			r.replaceLocked(old, g)
+			return
+		}
+		if onlyNotes(old.Record, rec) {
+			// The arbiter noted something after the end: the same
+			// game and result, its record with the notes.
+			g := old.clone()
+			g.Record = json.RawMessage(rec)
+			r.log.Info("scoreboard: arbiter's notes added to a result", "game", id, "board", b.Board)
+			r.replaceLocked(old, g)
 			return
 		}
 		sum := sha256.Sum256(rec)
@@ -192,14 +195,63 @@ func (r *Store) Add(b Finished) {
 		Record: json.RawMessage(rec)}
 	r.keepLocked(g)
 	r.log.Info("scoreboard: game finished", "game", id, "board", b.Board, "reason", g.Reason, "winner", winnerText(g.Winner))
-	if r.dir != "" {
-		if err := r.save(g); err != nil {
-			r.diskErr = err
-			r.log.Error("scoreboard: saving a result", "game", id, "err", err)
-		} else {
-			r.diskErr = nil
+	r.saveLocked(g)
+}
+
+// clone is a copy of g's result, its SGF not yet made.
+func (g *GameResult) clone() *GameResult {
+	return &GameResult{GameID: g.GameID, Board: g.Board, Finished: g.Finished, Variant: g.Variant, Mode: g.Mode, Players: g.Players,
+		Winner: g.Winner, Reason: g.Reason, Note: g.Note, Turns: g.Turns, Clock: g.Clock, Record: g.Record}
+}
+
+// replaceLocked puts g, a result changed, in old's place and saves it. A
+// new value rather than old changed: pages may be reading old, and g's
+// SGF is made afresh from its record.
+func (r *Store) replaceLocked(old, g *GameResult) {
+	for i, o := range r.games {
+		if o == old {
+			r.games[i] = g
 		}
 	}
+	r.byID[g.GameID] = g
+	r.saveLocked(g)
+}
+
+// saveLocked saves g in the results directory, if there is one.
+func (r *Store) saveLocked(g *GameResult) {
+	if r.dir == "" {
+		return
+	}
+	if err := r.save(g); err != nil {
+		r.diskErr = err
+		r.log.Error("scoreboard: saving a result", "game", g.GameID, "err", err)
+	} else {
+		r.diskErr = nil
+	}
+}
+
+// onlyNotes reports whether records a and b differ in their notes (the
+// arbiter's, which the note command adds after the end too) and in
+// nothing else.
+func onlyNotes(a, b []byte) bool {
+	var x, y map[string]json.RawMessage
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	if bytes.Equal(x["notes"], y["notes"]) {
+		return false
+	}
+	delete(x, "notes")
+	delete(y, "notes")
+	if len(x) != len(y) {
+		return false
+	}
+	for k, v := range x {
+		if w, ok := y[k]; !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // corrects reports whether record b is record a corrected: the same game

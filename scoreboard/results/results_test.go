@@ -59,3 +59,48 @@ func TestCorrectedResultReplaces(t *testing.T) {
 		t.Fatalf("a record changed in a turn nobody answered replaced the result: %d games", len(games))
 	}
 }
+
+// A note the arbiter gives after the end changes the game's record and
+// nothing else: the same game, its record replaced (on disk too), its
+// finishing time kept. Notes and a changed turn are another game.
+func TestNotesAfterTheEndKeepTheGame(t *testing.T) {
+	dir := t.TempDir()
+	s := NewStore(0, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Now)
+	s.dir = dir
+	rec := func(turns, notes string) []byte {
+		r := `{"format":"zertzboard-record","version":1,"variant":"37","first":0,"players":["ann","bob"],"turns":[` + turns + `],"end":{"kind":"resign","player":1}`
+		if notes != "" {
+			r += `,"notes":[` + notes + `]`
+		}
+		return []byte(r + "}")
+	}
+	zero := 0
+	add := func(published int64, turns, notes string) {
+		s.Add(Finished{Board: "b1", GameID: "b1-3", Published: published, Variant: "37", Winner: &zero, Reason: "resignation", Turns: 1, Record: rec(turns, notes)})
+	}
+	add(1e12, `"WD4-A1"`, `{"turn":1,"text":"clock replaced"}`)
+	if games, _ := s.List(); len(games) != 1 {
+		t.Fatalf("%d games", len(games))
+	} else if sgf, err := games[0].SGF(); err != nil || !strings.Contains(string(sgf), "C[Arbiter: clock replaced]") {
+		t.Fatalf("SGF before the note: %v\n%s", err, sgf) // and made: a later note must not find it stale
+	}
+	add(1e12+5000, `"WD4-A1"`, `{"turn":1,"text":"clock replaced"},{"turn":1,"text":"P1 resigned after the flag dispute"}`)
+	games, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 1 || !strings.Contains(string(games[0].Record), "flag dispute") || games[0].Finished.UnixMilli() != 1e12 {
+		t.Fatalf("after a note the store holds %d games: %+v", len(games), games)
+	}
+	if sgf, err := games[0].SGF(); err != nil || !strings.Contains(string(sgf), "Arbiter: P1 resigned after the flag dispute]") {
+		t.Errorf("SGF after the note: %v\n%s", err, sgf)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "b1-3.json"))
+	if err != nil || !strings.Contains(string(data), "flag dispute") {
+		t.Fatalf("the record on disk has not the note: %s, %v", data, err)
+	}
+	add(1e12+9000, `"GD4-A1"`, `{"turn":1,"text":"another game"}`)
+	if games, _ := s.List(); len(games) != 2 {
+		t.Fatalf("a record with another turn and notes replaced the result: %d games", len(games))
+	}
+}
