@@ -173,8 +173,12 @@ func TestConsoleNotes(t *testing.T) {
 // as it was.
 func TestResultsNotes(t *testing.T) {
 	rec, rep, states := finishedGame(t, "t1")
+	dir := t.TempDir()
 	s := New(Options{Logger: testLogger(t)})
 	defer s.Close()
+	if err := s.OpenResults(dir, 0); err != nil {
+		t.Fatal(err)
+	}
 	clock := &fakeClock{t: time.Date(2026, 11, 23, 1, 2, 3, 0, time.UTC)}
 	s.obs.now = clock.now
 	srv := httptest.NewServer(s.Handler())
@@ -227,6 +231,18 @@ func TestResultsNotes(t *testing.T) {
 	_, page = get(t, srv.URL+"/results?lang=de")
 	if !bytes.Contains(page, []byte("vor dem ersten Zug: board replaced before the start")) || !bytes.Contains(page, []byte(i18n.DE.T("console.arbiter-notes"))) {
 		t.Errorf("the notes in German:\n%s", page)
+	}
+
+	// A scoreboard started again on the results directory shows them.
+	s2 := New(Options{Logger: testLogger(t)})
+	defer s2.Close()
+	if err := s2.OpenResults(dir, 0); err != nil {
+		t.Fatal(err)
+	}
+	srv2 := httptest.NewServer(s2.Handler())
+	defer srv2.Close()
+	if _, page := get(t, srv2.URL+"/results"); !bytes.Contains(page, []byte(`<tr class="notes" data-notes-of="t1-3">`)) || !bytes.Contains(page, []byte(want[0])) {
+		t.Errorf("after a restart, t1-3's notes are gone:\n%s", page)
 	}
 
 	// results.csv: the same columns and rows as before the notes.
