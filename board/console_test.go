@@ -228,6 +228,18 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if kept, err := record.ReadFile(filepath.Join(results, game+".json")); err != nil || !slices.Equal(kept.Notes, wantNotes) {
 		t.Errorf("the kept record's notes: %v, %v", kept, err)
 	}
+	// The results page lists it under the game's row, and the console
+	// shows it on the board's row: the arbiter sees it arrived.
+	where := "before the first turn"
+	if n := len(rec.Turns); n > 0 {
+		where = "after turn " + strconv.Itoa(n)
+	}
+	shown := where + ": P1 resigned after the flag dispute: &#34;]&#34; \\ é"
+	for _, path := range []string{"/results", "/console"} {
+		if page := getBody(path); !bytes.Contains(page, []byte(shown)) {
+			t.Errorf("%s does not show the note %q:\n%s", path, shown, page)
+		}
+	}
 	// A new game set up from the console: board, players, first player,
 	// time control.
 	ng := act(url.Values{"board": {"e2e"}, "action": {"new-game"}, "variant": {"48"}, "player0": {"Łucja"}, "player1": {"Юрий"},

@@ -2,7 +2,16 @@ package i18n
 
 // The arbiter console and the results pages (scoreboard/consolepages.go,
 // resultpages.go, scoreboard/console). Keys start with "console." or "results.".
-func init() { register("console", console) }
+func init() {
+	register("console", console)
+	registerPlural("console-plural", consolePlurals)
+}
+
+// consolePlurals are the console's plural messages (Lang.N).
+var consolePlurals = map[string]Entry{
+	// The notes the console's list leaves out: the earlier ones.
+	"console.notes-earlier": {"and %d earlier|and %d earlier", "und %d frühere|und %d frühere", "et %d plus ancienne|et %d plus anciennes", "i %d wcześniejsza|i %d wcześniejsze|i %d wcześniejszych", "и ещё %d более ранняя|и ещё %d более ранние|и ещё %d более ранних", "e %d precedente|e %d precedenti", "en %d eerdere|en %d eerdere", "y %d anterior|y %d anteriores"},
+}
 
 var console = map[string]Entry{
 	"console.title": {"Arbiter console", "Schiedsrichterkonsole", "Console d'arbitrage", "Konsola sędziego", "Пульт арбитра", "Console dell'arbitro", "Scheidsrechterspaneel", "Consola del árbitro"},
@@ -89,6 +98,11 @@ var console = map[string]Entry{
 	// The arbiter's note on the game (the note command).
 	"console.arbiter-note": {"Arbiter's note", "Notiz des Schiedsrichters", "Note de l'arbitre", "Notatka sędziego", "Заметка судьи", "Nota dell'arbitro", "Notitie van de arbiter", "Nota del árbitro"},
 	"console.do-note":      {"Add the note", "Notiz hinzufügen", "Ajouter la note", "Dodaj notatkę", "Добавить заметку", "Aggiungi la nota", "Notitie toevoegen", "Añadir la nota"},
+	// The notes given on a game, as the console's list and the results
+	// page show them: each at the whole turns played when it was given.
+	"console.arbiter-notes": {"Arbiter's notes", "Notizen des Schiedsrichters", "Notes de l'arbitre", "Notatki sędziego", "Заметки арбитра", "Note dell'arbitro", "Notities van de arbiter", "Notas del árbitro"},
+	"console.note-before":   {"before the first turn: %s", "vor dem ersten Zug: %s", "avant le premier coup : %s", "przed pierwszym ruchem: %s", "до первого хода: %s", "prima del primo turno: %s", "voor de eerste beurt: %s", "antes de la primera jugada: %s"},
+	"console.note-after":    {"after turn %d: %s", "nach Zug %d: %s", "après le coup %d : %s", "po ruchu %d: %s", "после хода %d: %s", "dopo il turno %d: %s", "na beurt %d: %s", "tras la jugada %d: %s"},
 	// Naming the players, the tournament and its round (set-players).
 	"console.set-players":    {"Players and round", "Spieler und Runde", "Joueurs et ronde", "Gracze i runda", "Игроки и тур", "Giocatori e turno di torneo", "Spelers en ronde", "Jugadores y ronda"},
 	"console.event":          {"Event", "Turnier", "Tournoi", "Turniej", "Турнир", "Torneo", "Toernooi", "Torneo"},

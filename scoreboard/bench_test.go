@@ -10,12 +10,15 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/wire"
 )
 
@@ -328,4 +331,35 @@ func BenchmarkObserve(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		o.observe("t1", "state", payloads[i%len(payloads)])
 	}
+}
+
+// BenchmarkConsoleNotes is what a game's notes cost the console: reading
+// a record that carries 100 of them (the most a game takes) as the board
+// republishes it, and rendering the console's list with its card.
+func BenchmarkConsoleNotes(b *testing.B) {
+	rec, rep := sampleGame(b, 30)
+	sofar := recordUpTo(rec, rep, 30)
+	sofar.GameID = "t1-1"
+	for i := 0; i < 100; i++ {
+		sofar.Notes = append(sofar.Notes, record.Note{Turn: i * 30 / 100, Text: strings.Repeat("clock replaced ", 13)})
+	}
+	payload := recordJSON(b, sofar)
+	s := New(Options{Logger: testLogger(b)})
+	defer s.Close()
+	s.Handle("zertz/t1/state", stateJSON(b, gameStates(b, rec, rep, "t1")[30]))
+	b.Run("record", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(payload)))
+		for i := 0; i < b.N; i++ {
+			s.obs.observe("t1", "record", payload)
+		}
+	})
+	b.Run("render", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if html, _ := s.renderConsole(i18n.EN); !strings.Contains(html, "and 95 earlier") {
+				b.Fatal("the console does not show the notes")
+			}
+		}
+	})
 }

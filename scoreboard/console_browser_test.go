@@ -73,6 +73,19 @@ func TestConsoleBrowser(t *testing.T) {
 	if got := fb2.received(); len(got) != 0 {
 		t.Errorf("t2 received %q", got)
 	}
+
+	// An arbiter's note from the form: it shows on t1's row once the
+	// board's record carries it, as text (markup and all), a word longer
+	// than a phone is wide wrapped.
+	const noteText = "clock replaced <b>not bold</b> Schiedsrichterentscheidungsprotokollnachtragsvermerkzusatz"
+	br.eval(fmt.Sprintf(`(() => { const pick = document.getElementById("board"); pick.value = "t1";
+		const f = document.querySelector('form.act[data-action="note"]'); f.text.value = %q; f.requestSubmit(); return true; })()`, noteText), nil)
+	br.waitFor("the note on t1's row", fmt.Sprintf(`Array.from(document.querySelectorAll('#view tr[data-board="t1"] ul.notes li')).some((li) => li.textContent === %q)`, "after turn 7: "+noteText))
+	var bold int
+	br.eval(`document.querySelectorAll('#view ul.notes b').length`, &bold)
+	if bold != 0 {
+		t.Error("a note's markup became HTML on the console")
+	}
 	br.screenshot("console-paused.png")
 
 	// Declare a result on t1 from the form: no winner is preselected (the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/scoreboard/console"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 	"github.com/zertzboard/zertzboard/wire"
@@ -45,6 +46,14 @@ func TestConsoleLanguages(t *testing.T) {
 	b, _ := json.Marshal(ps)
 	s.Handle("zertz/t1/state", b)
 	s.Handle("zertz/t1/status", []byte("offline"))
+	// The arbiter's notes on t1's game: more than the console shows.
+	var notes []record.Note
+	for i := 0; i <= 5; i++ {
+		notes = append(notes, record.Note{Turn: i, Text: "n"})
+	}
+	withNotes := recordUpTo(rec, rep, 5)
+	withNotes.GameID, withNotes.Notes = "t1-1", notes
+	s.Handle("zertz/t1/record", recordJSON(t, withNotes))
 	for _, e := range []string{`{"event":"illegal","reason":"x"}`, `{"event":"touch-move","from":"A1","to":"B2"}`, `{"event":"fault","reason":"sensor faults: C3"}`} {
 		s.Handle("zertz/t1/events", []byte(e))
 	}
@@ -61,6 +70,9 @@ func TestConsoleLanguages(t *testing.T) {
 	for i, r := range []string{"captures", "full-board", "repetition", "no-moves", "time", "resignation", "adjudication", "draw"} {
 		w := i % 2
 		g := &GameResult{GameID: "g" + r, Board: "t1", Players: [2]string{"Ann", "Bob"}, Reason: engine.Reason(r), Record: json.RawMessage(`{}`)}
+		if r == "draw" {
+			g.Record = json.RawMessage(`{"notes":[{"turn":0,"text":"n"},{"turn":3,"text":"n"}]}`)
+		}
 		if r != "repetition" && r != "no-moves" && r != "draw" && i != 4 {
 			g.Winner = &w
 		}
@@ -108,9 +120,21 @@ func TestConsoleLanguages(t *testing.T) {
 				t.Errorf("%s: the console lacks %q", l, want)
 			}
 		}
-		for _, key := range []string{"results.draw-on-time", "results.r-adjudication", "results.final-clocks"} {
+		for _, key := range []string{"results.draw-on-time", "results.r-adjudication", "results.final-clocks", "console.arbiter-notes"} {
 			if !strings.Contains(string(results), view.Esc(l.T(key))) {
 				t.Errorf("%s: the results page lacks %s (%q)", l, key, l.T(key))
+			}
+		}
+		// The notes, in the same words on both pages: the console shows
+		// the latest five of t1's six and counts the first.
+		for _, want := range []string{l.T("console.note-before", "n"), l.T("console.note-after", 3, "n")} {
+			if !strings.Contains(string(results), view.Esc(want)) {
+				t.Errorf("%s: the results page lacks the note %q", l, want)
+			}
+		}
+		for _, want := range []string{l.T("console.note-after", 1, "n"), l.T("console.note-after", 5, "n"), l.N("console.notes-earlier", 1, 1)} {
+			if !strings.Contains(html, view.Esc(want)) {
+				t.Errorf("%s: the console lacks %q", l, want)
 			}
 		}
 		if !strings.Contains(string(results), `lang="`+string(l)+`"`) {

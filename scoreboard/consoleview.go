@@ -5,9 +5,11 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/zertzboard/zertzboard/engine"
 	"github.com/zertzboard/zertzboard/i18n"
+	"github.com/zertzboard/zertzboard/record"
 	"github.com/zertzboard/zertzboard/scoreboard/view"
 )
 
@@ -75,7 +77,9 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 		default:
 			game = l.T("console.to-move", st.Turn+1, opName(st, st.ToMove, l))
 		}
-		fmt.Fprintf(b, `<td class="game">%s <span class="variant">%s · %s</span></td>`, view.Esc(game), view.Esc(st.Variant), view.Esc(string(st.Mode)))
+		fmt.Fprintf(b, `<td class="game">%s <span class="variant">%s · %s</span>`, view.Esc(game), view.Esc(st.Variant), view.Esc(string(st.Mode)))
+		renderConsoleNotes(b, ob, l)
+		b.WriteString(`</td>`)
 		renderConsoleClocks(b, st)
 	}
 	b.WriteString(`<td class="alerts">`)
@@ -83,6 +87,50 @@ func renderConsoleRow(b *strings.Builder, ob *opBoard, now time.Time, l i18n.Lan
 	b.WriteString(`</td><td class="acts">`)
 	renderConsoleActs(b, st, paused, q, l)
 	fmt.Fprintf(b, `<button type="button" data-pick="1">%s</button></td></tr>`, view.Esc(l.T("console.b-more")))
+}
+
+// maxConsoleNotes is how many of a game's notes the console shows: the
+// latest, the others counted.
+const maxConsoleNotes = 5
+
+// renderConsoleNotes writes the arbiter's notes given on the board's game
+// (its record's, when the record is the state's game): the latest
+// maxConsoleNotes, newest last, and how many earlier ones are not shown.
+// Nothing for a game without notes.
+func renderConsoleNotes(b *strings.Builder, ob *opBoard, l i18n.Lang) {
+	r, st := ob.rec, ob.state
+	if r == nil || st == nil || len(r.notes) == 0 {
+		return
+	}
+	if r.GameID != "" && st.GameID != "" && r.GameID != st.GameID {
+		return // the record of the game before: this one's is on its way
+	}
+	fmt.Fprintf(b, `<ul class="notes" aria-label="%s" data-notes="%d">`, view.Esc(l.T("console.arbiter-notes")), r.noteCount)
+	for _, n := range r.notes {
+		fmt.Fprintf(b, `<li>%s</li>`, view.Esc(noteText(l, n.Turn, n.Text)))
+	}
+	if k := r.noteCount - len(r.notes); k > 0 {
+		fmt.Fprintf(b, `<li class="earlier">%s</li>`, view.Esc(l.N("console.notes-earlier", k, k)))
+	}
+	b.WriteString(`</ul>`)
+}
+
+// noteText is one of the arbiter's notes in words: "after turn 12: TEXT",
+// or "before the first turn: TEXT" for turn 0. The text comes from the
+// LAN: its control characters become spaces and it is clipped to a
+// note's bound (record.MaxNote); the caller escapes the whole.
+func noteText(l i18n.Lang, turn int, text string) string {
+	text = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, text)
+	text = view.ClipText(strings.TrimSpace(text), record.MaxNote)
+	if turn <= 0 {
+		return l.T("console.note-before", text)
+	}
+	return l.T("console.note-after", turn, text)
 }
 
 // consoleAlerts are the alerts of a board's console row, as HTML: the

@@ -86,6 +86,11 @@ func (fb *fakeBoard) publishStateLocked() {
 		return
 	}
 	fb.publish("state", true, b)
+	fb.publishRecordLocked()
+}
+
+// publishRecordLocked publishes the board's record, if it has one.
+func (fb *fakeBoard) publishRecordLocked() {
 	if fb.rec != nil {
 		var buf bytes.Buffer
 		if err := record.WriteJSON(&buf, fb.rec); err != nil {
@@ -126,6 +131,7 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 		Result      string   `json:"result"`
 		Winner      *int     `json:"winner"`
 		Note        string   `json:"note"`
+		Text        string   `json:"text"`
 		Players     []string `json:"players"`
 		TimeControl string   `json:"time_control"`
 	}
@@ -182,7 +188,11 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 			}
 			st.Clock.Control = a.TimeControl
 		case "note":
-			// The arbiter's note changes nothing of the game: no new state.
+			// The arbiter's note changes nothing of the game: no new
+			// state; the record, with the note, is published again.
+			if fb.rec != nil {
+				fb.rec.Notes = append(fb.rec.Notes, record.Note{Turn: len(fb.rec.Turns), Text: a.Text})
+			}
 		default:
 			reason = fmt.Sprintf("unknown command %q", name)
 		}
@@ -197,6 +207,8 @@ func (fb *fakeBoard) command(_ mqtt.Client, m mqtt.Message) {
 	if name != "note" {
 		st.Seq++
 		fb.publishStateLocked()
+	} else if fb.rec != nil {
+		fb.publishRecordLocked()
 	}
 	reply["event"] = "command-accepted"
 	b, _ := json.Marshal(reply)

@@ -62,7 +62,8 @@ type opQuestion struct {
 	Provisional int      `json:"provisional"`
 }
 
-// recInfo is what results check of a record before keeping it.
+// recInfo is what results check of a record before keeping it, and the
+// arbiter's notes the console shows.
 type recInfo struct {
 	Variant string    `json:"variant"`
 	Players [2]string `json:"players"`
@@ -70,6 +71,32 @@ type recInfo struct {
 	End     *struct {
 		Kind string `json:"kind"`
 	} `json:"end"`
+	GameID   string          `json:"game_id"`
+	RawNotes json.RawMessage `json:"notes"`
+
+	// notes are the record's last maxConsoleNotes notes, of noteCount
+	// (read from RawNotes by readNotes).
+	notes     []recNote
+	noteCount int
+}
+
+// recNote is one of the arbiter's notes in a record (the JSON record's
+// notes, docs/CONTRACTS.md section 6).
+type recNote struct {
+	Turn int    `json:"turn"`
+	Text string `json:"text"`
+}
+
+// readNotes keeps the last maxConsoleNotes of the record's notes and
+// their count, and lets the rest go. Notes the scoreboard cannot read (a
+// newer board's) are no notes: the record is kept all the same.
+func (r *recInfo) readNotes() {
+	var all []recNote
+	if len(r.RawNotes) > 0 && json.Unmarshal(r.RawNotes, &all) == nil {
+		r.noteCount = len(all)
+		r.notes = append([]recNote(nil), all[max(len(all)-maxConsoleNotes, 0):]...)
+	}
+	r.RawNotes = nil
 }
 
 // opBoard is one board as the console sees it.
@@ -163,6 +190,7 @@ func decodeMessage(kind string, payload []byte) (message, error) {
 			if err := json.Unmarshal(payload, m.rec); err != nil {
 				return m, err
 			}
+			m.rec.readNotes()
 		}
 	case "status":
 		m.status, m.statusOK = parseStatus(payload)

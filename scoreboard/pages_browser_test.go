@@ -109,6 +109,12 @@ func newPagesFixture(t *testing.T) *pagesFixture {
 		part.Clock = &record.Clock{Control: rec.Clock.Control, Turns: rec.Clock.Turns[:n]}
 		if n < len(states)-1 {
 			part.Stop = record.Stop{}
+		} else {
+			// The arbiter's notes, one a word longer than a phone is
+			// wide: on the results page under the game's row.
+			part.Notes = []record.Note{{Turn: 0, Text: "board t61 replaced before the start"},
+				{Turn: 12, Text: "shoto warned for touch-move"},
+				{Turn: n, Text: "result confirmed by both players; Schiedsrichterentscheidungsprotokollnachtragsvermerkzusatz"}}
 		}
 		f.s.Handle("zertz/t61/record", recordJSON(t, &part))
 	}
@@ -239,7 +245,7 @@ func TestBrowserLayouts(t *testing.T) {
 		{"board", "/board/t2", `document.body.dataset.live && document.querySelector("#view .sb[data-turn]")`, true},
 		{"board61", "/board/t61", `document.body.dataset.live && document.querySelector("#view .sb[data-turn]")`, true},
 		{"tournament", "/", `document.querySelector('.card[data-board="t2"]')`, false},
-		{"results", "/results", `document.querySelector('tr[data-game="t61-1"]')`, false},
+		{"results", "/results", `document.querySelector('tr[data-game="t61-1"]') && document.querySelectorAll('tr[data-notes-of="t61-1"] ul.notes li').length === 3`, false},
 		{"viewer", "/results/t61-1", `document.body.dataset.live && document.querySelector("#view .sb[data-turn]")`, true},
 		{"watch", "/watch", `document.querySelector("svg.qr")`, false},
 	}

@@ -165,6 +165,9 @@ type resultRow struct {
 	Size       string // "37 rings", "48 rings, blitz"
 	ViewURL    string // the game viewer (viewer.go)
 	Naming     string // the tournament and round, "" for neither
+	// NoteLines are the arbiter's notes on the game in words ("after
+	// turn 12: …", noteText), shown under its row; none for most games.
+	NoteLines []string
 }
 
 func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
@@ -180,6 +183,9 @@ func (s *Server) serveResults(w http.ResponseWriter, r *http.Request) {
 		}
 		if g.Winner != nil && (*g.Winner == 0 || *g.Winner == 1) {
 			row.WinnerName = nameOf(g.Players, *g.Winner, l)
+		}
+		for _, n := range g.Notes() {
+			row.NoteLines = append(row.NoteLines, noteText(l, n.Turn, n.Text))
 		}
 		rows = append(rows, row)
 	}

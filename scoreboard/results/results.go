@@ -52,6 +52,31 @@ type GameResult struct {
 	sgfOnce sync.Once // the SGF is made once, on first use
 	sgf     []byte
 	sgfErr  error
+
+	notesOnce sync.Once // the notes are read once, on first use
+	notes     []record.Note
+}
+
+// Notes are the arbiter's notes in the game's record (its "notes", the
+// note command's), in the order of their turns; none when the record has
+// none or they cannot be read. Read once: a result whose notes change is
+// a new GameResult (Store.Add).
+func (g *GameResult) Notes() []record.Note {
+	g.notesOnce.Do(func() {
+		var r struct {
+			Notes []struct {
+				Turn int    `json:"turn"`
+				Text string `json:"text"`
+			} `json:"notes"`
+		}
+		if json.Unmarshal(g.Record, &r) != nil {
+			return
+		}
+		for _, n := range r.Notes {
+			g.notes = append(g.notes, record.Note{Turn: n.Turn, Text: n.Text})
+		}
+	})
+	return g.notes
 }
 
 // Naming is the tournament and round the game's record names ("" for

@@ -1,13 +1,17 @@
 package results
 
 import (
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zertzboard/zertzboard/record"
 )
 
 // Finding: CSV formula defusing missed a leading space, a no-break space
@@ -102,5 +106,24 @@ func TestNotesAfterTheEndKeepTheGame(t *testing.T) {
 	add(1e12+9000, `"GD4-A1"`, `{"turn":1,"text":"another game"}`)
 	if games, _ := s.List(); len(games) != 2 {
 		t.Fatalf("a record with another turn and notes replaced the result: %d games", len(games))
+	}
+}
+
+// A result's notes are its record's, in order; none for a record without
+// them or whose notes cannot be read (the result is kept all the same).
+func TestResultNotes(t *testing.T) {
+	for _, c := range []struct {
+		record string
+		want   []record.Note
+	}{
+		{`{"turns":[],"notes":[{"turn":0,"text":"before"},{"turn":3,"text":"<b>x</b>"}]}`, []record.Note{{Turn: 0, Text: "before"}, {Turn: 3, Text: "<b>x</b>"}}},
+		{`{"turns":[]}`, nil},
+		{`{"turns":[],"notes":"not a list"}`, nil},
+		{`not JSON`, nil},
+	} {
+		g := &GameResult{Record: json.RawMessage(c.record)}
+		if got := g.Notes(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: notes %q; want %q", c.record, got, c.want)
+		}
 	}
 }
