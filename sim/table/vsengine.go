@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"slices"
 	"time"
 
 	"github.com/zertzboard/zertzboard/board"
@@ -219,7 +220,7 @@ func (t *Table) awaitPrompt(ctx context.Context, n *board.Node, m *wiring.Mount,
 	for {
 		committed := n.Controller().State().Turn > played
 		roles, f := t.vs.leds.roles(m)
-		if f > h.frames && !sameRoles(roles, h.prompt) && (h.mode != handIdle || hasInstruction(roles)) {
+		if f > h.frames && !slices.Equal(roles, h.prompt) && (h.mode != handIdle || hasInstruction(roles)) {
 			h.frames = f
 			h.after = committed
 			return roles, nil
@@ -360,16 +361,4 @@ func hasInstruction(roles []referee.Role) bool {
 		}
 	}
 	return false
-}
-
-func sameRoles(a, b []referee.Role) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
